@@ -1,0 +1,1 @@
+"""Installed copies of the grammar and the bundled games (see pyproject.toml)."""
