@@ -1,0 +1,5 @@
+"""`python -m rulesdsl ...` is the `rulesdsl` command."""
+
+from rulesdsl.cli import entry
+
+entry()

@@ -1,0 +1,206 @@
+"""The `rulesdsl` command: check, play, simulate (and fmt, not yet written).
+
+    rulesdsl check FILE...
+    rulesdsl play GAME [--players N] [--seed S] [--seats human,random,...] [--option K=V]
+                       [--scenario F] [--script F] [--save F] [--resume F]
+    rulesdsl simulate GAME [--players N] [--games K] [--seed S] [--seats ...] [--json]
+                           [--option K=V]
+    rulesdsl fmt FILE... [--check]
+
+Every RulesError is shown with `rulesdsl.errors.render` on standard error and the exit
+status is 1; an interrupt exits 130. Error codes of this layer: C001 a file that cannot
+be read, C002 an unknown agent or seat kind, C003 a bad argument, C004 a game that does not
+end, C005 a script line that is not a legal action, C006 input that ended too early.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from typing import Optional, Sequence
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 70
+EXIT_INTERRUPT = 130
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("rulesdsl")
+    except Exception:
+        return "unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulesdsl",
+        description="Check, play and simulate card games written in the rules language.")
+    parser.add_argument("--version", action="version", version=f"rulesdsl {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("check", help="check rules files and report every error",
+                       description="Check rules files; exit 1 if any has an error.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(func=cmd_check)
+
+    def game_args(p):
+        p.add_argument("game", metavar="GAME", help="a bundled game's name or a .rules path")
+        p.add_argument("--players", type=int, metavar="N",
+                       help="number of players (default: the game's minimum)")
+        p.add_argument("--seed", type=int, default=None, metavar="S", help="random seed")
+        p.add_argument("--option", action="append", default=[], metavar="K=V",
+                       help="set a game option (true/false, integers, or text); repeatable")
+
+    p = sub.add_parser("play", help="play a game in the terminal",
+                       description="Play a game in the terminal against agents or people.")
+    game_args(p)
+    p.add_argument("--seats", metavar="KINDS",
+                   help="who plays each seat, e.g. human,random (default: human, then random)")
+    p.add_argument("--scenario", metavar="F", help="a scenario (JSON) applied after setup")
+    p.add_argument("--script", metavar="F",
+                   help="action labels, one per line, played for the human seats first")
+    p.add_argument("--save", metavar="F", help="keep the game saved in F after every action")
+    p.add_argument("--resume", metavar="F", help="continue a game saved with --save")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="play many games with agents and report statistics",
+                       description="Play many games with agents; report wins, lengths, speed.")
+    game_args(p)
+    p.add_argument("--games", type=int, default=100, metavar="K",
+                   help="number of games (default 100)")
+    p.add_argument("--seats", metavar="AGENTS",
+                   help="an agent per seat, e.g. random,random (default: all random)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("fmt", help="format rules files (not implemented yet)")
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--check", action="store_true")
+    p.set_defaults(func=cmd_fmt)
+    return parser
+
+
+# ---------------------------------------------------------------- commands
+
+def _render(error) -> str:
+    from rulesdsl.errors import render
+    return render(error)
+
+
+def cmd_check(args) -> int:
+    import rulesdsl
+    from rulesdsl.errors import CheckFailed, RulesError
+
+    status = EXIT_OK
+    for path in args.files:
+        if not os.path.isfile(path):
+            why = "is a directory" if os.path.isdir(path) else "no such file"
+            print(f"{path}: error: cannot read the file: {why}", file=sys.stderr)
+            status = EXIT_ERROR
+            continue
+        try:
+            warnings = rulesdsl.check_file(path)
+        except CheckFailed as failed:
+            for w in failed.warnings:
+                print(_render(w), file=sys.stderr)
+            for e in failed.errors:
+                print(_render(e), file=sys.stderr)
+            n = len(failed.errors)
+            print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
+            status = EXIT_ERROR
+            continue
+        except RulesError as e:
+            print(_render(e), file=sys.stderr)
+            print(f"{path}: 1 error", file=sys.stderr)
+            status = EXIT_ERROR
+            continue
+        except OSError as e:
+            print(f"{path}: error: cannot read the file: {e.strerror or e}", file=sys.stderr)
+            status = EXIT_ERROR
+            continue
+        for w in warnings or ():
+            print(_render(w), file=sys.stderr)
+        n = len(warnings or ())
+        print(f"{path}: ok" + (f" ({n} warning{'s' if n != 1 else ''})" if n else ""))
+    return status
+
+
+def cmd_play(args) -> int:
+    return run_play(args)
+
+
+def run_play(args) -> int:
+    from rulesdsl import runner  # imported only when playing
+    return runner.run_play(args)
+
+
+def cmd_simulate(args) -> int:
+    from rulesdsl import runner, sim
+    options = runner.parse_options(args.option)
+    game = runner.load_game(args.game, options)
+    result = sim.simulate(game, players=args.players, games=args.games,
+                          seed=args.seed if args.seed is not None else 0, seats=args.seats)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result.table())
+    return EXIT_OK
+
+
+def cmd_fmt(args) -> int:
+    print("rulesdsl fmt is not implemented yet", file=sys.stderr)
+    return EXIT_USAGE
+
+
+# ---------------------------------------------------------------- entry point
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, --version and usage errors
+        return int(e.code) if isinstance(e.code, int) else (EXIT_USAGE if e.code else EXIT_OK)
+    from rulesdsl.errors import RulesError
+    try:
+        return args.func(args)
+    except RulesError as e:
+        errors = getattr(e, "errors", None) or [e]
+        for err in errors:
+            print(_render(err), file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("\nrulesdsl: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPT
+    except BrokenPipeError:
+        # the reader went away (| head): stop quietly
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_ERROR
+    except OSError as e:
+        name = f" {e.filename}" if getattr(e, "filename", None) else ""
+        print(f"rulesdsl: error: cannot use{name}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception:
+        print("rulesdsl: internal error (a bug in rulesdsl, not in your input); "
+              "please report it with the command you ran:", file=sys.stderr)
+        traceback.print_exc()
+        return EXIT_INTERNAL
+
+
+def entry() -> None:
+    """Console-script style entry: exit with main's status."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

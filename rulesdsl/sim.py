@@ -1,0 +1,276 @@
+"""Play many full games with agents and report who wins, how long games run, and how fast.
+
+Written against the public API only (`game.new_game`, `state.legal_actions/apply`, ...).
+
+    result = simulate(rulesdsl.load("triumvirat"), players=2, games=100, seed=0)
+    print(result.table())
+
+Game i (counting from 0) is dealt with seed `seed + i`; each seat's agent gets its own
+seed derived from that game seed and the seat, so every game can be replayed on its own:
+`rulesdsl play GAME --seed S --seats random,random` shows the same deal.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Optional, Sequence, Union
+
+import attrs
+
+from rulesdsl.agents import agent_names, make_agent
+from rulesdsl.errors import RulesError
+
+# A game of a simulation that needs more actions than this is reported as stuck.
+DEFAULT_MAX_ACTIONS = 100_000
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at `seat` in the game dealt with `game_seed` (stable across runs)."""
+    return random.Random(f"rulesdsl-agent:{game_seed}:{seat}").getrandbits(63)
+
+
+def parse_seats(spec: Union[None, str, Sequence[str]], players: int,
+                allowed: Optional[Sequence[str]] = None, default: str = "random") -> list[str]:
+    """Seat kinds from "random,random" or a list: one per seat, or one name for every seat.
+
+    `allowed` names the kinds accepted (the known agents unless told); anything else is a
+    RulesError C002 that lists them.
+    """
+    allowed = list(allowed) if allowed is not None else agent_names()
+    if spec is None:
+        return [default] * players
+    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else \
+        [str(s).strip() for s in spec]
+    if len(names) == 1 and players > 1:
+        names = names * players
+    for name in names:
+        if name not in allowed:
+            from rulesdsl.errors import did_you_mean
+            shown = repr(name) if name else "an empty name"
+            raise RulesError("C002", f"unknown seat kind {shown} in --seats; known: "
+                             f"{', '.join(allowed)}", hints=did_you_mean(name, allowed))
+    if len(names) != players:
+        raise RulesError("C003", f"--seats names {len(names)} seats but the game has {players} "
+                         f"players", hints=["give one kind per seat, separated by commas, "
+                                            "or a single kind for every seat"])
+    return names
+
+
+@attrs.define
+class SimResult:
+    """The outcome of a simulation; `table()` for people, `to_dict()` for programs."""
+
+    game: str
+    players: int
+    games: int
+    seed: int
+    seats: list[str]
+    wins: list[int]                 # games won per seat (a shared win counts for each winner)
+    draws: int                      # games that ended with no winner
+    shared: int                     # games won by more than one seat
+    total_actions: int
+    longest: int                    # actions in the longest game
+    longest_seed: Optional[int]     # the seed that dealt it
+    shortest: int
+    elapsed: float                  # seconds, wall clock
+    mean_scores: Optional[list[float]] = None
+
+    @property
+    def mean_length(self) -> float:
+        return self.total_actions / self.games if self.games else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.elapsed if self.elapsed > 0 else float("inf")
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.total_actions / self.elapsed if self.elapsed > 0 else float("inf")
+
+    def to_dict(self) -> dict:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "wins": list(self.wins),
+            "win_rate": [w / self.games if self.games else 0.0 for w in self.wins],
+            "draws": self.draws,
+            "shared_wins": self.shared,
+            "mean_scores": self.mean_scores,
+            "total_actions": self.total_actions,
+            "mean_length": self.mean_length,
+            "longest": self.longest,
+            "longest_seed": self.longest_seed,
+            "shortest": self.shortest,
+            "seconds": self.elapsed,
+            "games_per_second": _finite(self.games_per_second),
+            "actions_per_second": _finite(self.actions_per_second),
+        }
+
+    def table(self) -> str:
+        n = self.games
+        last = self.seed + n - 1
+        seeds = f"seed {self.seed}" if n == 1 else f"seeds {self.seed}..{last}"
+        lines = [f"{self.game}: {n} game{'s' if n != 1 else ''}, {self.players} players, {seeds}",
+                 ""]
+        header = ["seat", "agent", "wins", "win %"]
+        if self.mean_scores is not None:
+            header.append("mean score")
+        rows = []
+        for seat in range(self.players):
+            row = [str(seat), self.seats[seat], str(self.wins[seat]),
+                   f"{100.0 * self.wins[seat] / n:.1f}%" if n else "-"]
+            if self.mean_scores is not None:
+                row.append(f"{self.mean_scores[seat]:.2f}")
+            rows.append(row)
+        lines += _align([header] + rows, right={0, 2, 3, 4})
+        lines.append("")
+        draws = f"{self.draws} ({100.0 * self.draws / n:.1f}%)" if n else "0"
+        stats = [
+            ("draws", draws),
+        ]
+        if self.shared:
+            stats.append(("shared wins", str(self.shared)))
+        longest = f"{self.longest}" + (f" (seed {self.longest_seed})"
+                                       if self.longest_seed is not None else "")
+        stats += [
+            ("mean actions", f"{self.mean_length:.1f}"),
+            ("longest", longest),
+            ("shortest", str(self.shortest)),
+            ("games/s", _rate(self.games_per_second)),
+            ("actions/s", _rate(self.actions_per_second)),
+            ("time", f"{self.elapsed:.2f} s"),
+        ]
+        width = max(len(k) for k, _ in stats)
+        lines += [f"{k + ':':<{width + 1}} {v}" for k, v in stats]
+        return "\n".join(lines)
+
+
+def _finite(x: float) -> Optional[float]:
+    return None if x == float("inf") else x
+
+
+def _rate(x: float) -> str:
+    if x == float("inf"):
+        return "-"
+    return f"{x:,.1f}" if x < 1000 else f"{x:,.0f}"
+
+
+def _align(rows: list[list[str]], right: set = frozenset()) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(r, widths))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _score_list(state, players: int) -> Optional[list[float]]:
+    """The state's scores as one number per seat, or None when the game has none."""
+    try:
+        scores = state.scores
+    except (AttributeError, RulesError):
+        return None
+    if scores is None:
+        return None
+    if isinstance(scores, dict):
+        try:
+            values = [scores.get(seat, scores.get(str(seat))) for seat in range(players)]
+        except TypeError:
+            return None
+    else:
+        values = list(scores)
+    if len(values) != players:
+        return None
+    try:
+        return [float(v) for v in values]
+    except (TypeError, ValueError):
+        return None
+
+
+def play_one(game, players: int, game_seed: int, seats: Sequence[str],
+             max_actions: int = DEFAULT_MAX_ACTIONS):
+    """Play one full game with agents; return the final state. RulesErrors propagate."""
+    agents = [make_agent(kind, agent_seed(game_seed, seat)) for seat, kind in enumerate(seats)]
+    state = game.new_game(players=players, seed=game_seed)
+    actions = 0
+    while not state.is_over:
+        if actions >= max_actions:
+            raise RulesError("C004", f"the game did not end within {max_actions} actions",
+                             hints=["the rules may loop forever; look at the end conditions"])
+        state.apply(agents[state.to_move].choose(state))
+        actions += 1
+    return state
+
+
+def simulate(game, players: Optional[int] = None, games: int = 100, seed: int = 0,
+             seats: Union[None, str, Sequence[str]] = None, *, options: Optional[dict] = None,
+             max_actions: int = DEFAULT_MAX_ACTIONS) -> SimResult:
+    """Play `games` full games and collect the statistics.
+
+    `game` is a loaded game (or a bundled name or path, loaded with `options`); `players`
+    defaults to the game's minimum; `seats` names an agent per seat (default all random).
+    A RulesError in any game is re-raised naming the game number and its seed.
+    """
+    if isinstance(game, str):
+        import rulesdsl
+        game = rulesdsl.load(game, options=options) if options else rulesdsl.load(game)
+    if players is None:
+        players = game.min_players
+    if games < 1:
+        raise RulesError("C003", f"the number of games must be at least 1, not {games}")
+    kinds = parse_seats(seats, players)
+    name = getattr(game, "name", "game")
+
+    wins = [0] * players
+    score_sums: Optional[list[float]] = [0.0] * players
+    draws = shared = total = longest = 0
+    shortest = None
+    longest_seed = None
+    start = time.perf_counter()
+    for i in range(games):
+        game_seed = seed + i
+        try:
+            state = play_one(game, players, game_seed, kinds, max_actions)
+        except RulesError as e:
+            raise RulesError(
+                e.code, f"game {i + 1} of {games} (seed {game_seed}) failed: {e.message}",
+                e.span, tuple(e.hints) + (
+                    f"replay it with: rulesdsl play GAME --players {players} "
+                    f"--seed {game_seed} --seats {','.join(kinds)}",),
+                getattr(e, "trace", ())) from e
+        except Exception as e:  # a bug in rulesdsl itself: keep the traceback, add the seed
+            if hasattr(e, "add_note"):
+                e.add_note(f"in simulated game {i + 1} of {games} (seed {game_seed})")
+            raise
+        n = len(state.history)
+        total += n
+        if n > longest or longest_seed is None:
+            longest, longest_seed = n, game_seed
+        shortest = n if shortest is None else min(shortest, n)
+        winners = list(state.winners or [])
+        if not winners:
+            draws += 1
+        elif len(winners) > 1:
+            shared += 1
+        for w in winners:
+            wins[w] += 1
+        if score_sums is not None:
+            scores = _score_list(state, players)
+            if scores is None:
+                score_sums = None
+            else:
+                score_sums = [a + b for a, b in zip(score_sums, scores)]
+    elapsed = time.perf_counter() - start
+    mean_scores = [s / games for s in score_sums] if score_sums is not None else None
+    return SimResult(game=name, players=players, games=games, seed=seed, seats=kinds,
+                     wins=wins, draws=draws, shared=shared, total_actions=total,
+                     longest=longest, longest_seed=longest_seed, shortest=shortest or 0,
+                     elapsed=elapsed, mean_scores=mean_scores)
+
+
+__all__ = ["SimResult", "simulate", "play_one", "parse_seats", "agent_seed"]
