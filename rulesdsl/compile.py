@@ -1,0 +1,1341 @@
+"""Checked model -> an executable Program, once per load and player count.
+
+Expressions become Python closures `f(st, L)` over the state and the frame's locals list;
+statements become flat lists of instructions with jumps, so the position in the rules is
+plain data: a stack of frames `[proc, pc, locals, is_effect]`. An instruction is called as
+`ins(st, frame)` after the pc has moved past it; it returns None, or SUSPEND when a player
+must decide. The compiler never imports the engine: instructions call the state's methods.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Callable, Optional
+
+import attrs
+
+from . import ast
+from .check import Model, elem_of
+from .errors import RulesError, RuntimeRulesError
+
+SUSPEND = True
+MAX_RANGE = 100_000
+MAX_INT = 2 ** 53
+
+
+@attrs.define
+class Proc:
+    """A compiled phase, response or card effect."""
+    name: str
+    code: list
+    spans: list
+    nslots: int
+    nparams: int
+    span: object = None
+
+
+@attrs.define
+class ZoneLayout:
+    name: str
+    base: int
+    dims: list  # "player" or enum names
+    sizes: list
+    visibility: str
+    unordered: bool
+    capacity: int
+    keep: int
+
+
+@attrs.define
+class VarLayout:
+    name: str
+    base: int
+    dims: list
+    sizes: list
+    type: str
+    visibility: str
+    default: Callable = None
+
+
+@attrs.define
+class Program:
+    """Everything the engine needs to run one game for a fixed number of players."""
+    title: str
+    nplayers: int
+    options: dict
+    enums: dict  # name -> list of value names
+    card_kind: list = attrs.Factory(list)
+    card_label: list = attrs.Factory(list)
+    kind_names: list = attrs.Factory(list)
+    fields: dict = attrs.Factory(dict)  # field -> per-card values
+    members: dict = attrs.Factory(dict)  # kind -> per-card bools
+    zones: dict = attrs.Factory(dict)
+    zone_names: list = attrs.Factory(list)  # per zone instance
+    zone_owner: list = attrs.Factory(list)  # per zone instance: seat or None
+    zone_vis: list = attrs.Factory(list)
+    zone_unordered: list = attrs.Factory(list)
+    zone_capacity: list = attrs.Factory(list)
+    zone_keep: list = attrs.Factory(list)
+    zone_layout_of: list = attrs.Factory(list)  # per instance: the layout's name
+    vars: dict = attrs.Factory(dict)
+    nvars: int = 0
+    var_names: list = attrs.Factory(list)
+    initial_zone: list = attrs.Factory(list)  # per card
+    procs: list = attrs.Factory(list)
+    proc_index: dict = attrs.Factory(dict)
+    setup: Optional[int] = None
+    flow: int = 0
+    on_play: list = attrs.Factory(list)  # per kind id: proc id or None
+    playable: list = attrs.Factory(list)  # per kind id: closure (st, c, p) -> bool, or None
+    score: Optional[Callable] = None
+    score_visibility: str = "public"
+    adjacency: dict = attrs.Factory(dict)  # board name -> list of neighbour lists
+    step_limit: int = 1_000_000
+    depth_limit: int = 200
+    labeller: Callable = None
+
+    def label(self, t: str, v) -> str:
+        return self.labeller(t, v)
+
+
+class Frame:
+    """Indexes into a frame list."""
+    PROC, PC, LOCALS, EFFECT = 0, 1, 2, 3
+
+
+def seat_label(s) -> str:
+    return "none" if s is None else f"P{s + 1}"
+
+
+class Compiler:
+    def __init__(self, model: Model, nplayers: int, options: dict):
+        self.m = model
+        self.n = nplayers
+        self.options = options
+        self.p = Program(model.title, nplayers, dict(options),
+                         {k: list(v.values) for k, v in model.enums.items()})
+        self.p.labeller = self.make_labeller()
+
+    # ------------------------------------------------------------------ layout
+    def build(self) -> Program:
+        m, p = self.m, self.p
+        self.layout_zones()
+        self.layout_vars()
+        for name, e in m.enums.items():
+            if e.is_board:
+                adj = [[] for _ in e.values]
+                for a, b in e.borders:
+                    adj[a].append(b)
+                    adj[b].append(a)
+                p.adjacency[name] = [sorted(x) for x in adj]
+        self.enum_fields = {}
+        for name, e in m.enums.items():
+            for f in e.fields:
+                self.enum_fields[(name, f)] = [self.const(a[f]) for a in e.attrs]
+        # procs first get ids, so calls can refer to them before they are compiled
+        self.proc_ids = {}
+        self.pending = []
+        for name, ph in m.phases.items():
+            self.declare_proc(name, ph.decl)
+        self.kinds = list(m.kinds)
+        p.kind_names = self.kinds
+        self.response_ids = []
+        for r in m.responses:
+            self.response_ids.append(self.declare_proc(f"response {r.name}", r))
+        p.on_play = [None] * len(self.kinds)
+        p.playable = [None] * len(self.kinds)
+        handler_of = {}
+        for k in m.kinds.values():
+            if k.decl.on_play is not None:
+                handler_of[k.name] = self.declare_proc(f"on play of {k.name}", k.decl.on_play)
+        for i, kname in enumerate(self.kinds):
+            for anc in m.kinds[kname].ancestors:
+                if anc in handler_of:
+                    p.on_play[i] = handler_of[anc]
+                    break
+        if m.setup is not None:
+            p.setup = self.declare_proc("setup", m.setup)
+        p.flow = self.proc_ids[m.flow]
+        self.build_cards()
+        # playability conditions
+        for i, kname in enumerate(self.kinds):
+            for anc in m.kinds[kname].ancestors:
+                d = m.kinds[anc].decl
+                if d.playable is not None:
+                    p.playable[i] = self.compile_playable(d.playable)
+                    break
+        # compile bodies
+        for pid, node in self.pending:
+            self.compile_proc(pid, node)
+        if m.score is not None:
+            f = self.expr(m.score.value)
+            size = m.nslots.get(id(m.score), 1)
+
+            def score(st, seat, f=f, size=size):
+                L = [None] * size
+                L[0] = seat
+                return f(st, L)
+            p.score = score
+            p.score_visibility = m.score.visibility
+        for v in p.vars.values():
+            d = m.vars[v.name].decl
+            v.default = self.expr(d.default)
+        return p
+
+    def layout_zones(self):
+        p, m = self.p, self.m
+        base = 0
+        for name, z in m.zones.items():
+            sizes = [self.n if d == "player" else len(m.enums[d].values) for d in z.dims]
+            count = 1
+            for s in sizes:
+                count *= s
+            lay = ZoneLayout(name, base, list(z.dims), sizes, z.visibility, z.unordered,
+                             z.capacity, z.keep)
+            p.zones[name] = lay
+            for keys in itertools.product(*[range(s) for s in sizes]):
+                label = name
+                if keys:
+                    label += "[" + ", ".join(self.key_label(d, k) for d, k in zip(z.dims, keys)) + "]"
+                p.zone_names.append(label)
+                owner = keys[z.dims.index("player")] if "player" in z.dims else None
+                p.zone_owner.append(owner)
+                p.zone_vis.append(z.visibility)
+                p.zone_unordered.append(z.unordered)
+                p.zone_capacity.append(z.capacity)
+                p.zone_keep.append(z.keep)
+                p.zone_layout_of.append(name)
+            base += count
+
+    def key_label(self, dim: str, k: int) -> str:
+        return seat_label(k) if dim == "player" else self.m.enums[dim].values[k]
+
+    def layout_vars(self):
+        p, m = self.p, self.m
+        base = 0
+        for name, v in m.vars.items():
+            sizes = [self.n if d == "player" else len(m.enums[d].values) for d in v.dims]
+            count = 1
+            for s in sizes:
+                count *= s
+            p.vars[name] = VarLayout(name, base, list(v.dims), sizes, v.type,
+                                     v.decl.visibility)
+            for keys in itertools.product(*[range(s) for s in sizes]):
+                label = name
+                if keys:
+                    label += "[" + ", ".join(self.key_label(d, k) for d, k in zip(v.dims, keys)) + "]"
+                p.var_names.append(label)
+            base += count
+        p.nvars = base
+
+    def instance(self, layout, args: list, span) -> Callable:
+        """A closure giving the flat index of a zone or variable instance."""
+        base = layout.base
+        sizes = layout.sizes
+        if not args:
+            return lambda st, L: base
+        if len(args) == 1:
+            a = args[0]
+            size0 = sizes[0]
+            name = layout.name
+
+            def one(st, L):
+                k = a(st, L)
+                if k is None or not 0 <= k < size0:
+                    raise RuntimeRulesError("R010", f"{name}[...] was given "
+                                            f"{'none' if k is None else k}", span)
+                return base + k
+            return one
+        strides = []
+        acc = 1
+        for s in reversed(sizes):
+            strides.append(acc)
+            acc *= s
+        strides.reverse()
+        name = layout.name
+
+        def many(st, L):
+            i = base
+            for f, stride, size in zip(args, strides, sizes):
+                k = f(st, L)
+                if k is None or not 0 <= k < size:
+                    raise RuntimeRulesError("R010", f"{name}[...] was given an index of none",
+                                            span)
+                i += k * stride
+            return i
+        return many
+
+    # ------------------------------------------------------------------ cards
+    def build_cards(self):
+        m, p = self.m, self.p
+        field_types = {}
+        for k in m.kinds.values():
+            for f, (t, _) in k.fields.items():
+                field_types.setdefault(f, t)
+        fields = {f: [] for f in field_types}
+        members = {k: [] for k in self.kinds}
+        kind_index = {k: i for i, k in enumerate(self.kinds)}
+        for deck in m.decks:
+            zone = p.zones[deck.zone]
+            seats = range(self.n) if deck.per_player else [None]
+            for seat in seats:
+                L = [None] * max(1, m.nslots.get(id(deck), 1))
+                if seat is not None:
+                    L[0] = seat
+                zone_index = zone.base + (seat or 0)
+                for entry in deck.entries:
+                    kinfo = m.kinds[entry.kind]
+                    fnames = list(kinfo.fields)
+                    values = []
+                    for i, fname in enumerate(fnames):
+                        ftype = kinfo.fields[fname][0]
+                        if i < len(entry.args):
+                            a = entry.args[i]
+                            v = self.expr(a)(None, L)
+                            t = m.types.get(id(a), "any")
+                            values.append(list(v) if t.startswith("list of") and
+                                          not ftype.startswith("list of") else [v])
+                        else:
+                            default = kinfo.fields[fname][1]
+                            values.append([self.expr(default)(None, L)])
+                    for combo in itertools.product(*values):
+                        for _ in range(entry.count):
+                            cid = len(p.card_kind)
+                            p.card_kind.append(kind_index[entry.kind])
+                            p.initial_zone.append(zone_index)
+                            own = dict(zip(fnames, combo))
+                            for f in fields:
+                                fields[f].append(own.get(f, self.zero(field_types[f])))
+                            for kname in self.kinds:
+                                members[kname].append(kname in kinfo.ancestors)
+                            p.card_label.append(self.card_label(kinfo, own))
+                            if cid >= 1_000_000:
+                                raise RulesError("R020", "the decks make more than 1,000,000 "
+                                                 "cards", deck.span,
+                                                 ["a deck that large is surely a mistake in a "
+                                                  "count"])
+        p.fields = fields
+        p.members = members
+
+    @staticmethod
+    def zero(t: str):
+        return 0 if t == "int" else (False if t == "bool" else None)
+
+    def card_label(self, kinfo, values: dict) -> str:
+        m = self.m
+        for anc in kinfo.ancestors:
+            text = m.kinds[anc].decl.label
+            if text is not None:
+                out = []
+                for part in text.parts:
+                    if isinstance(part, str):
+                        out.append(part)
+                    elif isinstance(part, ast.Name) and part.name in values:
+                        out.append(self.p.labeller(kinfo.fields[part.name][0], values[part.name]))
+                    else:
+                        out.append(str(self.expr(part)(None, [None])))
+                return "".join(out)
+        shown = [self.p.labeller(kinfo.fields[f][0], v) for f, v in values.items()]
+        return " ".join([kinfo.name.replace("_", " ")] + shown)
+
+    def make_labeller(self):
+        m = self.m
+        enums = {k: v.values for k, v in m.enums.items()}
+        p = self.p
+
+        def label(t: str, v) -> str:
+            if v is None:
+                return "none"
+            if t == "card":
+                return p.card_label[v]
+            if t == "player":
+                return seat_label(v)
+            if t in enums:
+                return enums[t][v]
+            if t == "bool":
+                return "true" if v else "false"
+            if t == "zone":
+                return p.zone_names[v]
+            if t.startswith("list of"):
+                return ", ".join(label(t[8:], x) for x in v) or "nothing"
+            return str(v)
+        return label
+
+    def const(self, e):
+        return self.expr(e)(None, [None] * 4)
+
+    # ------------------------------------------------------------------ procs
+    def declare_proc(self, name: str, node) -> int:
+        pid = len(self.p.procs)
+        self.p.procs.append(Proc(name, [], [], 0, 0, getattr(node, "span", None)))
+        if isinstance(node, ast.Phase):
+            self.proc_ids[node.name] = pid
+            self.p.proc_index[node.name] = pid
+        self.pending.append((pid, node))
+        return pid
+
+    def compile_proc(self, pid: int, node):
+        m = self.m
+        proc = self.p.procs[pid]
+        self.code = []
+        self.spans = []
+        self.loops = []  # (break jump indexes list)
+        self.context_node = node
+        if isinstance(node, ast.Phase):
+            body = node.body
+            nslots = m.nslots.get(id(node), 0)
+            proc.nparams = len(node.params)
+        elif isinstance(node, ast.Response):
+            body = node.body
+            nslots = m.nslots.get(id(node), 2)
+            proc.nparams = 2
+            if node.where is not None:
+                cond = self.expr(node.where)
+
+                def guard(st, fr, cond=cond):
+                    if not cond(st, fr[2]):
+                        st.return_from(fr)
+                self.emit(guard, node.where.span)
+        elif isinstance(node, ast.Setup):
+            body = node.body
+            nslots = m.nslots.get(id(node), 0)
+        else:  # on play: (binder, block)
+            body = node[1]
+            nslots = m.nslots.get(id(node), 2)
+            proc.nparams = 2
+        self.nslots = nslots
+        self.block(body)
+        self.emit(lambda st, fr: st.return_from(fr), getattr(body, "span", None))
+        proc.code = self.code
+        proc.spans = self.spans
+        proc.nslots = self.nslots
+
+    def hidden_slot(self) -> int:
+        s = self.nslots
+        self.nslots += 1
+        return s
+
+    def emit(self, ins, span) -> int:
+        self.code.append(ins)
+        self.spans.append(span)
+        return len(self.code) - 1
+
+    def here(self) -> int:
+        return len(self.code)
+
+    def patch_jump(self, at: int, target: Optional[int] = None):
+        """Replace the placeholder at `at` with a jump to target (default: here)."""
+        t = self.here() if target is None else target
+
+        def jump(st, fr, t=t):
+            fr[1] = t
+        self.code[at] = jump
+
+    def jump_placeholder(self, span) -> int:
+        return self.emit(None, span)
+
+    def compile_playable(self, playable):
+        who, cond = playable
+        f = self.expr(cond)
+        size = max(2, self.m.nslots.get(id(playable), 2))
+
+        def check(st, card, seat, f=f, size=size):
+            L = [None] * size
+            L[0] = card
+            L[1] = seat
+            return f(st, L)
+        return check
+
+    # ------------------------------------------------------------------ statements
+    def block(self, block: ast.Block):
+        for s in block.stmts:
+            self.stmt(s)
+
+    def stmt(self, s):
+        method = getattr(self, "s_" + type(s).__name__)
+        method(s)
+
+    def s_Let(self, s: ast.Let):
+        slot = self.m.slots[id(s)]
+        f = self.expr(s.value)
+
+        def let(st, fr):
+            fr[2][slot] = f(st, fr[2])
+        self.emit(let, s.span)
+
+    def s_Set(self, s: ast.Set):
+        kind, payload = self.m.resolved[id(s)]
+        f = self.expr(s.value)
+        op = s.op
+        span = s.span
+        if kind == "local":
+            slot = payload
+            if op == "=":
+                def set_local(st, fr):
+                    fr[2][slot] = f(st, fr[2])
+            else:
+                sign = 1 if op == "+=" else -1
+
+                def set_local(st, fr):
+                    L = fr[2]
+                    v = L[slot] + sign * f(st, L)
+                    if not -MAX_INT <= v <= MAX_INT:
+                        raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span)
+                    L[slot] = v
+            self.emit(set_local, span)
+            return
+        layout = self.p.vars[payload]
+        idx = self.instance(layout, [self.expr(a) for a in s.index], span)
+        if op == "=":
+            def set_var(st, fr):
+                L = fr[2]
+                st.vars[idx(st, L)] = f(st, L)
+        else:
+            sign = 1 if op == "+=" else -1
+
+            def set_var(st, fr):
+                L = fr[2]
+                i = idx(st, L)
+                v = st.vars[i] + sign * f(st, L)
+                if not -MAX_INT <= v <= MAX_INT:
+                    raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span)
+                st.vars[i] = v
+        self.emit(set_var, span)
+
+    def cards_of(self, e) -> Callable:
+        """A closure giving a fresh list of card ids for a card, a list or a zone."""
+        t = self.m.types.get(id(e), "any")
+        f = self.expr(e)
+        if t == "card":
+            def one(st, L):
+                c = f(st, L)
+                return [] if c is None else [c]
+            return one
+        if t == "zone":
+            return lambda st, L: list(st.zones[f(st, L)])
+        return lambda st, L: list(f(st, L))
+
+    def s_Move(self, s: ast.Move):
+        what = self.cards_of(s.what)
+        to = self.expr(s.to)
+        bottom = s.bottom
+
+        def move(st, fr):
+            L = fr[2]
+            st.move_cards(what(st, L), to(st, L), bottom)
+        self.emit(move, s.span)
+
+    def s_Shuffle(self, s: ast.Shuffle):
+        z = self.expr(s.zone)
+        self.emit(lambda st, fr: st.shuffle(z(st, fr[2])), s.span)
+
+    def s_Deal(self, s: ast.Deal):
+        count = self.expr(s.count) if s.count is not None else None
+        source = self.expr(s.source)
+        family = self.p.zones[s.family].base
+        start = self.expr(s.start) if s.start is not None else None
+
+        def deal(st, fr):
+            L = fr[2]
+            n = count(st, L) if count is not None else None
+            first = start(st, L) if start is not None else 0
+            st.deal(source(st, L), family, n, first)
+        self.emit(deal, s.span)
+
+    def s_Reveal(self, s: ast.Reveal):
+        what = self.cards_of(s.what)
+        self.emit(lambda st, fr: st.reveal(what(st, fr[2])), s.span)
+
+    def s_Log(self, s: ast.Log):
+        text = self.text(s.text)
+        self.emit(lambda st, fr: st.log.append(("text", text(st, fr[2]))), s.span)
+
+    def s_If(self, s: ast.If):
+        ends = []
+        for cond, block in s.branches:
+            c = self.expr(cond)
+            test_at = self.jump_placeholder(cond.span)
+            self.block(block)
+            ends.append(self.jump_placeholder(block.span))
+            target = self.here()
+
+            def test(st, fr, c=c, target=target):
+                if not c(st, fr[2]):
+                    fr[1] = target
+            self.code[test_at] = test
+        if s.else_ is not None:
+            self.block(s.else_)
+        for at in ends:
+            self.patch_jump(at)
+
+    def loop_begin(self):
+        self.loops.append([])
+
+    def loop_end(self, continue_target: int):
+        for at in self.loops.pop():
+            self.patch_jump(at)
+
+    def s_Repeat(self, s: ast.Repeat):
+        start = self.here()
+        self.loop_begin()
+        self.block(s.body)
+        c = self.expr(s.until)
+
+        def until(st, fr):
+            if not c(st, fr[2]):
+                fr[1] = start
+        self.emit(until, s.until.span)
+        self.loop_end(start)
+
+    def s_While(self, s: ast.While):
+        start = self.here()
+        c = self.expr(s.cond)
+        test_at = self.jump_placeholder(s.cond.span)
+        self.loop_begin()
+        self.block(s.body)
+        self.emit(self.make_jump(start), s.span)
+        end = self.here()
+
+        def test(st, fr):
+            if not c(st, fr[2]):
+                fr[1] = end
+        self.code[test_at] = test
+        self.loop_end(start)
+
+    @staticmethod
+    def make_jump(target: int):
+        def jump(st, fr):
+            fr[1] = target
+        return jump
+
+    def s_For(self, s: ast.For):
+        slot = self.m.slots[id(s)]
+        items = self.cards_of(s.source) if self.m.types.get(id(s.source)) == "zone" \
+            else self.expr(s.source)
+        where = self.expr(s.where) if s.where is not None else None
+        lst, idx = self.hidden_slot(), self.hidden_slot()
+
+        def init(st, fr):
+            L = fr[2]
+            L[lst] = list(items(st, L))
+            L[idx] = 0
+        self.emit(init, s.span)
+        head = self.jump_placeholder(s.span)
+        self.loop_begin()
+        self.block(s.body)
+        self.emit(self.make_jump(head), s.span)
+        end = self.here()
+
+        def step(st, fr):
+            L = fr[2]
+            seq = L[lst]
+            i = L[idx]
+            while i < len(seq):
+                L[slot] = seq[i]
+                i += 1
+                if where is None or where(st, L):
+                    L[idx] = i
+                    return
+            L[idx] = i
+            fr[1] = end
+        self.code[head] = step
+        self.loop_end(head)
+
+    def s_Turns(self, s: ast.Turns):
+        slot = self.m.slots[id(s)]
+        start = self.expr(s.start)
+        skip = self.expr(s.skip) if s.skip is not None else None
+        until = self.expr(s.until) if s.until is not None else None
+        cur = self.hidden_slot()
+        n = self.n
+
+        def init(st, fr):
+            L = fr[2]
+            first = start(st, L)
+            if first is None:
+                raise RuntimeRulesError("R011", "turns start from none", s.span)
+            L[cur] = first
+        self.emit(init, s.span)
+        head = self.jump_placeholder(s.span)
+        self.loop_begin()
+        self.block(s.body)
+        self.emit(self.make_jump(head), s.span)
+        end = self.here()
+
+        def step(st, fr):
+            L = fr[2]
+            if until is not None and until(st, L):
+                fr[1] = end
+                return
+            c = L[cur]
+            for k in range(n):
+                seat = (c + k) % n
+                L[slot] = seat
+                if skip is None or not skip(st, L):
+                    L[cur] = (seat + 1) % n
+                    return
+            fr[1] = end
+        self.code[head] = step
+        self.loop_end(head)
+
+    def s_Break(self, s: ast.Break):
+        self.loops[-1].append(self.jump_placeholder(s.span))
+
+    def s_Return(self, s: ast.Return):
+        self.emit(lambda st, fr: st.return_from(fr), s.span)
+
+    def s_CallStmt(self, s: ast.CallStmt):
+        pid = self.proc_ids[s.name]
+        args = [self.expr(a) for a in s.args]
+        size = self.m.nslots.get(id(self.m.phases[s.name].decl), 0)
+
+        def call(st, fr):
+            L = fr[2]
+            st.call(pid, [a(st, L) for a in args], False)
+        self.emit(call, s.span)
+
+    def s_Win(self, s: ast.Win):
+        f = self.expr(s.who)
+        t = self.m.types.get(id(s.who), "player")
+
+        def win(st, fr):
+            v = f(st, fr[2])
+            if v is None:
+                winners = []
+            elif t == "player":
+                winners = [v]
+            else:
+                winners = list(v)
+            st.finish(winners)
+        self.emit(win, s.span)
+
+    def s_EndGame(self, s: ast.EndGame):
+        self.emit(lambda st, fr: st.finish([]), s.span)
+
+    def s_Cancel(self, s: ast.Cancel):
+        def cancel(st, fr):
+            st.cancelled = True
+            st.return_from(fr)
+        self.emit(cancel, s.span)
+
+    def s_Swap(self, s: ast.Swap):
+        a, b = self.expr(s.a), self.expr(s.b)
+        self.emit(lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2])), s.span)
+
+    def s_Play(self, s: ast.Play):
+        card, by, to = self.expr(s.card), self.expr(s.by), self.expr(s.to)
+        cs, ps, cancelled = self.hidden_slot(), self.hidden_slot(), self.hidden_slot()
+        span = s.span
+
+        def begin(st, fr):
+            L = fr[2]
+            c, p = card(st, L), by(st, L)
+            if c is None or p is None:
+                raise RuntimeRulesError("R012", "play needs a card and a player, got none", span)
+            L[cs], L[ps], L[cancelled] = c, p, False
+            st.log.append(("play", p, c))
+            st.move_cards([c], to(st, L), False, log=False)
+        self.emit(begin, span)
+        for rid in self.response_ids:
+            def respond(st, fr, rid=rid):
+                L = fr[2]
+                if not L[cancelled]:
+                    st.call(rid, [L[cs], L[ps]], False)
+            self.emit(respond, span)
+
+            def after(st, fr):
+                if st.cancelled:
+                    fr[2][cancelled] = True
+                    st.cancelled = False
+                    st.log.append(("cancelled", fr[2][cs]))
+            self.emit(after, span)
+        on_play = self.p.on_play
+        kind_of = self.p.card_kind
+
+        def effect(st, fr):
+            L = fr[2]
+            if L[cancelled]:
+                return
+            pid = on_play[kind_of[L[cs]]]
+            if pid is not None:
+                st.call(pid, [L[cs], L[ps]], True)
+        self.emit(effect, span)
+
+    def s_Ask(self, s: ast.Ask):
+        who = self.expr(s.who)
+        self.ask(s, who, s.choices, optional=False)
+
+    def s_AskEach(self, s: ast.AskEach):
+        # for q in source where cond: ask q, optionally
+        slot = self.m.slots[id(s)]
+        items = self.expr(s.source)
+        where = self.expr(s.where) if s.where is not None else None
+        lst, idx = self.hidden_slot(), self.hidden_slot()
+
+        def init(st, fr):
+            L = fr[2]
+            L[lst] = list(items(st, L))
+            L[idx] = 0
+        self.emit(init, s.span)
+        head = self.jump_placeholder(s.span)
+        self.loops.append([])  # a break inside leaves the round of asking
+        self.ask(s, lambda st, L: L[slot], s.choices, optional=True)
+        self.emit(self.make_jump(head), s.span)
+        end = self.here()
+
+        def step(st, fr):
+            L = fr[2]
+            seq = L[lst]
+            i = L[idx]
+            while i < len(seq):
+                L[slot] = seq[i]
+                i += 1
+                if where is None or where(st, L):
+                    L[idx] = i
+                    return
+            L[idx] = i
+            fr[1] = end
+        self.code[head] = step
+        self.loop_end(head)
+
+    def ask(self, s, who, choices, optional: bool):
+        """A decision point: compute the options, suspend, resume in the chosen body."""
+        alts = []
+        at = self.jump_placeholder(s.span)
+        bodies_end = []
+        for ch in choices:
+            body_pc = self.here()
+            if isinstance(ch, ast.NamedChoice):
+                label = self.text(ch.label)
+                cond = self.expr(ch.cond) if ch.cond is not None else None
+                alts.append(("named", label, cond, body_pc, None, None, None))
+            else:
+                slot = self.m.slots[id(ch)]
+                et = elem_of(self.m.types.get(id(ch.source), "any")) or "any"
+                src = self.expr(ch.source)
+                if self.m.types.get(id(ch.source)) == "zone":
+                    zf = src
+                    src = (lambda zf: lambda st, L: st.zones[zf(st, L)])(zf)
+                where = self.expr(ch.where) if ch.where is not None else None
+                alts.append(("binder", None, where, body_pc, slot, src, et))
+            self.block(ch.body)
+            bodies_end.append(self.jump_placeholder(ch.span))
+        decline_pc = self.here()  # declining an optional ask continues after the bodies
+        for j in bodies_end:
+            self.patch_jump(j)
+        self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span)
+
+    # ------------------------------------------------------------------ expressions
+    def text(self, text: ast.Text) -> Callable:
+        parts = []
+        label = self.p.labeller
+        for part in text.parts:
+            if isinstance(part, str):
+                parts.append((None, part))
+            else:
+                parts.append((self.m.types.get(id(part), "any"), self.expr(part)))
+        if all(t is None for t, _ in parts):
+            s = "".join(x for _, x in parts)
+            return lambda st, L: s
+
+        def render(st, L):
+            return "".join(x if t is None else label(t, x(st, L)) for t, x in parts)
+        return render
+
+    def expr(self, e) -> Callable:
+        return getattr(self, "e_" + type(e).__name__)(e)
+
+    def e_Int(self, e):
+        v = e.value
+        return lambda st, L: v
+
+    def e_Bool(self, e):
+        v = e.value
+        return lambda st, L: v
+
+    def e_NoneLit(self, e):
+        return lambda st, L: None
+
+    def e_Text(self, e):
+        return self.text(e)
+
+    def e_Name(self, e):
+        kind, payload = self.m.resolved[id(e)]
+        if kind == "local":
+            slot = payload
+            return lambda st, L: L[slot]
+        if kind == "var":
+            i = self.p.vars[payload].base
+            return lambda st, L: st.vars[i]
+        if kind == "zone":
+            i = self.p.zones[payload].base
+            return lambda st, L: i
+        if kind == "option":
+            v = self.options[payload]
+            return lambda st, L: v
+        if kind == "define":
+            return self.define_call(payload, [])
+        if kind == "builtin":
+            if payload == "players":
+                seats = list(range(self.n))
+                return lambda st, L: seats
+            if payload == "player_count":
+                n = self.n
+                return lambda st, L: n
+            if payload == "cards":
+                return lambda st, L: list(range(len(st.loc)))
+        if kind == "enum_all":
+            values = list(range(len(self.m.enums[payload].values)))
+            return lambda st, L: values
+        if kind == "enum_value":
+            v = payload[1]
+            return lambda st, L: v
+        if kind == "self_field":  # inside a kind's label; compiled directly by card_label
+            return lambda st, L: None
+        raise AssertionError(kind)
+
+    def e_ListLit(self, e):
+        items = [self.expr(i) for i in e.items]
+        return lambda st, L: [f(st, L) for f in items]
+
+    def source_of(self, e) -> Callable:
+        """A closure giving the elements of a collection (a zone's live list: do not mutate)."""
+        f = self.expr(e)
+        if self.m.types.get(id(e)) == "zone":
+            return lambda st, L: st.zones[f(st, L)]
+        return f
+
+    def e_Comprehension(self, e):
+        slot = self.m.slots[id(e)]
+        src = self.source_of(e.source)
+        where = self.expr(e.where) if e.where is not None else None
+        value = self.expr(e.value) if e.value is not None else None
+        if value is None and where is None:
+            return lambda st, L: list(src(st, L))
+
+        def comp(st, L):
+            out = []
+            for x in src(st, L):
+                L[slot] = x
+                if where is None or where(st, L):
+                    out.append(x if value is None else value(st, L))
+            return out
+        return comp
+
+    def e_Attr(self, e):
+        kind, payload = self.m.resolved[id(e)]
+        if kind == "enum_value":
+            v = payload[1]
+            return lambda st, L: v
+        obj = self.expr(e.obj)
+        span = e.span
+        if kind == "card_field":
+            values = self.p.fields[payload]
+            name = payload
+
+            def field(st, L):
+                c = obj(st, L)
+                if c is None:
+                    raise RuntimeRulesError("R013", f"asked for .{name} of none", span,
+                                            ["check that a card was found before using it"])
+                return values[c]
+            return field
+        values = self.enum_fields[payload]
+
+        def efield(st, L):
+            v = obj(st, L)
+            if v is None:
+                raise RuntimeRulesError("R013", f"asked for .{payload[1]} of none", span)
+            return values[v]
+        return efield
+
+    def e_Index(self, e):
+        kind, payload = self.m.resolved[id(e)]
+        args = [self.expr(a) for a in e.args]
+        if kind == "zone":
+            return self.instance(self.p.zones[payload], args, e.span)
+        if kind == "var":
+            idx = self.instance(self.p.vars[payload], args, e.span)
+            return lambda st, L: st.vars[idx(st, L)]
+        src = self.source_of(e.obj)
+        i = args[0]
+        span = e.span
+
+        def item(st, L):
+            seq = src(st, L)
+            k = i(st, L)
+            if not -len(seq) <= k < len(seq):
+                raise RuntimeRulesError("R014", f"index {k} is outside a list of {len(seq)}", span)
+            return seq[k]
+        return item
+
+    def e_Unary(self, e):
+        f = self.expr(e.operand)
+        if e.op == "not":
+            return lambda st, L: not f(st, L)
+        return lambda st, L: -f(st, L)
+
+    def e_Binary(self, e):
+        a, b = self.expr(e.left), self.expr(e.right)
+        op = e.op
+        if op == "and":
+            return lambda st, L: a(st, L) and b(st, L)
+        if op == "or":
+            return lambda st, L: a(st, L) or b(st, L)
+        if op == "==":
+            return lambda st, L: a(st, L) == b(st, L)
+        if op == "!=":
+            return lambda st, L: a(st, L) != b(st, L)
+        span = e.span
+        lt = self.m.types.get(id(e.left), "int")
+        rt = self.m.types.get(id(e.right), "int")
+        if op == "+" and (lt == "zone" or lt.startswith("list") or rt == "zone" or
+                          rt.startswith("list")):
+            sa = self.source_of(e.left)
+            sb = self.source_of(e.right)
+            return lambda st, L: list(sa(st, L)) + list(sb(st, L))
+        import operator
+        fn = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge,
+              "+": operator.add, "-": operator.sub, "*": operator.mul}.get(op)
+        if fn is not None:
+            def arith(st, L):
+                x, y = a(st, L), b(st, L)
+                if x is None or y is None:
+                    raise RuntimeRulesError("R013", f"'{op}' was given none", span)
+                return fn(x, y)
+            return arith
+
+        def div(st, L):
+            x, y = a(st, L), b(st, L)
+            if not y:
+                raise RuntimeRulesError("R015", f"'{op}' by zero", span)
+            return x // y if op == "/" else x % y
+        return div
+
+    def e_IsKind(self, e):
+        f = self.expr(e.expr)
+        members = self.p.members[e.kind]
+        if e.negated:
+            return lambda st, L: (lambda c: c is None or not members[c])(f(st, L))
+        return lambda st, L: (lambda c: c is not None and members[c])(f(st, L))
+
+    def e_IsIn(self, e):
+        f = self.expr(e.expr)
+        src = self.source_of(e.collection)
+        if e.negated:
+            return lambda st, L: f(st, L) not in src(st, L)
+        return lambda st, L: f(st, L) in src(st, L)
+
+    def e_IfExpr(self, e):
+        c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.else_)
+        return lambda st, L: a(st, L) if c(st, L) else b(st, L)
+
+    def e_Range(self, e):
+        a, b = self.expr(e.start), self.expr(e.stop)
+        step = self.expr(e.step) if e.step is not None else (lambda st, L: 1)
+        span = e.span
+
+        def rng(st, L):
+            x, y, k = a(st, L), b(st, L), step(st, L)
+            if k <= 0:
+                raise RuntimeRulesError("R016", f"a range's step must be positive, not {k}", span)
+            if (y - x) // k > MAX_RANGE:
+                raise RuntimeRulesError("R016", f"the range {x}..{y} has more than {MAX_RANGE} "
+                                        "values", span, ["use a larger step"])
+            return list(range(x, y + 1, k))
+        return rng
+
+    def e_Call(self, e):
+        kind, payload = self.m.resolved[id(e)]
+        if kind == "define":
+            return self.define_call(payload, [self.expr(a) for a in e.args])
+        if kind == "aggregate":
+            return self.aggregate(e)
+        return self.builtin(e)
+
+    def define_call(self, name: str, args: list) -> Callable:
+        d = self.m.defines[name]
+        cache = getattr(self, "_define_bodies", None)
+        if cache is None:
+            cache = self._define_bodies = {}
+        if name not in cache:
+            cache[name] = None  # placeholder while compiling (definitions never recurse)
+            body = self.expr(d.decl.body)
+            mods = []
+            size = max([self.m.nslots.get(id(d.decl), 0)] +
+                       [self.m.nslots.get(id(mod), 0) for mod in d.modifiers] + [1])
+            for mod in d.modifiers:
+                mods.append((self.expr(mod.cond), self.expr(mod.value)))
+            cache[name] = (body, mods, size)
+        body, mods, size = cache[name]
+        k = len(d.params)
+        if not mods:
+            if not args:
+                return lambda st, L: body(st, [None] * size)
+            if len(args) == 1:
+                a0 = args[0]
+
+                def call1(st, L):
+                    env = [None] * size
+                    env[0] = a0(st, L)
+                    return body(st, env)
+                return call1
+
+            def calln(st, L):
+                env = [None] * size
+                for i, a in enumerate(args):
+                    env[i] = a(st, L)
+                return body(st, env)
+            return calln
+
+        def modified(st, L):
+            env = [None] * size
+            for i, a in enumerate(args):
+                env[i] = a(st, L)
+            v = body(st, env)
+            for cond, value in mods:
+                env[k] = v
+                if cond(st, env):
+                    v = value(st, env)
+            return v
+        return modified
+
+    def aggregate(self, e: ast.Call):
+        name = e.name
+        a = e.args[0]
+        if isinstance(a, ast.Comprehension):
+            slot = self.m.slots[id(a)]
+            src = self.source_of(a.source)
+            where = self.expr(a.where) if a.where is not None else None
+            value = self.expr(a.value) if a.value is not None else None
+        else:
+            slot, where, value = None, None, None
+            src = self.source_of(a)
+        if name == "all" and where is not None and value is None:
+            # all(x in L where cond): every element satisfies the condition
+            def all_(st, L):
+                for x in src(st, L):
+                    L[slot] = x
+                    if not where(st, L):
+                        return False
+                return True
+            return all_
+        if slot is None or (where is None and value is None):
+            return self.plain_aggregate(name, src)
+
+        def values(st, L):
+            for x in src(st, L):
+                L[slot] = x
+                if where is None or where(st, L):
+                    yield x if value is None else value(st, L)
+        if name == "any":
+            def any_(st, L):
+                for x in src(st, L):
+                    L[slot] = x
+                    if where is None or where(st, L):
+                        return True if value is None else bool(value(st, L))
+                return False
+            if value is None:
+                return any_
+            return lambda st, L: any(values(st, L))
+        if name == "count":
+            def count(st, L):
+                n = 0
+                for x in src(st, L):
+                    L[slot] = x
+                    if where(st, L):
+                        n += 1
+                return n
+            return count
+        if name == "first":
+            def first(st, L):
+                for x in src(st, L):
+                    L[slot] = x
+                    if where is None or where(st, L):
+                        return x if value is None else value(st, L)
+                return None
+            return first
+        return self.plain_aggregate(name, lambda st, L: list(values(st, L)))
+
+    @staticmethod
+    def plain_aggregate(name: str, src: Callable) -> Callable:
+        if name == "count":
+            return lambda st, L: len(src(st, L))
+        if name == "sum":
+            return lambda st, L: sum(x for x in src(st, L) if x is not None)
+        if name == "max":
+            return lambda st, L: max(src(st, L), default=0)
+        if name == "min":
+            return lambda st, L: min(src(st, L), default=0)
+        if name == "any":
+            return lambda st, L: any(src(st, L))
+        if name == "all":
+            return lambda st, L: all(src(st, L))
+        if name == "first":
+            return lambda st, L: (lambda s: s[0] if s else None)(src(st, L))
+        if name == "last":
+            return lambda st, L: (lambda s: s[-1] if s else None)(src(st, L))
+        raise AssertionError(name)
+
+    def builtin(self, e: ast.Call):
+        name = e.name
+        n = self.n
+        span = e.span
+        args = [self.expr(a) for a in e.args]
+        if name == "size":
+            src = self.source_of(e.args[0])
+            return lambda st, L: len(src(st, L))
+        if name in ("next", "previous"):
+            f = args[0]
+            d = 1 if name == "next" else -1
+
+            def step(st, L):
+                p = f(st, L)
+                if p is None:
+                    raise RuntimeRulesError("R013", f"{name}(none)", span)
+                return (p + d) % n
+            return step
+        if name == "others":
+            f = args[0]
+            return lambda st, L: [(f(st, L) + i) % n for i in range(1, n)]
+        if name == "seat":
+            f = args[0]
+
+            def seat(st, L):
+                k = f(st, L)
+                if not 0 <= k < n:
+                    raise RuntimeRulesError("R017", f"seat({k}) does not exist with {n} "
+                                            "players", span)
+                return k
+            return seat
+        if name in ("top", "bottom"):
+            z = args[0]
+            if len(args) == 1:
+                if name == "top":
+                    return lambda st, L: (lambda s: s[-1] if s else None)(st.zones[z(st, L)])
+                return lambda st, L: (lambda s: s[0] if s else None)(st.zones[z(st, L)])
+            k = args[1]
+            if name == "top":
+                return lambda st, L: (lambda s, j: s[len(s) - j:] if j > 0 else [])(
+                    st.zones[z(st, L)], k(st, L))
+            return lambda st, L: st.zones[z(st, L)][:max(0, k(st, L))]
+        if name == "abs":
+            f = args[0]
+            return lambda st, L: abs(f(st, L))
+        if name == "random":
+            src = self.source_of(e.args[0])
+            return lambda st, L: st.random_choice(src(st, L))
+        if name == "neighbours":
+            board = self.m.types.get(id(e.args[0]))
+            adj = self.p.adjacency[board]
+            f = args[0]
+            return lambda st, L: adj[f(st, L)]
+        if name == "connected":
+            board = self.m.types.get(id(e.args[0]))
+            adj = self.p.adjacency[board]
+            a, b = args
+            return lambda st, L: b(st, L) in adj[a(st, L)]
+        if name == "largest_group":
+            board = self.m.types.get(id(e.args[0]), "list of ?")[8:]
+            adj = self.p.adjacency[board]
+            f = args[0]
+
+            def largest(st, L):
+                nodes = set(f(st, L))
+                best = 0
+                seen = set()
+                for start in nodes:
+                    if start in seen:
+                        continue
+                    size, todo = 0, [start]
+                    seen.add(start)
+                    while todo:
+                        x = todo.pop()
+                        size += 1
+                        for y in adj[x]:
+                            if y in nodes and y not in seen:
+                                seen.add(y)
+                                todo.append(y)
+                    best = max(best, size)
+                return best
+            return largest
+        raise AssertionError(name)
+
+
+class Ask:
+    """The decision instruction. `options(st, fr)` lists (label, alt, value); running it
+    suspends the game unless it is optional and nobody has an option."""
+
+    __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span")
+
+    def __init__(self, who, alts, optional, decline_pc, labeller, span):
+        self.who = who
+        self.alts = alts
+        self.optional = optional
+        self.decline_pc = decline_pc
+        self.label = labeller
+        self.span = span
+
+    def options(self, st, fr) -> list:
+        L = fr[2]
+        out = []
+        seen = {}
+        label = self.label
+        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(self.alts):
+            if kind == "named":
+                if cond is None or cond(st, L):
+                    lab = text(st, L)
+                    if lab in seen:
+                        lab = f"{lab} ({ai + 1})"
+                    seen[lab] = True
+                    out.append((lab, ai, None))
+                continue
+            for x in list(src(st, L)):
+                L[slot] = x
+                if cond is not None and not cond(st, L):
+                    continue
+                lab = label(et, x)
+                prev = seen.get(lab)
+                if prev is not None:
+                    if prev == ai:
+                        continue  # two copies of the same card are one action
+                    lab = f"{lab} ({ai + 1})"
+                seen[lab] = ai
+                out.append((lab, ai, x))
+        if self.optional and out:
+            out.append(("decline", -1, None))
+        return out
+
+    def __call__(self, st, fr):
+        seat = self.who(st, fr[2])
+        if seat is None:
+            raise RuntimeRulesError("R018", "a decision for none: nobody to ask", self.span)
+        opts = self.options(st, fr)
+        if not opts:
+            if self.optional:
+                fr[1] = self.decline_pc_after()
+                return None
+            raise RuntimeRulesError("R019", f"{seat_label(seat)} must decide but has no legal "
+                                    "option", self.span,
+                                    ["add an option that is always open, such as \"pass\", or "
+                                     "check before asking"])
+        st.pending = (seat, opts)
+        return SUSPEND
+
+    def decline_pc_after(self) -> int:
+        return self.decline_pc
+
+    def choose(self, st, fr, option):
+        """Bind the chosen option and move the frame to its body."""
+        label, ai, value = option
+        if ai < 0:
+            fr[1] = self.decline_pc
+            return
+        kind, text, cond, body_pc, slot, src, et = self.alts[ai]
+        if slot is not None:
+            fr[2][slot] = value
+        fr[1] = body_pc
+
+
+def compile_program(model: Model, nplayers: int, options: dict) -> Program:
+    return Compiler(model, nplayers, options).build()

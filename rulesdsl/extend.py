@@ -1,0 +1,99 @@
+"""Files that build on other files: `extends "base"` and `override`.
+
+The extending file's declarations replace the base's declarations of the same kind and
+name when marked `override`, and are added otherwise. The result is one ast.File that the
+checker sees whole, so every reference in the base resolves to the overriding version.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import ast
+from .errors import RulesError, did_you_mean
+from .resources import bundled_path
+from .syntax import parse
+
+SINGLETONS = (ast.Game, ast.Players, ast.Flow, ast.Setup, ast.Score)
+MAX_DEPTH = 8
+
+
+def decl_key(d) -> tuple:
+    """What an override replaces: the declaration's sort and its name."""
+    if isinstance(d, SINGLETONS):
+        return (type(d).__name__,)
+    if isinstance(d, ast.Deck):
+        return ("Deck", d.zone)
+    if isinstance(d, ast.Invariant):
+        return ("Invariant", d.zone)
+    if isinstance(d, ast.Extends):
+        return ("Extends",)
+    return (type(d).__name__, getattr(d, "name", ""))
+
+
+def describe(key: tuple) -> str:
+    return " ".join(k.lower() if i == 0 else k for i, k in enumerate(key))
+
+
+def resolve_base(spec: str, from_path: str) -> Path | None:
+    here = Path(from_path).resolve().parent if from_path and not from_path.startswith("<") \
+        else Path.cwd()
+    for candidate in (here / spec, here / f"{spec}.rules"):
+        if candidate.is_file():
+            return candidate
+    return bundled_path(spec)
+
+
+def load_tree(text: str, path: str, sources: dict, depth: int = 0) -> ast.File:
+    """Parse `text` and everything it extends into one merged File; fill `sources`."""
+    sources[path] = text
+    tree = parse(text, path)
+    extends = [d for d in tree.decls if isinstance(d.body, ast.Extends)]
+    if not extends:
+        for d in tree.decls:
+            if d.override:
+                raise RulesError("E503", "'override' needs a file to override: this file "
+                                 "extends none", d.span, ['add: extends "base-game"'])
+        return tree
+    if len(extends) > 1:
+        raise RulesError("E500", "a file can extend only one other file", extends[1].span)
+    ext = extends[0]
+    if depth >= MAX_DEPTH:
+        raise RulesError("E211", f"files extend each other more than {MAX_DEPTH} deep",
+                         ext.span, ["check for a file that extends itself"])
+    base_path = resolve_base(ext.body.path, path)
+    if base_path is None:
+        raise RulesError("E210", f"cannot find the file '{ext.body.path}' to extend", ext.span,
+                         ["name a file next to this one, or a bundled game"])
+    base_text = base_path.read_text(encoding="utf-8")
+    base = load_tree(base_text, str(base_path), sources, depth + 1)
+    return merge(base, tree)
+
+
+def merge(base: ast.File, child: ast.File) -> ast.File:
+    decls = [d for d in base.decls if not isinstance(d.body, ast.Extends)]
+    index = {}
+    for i, d in enumerate(decls):
+        index.setdefault(decl_key(d.body), i)
+    errors = []
+    for d in child.decls:
+        if isinstance(d.body, ast.Extends):
+            continue
+        key = decl_key(d.body)
+        if d.override:
+            if key not in index:
+                names = [k[-1] for k in index if k[0] == key[0]]
+                errors.append(RulesError("E503", f"'override' of {describe(key)}, which the "
+                                         "base file does not declare", d.span,
+                                         did_you_mean(key[-1], names) or
+                                         ["remove 'override' to add a new declaration"]))
+                continue
+            decls[index[key]] = d
+        elif isinstance(d.body, SINGLETONS) and key in index:
+            decls[index[key]] = d  # a new title or player count simply replaces the base's
+        else:
+            decls.append(d)
+    if errors:
+        from .errors import CheckFailed
+        raise CheckFailed(errors)
+    return ast.File(child.span, child.path, tuple(decls))

@@ -1,0 +1,200 @@
+"""Loading a game: file -> merged tree -> checked model -> a Game that starts States.
+
+A Game compiles its program once per player count and caches it; every State of that
+count shares it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+from .check import Model, check_file_tree
+from .compile import Program, compile_program
+from .engine import FORMAT, FORMAT_VERSION, State, source_hash
+from .errors import RulesError, did_you_mean
+from .extend import load_tree
+from .resources import bundled_games, bundled_path
+
+
+def find_game(name_or_path: str) -> Path:
+    """A bundled game's name or a path to a .rules file."""
+    p = Path(name_or_path)
+    if p.is_file():
+        return p
+    if not p.suffix and Path(f"{name_or_path}.rules").is_file():
+        return Path(f"{name_or_path}.rules")
+    bundled = bundled_path(str(name_or_path))
+    if bundled is not None:
+        return bundled
+    raise RulesError("C001", f"no game named '{name_or_path}': not a file, not a bundled game",
+                     None, did_you_mean(str(name_or_path), bundled_games()) or
+                     [f"bundled games: {', '.join(bundled_games())}"])
+
+
+def check_path(path) -> tuple[Model, list, dict]:
+    """Parse and check a file (and what it extends): (model, warnings, sources)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise RulesError("E001", f"cannot read {path}: {e.strerror or e}") from None
+    from .syntax import parse_file  # for its UTF-8 reporting
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        parse_file(str(path))
+        raise
+    sources: dict = {}
+    tree = load_tree(text, str(path), sources)
+    model, warnings = check_file_tree(tree, sources)
+    return model, warnings, sources
+
+
+def check_file(path) -> list:
+    """Check a rules file; return its warnings, or raise CheckFailed with every error."""
+    return check_path(path)[1]
+
+
+class Game:
+    """A checked game with its options fixed. `new_game` starts a State."""
+
+    def __init__(self, model: Model, sources: dict, path: str, options: dict,
+                 step_limit: int = 1_000_000):
+        self.model = model
+        self.sources = sources
+        self.path = path
+        self.source_name = Path(path).stem
+        self.name = model.title
+        self.min_players = model.min_players
+        self.max_players = model.max_players
+        self.options = self._resolve_options(options or {})
+        self.source_hash = source_hash(sources)
+        self.step_limit = step_limit
+        self._programs: dict[int, Program] = {}
+        self.warnings: list = []
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name} {self.min_players}-{self.max_players} players>"
+
+    def _resolve_options(self, given: dict) -> dict:
+        m = self.model
+        out = {}
+        for name, o in m.options.items():
+            from .compile import Compiler
+            out[name] = _const(m, o.default)
+        for name, value in given.items():
+            if name not in m.options:
+                raise RulesError("C003", f"{self.name} has no option '{name}'", None,
+                                 did_you_mean(name, m.options) or
+                                 [f"options: {', '.join(m.options) or 'none'}"])
+            o = m.options[name]
+            out[name] = _option_value(name, o, value)
+        return out
+
+    def program(self, players: int) -> Program:
+        prog = self._programs.get(players)
+        if prog is None:
+            prog = compile_program(self.model, players, self.options)
+            prog.step_limit = self.step_limit
+            self._programs[players] = prog
+        return prog
+
+    def new_game(self, players: Optional[int] = None, seed: int = 0, scenario=None) -> State:
+        if players is None:
+            players = self.min_players
+        if isinstance(players, bool) or not isinstance(players, int) or \
+                not self.min_players <= players <= self.max_players:
+            raise RulesError("C004", f"{self.name} is for {self.min_players}"
+                             + (f" to {self.max_players}" if self.max_players != self.min_players
+                                else "") + f" players, not {players}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RulesError("C005", f"a seed is a whole number, not {seed!r}")
+        prog = self.program(players)
+        st = State(self, prog)
+        st.seed = seed
+        st.rng = seed & ((1 << 64) - 1)
+        st.zones = [[] for _ in prog.zone_names]
+        st.loc = list(prog.initial_zone)
+        for c, z in enumerate(prog.initial_zone):
+            st.zones[z].append(c)
+        for zi, unordered in enumerate(prog.zone_unordered):
+            if unordered:
+                st.zones[zi].sort()
+        st.vars = [None] * prog.nvars
+        for lay in prog.vars.values():
+            v = lay.default(st, [None] * 8)
+            for k in range(_count(lay.sizes)):
+                st.vars[lay.base + k] = list(v) if isinstance(v, list) else v
+        if prog.setup is not None:
+            st.call(prog.setup, [], False)
+            st.run()
+            st.over = False
+        if scenario is not None:
+            from .scenario import apply_scenario
+            apply_scenario(st, scenario)
+        st.call(prog.flow, [], False)
+        st.run()
+        return st
+
+
+def _count(sizes) -> int:
+    n = 1
+    for s in sizes:
+        n *= s
+    return n
+
+
+def _const(model: Model, expr):
+    """The value of a constant expression (an option's default)."""
+    from . import ast
+    if isinstance(expr, ast.Int):
+        return expr.value
+    if isinstance(expr, ast.Bool):
+        return expr.value
+    if isinstance(expr, ast.Unary) and expr.op == "-" and isinstance(expr.operand, ast.Int):
+        return -expr.operand.value
+    if isinstance(expr, ast.Name):
+        for e in model.enums.values():
+            if expr.name in e.values:
+                return e.values.index(expr.name)
+    raise RulesError("E607", "an option's default must be a plain value", expr.span)
+
+
+def _option_value(name: str, o, value):
+    t = o.type
+    text = str(value).strip().lower() if not isinstance(value, (bool, int)) else value
+    if t.name == "bool":
+        if isinstance(value, bool):
+            return value
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise RulesError("C006", f"option {name} is true or false, not '{value}'")
+    if t.name in ("int", "range"):
+        try:
+            v = int(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            v = None
+        if v is None:
+            raise RulesError("C006", f"option {name} is a whole number, not '{value}'")
+        if t.name == "range" and not t.low <= v <= t.high:
+            raise RulesError("C006", f"option {name} must lie in {t.low}..{t.high}, not {v}")
+        return v
+    raise RulesError("C006", f"option {name} of type {t.name} cannot be set from outside")
+
+
+def load(name_or_path, options: Optional[dict] = None, step_limit: int = 1_000_000) -> Game:
+    path = find_game(str(name_or_path))
+    model, warnings, sources = check_path(path)
+    game = Game(model, sources, str(path), options or {}, step_limit)
+    game.warnings = warnings
+    return game
+
+
+def restore(game: Game, text: str) -> State:
+    """A State from `to_json` text; anything wrong gives a RulesError and no state."""
+    from .savefile import state_from_json
+    return state_from_json(game, text)

@@ -1,0 +1,113 @@
+"""Reading saved states back: every field is checked before anything is built, so a bad
+file gives a clear RulesError and never a half-loaded game."""
+
+from __future__ import annotations
+
+import json
+
+from .engine import FORMAT, FORMAT_VERSION, State
+from .errors import RulesError
+
+
+def _fail(msg: str, hints=()) -> RulesError:
+    return RulesError("S001", f"cannot restore this save: {msg}", None, hints)
+
+
+def _ints(x, what: str, allow_none: bool = False) -> list:
+    if not isinstance(x, list) or not all(
+            (isinstance(v, int) and not isinstance(v, bool)) or (allow_none and v is None)
+            for v in x):
+        raise _fail(f"{what} is not a list of whole numbers")
+    return x
+
+
+def state_from_json(game, text: str) -> State:
+    if not isinstance(text, str):
+        raise _fail("a save is JSON text")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise _fail(f"it is not valid JSON ({str(e)[:80]})",
+                    ["the file may be cut short or edited by hand"]) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _fail("it is not a rulesdsl save file")
+    if data.get("format_version") != FORMAT_VERSION:
+        raise _fail(f"it has format version {data.get('format_version')!r}; this rulesdsl "
+                    f"reads version {FORMAT_VERSION}")
+    if data.get("game") != game.name:
+        raise _fail(f"it is a save of {data.get('game')!r}, not of {game.name}")
+    if data.get("game_hash") != game.source_hash:
+        raise _fail("the game's rules file has changed since this save was made",
+                    ["replay the game's history from its replay file instead"])
+    if data.get("options") != game.options:
+        raise _fail(f"it was made with options {data.get('options')}, not {game.options}",
+                    ["load the game with the save's options"])
+    players = data.get("players")
+    if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
+        raise _fail(f"it has {players!r} players")
+    prog = game.program(players)
+    zones = data.get("zones")
+    if not isinstance(zones, list) or len(zones) != len(prog.zone_names):
+        raise _fail("its zones do not match the game")
+    ncards = len(prog.card_kind)
+    seen = [False] * ncards
+    loc = [0] * ncards
+    for zi, z in enumerate(zones):
+        _ints(z, "a zone")
+        for c in z:
+            if not 0 <= c < ncards or seen[c]:
+                raise _fail("a card is missing, doubled or unknown")
+            seen[c] = True
+            loc[c] = zi
+    if not all(seen):
+        raise _fail("some cards are missing")
+    vars_ = data.get("vars")
+    if not isinstance(vars_, list) or len(vars_) != prog.nvars:
+        raise _fail("its variables do not match the game")
+    frames = data.get("frames")
+    if not isinstance(frames, list):
+        raise _fail("its position in the rules is missing")
+    for f in frames:
+        if not (isinstance(f, list) and len(f) == 4 and isinstance(f[0], int)
+                and 0 <= f[0] < len(prog.procs) and isinstance(f[1], int)
+                and 0 <= f[1] < len(prog.procs[f[0]].code) and isinstance(f[2], list)
+                and f[3] in (0, 1)):
+            raise _fail("its position in the rules is damaged")
+    over = data.get("over")
+    if not isinstance(over, bool) or (not over and not frames):
+        raise _fail("it is neither over nor waiting for a decision")
+    rng = data.get("rng")
+    if not isinstance(rng, int) or isinstance(rng, bool) or not 0 <= rng < 2 ** 64:
+        raise _fail("its random state is damaged")
+    history = data.get("history")
+    if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+        raise _fail("its history is damaged")
+    log = data.get("log")
+    if not isinstance(log, list) or not all(isinstance(e, list) and e and isinstance(e[0], str)
+                                            for e in log):
+        raise _fail("its log is damaged")
+    st = State(game, prog)
+    st.zones = zones
+    st.loc = loc
+    st.vars = vars_
+    st.rng = rng
+    st.frames = frames
+    st.over = over
+    st.winners = _ints(data.get("winners", []), "the winners")
+    st.cancelled = bool(data.get("cancelled", False))
+    st.effect_depth = sum(1 for f in frames if f[3])
+    st.history = history
+    st.log = [tuple(tuple(x) if isinstance(x, list) else x for x in e) for e in log]
+    seed = data.get("seed", 0)
+    st.seed = seed if isinstance(seed, int) else 0
+    if not over:
+        try:
+            ins = prog.procs[frames[-1][0]].code[frames[-1][1]]
+            if not hasattr(ins, "options"):
+                raise _fail("it does not stop at a decision")
+            st._pending()
+        except RulesError:
+            raise
+        except Exception as e:  # a damaged save must never escape as a crash
+            raise _fail(f"its state does not fit the rules ({type(e).__name__})") from None
+    return st

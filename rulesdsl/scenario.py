@@ -1,0 +1,158 @@
+"""Scenarios: put named cards into named zones and set variables, after setup and before
+the first decision. Cards are moved, never created; every name is checked first, so a bad
+scenario leaves nothing half done."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .engine import State, _key_value, _split_name
+from .errors import RulesError, did_you_mean
+
+
+def _fail(msg: str, hints=()) -> RulesError:
+    return RulesError("S002", f"scenario: {msg}", None, hints)
+
+
+def read_scenario(scenario) -> dict:
+    if isinstance(scenario, dict):
+        return scenario
+    path = Path(str(scenario))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise _fail(f"cannot read {path}: {e}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise _fail(f"{path} is not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise _fail(f"{path} must hold a JSON object with 'zones' and/or 'vars'")
+    return data
+
+
+def apply_scenario(st: State, scenario) -> None:
+    data = read_scenario(scenario)
+    unknown = set(data) - {"zones", "vars", "displaced_to"}
+    if unknown:
+        raise _fail(f"unknown key(s) {', '.join(sorted(unknown))}",
+                    ["a scenario has 'zones', 'vars' and optionally 'displaced_to'"])
+    prog = st.prog
+    zones_spec = data.get("zones", {}) or {}
+    if not isinstance(zones_spec, dict):
+        raise _fail("'zones' must map zone names to lists of card labels")
+    # plan every move before doing any
+    by_label: dict[str, list] = {}
+    for c, lab in enumerate(prog.card_label):
+        by_label.setdefault(lab, []).append(c)
+    targets = []
+    for name, labels in zones_spec.items():
+        zi = _zone(st, name)
+        if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+            raise _fail(f"zone {name} must be given a list of card labels")
+        targets.append((zi, labels))
+    target_set = {zi for zi, _ in targets}
+    claimed: set = set()
+    plan = []
+    for zi, labels in targets:
+        cards = []
+        for lab in labels:
+            cands = by_label.get(lab)
+            if cands is None:
+                raise _fail(f"no card is labelled '{lab}'",
+                            did_you_mean(lab, by_label) or ["labels are as shown in the game"])
+            # prefer a copy already in this zone, then one outside every listed zone
+            free = [c for c in cands if c not in claimed]
+            if not free:
+                raise _fail(f"there are only {len(cands)} cards labelled '{lab}'; the scenario "
+                            "asks for more")
+            pick = next((c for c in free if st.loc[c] == zi), None)
+            if pick is None:
+                pick = next((c for c in free if st.loc[c] not in target_set), free[0])
+            claimed.add(pick)
+            cards.append(pick)
+        plan.append((zi, cards))
+    displaced_to = data.get("displaced_to")
+    if displaced_to is not None:
+        home = _zone(st, displaced_to)
+    displaced = []
+    for zi, cards in plan:
+        keep = set(cards)
+        displaced += [c for c in st.zones[zi] if c not in keep]
+    # variables, also checked before anything changes
+    sets = []
+    for name, value in (data.get("vars", {}) or {}).items():
+        sets.append(_var_assignment(st, name, value))
+    # now act
+    for zi, cards in plan:
+        for c in cards:
+            st.zones[st.loc[c]].remove(c)
+            st.loc[c] = -1
+        for c in st.zones[zi]:
+            pass
+    for c in displaced:
+        if st.loc[c] == -1:
+            continue
+        st.zones[st.loc[c]].remove(c)
+        dest = home if displaced_to is not None else prog.initial_zone[c]
+        if dest in target_set:
+            raise _fail(f"a card displaced from {prog.zone_names[st.loc[c]]} would go back into "
+                        f"a listed zone", ["name 'displaced_to': a zone not in the scenario"])
+        st.zones[dest].append(c)
+        st.loc[c] = dest
+    for zi, cards in plan:
+        st.zones[zi][:] = []
+        for c in cards:
+            st.zones[zi].append(c)
+            st.loc[c] = zi
+        if prog.zone_unordered[zi]:
+            st.zones[zi].sort()
+    for i, v in sets:
+        st.vars[i] = v
+    st.pending = None
+    st.log.append(("text", "a scenario set up this position"))
+
+
+def _zone(st: State, name) -> int:
+    try:
+        return st._zone_index(name)
+    except RulesError as e:
+        raise _fail(e.message, e.hints) from None
+
+
+def _var_assignment(st: State, name: str, value):
+    try:
+        lay, i = st._var_index(name)
+    except RulesError as e:
+        raise _fail(e.message, e.hints) from None
+    prog = st.prog
+    t = lay.type
+    if value is None:
+        return i, None
+    if t == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(f"{name} is a number, not {value!r}")
+        return i, value
+    if t == "bool":
+        if not isinstance(value, bool):
+            raise _fail(f"{name} is true or false, not {value!r}")
+        return i, value
+    if t == "player":
+        try:
+            k = _key_value(prog, "player", value, name)
+        except RulesError as e:
+            raise _fail(e.message, e.hints) from None
+        if not 0 <= k < prog.nplayers:
+            raise _fail(f"{name}: there is no seat {value!r}")
+        return i, k
+    if t in prog.enums:
+        try:
+            return i, _key_value(prog, t, value, name)
+        except RulesError as e:
+            raise _fail(e.message, e.hints) from None
+    if t == "card":
+        if value in prog.card_label:
+            return i, prog.card_label.index(value)
+        raise _fail(f"no card is labelled {value!r}")
+    raise _fail(f"{name} cannot be set by a scenario")
