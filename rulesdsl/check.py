@@ -41,6 +41,7 @@ BUILTIN_CALLS = {
     "largest_group": (("list of node",), "int"),
     "neighbours": (("node",), "list of node"),
     "connected": (("node", "node"), "bool"),
+    "playable": (("card", "player"), "bool"),
 }
 AGGREGATES = {"count", "sum", "max", "min", "any", "all", "first", "last"}
 
@@ -1285,9 +1286,7 @@ class Checker:
             for a, pt in zip(args, params):
                 at = self._expr(a)
                 ts.append(at)
-                if isinstance(a, ast.Comprehension):
-                    self.err("E300", f"{n} takes a value, not a 'x in ...' list", a.span)
-                elif pt == "coll":
+                if pt == "coll":
                     if elem_of(at) is None:
                         self.err("E302", f"{n} needs a list or a zone, not {self.show(at)}", a.span)
                 elif pt == "node" or pt == "list of node":

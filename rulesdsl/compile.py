@@ -1225,6 +1225,18 @@ class Compiler:
         if name == "random":
             src = self.source_of(e.args[0])
             return lambda st, L: st.random_choice(src(st, L))
+        if name == "playable":
+            checks = self.p.playable
+            kind_of = self.p.card_kind
+            card, seat = args
+
+            def playable(st, L):
+                c = card(st, L)
+                if c is None:
+                    return False
+                check = checks[kind_of[c]]
+                return True if check is None else bool(check(st, c, seat(st, L)))
+            return playable
         if name == "neighbours":
             board = self.m.types.get(id(e.args[0]))
             adj = self.p.adjacency[board]
