@@ -390,7 +390,14 @@ class State:
         self.log.append(("move", (b,), zb, za))
 
     def reveal(self, cards: list) -> None:
-        self.log.append(("reveal", tuple(cards)))
+        """Show cards to everyone; the log names the zone they lie in."""
+        by_zone = {}
+        for c in cards:
+            by_zone.setdefault(self.loc[c], []).append(c)
+        if not by_zone:
+            self.log.append(("reveal", (), -1))
+        for zi, cs in by_zone.items():
+            self.log.append(("reveal", tuple(cs), zi))
 
     # ------------------------------------------------------------------ seeing
     def can_see(self, zi: int, seat: Optional[int]) -> bool:
@@ -421,7 +428,9 @@ class State:
         if kind == "shuffle":
             return f"{prog.zone_names[entry[1]]} is shuffled"
         if kind == "reveal":
-            return "revealed: " + (", ".join(prog.card_label[c] for c in entry[1]) or "nothing")
+            shown = ", ".join(prog.card_label[c] for c in entry[1]) or "nothing"
+            where = prog.zone_names[entry[2]] if len(entry) > 2 and entry[2] >= 0 else "revealed"
+            return f"{where} shows: {shown}"
         if kind == "choice":
             return f"{seat_label(entry[1])} chooses {entry[2]}"
         if kind == "end":
