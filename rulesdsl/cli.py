@@ -8,9 +8,10 @@
     rulesdsl fmt FILE... [--check]
 
 Every RulesError is shown with `rulesdsl.errors.render` on standard error and the exit
-status is 1; an interrupt exits 130. Error codes of this layer: C001 a file that cannot
-be read, C002 an unknown agent or seat kind, C003 a bad argument, C004 a game that does not
-end, C005 a script line that is not a legal action, C006 input that ended too early.
+status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
+to loading, see rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent
+or seat kind, C010 a simulated game that does not end, C011 a script line that is not a
+legal action, C012 input that ended before the game did, C013 a bad command-line value.
 """
 
 from __future__ import annotations

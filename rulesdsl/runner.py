@@ -48,7 +48,7 @@ def parse_options(items: Optional[Sequence[str]]) -> dict:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise RulesError("C003", f"--option expects NAME=VALUE, not {item!r}",
+            raise RulesError("C013", f"--option expects NAME=VALUE, not {item!r}",
                              hints=["for example: --option games_to_win=3"])
         options[key] = parse_option_value(value)
     return options
@@ -78,7 +78,8 @@ def match_action(text: str, actions: Sequence, allow_number: bool = True):
             k = int(digits)
             if 1 <= k <= len(actions):
                 return actions[k - 1], None
-            return None, f"there is no option {k}; choose 1 to {len(actions)}"
+            choose = "1" if len(actions) == 1 else f"1 to {len(actions)}"
+            return None, f"there is no option {k}; choose {choose}"
     low = text.casefold()
     same = [a for a in actions if a.label.casefold() == low]
     if len(same) == 1:
@@ -103,33 +104,87 @@ def _fmt_value(value) -> str:
             return ", ".join(str(v) for v in value)
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, dict):
+        if set(value) == {"count"}:           # a zone this seat may not look into
+            n = value["count"]
+            return f"{n} card{'s' if n != 1 else ''}, hidden" if n else "(empty)"
         if not value:
             return "(none)"
-        return ", ".join(f"{k}: {_fmt_value(v) if not isinstance(v, dict) else json.dumps(v)}"
-                         for k, v in value.items())
+        return ", ".join(f"{k}: {_fmt_value(v)}" for k, v in value.items())
     if value is None:
         return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return str(value)
 
 
-def view_lines(view, indent: str = "  ", depth: int = 0) -> list[str]:
-    """A seat's view (a JSON-ready dict) as readable lines, whatever its exact shape."""
-    lines: list[str] = []
-    if not isinstance(view, dict):
-        return [indent * (depth + 1) + _fmt_value(view)]
-    for key, value in view.items():
-        pad = indent * (depth + 1)
-        if isinstance(value, dict) and value and depth < 2 and any(
-                isinstance(v, (dict, list)) for v in value.values()):
-            lines.append(f"{pad}{key}:")
-            lines.extend(view_lines(value, indent, depth + 1))
+def _wrapped(prefix: str, items: list[str], width: int = 88) -> list[str]:
+    """prefix + items joined by ", ", wrapped under the prefix."""
+    lines, line = [], prefix
+    for k, item in enumerate(items):
+        piece = item + ("," if k < len(items) - 1 else "")
+        if len(line) + 1 + len(piece) > width and line.strip() != prefix.strip():
+            lines.append(line)
+            line = " " * len(prefix) + piece
         else:
-            lines.append(f"{pad}{key}: {_fmt_value(value)}")
+            line = f"{line} {piece}" if line != prefix else prefix + piece
+    lines.append(line)
     return lines
 
 
-def seat_name(seat) -> str:
-    return f"seat {seat}"
+# keys of a view that the runner shows elsewhere (the log, whose turn) or not at all
+_VIEW_SKIP = {"game", "seat", "you", "players", "over", "winners", "to_move", "log",
+              "actions"}
+
+
+def view_lines(view, indent: str = "  ") -> list[str]:
+    """A seat's view (JSON-ready dict) as short readable lines: zones, variables, scores,
+    and anything else the view holds, shown generically."""
+    if not isinstance(view, dict):
+        return [indent + _fmt_value(view)]
+    lines: list[str] = []
+    zones = view.get("zones")
+    if isinstance(zones, dict):
+        width = max((len(z) for z in zones), default=0)
+        for name, cards in zones.items():
+            lines.append(f"{indent}{name + ':':<{width + 1}} {_fmt_value(cards)}")
+    variables = view.get("vars")
+    if isinstance(variables, dict) and variables:
+        lines += _wrapped(indent + "vars: ", [f"{k}={_fmt_value(v)}"
+                                            for k, v in variables.items()])
+    scores = view.get("scores")
+    if isinstance(scores, dict) and scores:
+        lines.append(indent + "scores: " + _fmt_value(scores))
+    for key, value in view.items():
+        if key in _VIEW_SKIP or key in ("zones", "vars", "scores"):
+            continue
+        lines.append(f"{indent}{key}: {_fmt_value(value)}")
+    return lines
+
+
+def log_lines(state, seat=None) -> list[str]:
+    """The log as text: as `seat` sees it (from its view), or everything when seat is None."""
+    if seat is not None:
+        view = state.view(seat)
+        if isinstance(view, dict) and isinstance(view.get("log"), list):
+            return [str(line) for line in view["log"]]
+    lines = getattr(state, "log_lines", None)
+    if callable(lines):
+        lines = lines()
+    if lines is None:
+        lines = state.log
+    return [e if isinstance(e, str) else str(e) for e in lines]
+
+
+def seat_names(state) -> list[str]:
+    """How the game calls each seat (its view's "you"), e.g. P1, P2."""
+    names = []
+    for seat in range(state.players):
+        try:
+            name = state.view(seat).get("you")
+        except (RulesError, AttributeError):
+            name = None
+        names.append(str(name) if name else f"seat {seat}")
+    return names
 
 
 # ---------------------------------------------------------------- the runner
@@ -151,7 +206,18 @@ class Runner:
         self.save_path = save
         self._out = out
         self._inp = inp
-        self.log_seen = 0
+        self.log_seen = 0             # log entries printed so far
+        self.names = seat_names(state)
+        humans = [seat for seat, kind in enumerate(self.seats) if kind == HUMAN]
+        # whose eyes the log is printed through: the one human, else none (everything)
+        self.viewer = humans[0] if len(humans) == 1 else None
+        self.several_humans = len(humans) > 1
+        # an agent's choice may be secret (a card laid face down): with people watching,
+        # the log, which respects visibility, is the only report of it
+        self.omniscient = not humans
+
+    def seat_name(self, seat: int) -> str:
+        return f"{self.names[seat]} (seat {seat})"
 
     @property
     def out(self) -> IO:
@@ -164,11 +230,15 @@ class Runner:
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
-    def flush_log(self) -> None:
-        log = list(self.state.log)
-        for line in log[self.log_seen:]:
+    def flush_log(self, viewer=None) -> None:
+        """Print the log lines not printed yet, as `viewer` (or self.viewer) may see them."""
+        if len(self.state.log) <= self.log_seen:
+            return
+        seat = viewer if viewer is not None else self.viewer
+        lines = log_lines(self.state, seat)
+        for line in lines[self.log_seen:]:
             self.say(f"  {line}")
-        self.log_seen = len(log)
+        self.log_seen = len(lines)
 
     def save(self) -> None:
         if self.save_path:
@@ -204,10 +274,12 @@ class Runner:
         if not line:
             self.say()
             return None
-        return line.rstrip("\r\n")
+        line = line.rstrip("\r\n")
+        self.say(line)        # echo, so a transcript reads like a session
+        return line
 
     def show_options(self, seat: int, actions: Sequence) -> None:
-        self.say(f"{seat_name(seat)} to move; your view:")
+        self.say(f"{self.seat_name(seat)} to move; what you see:")
         try:
             view = self.state.view(seat)
         except RulesError:
@@ -230,19 +302,19 @@ class Runner:
                 labels = ", ".join(repr(a.label) for a in actions[:8])
                 more = ", ..." if len(actions) > 8 else ""
                 raise RulesError(
-                    "C005", f"script line {lineno}: {text!r} is not a legal action for "
-                    f"{seat_name(seat)} here", Span(self.script_path, lineno, 1, lineno,
+                    "C011", f"script line {lineno}: {text!r} is not a legal action for "
+                    f"{self.seat_name(seat)} here", Span(self.script_path, lineno, 1, lineno,
                                                     len(text) + 1),
                     (did_you_mean(text, [a.label for a in actions]) or [])
                     + [f"legal here: {labels}{more}"])
-            self.say(f"{seat_name(seat)} plays: {action.label}   (script line {lineno})")
+            self.say(f"{self.seat_name(seat)} plays: {action.label}   (script line {lineno})")
             return action
         self.show_options(seat, actions)
         while True:
-            text = self._read_line(f"{seat_name(seat)}> ")
+            text = self._read_line(f"{self.names[seat]}> ")
             if text is None:
                 hints = [f"continue with --resume {self.save_path}"] if self.save_path else []
-                raise RulesError("C006", "the input ended before the game was over", hints=hints)
+                raise RulesError("C012", "the input ended before the game was over", hints=hints)
             cmd = text.strip().lower()
             if cmd in ("?", "help", "options"):
                 self.say("type an option's number or its label; 'history' shows the actions "
@@ -266,14 +338,16 @@ class Runner:
     def run(self) -> int:
         state = self.state
         while not state.is_over:
-            self.flush_log()
             seat = state.to_move
             kind = self.seats[seat]
+            # with several people at one screen, each sees the log through their own eyes
+            self.flush_log(seat if self.several_humans and kind == HUMAN else None)
             if kind == HUMAN:
                 action = self.ask_human(seat)
             else:
                 action = self.agents[seat].choose(state)
-                self.say(f"{seat_name(seat)} ({kind}) plays: {action.label}")
+                if self.omniscient:
+                    self.say(f"{self.seat_name(seat)} ({kind}) plays: {action.label}")
             state.apply(action)
             self.save()
         self.flush_log()
@@ -288,9 +362,9 @@ class Runner:
         if not winners:
             self.say("no winner: the game is drawn")
         elif len(winners) == 1:
-            self.say(f"winner: {seat_name(winners[0])} ({self.seats[winners[0]]})")
+            self.say(f"winner: {self.seat_name(winners[0])}, {self.seats[winners[0]]}")
         else:
-            self.say("winners: " + ", ".join(f"{seat_name(w)} ({self.seats[w]})"
+            self.say("winners: " + "; ".join(f"{self.seat_name(w)}, {self.seats[w]}"
                                              for w in winners))
         try:
             scores = state.scores
@@ -298,7 +372,8 @@ class Runner:
             scores = None
         if scores:
             items = scores.items() if isinstance(scores, dict) else enumerate(scores)
-            self.say("scores: " + ", ".join(f"{seat_name(s)}: {v}" for s, v in items))
+            self.say("scores: " + ", ".join(f"{self.names[s] if isinstance(s, int) else s}: {v}"
+                                            for s, v in items))
 
 
 def read_script(path: str) -> list[str]:
@@ -336,14 +411,11 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
     if resume:
         state = rulesdsl.restore(game, read_save(resume))
         players = _players_of(state, args.players, game)
+        if args.seed is None and isinstance(getattr(state, "seed", None), int):
+            seed = state.seed
     else:
         players = args.players if args.players is not None else game.min_players
         scenario = getattr(args, "scenario", None)
-        if scenario:
-            import os
-            if not os.path.exists(scenario):
-                raise RulesError("C001", f"cannot read the scenario {scenario}: "
-                                 "no such file")
         state = game.new_game(players=players, seed=seed, scenario=scenario or None)
     allowed = [HUMAN] + agent_names()
     if args.seats is None:
@@ -353,10 +425,10 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
     runner = Runner(state, seats, seed=seed, script=script, script_path=script_path,
                     save=getattr(args, "save", None), out=out, inp=inp)
     runner.say(f"{getattr(game, 'name', args.game)}: {players} players, seed {seed}; "
-               + ", ".join(f"{seat_name(s)}: {k}" for s, k in enumerate(seats)))
+               + ", ".join(f"{runner.names[s]} {k}" for s, k in enumerate(seats)))
     if resume:
         runner.say(f"resumed after {len(state.history)} actions")
-        runner.log_seen = len(list(state.log))
+        runner.log_seen = len(state.log)
     try:
         return runner.run()
     except Quit:

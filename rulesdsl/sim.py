@@ -51,7 +51,7 @@ def parse_seats(spec: Union[None, str, Sequence[str]], players: int,
             raise RulesError("C002", f"unknown seat kind {shown} in --seats; known: "
                              f"{', '.join(allowed)}", hints=did_you_mean(name, allowed))
     if len(names) != players:
-        raise RulesError("C003", f"--seats names {len(names)} seats but the game has {players} "
+        raise RulesError("C013", f"--seats names {len(names)} seats but the game has {players} "
                          f"players", hints=["give one kind per seat, separated by commas, "
                                             "or a single kind for every seat"])
     return names
@@ -200,7 +200,7 @@ def play_one(game, players: int, game_seed: int, seats: Sequence[str],
     actions = 0
     while not state.is_over:
         if actions >= max_actions:
-            raise RulesError("C004", f"the game did not end within {max_actions} actions",
+            raise RulesError("C010", f"the game did not end within {max_actions} actions",
                              hints=["the rules may loop forever; look at the end conditions"])
         state.apply(agents[state.to_move].choose(state))
         actions += 1
@@ -222,9 +222,11 @@ def simulate(game, players: Optional[int] = None, games: int = 100, seed: int = 
     if players is None:
         players = game.min_players
     if games < 1:
-        raise RulesError("C003", f"the number of games must be at least 1, not {games}")
+        raise RulesError("C013", f"the number of games must be at least 1, not {games}")
     kinds = parse_seats(seats, players)
     name = getattr(game, "name", "game")
+    # a wrong player count or seed is the caller's mistake, not a game's: report it plainly
+    game.new_game(players=players, seed=seed)
 
     wins = [0] * players
     score_sums: Optional[list[float]] = [0.0] * players

@@ -131,7 +131,7 @@ def test_rules_error_names_game_number_and_seed():
 def test_a_game_that_never_ends_is_reported_with_its_seed():
     with pytest.raises(RulesError) as info:
         simulate(FakeGame(endless=True), players=2, games=3, seed=7, max_actions=50)
-    assert info.value.code == "C004"
+    assert info.value.code == "C010"
     assert "seed 7" in info.value.message
 
 
