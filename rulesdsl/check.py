@@ -12,6 +12,7 @@ enum or board name, "family:<zone>" for a per-player zone not yet indexed, and
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Optional
 
 import attrs
@@ -22,6 +23,10 @@ from .errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
 SCALARS = ("int", "bool", "player", "card")
 NULLABLE_BASE = ("player", "card")
 RESERVED_TYPE_NAMES = {"int", "bool", "player", "card", "list", "text", "zone"}
+# Words that start a statement: a phase of such a name could never be run.
+STATEMENT_KEYWORDS = {"let", "set", "move", "shuffle", "deal", "reveal", "log", "ask", "if",
+                      "repeat", "while", "for", "turns", "win", "end", "break", "return",
+                      "cancel", "play", "swap"}
 
 # Built-in names usable as values, and their types.
 BUILTIN_VALUES = {"players": "list of player", "cards": "list of card", "player_count": "int"}
@@ -196,6 +201,23 @@ class Checker:
     def warn(self, code: str, msg: str, span: Optional[Span], hints=()):
         self.warnings.append(RulesWarning(code, msg, span, hints))
 
+    def name_at(self, span: Optional[Span], name: str, after: str = "") -> Optional[Span]:
+        """The span of the word `name` inside `span`, after the pattern `after`; else `span`."""
+        text = self.m.sources.get(span.path) if span is not None else None
+        if text is None or not 0 <= span.start < span.end <= len(text):
+            return span
+        line = text.count("\n", 0, span.start) + 1
+        if (line, span.start - text.rfind("\n", 0, span.start)) != (span.line, span.column):
+            return span  # offsets of another text (an expression inside a string)
+        found = re.compile(after + r"\b(" + re.escape(name) + r")\b").search(
+            text, span.start, span.end)
+        if found is None:
+            return span
+        start = found.start(1)
+        line = text.count("\n", 0, start) + 1
+        col = start - text.rfind("\n", 0, start)
+        return Span(span.path, line, col, line, col + len(name), start, start + len(name))
+
     # ------------------------------------------------------------------ declarations
     def run(self) -> Model:
         decls = [d.body for d in self.file.decls]
@@ -250,6 +272,12 @@ class Checker:
 
         games = [d for d in decls if isinstance(d, ast.Game)]
         players = [d for d in decls if isinstance(d, ast.Players)]
+        for cls, what in ((ast.Game, "game"), (ast.Players, "players"), (ast.Flow, "flow"),
+                          (ast.Score, "score")):
+            same = [d for d in decls if isinstance(d, cls)]
+            for d in same[1:]:
+                self.err("E500", f"there are two '{what}' declarations (the other is at line "
+                         f"{same[0].span.line})", d.span, ["keep one of them"])
         if not games:
             self.err("E600", "the file does not name its game", Span(self.file.path, 1, 1, 1, 1),
                      ['start the file with: game "Name"'])
@@ -262,7 +290,8 @@ class Checker:
             p = players[-1]
             m.min_players, m.max_players = p.low, p.high
             if p.low < 1 or p.high < p.low or p.high > 16:
-                self.err("E601", f"players {p.low}..{p.high} is not a range of 1 to 16 players",
+                said = f"{p.low}..{p.high}" if p.low != p.high else f"{p.low}"
+                self.err("E601", f"players {said} is not a range of 1 to 16 players",
                          p.span, ["write players N or players LOW..HIGH with LOW <= HIGH <= 16"])
         for d in decls:
             if isinstance(d, ast.Enum):
@@ -278,8 +307,10 @@ class Checker:
                             self.err("E501", f"'{it.name}' appears twice in enum {d.name}", it.span)
                             continue
                         if len(it.args) != len(d.fields):
-                            self.err("E400", f"{it.name} gives {len(it.args)} values but enum "
-                                     f"{d.name} has {len(d.fields)} fields", it.span,
+                            n = len(d.fields)
+                            self.err("E400", f"{it.name} gives {len(it.args)} value"
+                                     f"{'s' if len(it.args) != 1 else ''} but enum {d.name} has "
+                                     f"{n} field{'s' if n != 1 else ''}", it.span,
                                      [f"give one value for each of: {', '.join(fields) or 'no fields'}"])
                         values.append(it.name)
                         attrs_.append({f.name: a for f, a in zip(d.fields, it.args)})
@@ -297,8 +328,8 @@ class Checker:
                     for b in d.borders:
                         bad = [x for x in (b.a, b.b) if x not in values]
                         for x in bad:
-                            self.err("E200", f"'{x}' is not a node of board {d.name}", b.span,
-                                     did_you_mean(x, values))
+                            self.err("E200", f"'{x}' is not a node of board {d.name}",
+                                     self.name_at(b.span, x), did_you_mean(x, values))
                         if bad:
                             continue
                         if b.a == b.b:
@@ -315,8 +346,10 @@ class Checker:
         for e in m.enums.values():
             for v in e.values:
                 if v in owner and owner[v] != e.name:
+                    where = next((i.span for i in getattr(e.decl, "items", None) or
+                                  getattr(e.decl, "nodes", ()) if i.name == v), e.decl.span)
                     self.err("E501", f"'{v}' is a value of both {owner[v]} and {e.name}",
-                             e.decl.span, [f"rename one; or write {e.name}.{v} to say which"])
+                             where, [f"rename one; or write {e.name}.{v} to say which"])
                 owner.setdefault(v, e.name)
                 if v in seen:
                     pass
@@ -326,8 +359,12 @@ class Checker:
                     m.options[d.name] = d
             elif isinstance(d, ast.Kind):
                 if d.name in m.kinds:
-                    self.err("E500", f"kind '{d.name}' is declared twice", d.span,
-                             ["write 'override' before it to replace the earlier one"])
+                    first = m.kinds[d.name].decl.span
+                    self.err("E500", f"kind '{d.name}' is declared twice (first at line "
+                             f"{first.line})", d.span,
+                             ["write 'override' before it to replace the earlier one"]
+                             if first.path != d.span.path else
+                             ["rename one of them, or merge their fields into one"])
                     continue
                 m.kinds[d.name] = KindInfo(d.name, d, d.parent, {}, [])
             elif isinstance(d, ast.Zone):
@@ -335,22 +372,26 @@ class Checker:
                     dims = [r.name for r in d.dims]
                     m.zones[d.name] = ZoneInfo(d.name, d, dims, d.visibility, d.unordered,
                                                d.capacity)
-                    self.check_dims(d.dims)
-                    if d.visibility == "private" and "player" not in dims:
+                    bad_dims = self.check_dims(d.dims)
+                    if d.visibility == "private" and "player" not in dims and not bad_dims:
                         self.err("E601", f"zone {d.name} is private but belongs to no player",
                                  d.span, ["add 'per player', or make it hidden"])
             elif isinstance(d, ast.Var):
                 if claim(d.name, "variable", d.span):
                     dims = [r.name for r in d.dims]
-                    self.check_dims(d.dims)
+                    bad_dims = self.check_dims(d.dims)
                     m.vars[d.name] = VarInfo(d.name, d, self.type_of_ref(d.type), dims)
-                    if d.visibility == "private" and "player" not in dims:
+                    if d.visibility == "private" and "player" not in dims and not bad_dims:
                         self.err("E601", f"variable {d.name} is private but belongs to no "
                                  "player", d.span, ["add 'per player', or make it hidden"])
             elif isinstance(d, ast.Define):
                 if claim(d.name, "definition", d.span):
                     m.defines[d.name] = DefineInfo(d.name, d, self.params(d.params))
             elif isinstance(d, ast.Phase):
+                if d.name in STATEMENT_KEYWORDS:
+                    self.err("E502", f"'{d.name}' starts a statement, so a phase of that name "
+                             "could never be run", self.name_at(d.span, d.name, r"phase\s+"),
+                             [f"rename the phase, like {d.name}_phase"])
                 if claim(d.name, "phase", d.span):
                     m.phases[d.name] = PhaseInfo(d.name, d, self.params(d.params))
             elif isinstance(d, ast.Setup):
@@ -369,11 +410,13 @@ class Checker:
             self.err("E600", "the file does not say which phase the game runs",
                      Span(self.file.path, 1, 1, 1, 1), ["add: flow NAME, naming a phase"])
         elif m.flow not in m.phases:
-            self.err("E204", f"flow names '{m.flow}', which is not a phase", self.flow_decl.span,
+            self.err("E204", f"flow names '{m.flow}', which is not a phase",
+                     self.name_at(self.flow_decl.span, m.flow, r"flow\s+"),
                      did_you_mean(m.flow, m.phases))
         elif m.phases[m.flow].params:
             self.err("E400", f"the flow phase '{m.flow}' must take no parameters",
-                     self.flow_decl.span)
+                     self.name_at(self.flow_decl.span, m.flow, r"flow\s+"),
+                     ["run a phase without parameters, which runs this one with arguments"])
         # kinds: parents, fields
         for k in m.kinds.values():
             self.resolve_kind(k, [])
@@ -382,7 +425,8 @@ class Checker:
                 target = m.defines.get(d.target)
                 if target is None:
                     self.err("E200", f"modifier {d.name} changes '{d.target}', which is not a "
-                             "definition", d.span, did_you_mean(d.target, m.defines))
+                             "definition", self.name_at(d.span, d.target, r"\bof\s+"),
+                             did_you_mean(d.target, m.defines))
                 else:
                     if any(x.name == d.name for x in target.modifiers):
                         self.err("E500", f"modifier '{d.name}' is declared twice", d.span)
@@ -390,7 +434,8 @@ class Checker:
             elif isinstance(d, ast.Invariant):
                 z = m.zones.get(d.zone)
                 if z is None:
-                    self.err("E202", f"unknown zone '{d.zone}'", d.span,
+                    self.err("E202", f"unknown zone '{d.zone}'",
+                             self.name_at(d.span, d.zone, r"invariant\s+"),
                              did_you_mean(d.zone, m.zones))
                 elif d.keep < 1:
                     self.err("E601", "an invariant must keep at least 1 card", d.span)
@@ -401,11 +446,15 @@ class Checker:
                     self.err("E500", f"response '{d.name}' is declared twice", d.span)
                 m.responses.append(d)
 
-    def check_dims(self, dims):
+    def check_dims(self, dims) -> int:
+        """Report dimensions that are not 'player', an enum or a board; return how many."""
+        bad = 0
         for r in dims:
             if r.name != "player" and r.name not in self.m.enums:
+                bad += 1
                 self.err("E205", f"'{r.name}' is not 'player', an enum or a board", r.span,
                          did_you_mean(r.name, list(self.m.enums) + ["player"]))
+        return bad
 
     def params(self, params) -> list:
         out, names = [], set()
@@ -446,7 +495,8 @@ class Checker:
         if k.parent:
             parent = self.m.kinds.get(k.parent)
             if parent is None:
-                self.err("E201", f"kind {k.name} extends unknown kind '{k.parent}'", k.decl.span,
+                self.err("E201", f"kind {k.name} extends unknown kind '{k.parent}'",
+                         self.name_at(k.decl.span, k.parent, r":\s*"),
                          did_you_mean(k.parent, self.m.kinds))
             else:
                 self.resolve_kind(parent, stack + [k.name])
@@ -464,13 +514,16 @@ class Checker:
     def all_fields(self) -> dict:
         """Every field name of any kind -> its type (one type per name across kinds)."""
         out: dict = {}
+        origin: dict = {}  # field name -> the kind that gave it its type
         for k in self.m.kinds.values():
             for name, (t, _) in k.fields.items():
-                if name in out and out[name] != t and "any" not in (t, out[name]):
+                if name in out and out[name] != t and "any" not in (t, out[name]) and \
+                        origin[name] not in k.ancestors:  # else resolve_kind reported it
                     self.err("E300", f"field {name} is {out[name]} in one kind and {t} in "
                              f"{k.name}", k.decl.span, ["give fields of the same name the "
                                                         "same type"])
                 out.setdefault(name, t)
+                origin.setdefault(name, k.name)
         return out
 
     # ------------------------------------------------------------------ bodies
@@ -549,7 +602,6 @@ class Checker:
                 self.kind_asks = getattr(self, "kind_asks", set())
                 if self.current_phase.asks:
                     self.kind_asks.add(k.name)
-                self.current_phase.calls and None
                 self.effect_calls = getattr(self, "effect_calls", set()) | self.current_phase.calls
         # decks
         for deck in m.decks:
@@ -575,6 +627,7 @@ class Checker:
             self.current_phase = PhaseInfo(f"response {r.name}", None, [])
             self.block(r.body)
             m.nslots[id(r)] = self.scope.count
+            self.effect_calls = getattr(self, "effect_calls", set()) | self.current_phase.calls
         # setup
         if m.setup is not None:
             self.scope = Scope(m.setup)
@@ -619,7 +672,8 @@ class Checker:
     def deck(self, deck: ast.Deck):
         m = self.m
         if deck.zone not in m.zones:
-            self.err("E202", f"the deck starts in unknown zone '{deck.zone}'", deck.span,
+            self.err("E202", f"the deck starts in unknown zone '{deck.zone}'",
+                     self.name_at(deck.span, deck.zone, r"deck\s+"),
                      did_you_mean(deck.zone, m.zones) or [f"declare it: zone {deck.zone} hidden"])
         else:
             dims = m.zones[deck.zone].dims
@@ -640,7 +694,8 @@ class Checker:
         for e in deck.entries:
             k = m.kinds.get(e.kind)
             if k is None:
-                self.err("E201", f"unknown kind '{e.kind}'", e.span, did_you_mean(e.kind, m.kinds))
+                self.err("E201", f"unknown kind '{e.kind}'", self.name_at(e.span, e.kind),
+                         did_you_mean(e.kind, m.kinds))
                 continue
             if e.count < 1:
                 self.err("E601", "a deck entry needs a count of at least 1", e.span)
@@ -691,8 +746,6 @@ class Checker:
         reachable = set()
         todo = [m.flow] + sorted(getattr(self, "setup_calls", set())) + \
             sorted(getattr(self, "effect_calls", set()))
-        for r in m.responses:
-            todo += sorted(self.response_calls.get(r.name, ())) if hasattr(self, "response_calls") else []
         while todo:
             n = todo.pop()
             if n in reachable or n not in m.phases:
@@ -721,9 +774,13 @@ class Checker:
         t = type(s)
         if t is ast.Let:
             vt = self.expr(s.value, allow_random=True)
+            if s.type is not None:  # let x: T = value
+                declared = self.type_of_ref(s.type)
+                self.expect(declared, vt, s.value, f"the value of {s.name}")
+                vt = declared
             if vt == "none":
                 self.err("E300", f"'{s.name}' would have no type: it is set to none", s.span,
-                         ["give it a typed value, or declare a variable"])
+                         [f"declare its type: let {s.name}: card = none"])
             if self.scope.lookup(s.name) is not None:
                 self.err("E502", f"'{s.name}' is already a local here", s.span,
                          ["use 'set' to change it, or pick another name"])
@@ -736,8 +793,8 @@ class Checker:
         elif t is ast.Move:
             wt = self.expr(s.what, allow_random=True)
             if wt not in ("card", "zone", "list of card", "any"):
-                self.err("E300", f"move needs a card, a list of cards or a zone, not {wt}",
-                         s.what.span)
+                self.err("E300", f"move needs a card, a list of cards or a zone, not "
+                         f"{self.show(wt)}", s.what.span)
             self.expect("zone", self.expr(s.to), s.to, "the destination of move")
         elif t is ast.Shuffle:
             self.expect("zone", self.expr(s.zone), s.zone, "shuffle")
@@ -748,18 +805,20 @@ class Checker:
             z = m.zones.get(s.family)
             self.used.add(s.family)
             if z is None:
-                self.err("E202", f"unknown zone '{s.family}'", s.span,
+                self.err("E202", f"unknown zone '{s.family}'",
+                         self.name_at(s.span, s.family, r"\bto\s+"),
                          did_you_mean(s.family, m.zones))
             elif z.dims != ["player"]:
                 self.err("E401", f"deal needs a zone per player; {s.family} is "
-                         f"{'indexed by ' + ', '.join(z.dims) if z.dims else 'shared'}", s.span)
+                         f"{'indexed by ' + ', '.join(z.dims) if z.dims else 'shared'}",
+                         self.name_at(s.span, s.family, r"\bto\s+"))
             if s.start is not None:
                 self.expect("player", self.expr(s.start), s.start, "the first player dealt to")
         elif t is ast.Reveal:
             wt = self.expr(s.what)
             if wt not in ("card", "zone", "list of card", "any"):
-                self.err("E300", f"reveal needs a card, a list of cards or a zone, not {wt}",
-                         s.what.span)
+                self.err("E300", f"reveal needs a card, a list of cards or a zone, not "
+                         f"{self.show(wt)}", s.what.span)
         elif t is ast.Log:
             self.text(s.text)
         elif t is ast.Ask:
@@ -821,7 +880,8 @@ class Checker:
         elif t is ast.Win:
             wt = self.expr(s.who)
             if wt not in ("player", "list of player", "any", "none"):
-                self.err("E300", f"win needs a player or a list of players, not {wt}", s.who.span)
+                self.err("E300", f"win needs a player or a list of players, not {self.show(wt)}",
+                         s.who.span)
             self.no_decision_here(s.span, "win")
         elif t is ast.EndGame:
             self.no_decision_here(s.span, "end game")
@@ -856,7 +916,8 @@ class Checker:
         if local is not None:
             slot, lt = local
             if s.index:
-                self.err("E303", f"'{s.name}' is a local and takes no index", s.span)
+                self.err("E303", f"'{s.name}' is a local and takes no index",
+                         self.name_at(s.span, s.name, r"set\s+"))
             m.resolved[id(s)] = ("local", slot)
             target_type = lt
         elif s.name in m.vars:
@@ -867,19 +928,20 @@ class Checker:
             target_type = v.type
         else:
             what = self.global_names().get(s.name)
+            where = self.name_at(s.span, s.name, r"set\s+")
             if what:
-                self.err("E304", f"'{s.name}' is a {what} and cannot be set", s.span,
+                self.err("E304", f"'{s.name}' is a {what} and cannot be set", where,
                          ["only variables (var) and locals (let) can be set"])
             else:
-                self.err("E200", f"unknown variable '{s.name}'", s.span,
+                self.err("E200", f"unknown variable '{s.name}'", where,
                          did_you_mean(s.name, list(m.vars) + list(self.scope.names())) or
                          [f"declare it: var {s.name}: int = 0"])
             self.expr(s.value)
             return
         vt = self.expr(s.value)
         if s.op != "=":
-            self.expect("int", target_type, s, f"'{s.op}'")
-            self.expect("int", vt, s.value, f"'{s.op}'")
+            self.expect("int", target_type, s, f"what '{s.op}' changes")
+            self.expect("int", vt, s.value, f"the amount after '{s.op}'")
         else:
             self.expect(target_type, vt, s.value, f"the value of {s.name}")
 
@@ -947,19 +1009,25 @@ class Checker:
     def cond(self, e, what):
         t = self.expr(e)
         if t not in ("bool", "any"):
-            self.err("E301", f"{what} needs a true/false condition, not {t}", e.span,
+            self.err("E301", f"{what} needs a true/false condition, not {self.show(t)}", e.span,
+                     ["to test for cards, write size(...) > 0"] if elem_of(t) is not None else
                      ["compare with ==, <, > or test with 'is'"])
 
     def expect(self, want: str, got: str, e, what: str):
         if not self.fits(want, got):
-            if got == "zone" and want.startswith("family"):
-                got = "zone"
             hint = []
             if got.startswith("family:"):
                 hint = [f"{got[7:]} is one zone per {', '.join(self.m.zones[got[7:]].dims)}: "
                         f"index it, like {got[7:]}[p]"]
             elif want == "zone" and got == "card":
                 hint = ["a zone is needed here, such as discard or hand[p]"]
+            elif want == "int" and got == "card":
+                numbers = sorted(n for n, t in getattr(self, "field_types", {}).items()
+                                 if t == "int")
+                hint = [f"a card is not a number; use one of its fields, like c.{numbers[0]}"
+                        if numbers else "a card is not a number"]
+            elif want == "player" and got == "int":
+                hint = ["a number is not a player; seat(N) is the player in seat N"]
             self.err("E300", f"{what} should be {self.show(want)}, but this is {self.show(got)}",
                      getattr(e, "span", None), hint)
 
@@ -967,6 +1035,9 @@ class Checker:
     def show(t: str) -> str:
         if t.startswith("family:"):
             return f"the zones {t[7:]}[...] (not indexed)"
+        if t.startswith("list of "):
+            return "a list of " + {"int": "numbers", "bool": "true/false values",
+                                   "player": "players", "card": "cards"}.get(t[8:], t[8:])
         return {"int": "a number", "bool": "true/false", "player": "a player", "card": "a card",
                 "zone": "a zone", "none": "none", "text": "text"}.get(t, t)
 
@@ -1051,9 +1122,10 @@ class Checker:
             ot = self._expr(e.operand)
             if e.op == "not":
                 if ot not in ("bool", "any"):
-                    self.err("E301", f"'not' needs true/false, not {self.show(ot)}", e.operand.span)
+                    self.err("E301", f"'not' needs true/false, not {self.show(ot)}", e.operand.span,
+                         ["compare with ==, <, > or test with 'is'"])
                 return self.record(e, "bool")
-            self.expect("int", ot, e.operand, "'-'")
+            self.expect("int", ot, e.operand, "what follows '-'")
             return self.record(e, "int")
         if t is ast.Binary:
             return self.record(e, self.binary(e))
@@ -1063,7 +1135,8 @@ class Checker:
                 hint = did_you_mean(e.kind, m.kinds)
                 if e.kind in m.zones:
                     hint = [f"to test membership, write 'is in {e.kind}'"]
-                self.err("E201", f"unknown kind '{e.kind}'", e.span, hint)
+                self.err("E201", f"unknown kind '{e.kind}'",
+                         self.name_at(e.span, e.kind, r"\bis\s+(?:not\s+)?"), hint)
             return self.record(e, "bool")
         if t is ast.IsIn:
             it = self._expr(e.expr)
@@ -1085,7 +1158,7 @@ class Checker:
         if t is ast.Range:
             for part in (e.start, e.stop, e.step):
                 if part is not None:
-                    self.expect("int", self._expr(part), part, "a range")
+                    self.expect("int", self._expr(part), part, "each bound of a range")
             return self.record(e, "list of int")
         self.err("E699", f"unknown expression {t.__name__}", getattr(e, "span", None))
         return "any"
@@ -1102,11 +1175,21 @@ class Checker:
             return "bool"
         if op in ("==", "!="):
             if not (self.fits(a, b) or self.fits(b, a)):
-                self.err("E300", f"cannot compare {self.show(a)} with {self.show(b)}", e.span)
+                hint = []
+                if {a, b} == {"player", "int"}:
+                    hint = ["a number is not a player; seat(N) is the player in seat N"]
+                elif "card" in (a, b):
+                    other = b if a == "card" else a
+                    fields = sorted(n for n, t in getattr(self, "field_types", {}).items()
+                                    if t == other)
+                    if fields:
+                        hint = [f"compare a field of the card, like c.{fields[0]}"]
+                self.err("E300", f"cannot compare {self.show(a)} with {self.show(b)}", e.span,
+                         hint)
             return "bool"
         if op in ("<", ">", "<=", ">="):
-            self.expect("int", a, e.left, f"'{op}'")
-            self.expect("int", b, e.right, f"'{op}'")
+            self.expect("int", a, e.left, f"each side of '{op}'")
+            self.expect("int", b, e.right, f"each side of '{op}'")
             return "bool"
         if op == "+" and (elem_of(a) is not None and a != "any" or
                           elem_of(b) is not None and b != "any"):
@@ -1116,8 +1199,8 @@ class Checker:
                          ["'+' joins two lists or zones of the same things, or adds numbers"])
                 return "any"
             return list_of(ea if ea != "any" else eb)
-        self.expect("int", a, e.left, f"'{op}'")
-        self.expect("int", b, e.right, f"'{op}'")
+        self.expect("int", a, e.left, f"each side of '{op}'")
+        self.expect("int", b, e.right, f"each side of '{op}'")
         return "int"
 
     def name(self, e: ast.Name) -> str:
@@ -1146,7 +1229,7 @@ class Checker:
             return f"family:{n}" if z.dims else "zone"
         if n in m.options:
             m.resolved[id(e)] = ("option", n)
-            return self.type_of_ref(m.options[n].type) if False else self.option_type(n)
+            return self.option_type(n)
         if n in m.defines:
             self.used.add(n)
             d = m.defines[n]
@@ -1177,6 +1260,8 @@ class Checker:
                      [f"to test a card, write 'c is {n}'"])
             return "any"
         cands = list(self.global_names()) + (list(self.scope.names()) if self.scope else [])
+        if self.context == "label" and self.label_fields:
+            cands += list(self.label_fields)
         self.err("E200", f"unknown name '{n}'", e.span, did_you_mean(n, cands))
         return "any"
 
@@ -1305,6 +1390,9 @@ class Checker:
             return result
         if n in m.phases:
             self.err("E605", f"'{n}' is a phase; it runs as a statement, not as a value", e.span)
+        elif n in m.zones or n in m.vars:
+            self.err("E206", f"'{n}' is a {'zone' if n in m.zones else 'variable'}, not a "
+                     "function", e.span, [f"index it with square brackets: {n}[...]"])
         else:
             self.err("E206", f"unknown function '{n}'", e.span,
                      did_you_mean(n, list(m.defines) + list(BUILTIN_CALLS) + list(AGGREGATES)))
@@ -1316,8 +1404,8 @@ class Checker:
         m = self.m
         n = e.name
         if len(e.args) != 1:
-            self.err("E400", f"{n} takes one list, like {n}(c in hand[p] where c is mob)",
-                     e.span)
+            self.err("E400", f"{n} takes one list, not {len(e.args)}", e.span,
+                     [f"write {n}(LIST) or {n}(x in LIST where CONDITION)"])
             for a in e.args:
                 self._expr(a)
             return "any"
@@ -1337,10 +1425,7 @@ class Checker:
                          [f"write {n}(c.value for c in ...)"])
             return "int"
         if n in ("any", "all"):
-            if isinstance(a, ast.Comprehension) and a.value is None and a.where is None \
-                    and n == "all":
-                pass
-            return "bool" if True else et
+            return "bool"
         return et  # first, last
 
 

@@ -98,11 +98,6 @@ class Program:
         return self.labeller(t, v)
 
 
-class Frame:
-    """Indexes into a frame list."""
-    PROC, PC, LOCALS, EFFECT = 0, 1, 2, 3
-
-
 def seat_label(s) -> str:
     return "none" if s is None else f"P{s + 1}"
 
@@ -687,7 +682,6 @@ class Compiler:
     def s_CallStmt(self, s: ast.CallStmt):
         pid = self.proc_ids[s.name]
         args = [self.expr(a) for a in s.args]
-        size = self.m.nslots.get(id(self.m.phases[s.name].decl), 0)
 
         def call(st, fr):
             L = fr[2]
@@ -1325,7 +1319,7 @@ class Ask:
         opts = self.options(st, fr)
         if not opts:
             if self.optional:
-                fr[1] = self.decline_pc_after()
+                fr[1] = self.decline_pc
                 return None
             raise RuntimeRulesError("R019", f"{seat_label(seat)} must decide but has no legal "
                                     "option", self.span,
@@ -1333,9 +1327,6 @@ class Ask:
                                      "check before asking"])
         st.pending = (seat, opts)
         return SUSPEND
-
-    def decline_pc_after(self) -> int:
-        return self.decline_pc
 
     def choose(self, st, fr, option):
         """Bind the chosen option and move the frame to its body."""

@@ -82,7 +82,6 @@ class Game:
         m = self.model
         out = {}
         for name, o in m.options.items():
-            from .compile import Compiler
             out[name] = _const(m, o.default)
         for name, value in given.items():
             if name not in m.options:
