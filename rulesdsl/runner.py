@@ -243,8 +243,12 @@ class Runner:
     def save(self) -> None:
         if self.save_path:
             text = self.state.to_json()
-            with open(self.save_path, "w", encoding="utf-8") as f:
-                f.write(text)
+            try:
+                with open(self.save_path, "w", encoding="utf-8") as f:
+                    f.write(text)
+            except OSError as e:
+                raise RulesError("C001", f"cannot write the save file {self.save_path}: "
+                                 f"{e.strerror or e}") from None
 
     # -- human decisions
 
@@ -337,6 +341,7 @@ class Runner:
 
     def run(self) -> int:
         state = self.state
+        self.save()                   # a bad --save path shows up before the game starts
         while not state.is_over:
             seat = state.to_move
             kind = self.seats[seat]
@@ -347,7 +352,7 @@ class Runner:
             else:
                 action = self.agents[seat].choose(state)
                 if self.omniscient:
-                    self.say(f"{self.seat_name(seat)} ({kind}) plays: {action.label}")
+                    self.say(f"{self.names[seat]} (seat {seat}, {kind}) plays: {action.label}")
             state.apply(action)
             self.save()
         self.flush_log()
