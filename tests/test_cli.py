@@ -331,3 +331,24 @@ def test_option_values_are_typed():
     from rulesdsl.runner import parse_options
     assert parse_options(["a=true", "b=False", "c=3", "d=-2", "e=ivanhoe"]) == \
         {"a": True, "b": False, "c": 3, "d": -2, "e": "ivanhoe"}
+
+
+def test_interactive_terminal_session():
+    """A real terminal: prompt, a bad answer re-prompts, Ctrl-C exits 130 without a traceback."""
+    pexpect = pytest.importorskip("pexpect")
+    import sys
+    child = pexpect.spawn(sys.executable, ["-m", "rulesdsl", "play", GAME, "--seed", "2"],
+                          encoding="utf-8", timeout=30)
+    try:
+        child.expect("P1> ")
+        child.sendline("1")
+        child.expect("P1> ")
+        child.sendline("no such thing")
+        child.expect("not one of the options")
+        child.expect("P1> ")
+        child.sendcontrol("c")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in child.before
