@@ -226,3 +226,453 @@ def test_example_second_tournament(game):
     # Andy starts the next tournament
     assert s.var("leader") == ANDY and s.to_move == ANDY
     assert not s.is_over
+
+
+# ---------------------------------------------------------------- changing the colour
+
+NEUTRAL = {1: ["squire 3"], 2: ["squire 2"]}  # displays that fit any colour
+
+
+def test_unhorse_turns_purple_to_red_blue_or_yellow(game):
+    s = under_way(game, "purple", displays={1: ["purple 3"], 2: ["purple 4"]},
+                  hands={1: ["unhorse", "red 5"]})
+    assert labels(s) == ["unhorse", "withdraw"]  # red 5 does not fit a purple tournament
+    play(s, "unhorse")
+    assert labels(s) == ["blue", "red", "yellow"]
+    play(s, "red")
+    assert s.var("tournament_colour") == "red"
+    assert s.zone("discard") == ["unhorse"]
+    play(s, "red 5")
+    announce(s, ANDY, 8)  # the purple 3 still counts
+
+
+@pytest.mark.parametrize("colour", ["red", "blue", "yellow", "green"])
+def test_unhorse_only_in_a_purple_tournament(game, colour):
+    s = under_way(game, colour, displays=NEUTRAL, hands={1: ["unhorse"]})
+    assert "unhorse" not in labels(s)
+
+
+def test_change_weapon_between_red_blue_and_yellow(game):
+    s = under_way(game, "blue", displays=NEUTRAL, hands={1: ["change weapon", "yellow 4"]})
+    play(s, "change weapon")
+    assert labels(s) == ["red", "yellow"]  # never purple or green, never blue again
+    play(s, "yellow")
+    assert s.var("tournament_colour") == "yellow"
+    play(s, "yellow 4")
+    announce(s, ANDY, 7)
+
+
+@pytest.mark.parametrize("colour", ["purple", "green"])
+def test_change_weapon_not_in_purple_or_green(game, colour):
+    s = under_way(game, colour, displays=NEUTRAL, hands={1: ["change weapon", "drop weapon"]})
+    assert "change weapon" not in labels(s)
+    assert "drop weapon" not in labels(s)
+
+
+def test_drop_weapon_turns_the_tournament_green(game):
+    s = under_way(game, "red", displays={1: ["red 3", "red 4"], 2: ["red 5", "squire 3"]},
+                  hands={1: ["drop weapon", "green 1", "red 3"]})
+    play(s, "drop weapon")
+    assert s.var("tournament_colour") == "green"
+    assert "red 3" not in labels(s) and "green 1" in labels(s)
+    assert "end turn" not in labels(s)  # two cards against two: not strictly more
+    play(s, "green 1")
+    announce(s, ANDY, 3)
+
+
+# ---------------------------------------------------------------- one opponent
+
+def test_break_lance_discards_the_purple_cards_of_one_opponent(game):
+    s = under_way(game, "red",  # purple cards from before an unhorse still lie there
+                  displays={1: ["red 4"], 2: ["purple 3", "squire 2", "purple 5"],
+                            3: ["purple 7"], 4: ["purple 4", "purple 3", "purple 7"]},
+                  hands={1: ["break lance"]})
+    play(s, "break lance")
+    assert labels(s) == ["P2", "P4"]  # Chris's single card cannot go
+    play(s, "P2")
+    assert s.zone("display[P2]") == ["squire 2"]
+    assert s.zone("discard") == ["break lance", "purple 3", "purple 5"]
+
+
+def test_break_lance_on_an_all_purple_display_leaves_the_earliest_card(game):
+    s = under_way(game, "purple", displays={1: ["purple 7"], 2: ["purple 4", "purple 3",
+                                                                 "purple 5"]},
+                  hands={1: ["break lance"]})
+    play(s, "break lance", "P2")
+    assert s.zone("display[P2]") == ["purple 4"]
+
+
+def test_break_lance_needs_a_purple_card_to_break(game):
+    s = under_way(game, "purple", displays={1: ["purple 7"], 2: ["squire 2", "squire 3"],
+                                            3: ["purple 5"]},
+                  hands={1: ["break lance"]})
+    assert "break lance" not in labels(s)
+
+
+def test_riposte_takes_the_last_card_of_an_opponent(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"], 3: ["red 3"]},
+                  hands={1: ["riposte", "riposte"]})
+    assert labels(s) == ["riposte", "withdraw"]  # two ripostes are one action
+    play(s, "riposte")
+    assert labels(s) == ["P2"]
+    play(s, "P2")
+    assert s.zone("display[P1]") == ["red 3", "red 5"]
+    assert s.zone("display[P2]") == ["red 4"]
+    assert "riposte" not in labels(s)  # now nobody has a card to spare
+    announce(s, ANDY, 8)
+
+
+def test_riposte_never_gives_a_second_maiden(game):
+    s = under_way(game, "red", displays={1: ["maiden"], 2: ["red 4", "maiden"]},
+                  hands={1: ["riposte"]})
+    assert "riposte" not in labels(s)
+
+
+def test_dodge_discards_any_card_of_an_opponent(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "squire 2", "red 5"],
+                                         3: ["red 5"]},
+                  hands={1: ["dodge"]})
+    play(s, "dodge")
+    assert labels(s) == ["P2"]
+    play(s, "P2")
+    assert labels(s) == ["red 4", "red 5", "squire 2"]
+    play(s, "red 4")  # even the earliest card, while others remain
+    assert s.zone("display[P2]") == ["squire 2", "red 5"]
+    assert s.zone("discard") == ["dodge", "red 4"]
+
+
+def test_retreat_takes_an_own_card_back(game):
+    s = under_way(game, "red", displays={1: ["red 3", "red 5"], 2: ["red 4"]},
+                  hands={1: ["retreat"]})
+    play(s, "retreat")
+    assert labels(s) == ["red 3", "red 5"]
+    play(s, "red 3")
+    assert s.zone("display[P1]") == ["red 5"]
+    assert "red 3" in s.zone("hand[P1]")
+    assert "retreat" in s.zone("discard")
+
+
+def test_retreat_needs_two_cards(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4"]}, hands={1: ["retreat"]})
+    assert "retreat" not in labels(s)
+
+
+def test_knock_down_takes_a_random_hand_card(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4"]},
+                  hands={1: ["knock down"], 2: ["purple 7", "blue 2"], 3: ["green 1"]},
+                  vars={"out[P3]": True})
+    play(s, "knock down")
+    # a withdrawn player (P3) and one who has not played yet (P4, empty hand: no) count
+    assert labels(s) == ["P2", "P3"]
+    play(s, "P2")
+    taken = [c for c in s.zone("hand[P1]") if c in ("purple 7", "blue 2")]
+    assert len(taken) == 1
+    assert len(s.zone("hand[P2]")) == 1
+    # the others see that a card changed hands, not which
+    line = [x for x in s.view(CHRIS)["log"] if x.startswith("hand[P2] -> hand[P1]")]
+    assert line == ["hand[P2] -> hand[P1]: 1 card"]
+    mine = [x for x in s.view(ANDY)["log"] if x.startswith("hand[P2] -> hand[P1]")]
+    assert mine == [f"hand[P2] -> hand[P1]: {taken[0]}"]
+
+
+def test_knock_down_a_withdrawn_player_and_one_who_has_not_played(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4"]},
+                  hands={1: ["knock down"], 3: ["green 1"], 4: ["maiden"]},
+                  vars={"out[P3]": True})
+    play(s, "knock down")
+    assert labels(s) == ["P3", "P4"]
+    play(s, "P4")
+    assert "maiden" in s.zone("hand[P1]")
+
+
+# ---------------------------------------------------------------- several displays
+
+def test_outmaneuver_takes_the_last_card_of_every_opponent(game):
+    s = under_way(game, "red",
+                  displays={1: ["red 3", "red 4"], 2: ["red 4", "red 5"], 3: ["red 5"],
+                            4: ["red 3", "squire 3"]},
+                  beside={4: ["shield"]}, hands={1: ["outmaneuver"]})
+    play(s, "outmaneuver")
+    assert s.zone("display[P1]") == ["red 3", "red 4"]  # not the player's own
+    assert s.zone("display[P2]") == ["red 4"]
+    assert s.zone("display[P3]") == ["red 5"]  # a single card stays
+    assert s.zone("display[P4]") == ["red 3", "squire 3"]  # shielded
+
+
+def test_outmaneuver_needs_an_opponent_with_two_cards(game):
+    s = under_way(game, "red", displays={1: ["red 3", "red 4"], 2: ["red 5"], 3: ["red 5"]},
+                  hands={1: ["outmaneuver"]})
+    assert "outmaneuver" not in labels(s)
+
+
+def test_charge_discards_every_card_of_the_lowest_value(game):
+    s = under_way(game, "red",
+                  displays={1: ["red 3", "red 5"], 2: ["squire 2", "red 4", "squire 2"],
+                            3: ["squire 2"], 4: ["squire 2", "red 3"]},
+                  beside={4: ["shield"]}, hands={1: ["charge"]})
+    play(s, "charge")
+    assert s.zone("display[P1]") == ["red 3", "red 5"]
+    assert s.zone("display[P2]") == ["red 4"]
+    assert s.zone("display[P3]") == ["squire 2"]  # the only card stays
+    assert s.zone("display[P4]") == ["squire 2", "red 3"]  # shielded
+
+
+def test_charge_strikes_the_players_own_display_too(game):
+    s = under_way(game, "red", displays={1: ["squire 2", "red 5"], 2: ["red 4"]},
+                  beside={1: ["shield"]}, hands={1: ["charge"]})
+    play(s, "charge")
+    assert s.zone("display[P1]") == ["red 5"]
+
+
+def test_charge_counts_a_shielded_display_when_finding_the_lowest(game):
+    # the lowest card (2) lies behind a shield: charge would do nothing, so it cannot be played
+    s = under_way(game, "red", displays={1: ["red 3", "red 5"], 2: ["squire 2", "red 4"]},
+                  beside={2: ["shield"]}, hands={1: ["charge"]})
+    assert "charge" not in labels(s)
+
+
+def test_charge_in_green_uses_printed_values(game):
+    s = under_way(game, "green",
+                  displays={1: ["red 3", "green 1"], 2: ["squire 2", "green 1", "maiden"]},
+                  hands={1: ["charge"]})
+    play(s, "charge")
+    assert s.zone("display[P1]") == ["red 3"]
+    assert s.zone("display[P2]") == ["squire 2", "maiden"]
+
+
+def test_countercharge_discards_every_card_of_the_highest_value(game):
+    s = under_way(game, "red",
+                  displays={1: ["red 3"], 2: ["red 5", "red 4", "blue 5"], 3: ["red 3", "red 5"],
+                            4: ["blue 5"]},
+                  hands={1: ["countercharge"]})
+    play(s, "countercharge")
+    assert s.zone("display[P2]") == ["red 4"]
+    assert s.zone("display[P3]") == ["red 3"]
+    assert s.zone("display[P4]") == ["blue 5"]
+    assert s.zone("display[P1]") == ["red 3"]
+
+
+def test_countercharge_in_green_uses_printed_values(game):
+    s = under_way(game, "green",
+                  displays={1: ["green 1"], 2: ["maiden", "green 1", "purple 7"]},
+                  hands={1: ["countercharge"]})
+    play(s, "countercharge")
+    assert s.zone("display[P2]") == ["maiden", "green 1"]
+
+
+def test_disgrace_discards_every_supporter(game):
+    s = under_way(game, "red",
+                  displays={1: ["red 3", "squire 2"], 2: ["squire 3", "maiden", "squire 2"],
+                            3: ["red 4", "squire 3"], 4: ["red 3", "squire 2"]},
+                  beside={4: ["shield"]}, hands={1: ["disgrace"]})
+    play(s, "disgrace")
+    assert s.zone("display[P1]") == ["red 3"]  # the player's own too
+    assert s.zone("display[P2]") == ["squire 3"]  # the earliest card stays
+    assert s.zone("display[P3]") == ["red 4"]
+    assert s.zone("display[P4]") == ["red 3", "squire 2"]  # shielded
+
+
+def test_adapt_lets_each_player_choose_which_card_to_keep(game):
+    s = under_way(game, "red",
+                  displays={1: ["red 4", "squire 2", "blue 4"], 2: ["red 3", "squire 3", "red 5"],
+                            3: ["red 4", "red 4"]},
+                  hands={1: ["adapt"]})
+    play(s, "adapt")
+    # the player first, then round the table
+    assert s.to_move == ANDY and labels(s) == ["blue 4", "red 4"]
+    play(s, "blue 4")
+    assert s.zone("display[P1]") == ["squire 2", "blue 4"]
+    assert s.to_move == BILL and labels(s) == ["red 3", "squire 3"]
+    play(s, "squire 3")
+    assert s.zone("display[P2]") == ["squire 3", "red 5"]
+    # two alike cards: the earliest stays, nobody is asked
+    assert s.zone("display[P3]") == ["red 4"]
+    assert s.to_move == ANDY  # back to the player's turn
+
+
+def test_adapt_needs_a_pair_somewhere(game):
+    s = under_way(game, "red", displays={1: ["red 4", "red 3"], 2: ["red 3", "red 5"]},
+                  hands={1: ["adapt"]})
+    assert "adapt" not in labels(s)
+
+
+def test_outwit_can_give_a_stunned_card(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 5", "red 4"]},
+                  beside={1: ["stunned"]}, hands={1: ["outwit"]})
+    play(s, "outwit", "P2")
+    assert labels(s) == ["red 3", "stunned"]
+    play(s, "stunned")
+    assert labels(s) == ["red 4", "red 5"]
+    play(s, "red 5")
+    assert s.zone("display[P1]") == ["red 3", "red 5"]
+    assert s.zone("beside[P1]") == []
+    assert s.zone("display[P2]") == ["red 4"]
+    assert s.zone("beside[P2]") == ["stunned"]
+
+
+def test_outwit_can_take_a_stunned_card_and_give_a_shield(game):
+    s = under_way(game, "red", displays={1: ["red 3", "red 5"], 2: ["red 4"]},
+                  beside={1: ["shield"], 2: ["stunned"]}, hands={1: ["outwit"]})
+    play(s, "outwit", "P2")
+    assert labels(s) == ["red 3", "red 5", "shield"]
+    play(s, "shield")
+    # P2's single display card can only go in exchange for a display card
+    assert labels(s) == ["stunned"]
+    play(s, "stunned")
+    assert s.zone("beside[P1]") == ["stunned"]
+    assert s.zone("beside[P2]") == ["shield"]
+
+
+def test_outwit_never_empties_a_display(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
+                  beside={2: ["stunned"]}, hands={1: ["outwit"]})
+    play(s, "outwit", "P2", "red 3")
+    assert labels(s) == ["red 4", "red 5"]  # not the stunned card for my only card
+    play(s, "red 4")  # a swap: each card takes the other's place
+    assert s.zone("display[P1]") == ["red 4"]
+    assert s.zone("display[P2]") == ["red 3", "red 5"]
+
+
+def test_outwit_not_against_a_shield(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
+                  beside={2: ["shield"]}, hands={1: ["outwit"]})
+    assert "outwit" not in labels(s)
+
+
+# ---------------------------------------------------------------- shield and stunned
+
+SHIELD_PROTECTS = ["break lance", "riposte", "dodge", "knock down", "outmaneuver", "charge",
+                   "countercharge", "disgrace", "adapt", "outwit"]
+
+
+def shielded_pair(game, shield):
+    """Two players; P2 to move with every card the shield stops; P1's display invites them."""
+    return under_way(game, "purple", players=2,
+                     displays={1: ["purple 3", "purple 5", "squire 2", "purple 5", "maiden"],
+                               2: ["purple 4"]},
+                     beside={1: ["shield"] if shield else []},
+                     hands={1: ["red 3", "green 1"],
+                            2: SHIELD_PROTECTS + ["unhorse", "stunned"]},
+                     vars={"dealer": "P1"})
+
+
+def test_shield_protects_against_opponents_action_cards(game):
+    s = shielded_pair(game, shield=True)
+    assert s.to_move == BILL
+    legal = labels(s)
+    for card in SHIELD_PROTECTS:
+        assert card not in legal
+    # but not against colour changes or stunned
+    assert "unhorse" in legal and "stunned" in legal
+    play(s, "stunned", "P1")
+    assert s.zone("beside[P1]") == ["shield", "stunned"]
+    play(s, "unhorse", "red")
+    assert s.var("tournament_colour") == "red"
+
+
+def test_without_a_shield_those_cards_are_playable(game):
+    s = shielded_pair(game, shield=False)
+    legal = labels(s)
+    for card in SHIELD_PROTECTS:
+        assert card in legal
+
+
+def test_shield_is_laid_beside_the_display(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 3"]},
+                  hands={1: ["shield", "red 5"]})
+    play(s, "shield")
+    assert s.zone("beside[P1]") == ["shield"]
+    assert s.zone("display[P1]") == ["red 3"]
+    assert "shield" not in s.zone("discard")
+    play(s, "red 5")
+    announce(s, ANDY, 8)  # the shield counts nothing
+
+
+def test_stunned_allows_one_card_a_turn(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 5", "red 4"]},
+                  beside={1: ["stunned"]},
+                  hands={1: ["red 4", "red 5", "squire 2", "riposte", "dodge", "outwit"]})
+    play(s, "red 4")
+    legal = labels(s)
+    assert "red 5" not in legal and "squire 2" not in legal and "riposte" not in legal
+    assert "dodge" in legal and "outwit" in legal  # outwit is a swap
+
+
+def test_stunned_counts_a_card_taken_by_riposte(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 5", "red 4"]},
+                  beside={1: ["stunned"]}, hands={1: ["red 4", "riposte"]})
+    play(s, "riposte", "P2")
+    assert "red 4" not in labels(s)
+
+
+def test_stunned_on_a_player_who_has_not_played_yet(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4"]}, hands={1: ["stunned"]},
+                  vars={"out[P3]": True})
+    play(s, "stunned")
+    assert labels(s) == ["P2", "P4"]  # not the withdrawn P3
+    play(s, "P4")
+    assert s.zone("beside[P4]") == ["stunned"]
+
+
+# ---------------------------------------------------------------- ivanhoe
+
+def test_ivanhoe_cancels_an_action_card(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
+                  hands={1: ["dodge"], 3: ["ivanhoe"]})
+    play(s, "dodge")
+    assert s.to_move == CHRIS
+    assert labels(s) == ["decline", "ivanhoe"]
+    play(s, "ivanhoe")
+    assert s.zone("display[P2]") == ["red 4", "red 5"]
+    assert s.zone("discard") == ["dodge", "ivanhoe"]
+    assert s.to_move == ANDY and labels(s) == ["withdraw"]
+    assert "dodge is cancelled" in s.log_lines
+
+
+def test_ivanhoe_declined_lets_the_card_act(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
+                  hands={1: ["dodge"], 3: ["ivanhoe"]})
+    play(s, "dodge", "decline")
+    assert s.to_move == ANDY
+    play(s, "P2", "red 5")
+    assert s.zone("display[P2]") == ["red 4"]
+    assert s.zone("hand[P3]") == ["ivanhoe"]
+
+
+def test_ivanhoe_cancels_a_shield_as_it_is_laid(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4"]},
+                  hands={1: ["shield"], 4: ["ivanhoe"]})
+    play(s, "shield")
+    assert s.to_move == DIANE
+    play(s, "ivanhoe")
+    assert s.zone("beside[P1]") == []
+    assert s.zone("discard") == ["shield", "ivanhoe"]
+
+
+def test_ivanhoe_cancels_the_card_of_a_shielded_player(game):
+    s = under_way(game, "red", displays={1: ["squire 2", "red 5"], 2: ["red 4", "squire 2"]},
+                  beside={1: ["shield"]}, hands={1: ["charge"], 2: ["ivanhoe"]})
+    play(s, "charge", "ivanhoe")
+    assert s.zone("display[P2]") == ["red 4", "squire 2"]
+    assert s.zone("display[P1]") == ["squire 2", "red 5"]
+
+
+def test_ivanhoe_cancels_a_colour_change(game):
+    s = under_way(game, "red", displays=NEUTRAL, hands={1: ["drop weapon"], 2: ["ivanhoe"]})
+    play(s, "drop weapon", "ivanhoe")
+    assert s.var("tournament_colour") == "red"
+
+
+def test_ivanhoe_only_from_players_still_in(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
+                  hands={1: ["dodge"], 3: ["ivanhoe"]}, vars={"out[P3]": True})
+    play(s, "dodge")
+    assert s.to_move == ANDY  # nobody is asked
+
+
+def test_ivanhoe_is_not_played_on_its_owners_turn(game):
+    s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
+                  hands={1: ["ivanhoe", "dodge"]})
+    assert "ivanhoe" not in labels(s)
+    play(s, "dodge")
+    assert s.to_move == ANDY and labels(s) == ["P2"]
