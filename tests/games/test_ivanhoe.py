@@ -676,3 +676,238 @@ def test_ivanhoe_is_not_played_on_its_owners_turn(game):
     assert "ivanhoe" not in labels(s)
     play(s, "dodge")
     assert s.to_move == ANDY and labels(s) == ["P2"]
+
+
+# ---------------------------------------------------------------- staying in, withdrawing
+
+def test_to_stay_in_a_player_must_play_and_lead_strictly(game):
+    s = under_way(game, "red", displays={1: ["red 4"], 2: ["red 5", "squire 2"]},
+                  hands={1: ["red 3", "squire 2"]})
+    assert labels(s) == ["red 3", "squire 2", "withdraw"]  # no card played yet
+    play(s, "squire 2")
+    assert "end turn" not in labels(s)  # 6 against 7
+    play(s, "red 3")
+    assert "end turn" in labels(s)  # 9 against 7
+
+
+def test_a_tie_is_not_enough(game):
+    s = under_way(game, "red", displays={1: ["red 4"], 2: ["red 5", "squire 2"]},
+                  hands={1: ["red 3"]})
+    play(s, "red 3")
+    assert labels(s) == ["withdraw"]
+
+
+def test_green_tournament_counts_cards(game):
+    s = under_way(game, "green", displays={1: ["purple 7"], 2: ["green 1", "green 1"]},
+                  hands={1: ["green 1", "squire 3", "maiden"]})
+    play(s, "green 1")
+    assert "end turn" not in labels(s)  # 2 cards against 2
+    play(s, "maiden")
+    announce(s, ANDY, 3)
+
+
+def test_withdrawing_discards_display_and_beside(game):
+    s = under_way(game, "red", displays={1: ["red 3", "squire 2"], 2: ["red 5", "red 4"]},
+                  beside={1: ["stunned"]}, hands={1: ["red 4"]})
+    play(s, "withdraw")
+    assert s.var("out[P1]") is True
+    assert s.zone("display[P1]") == [] and s.zone("beside[P1]") == []
+    assert s.zone("discard") == ["red 3", "squire 2", "stunned"]
+    assert s.to_move == BILL
+
+
+def test_maiden_penalty_returns_a_trophy_of_choice(game):
+    s = under_way(game, "red", displays={1: ["red 3", "maiden"], 2: ["red 5", "red 4"]},
+                  vars={"trophy[P1, red]": True, "trophy[P1, blue]": True})
+    play(s, "withdraw")
+    assert s.to_move == ANDY
+    assert labels(s) == ["blue", "red"]
+    play(s, "blue")
+    assert s.var("trophy[P1, blue]") is False and s.var("trophy[P1, red]") is True
+    assert s.to_move == BILL
+
+
+def test_maiden_penalty_also_in_green(game):
+    s = under_way(game, "green", displays={1: ["maiden"], 2: ["green 1", "green 1"]},
+                  vars={"trophy[P1, yellow]": True})
+    play(s, "withdraw")
+    assert labels(s) == ["yellow"]
+    play(s, "yellow")
+    assert s.var("trophy[P1, yellow]") is False
+
+
+def test_no_maiden_no_penalty(game):
+    s = under_way(game, "red", displays={1: ["red 3", "squire 2"], 2: ["red 5", "red 4"]},
+                  vars={"trophy[P1, red]": True})
+    play(s, "withdraw")
+    assert s.to_move == BILL and s.var("trophy[P1, red]") is True
+
+
+# ---------------------------------------------------------------- winning tournaments
+
+def last_two(game, colour, players=4, trophies=(), displays=None, hands=None):
+    """P2 to move and about to withdraw; P1 is the only other player still in."""
+    v = {"dealer": "P1"}
+    for p in range(3, players + 1):
+        v[f"out[P{p}]"] = True
+    for t in trophies:
+        v[f"trophy[P1, {t}]"] = True
+    d = displays or {1: ["squire 3"], 2: ["squire 2"]}
+    return under_way(game, colour, players=players, displays=d, hands=hands, vars=v)
+
+
+def test_the_last_player_in_wins_a_trophy_of_the_colour(game):
+    s = last_two(game, "yellow")
+    play(s, "withdraw")
+    assert s.var("trophy[P1, yellow]") is True
+    assert s.zone("display[P1]") == []  # the winner discards too
+    assert s.zone("discard")[-1] == "squire 3"
+    assert s.var("leader") == ANDY and s.to_move == ANDY
+    assert [s.var(f"out[P{p}]") for p in (1, 2, 3, 4)] == [False] * 4
+
+
+def test_purple_winner_chooses_a_colour_not_held(game):
+    s = last_two(game, "purple", trophies=["red"])
+    play(s, "withdraw")
+    assert s.to_move == ANDY
+    assert labels(s) == ["blue", "green", "purple", "yellow"]
+    play(s, "green")
+    assert s.var("trophy[P1, green]") is True and s.var("trophy[P1, purple]") is False
+
+
+def test_at_most_one_trophy_per_colour(game):
+    s = last_two(game, "red", trophies=["red"])
+    play(s, "withdraw")
+    assert s.var("trophy[P1, red]") is True
+    assert s.scores[ANDY] == 1
+    assert "P1 already holds a red trophy" in s.log_lines
+
+
+def test_a_tournament_turned_from_purple_gives_the_final_colour(game):
+    s = last_two(game, "purple", hands={2: ["unhorse"]},
+                 displays={1: ["purple 3", "purple 4"], 2: ["purple 7"]})
+    play(s, "unhorse", "blue", "withdraw")
+    assert s.var("trophy[P1, blue]") is True
+    assert s.var("purple_winner") is None
+
+
+def test_purple_winner_must_name_another_colour(game):
+    s = last_two(game, "purple", hands={1: ["purple 3", "purple 7", "squire 2"]})
+    play(s, "withdraw", "yellow")
+    assert s.var("purple_winner") == ANDY
+    assert s.to_move == ANDY
+    assert labels(s) == ["blue", "green", "red", "yellow"]  # the squire allows any but purple
+
+
+def test_after_another_colour_purple_may_be_named_again(game):
+    s = last_two(game, "red", hands={1: ["purple 3", "purple 7"]})
+    play(s, "withdraw")
+    assert labels(s) == ["purple", "yellow"]  # Andy drew a yellow 3
+
+
+def test_purple_winner_with_only_purple_and_action_cards_cannot_start(game):
+    s = table(game, 4, hands={1: ["purple 3", "purple 7", "dodge"], 2: ["red 3"]},
+              draws=["retreat", "charge", "yellow 3"],
+              zones={"display[P1]": ["squire 3"], "display[P2]": ["squire 2"]},
+              vars={"dealer": "P1", "tournament_colour": "purple", "out[P3]": True,
+                    "out[P4]": True})
+    play(s, "withdraw")  # Bill draws the retreat, and withdraws
+    play(s, "red")  # Andy's purple trophy
+    # Andy draws the charge: purple he may not name, and he holds no supporter
+    assert s.to_move == BILL
+    assert "hand[P1] shows: purple 3, purple 7, dodge, charge" in s.log_lines
+    assert labels(s) == ["red", "yellow"]  # Bill starts; he drew the yellow 3
+
+
+def test_starter_with_only_action_cards_shows_the_hand(game):
+    s = table(game, 4, hands={1: ["dodge", "charge"], 2: ["blue 3"], 3: ["red 3"],
+                              4: ["yellow 2"]},
+              draws=["shield", "blue 4"])
+    # Andy draws the shield: only action cards. He shows them; Bill starts.
+    assert s.to_move == BILL
+    assert "hand[P1] shows: dodge, charge, shield" in s.log_lines
+    assert s.zone("hand[P1]") == ["dodge", "charge", "shield"]
+    assert labels(s) == ["blue"]
+    play(s, "blue", "blue 3", "end turn")
+    # Andy stays in the tournament: his turn comes after Diane's
+    assert s.var("out[P1]") is False
+    assert s.to_move == CHRIS
+    play(s, "withdraw")
+    assert s.to_move == DIANE
+    play(s, "withdraw")
+    assert s.to_move == ANDY  # a normal turn now, with an empty display
+    assert "withdraw" in labels(s)
+
+
+def test_starter_draws_before_showing_the_hand(game):
+    s = table(game, 4, hands={1: ["dodge", "charge"]}, draws=["red 3"])
+    assert s.to_move == ANDY
+    assert labels(s) == ["red"]
+
+
+def test_a_starter_names_a_colour_held_or_any_with_a_supporter(game):
+    s = table(game, 4, hands={1: ["red 3", "blue 2", "dodge"]}, draws=["yellow 3"])
+    assert labels(s) == ["blue", "red", "yellow"]
+    s = table(game, 4, hands={1: ["red 3", "maiden"]}, draws=["yellow 3"])
+    assert labels(s) == COLOURS[:0] + sorted(COLOURS)
+    play(s, "green")
+    assert labels(s) == ["maiden"]  # the first card: the named colour or a supporter
+    play(s, "maiden")
+    assert labels(s) == ["end turn", "withdraw"]
+
+
+# ---------------------------------------------------------------- the end of the game
+
+@pytest.mark.parametrize("players,held,wins", [
+    (2, ["red", "blue", "yellow"], False),
+    (2, ["red", "blue", "yellow", "purple"], True),
+    (3, ["red", "blue", "yellow"], False),
+    (3, ["red", "blue", "yellow", "purple"], True),
+    (4, ["red", "blue"], False),
+    (4, ["red", "blue", "yellow"], True),
+    (5, ["red", "blue", "yellow"], True),
+])
+def test_win_by_colours(game, players, held, wins):
+    s = last_two(game, "green", players=players, trophies=held)
+    play(s, "withdraw")
+    assert s.is_over is wins
+    if wins:
+        assert s.winners == [ANDY]
+        assert s.scores[ANDY] == (5 if players <= 3 else 4)
+    else:
+        assert s.to_move == ANDY
+
+
+def test_winning_a_held_colour_does_not_win_the_game(game):
+    s = last_two(game, "red", trophies=["red", "blue", "yellow"], players=5)
+    play(s, "withdraw")
+    assert not s.is_over
+
+
+# ---------------------------------------------------------------- the draw pile
+
+def test_the_discards_are_shuffled_into_a_new_draw_pile(game):
+    deck = full_deck(game)
+    hands = {1: ["red 3", "red 4"], 2: ["red 5"], 3: [], 4: []}
+    zones = {f"hand[P{p}]": h for p, h in hands.items()}
+    for p in hands:
+        for lab in hands[p]:
+            deck.remove(lab)
+    deck.remove("yellow 3")
+    zones["draw_pile"] = ["yellow 3"]
+    zones["discard"] = deck
+    s = game.new_game(4, 3, scenario={"zones": zones, "vars": {"dealer": "P4"}})
+    # Andy drew the last card: the 106 discards became the new draw pile
+    assert "yellow 3" in s.zone("hand[P1]")
+    assert s.zone("discard") == []
+    assert len(s.zone("draw_pile")) == 106
+    assert sorted(s.zone("draw_pile")) == sorted(deck)
+    assert "the discards are shuffled into a new draw pile" in s.log_lines
+
+
+def test_no_cards_left_to_draw(game):
+    deck = full_deck(game)
+    zones = {"hand[P1]": deck[:55], "hand[P2]": deck[55:], "draw_pile": [], "discard": []}
+    s = game.new_game(2, 3, scenario={"zones": zones, "vars": {"dealer": "P2"}})
+    assert s.to_move == ANDY
+    assert len(s.zone("hand[P1]")) == 55
