@@ -911,3 +911,98 @@ def test_no_cards_left_to_draw(game):
     s = game.new_game(2, 3, scenario={"zones": zones, "vars": {"dealer": "P2"}})
     assert s.to_move == ANDY
     assert len(s.zone("hand[P1]")) == 55
+
+
+# ---------------------------------------------------------------- random games
+
+GAMES_PER_COUNT = 300
+
+
+def zone_names(players):
+    names = ["draw_pile", "discard"]
+    for p in range(1, players + 1):
+        names += [f"hand[P{p}]", f"display[P{p}]", f"beside[P{p}]"]
+    return names
+
+
+def check_hidden(s, seat, players):
+    view = s.view(seat)
+    for p in range(players):
+        hand = view["zones"][f"hand[P{p + 1}]"]
+        if p == seat:
+            assert hand == s.zone(f"hand[P{p + 1}]")
+        else:
+            assert hand == {"count": len(s.zone(f"hand[P{p + 1}]"))}
+    assert view["zones"]["draw_pile"] == {"count": len(s.zone("draw_pile"))}
+    # cards drawn, or moved between hands, by others are shown as a count
+    for line in view["log"]:
+        head, _, what = line.partition(": ")
+        if " -> hand[" in head and not head.endswith(f"hand[P{seat + 1}]") and \
+                not head.startswith("display") and not head.startswith("discard") and \
+                not head.startswith(f"hand[P{seat + 1}]"):
+            assert what.endswith("card") or what.endswith("cards"), line
+
+
+def random_game(game, players, seed, deck):
+    s = game.new_game(players, seed)
+    rng = random.Random(seed)
+    names = zone_names(players)
+    stayed = set()
+    tournament = s.var("tournaments")
+    steps = 0
+    while not s.is_over:
+        seat = s.to_move
+        action = rng.choice(s.legal_actions())
+        s.apply(action)
+        steps += 1
+        # all 110 cards are accounted for
+        held = []
+        for z in names:
+            held += s.zone(z)
+        held.sort()
+        assert held == deck
+        if s.var("tournaments") != tournament:
+            tournament = s.var("tournaments")
+            stayed = set()
+        if action.label == "end turn":
+            stayed.add(seat)
+        # nobody still in who has ended a turn has an empty display
+        if not s.is_over:
+            for p in stayed:
+                if not s.var(f"out[P{p + 1}]"):
+                    assert s.zone(f"display[P{p + 1}]"), (seed, steps, p)
+        if steps % 40 == 0:
+            check_hidden(s, s.to_move if not s.is_over else 0, players)
+    # at most one trophy per colour (trophies are yes/no per colour); the winner holds enough
+    need = 5 if players <= 3 else 4
+    assert len(s.winners) == 1
+    w = s.winners[0]
+    assert sum(s.var(f"trophy[P{w + 1}, {c}]") is True for c in COLOURS) >= need
+    for p in range(players):
+        assert all(s.var(f"trophy[P{p + 1}, {c}]") in (True, False) for c in COLOURS)
+        if p != w:
+            assert s.scores[p] < need
+        check_hidden(s, p, players)
+    return steps
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games(game, players):
+    deck = sorted(full_deck(game))
+    for seed in range(GAMES_PER_COUNT):
+        random_game(game, players, seed, deck)
+
+
+def test_save_and_restore_mid_game(game):
+    s = game.new_game(4, 11)
+    rng = random.Random(11)
+    for _ in range(60):
+        s.apply(rng.choice(s.legal_actions()))
+    text = s.to_json()
+    r = rulesdsl.restore(game, text)
+    assert json.loads(r.to_json())["zones"] == json.loads(text)["zones"]
+    while not s.is_over:
+        a = rng.choice(s.legal_actions()).label
+        s.apply(a)
+        r.apply(a)
+    assert r.winners == s.winners and r.history == s.history
