@@ -188,10 +188,11 @@ class Block:
 
 @node
 class Let:
-    """A local value. Example: `let led = top(trick)`"""
+    """A local value, its type optionally declared. Example: `let chosen: list of card = []`"""
     span: Span = span_field()
     name: str = ""
     value: object = None
+    type: Optional[TypeRef] = None
 
 
 @node

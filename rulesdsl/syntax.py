@@ -373,8 +373,8 @@ class Build(Transformer):
     def block(self, meta, *stmts):
         return ast.Block(self._span(meta), tuple(stmts))
 
-    def let_stmt(self, meta, name, value):
-        return ast.Let(self._span(meta), str(name), value)
+    def let_stmt(self, meta, name, type_, value):
+        return ast.Let(self._span(meta), str(name), value, type_)
 
     def set_stmt(self, meta, target, *rest):
         if len(rest) == 2:
