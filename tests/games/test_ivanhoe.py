@@ -1006,3 +1006,62 @@ def test_save_and_restore_mid_game(game):
         s.apply(a)
         r.apply(a)
     assert r.winners == s.winners and r.history == s.history
+
+
+# ---------------------------------------------------------------- the box and the deal
+
+def test_the_deck_holds_110_cards(game):
+    deck = Counter(full_deck(game))
+    assert sum(deck.values()) == 110
+    expected = {
+        "purple 3": 4, "purple 4": 4, "purple 5": 4, "purple 7": 2,
+        "red 3": 6, "red 4": 6, "red 5": 2,
+        "blue 2": 4, "blue 3": 4, "blue 4": 4, "blue 5": 2,
+        "yellow 2": 4, "yellow 3": 8, "yellow 4": 2, "green 1": 14,
+        "squire 2": 8, "squire 3": 8, "maiden": 4,
+        "riposte": 3, "knock down": 2, "unhorse": 1, "change weapon": 1, "drop weapon": 1,
+        "break lance": 1, "dodge": 1, "retreat": 1, "outmaneuver": 1, "charge": 1,
+        "countercharge": 1, "disgrace": 1, "adapt": 1, "outwit": 1, "shield": 1,
+        "stunned": 1, "ivanhoe": 1,
+    }
+    assert dict(deck) == expected
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_deal(game, players):
+    s = game.new_game(players, 7)
+    # seat 0 deals 8 cards to each; the player to the dealer's left starts and has drawn
+    assert s.var("dealer") == 0 and s.var("leader") == 1
+    assert s.to_move == 1 or "cannot start" in "\n".join(s.log_lines)
+    sizes = [len(s.zone(f"hand[P{p + 1}]")) for p in range(players)]
+    assert sum(sizes) == 8 * players + 1 + ("cannot start" in "\n".join(s.log_lines))
+    assert len(s.zone("draw_pile")) == 110 - sum(sizes)
+    assert s.var("tournaments") == 1
+    assert game.min_players == 2 and game.max_players == 5
+
+
+def test_outwit_never_gives_a_second_maiden(game):
+    s = under_way(game, "red", displays={1: ["red 3", "maiden"], 2: ["maiden", "red 4"]},
+                  hands={1: ["outwit"]})
+    play(s, "outwit", "P2")
+    assert labels(s) == ["maiden", "red 3"]
+    play(s, "red 3")
+    assert labels(s) == ["red 4"]  # not P2's maiden for my red 3
+    s = under_way(game, "red", displays={1: ["red 3", "maiden"], 2: ["maiden", "red 4"]},
+                  hands={1: ["outwit"]})
+    play(s, "outwit", "P2", "maiden")
+    assert labels(s) == ["maiden"]  # a maiden for a maiden, nothing else
+    play(s, "maiden")
+    assert s.zone("display[P1]") == ["red 3", "maiden"]
+    assert s.zone("display[P2]") == ["maiden", "red 4"]
+
+
+def test_countercharge_counts_a_shielded_display_when_finding_the_highest(game):
+    s = under_way(game, "red", displays={1: ["red 3", "red 4"], 2: ["red 5", "red 4"]},
+                  beside={2: ["shield"]}, hands={1: ["countercharge"]})
+    assert "countercharge" not in labels(s)
+    s = under_way(game, "red", displays={1: ["red 3", "red 4"], 2: ["red 3", "red 4"]},
+                  beside={2: ["shield"]}, hands={1: ["countercharge"]})
+    play(s, "countercharge")
+    assert s.zone("display[P1]") == ["red 3"]
+    assert s.zone("display[P2]") == ["red 3", "red 4"]
