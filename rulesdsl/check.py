@@ -538,7 +538,8 @@ class Checker:
             vt = self.expr(o.default)
             self.expect(t, vt, o.default, "the option's default")
             if o.type.name == "range" and isinstance(o.default, ast.Int) and \
-                    not o.type.low <= o.default.value <= o.type.high:
+                    o.type.low <= o.type.high and \
+                    not o.type.low <= o.default.value <= o.type.high:  # (an empty range: above)
                 self.err("E601", f"the default {o.default.value} is outside {o.type.low}.."
                          f"{o.type.high}", o.default.span)
         for e in m.enums.values():

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Optional
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                             UnexpectedToken, VisitError)
 
 from . import ast
 from .errors import RulesError, Span
@@ -36,7 +37,18 @@ def parse(text: str, path: str = "<rules>") -> ast.File:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as e:
         raise _syntax_error(e, text, path) from None
-    return Build(path).transform(tree)
+    try:
+        return Build(path).transform(tree)
+    except VisitError as e:  # a RulesError raised while building (a bad string template)
+        raise _unwrap(e) from None
+
+
+def _unwrap(e: VisitError) -> Exception:
+    """The exception a transformer method raised, out of lark's (possibly nested) wrappers."""
+    orig: Exception = e
+    while isinstance(orig, VisitError):
+        orig = orig.orig_exc
+    return orig if isinstance(orig, RulesError) else e
 
 
 def parse_expression(text: str, path: str, line: int, column: int):
@@ -46,8 +58,12 @@ def parse_expression(text: str, path: str, line: int, column: int):
     except UnexpectedInput as e:
         err = _syntax_error(e, text, path)
         col = column + (err.span.column - 1 if err.span else 0)
-        raise RulesError("E103", f"in a {{...}} of a string: {err.message}",
-                         Span(path, line, col, line, col + 1), err.hints) from None
+        message, hints = err.message, err.hints
+        if err.code == "E102":
+            message = message.replace("the file ends too early", "the expression ends too early")
+            hints = ["complete the expression before the closing '}'"]
+        raise RulesError("E103", f"in a {{...}} of a string: {message}",
+                         Span(path, line, col, line, col + 1), hints) from None
     return Build(path, line - 1, column - 1).transform(tree)
 
 
@@ -92,6 +108,10 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesError:
         if expected:
             msg += f"; expected {_one_of(expected)}"
         hints = ["a block or a list is still open: check that every '{', '(' and '[' is closed"]
+        open_ = _unclosed(text)
+        if open_ is not None:
+            hints = [f"the '{open_[0]}' at line {open_[1]}, column {open_[2]} is not closed"
+                     f"{open_[3]}"]
         return RulesError("E102", msg, Span(path, line, column, line, column + 1), hints)
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
@@ -112,19 +132,72 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesError:
     found = f"'{tok.value}'" if tok.type != "STRING" else "a string"
     expected = sorted({_describe(t) for t in e.expected})
     hints = []
-    if tok.type != "NAME" and str(tok.value) in _keywords() and "a name" in expected:
+    if tok.type != "NAME" and str(tok.value) == "else":
+        hints.append("'else' must follow the '}' that closes an 'if' block, or the 'then' "
+                     "branch of an 'if ... then ... else' expression")
+    elif tok.type != "NAME" and str(tok.value) in _keywords() and "a name" in expected:
         hints.append(f"'{tok.value}' is a keyword of the language; choose another name")
+    elif tok.type in ("COLON", "EQUAL", "ASSIGN_OP") and tok.start_pos is not None:
+        before = re.search(r"\b([a-z]+)\s*$", text[max(0, tok.start_pos - 100):tok.start_pos])
+        if before and before.group(1) in _keywords():  # like a field called 'on'
+            hints.append(f"'{before.group(1)}' is a keyword of the language here; "
+                         "choose another name")
+    if not hints and tok.start_pos is not None:
+        before = re.search(r"\b([a-z]+)\s*$", text[max(0, tok.start_pos - 100):tok.start_pos])
+        if before and f"'{before.group(1)}'" in expected:  # like 'move to pile'
+            hints.append(f"'{before.group(1)}' was read as a name here: is something missing "
+                         "before it?")
     if "'}'" in expected and tok.type in ("$END",):
         hints.append("a '{' is not closed")
     if tok.type == "EQUAL" and "'=='" not in expected and "a comparison" not in expected:
         pass
-    if tok.type == "EQUAL" and any(x in expected for x in ("'and'", "'or'")):
+    if tok.type == "EQUAL" and (any(x in expected for x in ("'and'", "'or'"))
+                                or "'='" not in expected):
         hints.append("to compare, write '=='")
     msg = f"unexpected {found}"
     if expected:
         msg += f"; expected {_one_of(expected)}"
     end = column + max(1, len(str(tok.value)))
     return RulesError("E101", msg, Span(path, line, column, line, end), hints)
+
+
+def _unclosed(text: str):
+    """The '{', '(' or '[' left open at the end of the text: (char, line, column, why).
+
+    The innermost one, unless a closing bracket that starts a line is indented less than the
+    line of the bracket it closed: then that one probably lacks its own closing bracket.
+    """
+    stack, suspect = [], None
+    lines = text.split("\n")
+    indent = [len(x) - len(x.lstrip(" \t")) for x in lines]
+    line, col, i = 1, 1, 0
+    pairs = {"}": "{", ")": "(", "]": "["}
+    while i < len(text):
+        ch = text[i]
+        if ch == "\n":
+            line, col, i = line + 1, 1, i + 1
+            continue
+        if ch == "#" or ch == '"':  # a comment, or a string (which never spans lines)
+            j = i + 1
+            while j < len(text) and text[j] != "\n" and not (ch == '"' and text[j] == '"'):
+                j += 2 if ch == '"' and text[j] == "\\" else 1
+            j = min(j + (1 if ch == '"' else 0), len(text))
+            col += j - i
+            i = j
+            continue
+        if ch in "{([":
+            stack.append((ch, line, col))
+        elif ch in pairs and stack and stack[-1][0] == pairs[ch]:
+            opener = stack.pop()
+            if suspect is None and col == indent[line - 1] + 1 and \
+                    indent[line - 1] < indent[opener[1] - 1]:
+                suspect = (opener[0], opener[1], opener[2],
+                           f"; the '{ch}' at line {line} lines up with an outer block")
+        i += 1
+        col += 1
+    if not stack:
+        return None
+    return suspect or (stack[-1] + ("",))
 
 
 def _one_of(items: list[str]) -> str:
