@@ -1065,3 +1065,15 @@ def test_countercharge_counts_a_shielded_display_when_finding_the_highest(game):
     play(s, "countercharge")
     assert s.zone("display[P1]") == ["red 3"]
     assert s.zone("display[P2]") == ["red 3", "red 4"]
+
+
+def test_restore_at_every_decision_of_a_game(game):
+    s = game.new_game(3, 5)
+    rng = random.Random(5)
+    while not s.is_over:
+        r = rulesdsl.restore(game, s.to_json())
+        assert labels(r) == labels(s) and r.to_move == s.to_move
+        a = rng.choice(s.legal_actions()).label
+        s.apply(a)
+        r.apply(a)
+        assert r.to_json() == s.to_json()
