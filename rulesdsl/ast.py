@@ -235,9 +235,11 @@ class Deal:
 
 @node
 class Reveal:
-    """Shows cards to everyone (in the log). Example: `reveal influence[p]`"""
+    """Shows cards to everyone, or only to some players (in the log). Example:
+    `reveal influence[p]`, `reveal hand[q] to p`"""
     span: Span = span_field()
     what: object = None
+    to: object = None  # None: everyone; else a player or a list of players
 
 
 @node
@@ -258,12 +260,14 @@ class NamedChoice:
 
 @node
 class BinderChoice:
-    """One option per element of a collection. Example: `c in hand[p] where c is mob { ... }`"""
+    """One option per element of a collection. Example: `c in hand[p] where c is mob { ... }`;
+    with a label of its own: `"discard {c}" for c in hand[p] { ... }`"""
     span: Span = span_field()
     binder: str = ""
     source: object = None
     where: object = None
     body: Block = None
+    label: Text = None  # None: the element's own label
 
 
 @node

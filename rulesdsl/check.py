@@ -820,6 +820,11 @@ class Checker:
             if wt not in ("card", "zone", "list of card", "any"):
                 self.err("E300", f"reveal needs a card, a list of cards or a zone, not "
                          f"{self.show(wt)}", s.what.span)
+            if s.to is not None:
+                tt = self.expr(s.to)
+                if tt not in ("player", "list of player", "any"):
+                    self.err("E300", f"reveal ... to needs a player or a list of players, not "
+                             f"{self.show(tt)}", s.to.span)
         elif t is ast.Log:
             self.text(s.text)
         elif t is ast.Ask:
@@ -990,6 +995,8 @@ class Checker:
                 self.m.slots[id(c)] = self.scope.bind(c.binder, et)
                 if c.where is not None:
                     self.cond(c.where, "an option's condition")
+                if c.label is not None:
+                    self.text(c.label)
                 self.block(c.body)
                 self.scope.pop()
 

@@ -539,7 +539,16 @@ class Compiler:
 
     def s_Reveal(self, s: ast.Reveal):
         what = self.cards_of(s.what)
-        self.emit(lambda st, fr: st.reveal(what(st, fr[2])), s.span)
+        if s.to is None:
+            self.emit(lambda st, fr: st.reveal(what(st, fr[2])), s.span)
+            return
+        to = self.expr(s.to)
+
+        def reveal_to(st, fr):
+            seats = to(st, fr[2])
+            seats = [seats] if isinstance(seats, int) else [q for q in seats if q is not None]
+            st.reveal(what(st, fr[2]), seats)
+        self.emit(reveal_to, s.span)
 
     def s_Log(self, s: ast.Log):
         text = self.text(s.text)
@@ -811,7 +820,8 @@ class Compiler:
                     zf = src
                     src = (lambda zf: lambda st, L: st.zones[zf(st, L)])(zf)
                 where = self.expr(ch.where) if ch.where is not None else None
-                alts.append(("binder", None, where, body_pc, slot, src, et))
+                text = self.text(ch.label) if ch.label is not None else None
+                alts.append(("binder", text, where, body_pc, slot, src, et))
             self.block(ch.body)
             bodies_end.append(self.jump_placeholder(ch.span))
         decline_pc = self.here()  # declining an optional ask continues after the bodies
@@ -1300,7 +1310,7 @@ class Ask:
                 L[slot] = x
                 if cond is not None and not cond(st, L):
                     continue
-                lab = label(et, x)
+                lab = label(et, x) if text is None else text(st, L)
                 prev = seen.get(lab)
                 if prev is not None:
                     if prev == ai:

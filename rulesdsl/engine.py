@@ -389,15 +389,16 @@ class State:
         self.log.append(("move", (a,), za, zb))
         self.log.append(("move", (b,), zb, za))
 
-    def reveal(self, cards: list) -> None:
-        """Show cards to everyone; the log names the zone they lie in."""
+    def reveal(self, cards: list, seats: Optional[list] = None) -> None:
+        """Show cards to everyone, or only to `seats`; the log names the zone they lie in."""
         by_zone = {}
         for c in cards:
             by_zone.setdefault(self.loc[c], []).append(c)
+        extra = () if seats is None else (tuple(sorted(set(seats))),)
         if not by_zone:
-            self.log.append(("reveal", (), -1))
+            self.log.append(("reveal", (), -1) + extra)
         for zi, cs in by_zone.items():
-            self.log.append(("reveal", tuple(cs), zi))
+            self.log.append(("reveal", tuple(cs), zi) + extra)
 
     # ------------------------------------------------------------------ seeing
     def can_see(self, zi: int, seat: Optional[int]) -> bool:
@@ -430,6 +431,13 @@ class State:
         if kind == "reveal":
             shown = ", ".join(prog.card_label[c] for c in entry[1]) or "nothing"
             where = prog.zone_names[entry[2]] if len(entry) > 2 and entry[2] >= 0 else "revealed"
+            if len(entry) > 3:  # shown to some players only
+                to = ", ".join(seat_label(q) for q in entry[3]) or "nobody"
+                if not (seat is None or seat in entry[3] or
+                        (entry[2] >= 0 and self.can_see(entry[2], seat))):
+                    n = len(entry[1])
+                    shown = f"{n} card{'s' if n != 1 else ''}"
+                return f"{where} shows {to}: {shown}"
             return f"{where} shows: {shown}"
         if kind == "choice":
             return f"{seat_label(entry[1])} chooses {entry[2]}"

@@ -476,8 +476,8 @@ class Build(Transformer):
     def deal_stmt(self, meta, count, source, family, start):
         return ast.Deal(self._span(meta), count, source, str(family), start)
 
-    def reveal_stmt(self, meta, what):
-        return ast.Reveal(self._span(meta), what)
+    def reveal_stmt(self, meta, what, to):
+        return ast.Reveal(self._span(meta), what, to)
 
     def log_stmt(self, meta, text):
         return ast.Log(self._span(meta), self._text(text))
@@ -493,6 +493,10 @@ class Build(Transformer):
 
     def binder_choice(self, meta, binder, source, where, body):
         return ast.BinderChoice(self._span(meta), str(binder), source, where, body)
+
+    def labelled_choice(self, meta, label, binder, source, where, body):
+        return ast.BinderChoice(self._span(meta), str(binder), source, where, body,
+                                self._text(label))
 
     def if_stmt(self, meta, *items):
         items = list(items)
