@@ -530,6 +530,9 @@ class Checker:
     def check_bodies(self, decls):
         m = self.m
         self.field_types = self.all_fields()
+        # definitions get their types on first use, even from an option's or a variable's
+        # starting value (checked before them), and in dependency order
+        self.define_state: dict[str, str] = {}
         # option defaults
         for o in m.options.values():
             t = self.type_of_ref(o.type)
@@ -537,6 +540,10 @@ class Checker:
             self.context = "define"
             vt = self.expr(o.default)
             self.expect(t, vt, o.default, "the option's default")
+            if not self.plain_value(o.default):
+                self.err("E607", "an option's default must be a plain value", o.default.span,
+                         ["write a number, true/false or an enum value; a formula that "
+                          "depends on the game belongs in a definition"])
             if o.type.name == "range" and isinstance(o.default, ast.Int) and \
                     o.type.low <= o.type.high and \
                     not o.type.low <= o.default.value <= o.type.high:  # (an empty range: above)
@@ -554,8 +561,7 @@ class Checker:
             self.context = "define"
             vt = self.expr(v.decl.default)
             self.expect(v.type, vt, v.decl.default, f"the starting value of {v.name}")
-        # definitions: infer types in dependency order
-        self.define_state: dict[str, str] = {}
+        # definitions not used above
         for d in m.defines.values():
             self.infer_define(d)
         for d in m.defines.values():
@@ -648,6 +654,15 @@ class Checker:
             self.expect("int", self.expr(s.value), s.value, "the score")
             m.nslots[id(s)] = self.scope.count
         self.check_decisions_reach()
+
+    def plain_value(self, e) -> bool:
+        """A literal an option may start from (what loading can read without running)."""
+        if isinstance(e, (ast.Int, ast.Bool)):
+            return True
+        if isinstance(e, ast.Unary):
+            return e.op == "-" and isinstance(e.operand, ast.Int)
+        return isinstance(e, ast.Name) and any(e.name in en.values
+                                               for en in self.m.enums.values())
 
     def infer_define(self, d: DefineInfo):
         state = self.define_state.get(d.name)

@@ -154,17 +154,17 @@ def prizes(*top):
 def test_gops_the_pending_bid_is_hidden():
     game = load("gops")
     s = game.new_game(players=3, seed=4, scenario=prizes(12))
-    s.apply("7")
+    s.apply("bid 7")
     for other in (1, 2):
         view = s.view(other)
         assert view["zones"]["bid[P1]"] == {"count": 1}
         assert view["zones"]["hand[P1]"] == {"count": 12}
         assert not any("7" in line for line in view["log"])
     assert s.view(0)["zones"]["bid[P1]"] == ["7"]
-    s.apply("9")
+    s.apply("bid 9")
     assert s.view(2)["zones"]["bid[P2]"] == {"count": 1}
     assert s.view(0)["zones"]["bid[P2]"] == {"count": 1}
-    s.apply("3")  # the last bid: all are turned face up together
+    s.apply("bid 3")  # the last bid: all are turned face up together
     for seat in range(3):
         view = s.view(seat)
         assert [view["zones"][f"played[P{q}]"] for q in (1, 2, 3)] == [["7"], ["9"], ["3"]]
@@ -174,14 +174,14 @@ def test_gops_the_pending_bid_is_hidden():
 def test_gops_a_tie_discards_the_prize():
     game = load("gops")
     s = game.new_game(players=3, seed=4, scenario=prizes(12, 6))
-    s.apply("9")
-    s.apply("9")
-    s.apply("13")  # the single highest bid wins, whatever the tie below it
+    s.apply("bid 9")
+    s.apply("bid 9")
+    s.apply("bid 13")  # the single highest bid wins, whatever the tie below it
     assert s.zone("won", 2) == ["prize 12"]
     assert s.zone("prize") == ["prize 6"]
-    s.apply("13")
-    s.apply("13")
-    s.apply("2")  # the highest bids tie: nobody takes the prize
+    s.apply("bid 13")
+    s.apply("bid 13")
+    s.apply("bid 2")  # the highest bids tie: nobody takes the prize
     assert s.zone("discard") == ["prize 6"]
     assert all(s.zone("won", p) == [] for p in (0, 1)) and s.scores == [0, 0, 12]
 
@@ -239,13 +239,13 @@ def test_crazy_eights_an_eight_names_the_suit():
     s = game.new_game(players=2, seed=1, scenario=scenario)
     assert labels(s) == ["eight of clubs"]  # eights are wild; nothing else matches
     s.apply("eight of clubs")
-    assert s.to_move == 0 and labels(s) == ["clubs", "diamonds", "hearts", "spades"]
-    s.apply("hearts")
+    assert s.to_move == 0 and labels(s) == ["name clubs", "name diamonds", "name hearts", "name spades"]
+    s.apply("name hearts")
     assert s.var("suit") == "hearts"
     assert s.to_move == 1  # the named suit, or another eight; not the eight's own suit
     assert labels(s) == ["eight of hearts", "three of hearts"]
     s.apply("eight of hearts")
-    s.apply("spades")
+    s.apply("name spades")
     assert labels(s) == ["king of spades"]
 
 
