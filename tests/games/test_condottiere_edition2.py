@@ -176,6 +176,17 @@ def test_the_bishop_discards_the_highest_mercenaries_and_the_battle_goes_on(game
     assert s.var("owner[Milano]") == P2
 
 
+def test_the_bishop_goes_by_printed_values_not_by_what_a_drummer_makes_of_them(game):
+    # Choice: "the highest value" is the printed value, as for spring.
+    s = table(game, 2, hands={1: ["bishop", "mercenary 1"], 2: ["mercenary 1"]},
+              lines={1: ["drummer", "mercenary 6", "mercenary 6"], 2: ["mercenary 10"]})
+    play(s, (P1, "Milano"))
+    assert (army(s, P1), army(s, P2)) == (24, 10)
+    play(s, (P1, "bishop"))
+    assert s.zone("line[P1]") == ["drummer", "mercenary 6", "mercenary 6", "bishop"]
+    assert s.zone("line[P2]") == []
+
+
 def test_the_bishop_with_no_mercenary_in_play_discards_nothing(game):
     s = table(game, 2, hands={1: ["bishop", "mercenary 1"], 2: ["mercenary 1"]},
               lines={2: ["heroine"]})
@@ -231,6 +242,16 @@ def test_a_region_just_won_cannot_be_named_again(game):
 
 
 # ---------------------------------------------------------------- rounds
+
+def test_a_hand_without_mercenaries_may_still_be_discarded(game):
+    # Choice: the second edition does not change the 1995 rule.
+    s = table(game, 3, hands={1: ["mercenary 5", "mercenary 1"], 2: ["mercenary 2"],
+                              3: ["courtesan", "spring"]})
+    play(s, (P1, "Milano"), (P1, "mercenary 5"), (P2, "pass"), (P3, "pass"), (P1, "pass"))
+    assert labels(s) == ["discard my hand", "keep my hand"] and s.to_move == P3
+    play(s, (P3, "discard my hand"))
+    assert s.zone("hand[P3]") == []
+
 
 def test_the_last_player_keeps_two_cards_and_the_rest_is_dealt_anew(game):
     s = table(game, 3, hands={1: ["mercenary 10"],
