@@ -93,6 +93,7 @@ class Program:
     step_limit: int = 1_000_000
     depth_limit: int = 200
     labeller: Callable = None
+    name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
 
     def label(self, t: str, v) -> str:
         return self.labeller(t, v)
@@ -552,7 +553,7 @@ class Compiler:
 
     def s_Log(self, s: ast.Log):
         text = self.text(s.text)
-        self.emit(lambda st, fr: st.log.append(("text", text(st, fr[2]))), s.span)
+        self.emit(lambda st, fr: st.events.append(("text", text(st, fr[2]))), s.span)
 
     def s_If(self, s: ast.If):
         ends = []
@@ -736,7 +737,7 @@ class Compiler:
             if c is None or p is None:
                 raise RuntimeRulesError("R012", "play needs a card and a player, got none", span)
             L[cs], L[ps], L[cancelled] = c, p, False
-            st.log.append(("play", p, c))
+            st.events.append(("play", p, c))
             st.move_cards([c], to(st, L), False, log=False)
         self.emit(begin, span)
         for rid in self.response_ids:
@@ -750,7 +751,7 @@ class Compiler:
                 if st.cancelled:
                     fr[2][cancelled] = True
                     st.cancelled = False
-                    st.log.append(("cancelled", fr[2][cs]))
+                    st.events.append(("cancelled", fr[2][cs]))
             self.emit(after, span)
         on_play = self.p.on_play
         kind_of = self.p.card_kind

@@ -57,7 +57,7 @@ class State:
     """One game in progress. Mutate it only through `apply`."""
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
-                 "history", "log", "cancelled", "effect_depth", "pending", "seed")
+                 "history", "events", "cancelled", "effect_depth", "pending", "seed")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -70,7 +70,7 @@ class State:
         self.over = False
         self.winners: list = []
         self.history: list = []
-        self.log: list = []
+        self.events: list = []  # raw log entries; `log` renders them
         self.cancelled = False
         self.effect_depth = 0
         self.pending = None  # (seat, options) while waiting for a decision
@@ -127,7 +127,7 @@ class State:
             ai = chosen[1]
             # a chosen card shows up in the log through its move, with its visibility
             if not (ai >= 0 and ins.alts[ai][0] == "binder" and ins.alts[ai][6] == "card"):
-                self.log.append(("choice", seat, chosen[0]))
+                self.events.append(("choice", seat, chosen[0]))
             self.run()
         except RulesError:
             self._restore_snapshot(backup)
@@ -169,7 +169,7 @@ class State:
         s.over = self.over
         s.winners = self.winners[:]
         s.history = self.history[:]
-        s.log = self.log[:]
+        s.events = self.events[:]
         s.cancelled = self.cancelled
         s.effect_depth = self.effect_depth
         s.pending = self.pending
@@ -261,7 +261,7 @@ class State:
         self.over = True
         self.frames.clear()
         self.effect_depth = 0
-        self.log.append(("end", tuple(self.winners)))
+        self.events.append(("end", tuple(self.winners)))
 
     # ------------------------------------------------------------------ primitives
     def next_random(self, n: int) -> int:
@@ -282,7 +282,7 @@ class State:
         for i in range(len(z) - 1, 0, -1):
             j = self.next_random(i + 1)
             z[i], z[j] = z[j], z[i]
-        self.log.append(("shuffle", zi))
+        self.events.append(("shuffle", zi))
 
     def move_cards(self, cards: list, dest: int, bottom: bool = False, log: bool = True) -> None:
         if not cards:
@@ -315,7 +315,7 @@ class State:
         if log:
             for src, cs in groups.items():
                 if src != dest:
-                    self.log.append(("move", tuple(cs), src, dest))
+                    self.events.append(("move", tuple(cs), src, dest))
 
     def _respect_invariants(self, cards: list, dest: int) -> list:
         """While a card effect runs, zones with `keeps N` keep their earliest N cards."""
@@ -361,7 +361,7 @@ class State:
             dealt[seat].append(c)
         for seat, cs in enumerate(dealt):
             if cs:
-                self.log.append(("move", tuple(cs), source, family_base + seat))
+                self.events.append(("move", tuple(cs), source, family_base + seat))
 
     def _place(self, c: int, dest: int) -> None:
         target = self.zones[dest]
@@ -386,8 +386,8 @@ class State:
         for zi in (za, zb):
             if self.prog.zone_unordered[zi]:
                 self.zones[zi].sort()
-        self.log.append(("move", (a,), za, zb))
-        self.log.append(("move", (b,), zb, za))
+        self.events.append(("move", (a,), za, zb))
+        self.events.append(("move", (b,), zb, za))
 
     def reveal(self, cards: list, seats: Optional[list] = None) -> None:
         """Show cards to everyone, or only to `seats`; the log names the zone they lie in."""
@@ -396,9 +396,9 @@ class State:
             by_zone.setdefault(self.loc[c], []).append(c)
         extra = () if seats is None else (tuple(sorted(set(seats))),)
         if not by_zone:
-            self.log.append(("reveal", (), -1) + extra)
+            self.events.append(("reveal", (), -1) + extra)
         for zi, cs in by_zone.items():
-            self.log.append(("reveal", tuple(cs), zi) + extra)
+            self.events.append(("reveal", tuple(cs), zi) + extra)
 
     # ------------------------------------------------------------------ seeing
     def can_see(self, zi: int, seat: Optional[int]) -> bool:
@@ -412,6 +412,9 @@ class State:
         return False
 
     def render_log(self, entry, seat: Optional[int] = None) -> str:
+        """One event as text, as `seat` may see it (None: everything)."""
+        if isinstance(entry, str):
+            return entry
         prog = self.prog
         kind = entry[0]
         if kind == "text":
@@ -450,8 +453,11 @@ class State:
         return str(entry)
 
     @property
-    def log_lines(self) -> list:
-        return [self.render_log(e) for e in self.log]
+    def log(self) -> list:
+        """Omniscient: every event so far, as text. A seat's own log is `view(seat)["log"]`."""
+        return [self.render_log(e) for e in self.events]
+
+    log_lines = log
 
     def view(self, seat: int) -> dict:
         """What `seat` may see, as JSON-ready data."""
@@ -487,7 +493,7 @@ class State:
             "to_move": None if self.over else seat_label(self.to_move),
             "zones": zones,
             "vars": variables,
-            "log": [self.render_log(e, seat) for e in self.log],
+            "log": [self.render_log(e, seat) for e in self.events],
         }
         if prog.score is not None:
             if prog.score_visibility == "public":
@@ -500,6 +506,15 @@ class State:
 
     # ------------------------------------------------------------------ names
     def _zone_index(self, name: str, seat=None, key=None) -> int:
+        if seat is None and key is None and type(name) is str:
+            # tests and scripts ask for the same few zones by name over and over
+            zi = self.prog.name_cache.get(name)
+            if zi is None:
+                zi = self.prog.name_cache[name] = self._find_zone(name, None, None)
+            return zi
+        return self._find_zone(name, seat, key)
+
+    def _find_zone(self, name: str, seat, key) -> int:
         name, keys = _split_name(name)
         prog = self.prog
         lay = prog.zones.get(name)
@@ -531,14 +546,14 @@ class State:
         return (
             [z[:] for z in self.zones], self.loc[:], self.vars[:], self.rng,
             [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames], self.over,
-            self.winners[:], len(self.history), len(self.log), self.cancelled,
+            self.winners[:], len(self.history), len(self.events), self.cancelled,
             self.effect_depth)
 
     def _restore_snapshot(self, b) -> None:
         (self.zones, self.loc, self.vars, self.rng, self.frames, self.over, self.winners,
          nh, nl, self.cancelled, self.effect_depth) = b
         del self.history[nh:]
-        del self.log[nl:]
+        del self.events[nl:]
         self.pending = None
 
     def to_json(self) -> str:
@@ -562,7 +577,7 @@ class State:
             "cancelled": self.cancelled,
             "effect_depth": self.effect_depth,
             "history": self.history,
-            "log": [list(e) for e in self.log],
+            "log": [list(e) for e in self.events],
         }
         return json.dumps(data, separators=(",", ":"))
 

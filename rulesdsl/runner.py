@@ -232,7 +232,7 @@ class Runner:
 
     def flush_log(self, viewer=None) -> None:
         """Print the log lines not printed yet, as `viewer` (or self.viewer) may see them."""
-        if len(self.state.log) <= self.log_seen:
+        if len(self.state.events) <= self.log_seen:
             return
         seat = viewer if viewer is not None else self.viewer
         lines = log_lines(self.state, seat)
@@ -433,7 +433,7 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
                + ", ".join(f"{runner.names[s]} {k}" for s, k in enumerate(seats)))
     if resume:
         runner.say(f"resumed after {len(state.history)} actions")
-        runner.log_seen = len(state.log)
+        runner.log_seen = len(state.events)
     try:
         return runner.run()
     except Quit:

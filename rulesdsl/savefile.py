@@ -97,7 +97,7 @@ def state_from_json(game, text: str) -> State:
     st.cancelled = bool(data.get("cancelled", False))
     st.effect_depth = sum(1 for f in frames if f[3])
     st.history = history
-    st.log = [tuple(tuple(x) if isinstance(x, list) else x for x in e) for e in log]
+    st.events = [tuple(tuple(x) if isinstance(x, list) else x for x in e) for e in log]
     seed = data.get("seed", 0)
     st.seed = seed if isinstance(seed, int) else 0
     if not over:

@@ -111,7 +111,7 @@ def apply_scenario(st: State, scenario) -> None:
     for i, v in sets:
         st.vars[i] = v
     st.pending = None
-    st.log.append(("text", "a scenario set up this position"))
+    st.events.append(("text", "a scenario set up this position"))
 
 
 def _zone(st: State, name) -> int:
