@@ -1,6 +1,6 @@
-"""The `rulesdsl` command: check, play, simulate (and fmt, not yet written).
+"""The `rulesdsl` command: check, play, simulate, fmt.
 
-    rulesdsl check FILE...
+    rulesdsl check FILE... [--format text|json]
     rulesdsl play GAME [--players N] [--seed S] [--seats human,random,...] [--option K=V]
                        [--scenario F] [--script F] [--save F] [--resume F]
     rulesdsl simulate GAME [--players N] [--games K] [--seed S] [--seats ...] [--json]
@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="check rules files and report every error",
                        description="Check rules files; exit 1 if any has an error.")
     p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--format", choices=["text", "json"], default="text",
+                   help="text (default): for people; json: a list of diagnostics on "
+                        "standard output, for editors and CI")
     p.set_defaults(func=cmd_check)
 
     def game_args(p):
@@ -81,9 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("fmt", help="format rules files (not implemented yet)")
-    p.add_argument("files", nargs="*", metavar="FILE")
-    p.add_argument("--check", action="store_true")
+    p = sub.add_parser("fmt", help="lay rules files out in the one canonical layout",
+                       description="Rewrite rules files in place in the canonical layout "
+                                   "(comments kept). With --check, write nothing and exit 1 "
+                                   "if any file would change.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; list the files that would change and exit 1 if any")
     p.set_defaults(func=cmd_fmt)
     return parser
 
@@ -96,6 +103,8 @@ def _render(error) -> str:
 
 
 def cmd_check(args) -> int:
+    if getattr(args, "format", "text") == "json":
+        return check_json(args.files)
     import rulesdsl
     from rulesdsl.errors import CheckFailed, RulesError
 
@@ -155,9 +164,84 @@ def cmd_simulate(args) -> int:
     return EXIT_OK
 
 
+def _diagnostic(error, path: str, severity: Optional[str] = None) -> dict:
+    span = getattr(error, "span", None)
+    return {"path": span.path if span else path,
+            "line": span.line if span else None,
+            "column": span.column if span else None,
+            "end_line": span.end_line if span else None,
+            "end_column": span.end_column if span else None,
+            "severity": severity or getattr(error, "severity", "error"),
+            "code": error.code, "message": error.message, "hints": list(error.hints)}
+
+
+def check_json(files) -> int:
+    """`check --format json`: every diagnostic of every file as one JSON list on stdout."""
+    import rulesdsl
+    from rulesdsl.errors import CheckFailed, RulesError
+
+    status = EXIT_OK
+    found: list = []
+    for path in files:
+        diagnostics = []
+        if not os.path.isfile(path):
+            why = "is a directory" if os.path.isdir(path) else "no such file"
+            diagnostics.append({"path": path, "line": None, "column": None, "end_line": None,
+                                "end_column": None, "severity": "error", "code": "C001",
+                                "message": f"cannot read the file: {why}", "hints": []})
+        else:
+            try:
+                warnings = rulesdsl.check_file(path)
+                diagnostics += [_diagnostic(w, path, "warning") for w in warnings or ()]
+            except CheckFailed as failed:
+                diagnostics += [_diagnostic(w, path, "warning") for w in failed.warnings]
+                diagnostics += [_diagnostic(e, path) for e in failed.errors]
+            except RulesError as e:
+                diagnostics.append(_diagnostic(e, path))
+            except OSError as e:
+                diagnostics.append({"path": path, "line": None, "column": None,
+                                    "end_line": None, "end_column": None, "severity": "error",
+                                    "code": "C001",
+                                    "message": f"cannot read the file: {e.strerror or e}",
+                                    "hints": []})
+        if any(d["severity"] == "error" for d in diagnostics):
+            status = EXIT_ERROR
+        diagnostics.sort(key=lambda d: (d["path"] != path, d["path"], d["line"] or 0,
+                                        d["column"] or 0, d["code"]))
+        found += diagnostics
+    print(json.dumps(found, indent=2))
+    return status
+
+
 def cmd_fmt(args) -> int:
-    print("rulesdsl fmt is not implemented yet", file=sys.stderr)
-    return EXIT_USAGE
+    from rulesdsl.errors import RulesError, render
+    from rulesdsl.fmt import format_source, read_source
+
+    status = EXIT_OK
+    for path in args.files:
+        if not os.path.isfile(path):
+            why = "is a directory" if os.path.isdir(path) else "no such file"
+            print(f"{path}: error: cannot read the file: {why}", file=sys.stderr)
+            status = EXIT_ERROR
+            continue
+        text = None
+        try:
+            text = read_source(path)
+            formatted = format_source(text, path)
+        except RulesError as e:
+            print(render(e, {path: text} if text is not None else None), file=sys.stderr)
+            status = EXIT_ERROR
+            continue
+        if formatted == text:
+            continue
+        if args.check:
+            print(f"{path}: would be reformatted")
+            status = EXIT_ERROR
+        else:
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(formatted)
+            print(f"{path}: reformatted")
+    return status
 
 
 # ---------------------------------------------------------------- entry point
