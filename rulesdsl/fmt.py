@@ -242,8 +242,7 @@ class _Walker:
         if handler is not None:
             handler(x)
         else:
-            for c in x.children:
-                self.emit(c)
+            self.generic(x)
 
     @staticmethod
     def kids(tree: Tree) -> list:
@@ -291,10 +290,23 @@ class _Walker:
         self.out.append(NL)
         self.tok(rbrace).closes_block = True
 
+    def generic(self, tree: Tree) -> None:
+        for c in tree.children:
+            self.emit(c)
+
+    @staticmethod
+    def brace_at(kids: list) -> Optional[int]:
+        """Where the `{ ... }` that ends a rule opens, if it does end so."""
+        if not kids or not _is(kids[-1], "RBRACE"):
+            return None
+        return next((k for k, c in enumerate(kids) if _is(c, "LBRACE")), None)
+
     def braced(self, tree: Tree, emit_item=None, skip=()) -> None:
         """A rule whose last part is `{ ... }`: the head as usual, then the body."""
         kids = self.kids(tree)
-        i = next(k for k, c in enumerate(kids) if _is(c, "LBRACE"))
+        i = self.brace_at(kids)
+        if i is None:  # a shape this formatter does not know: lay it out plainly
+            return self.generic(tree)
         for c in kids[:i]:
             self.emit(c)
         items = [c for c in kids[i + 1:-1] if not any(_is(c, s) for s in skip)]
@@ -322,7 +334,9 @@ class _Walker:
 
     def r_enum_decl(self, tree: Tree) -> None:
         kids = self.kids(tree)
-        i = next(k for k, c in enumerate(kids) if _is(c, "LBRACE"))
+        i = self.brace_at(kids)
+        if i is None:
+            return self.generic(tree)
         for c in kids[:i]:
             self.emit(c)
         lbrace, rbrace = kids[i], kids[-1]
@@ -364,8 +378,10 @@ class _Walker:
 
     def r_board_decl(self, tree: Tree) -> None:
         kids = self.kids(tree)
-        i = next(k for k, c in enumerate(kids) if _is(c, "LBRACE"))
-        j = next(k for k, c in enumerate(kids) if _is(c, "BORDERS"))
+        i = self.brace_at(kids)
+        j = next((k for k, c in enumerate(kids) if _is(c, "BORDERS")), None)
+        if i is None or j is None or j < i:
+            return self.generic(tree)
         for c in kids[:i]:
             self.emit(c)
         nodes = [c for c in kids[i + 1:j] if not _is(c, "COMMA")]
@@ -419,19 +435,25 @@ class _Walker:
         self.glued_open(tree, "LSQB")
 
     def r_neg(self, tree: Tree) -> None:
-        minus, operand = self.kids(tree)
-        t = self.tok(minus)
+        kids = self.kids(tree)
+        if len(kids) != 2 or not _is(kids[0], "MINUS"):
+            return self.generic(tree)
+        t = self.tok(kids[0])
         t.glue_right, t.brk = True, None
-        self.emit(operand)
+        self.emit(kids[1])
 
     def r_border(self, tree: Tree) -> None:
         for c in self.kids(tree):
-            t = self.tok(c)
-            t.brk = None
+            if isinstance(c, Token):
+                self.tok(c).brk = None
+            else:
+                self.emit(c)
 
     # -- conditional values
 
     def r_if_expr(self, tree: Tree, broken: Optional[bool] = None) -> None:
+        if not self.is_if_expr(tree):
+            return self.generic(tree)
         if broken is None:
             broken = self.chain_broken(tree)
         _if, cond, then, a, else_, b = self.kids(tree)
@@ -442,17 +464,26 @@ class _Walker:
         t = self.tok(else_)
         t.brk = "always" if broken else None
         t.chain = broken
-        if isinstance(b, Tree) and b.data == "if_expr":
+        if self.is_if_expr(b):
             self.r_if_expr(b, broken)
         else:
             self.emit(b)
 
-    @staticmethod
-    def chain_broken(tree: Tree) -> bool:
+    @classmethod
+    def is_if_expr(cls, x) -> bool:
+        """`if C then A else B`, in the shape this formatter knows."""
+        if not (isinstance(x, Tree) and x.data == "if_expr"):
+            return False
+        kids = cls.kids(x)
+        return len(kids) == 6 and [_is(kids[k], t) for k, t in
+                                   ((0, "IF"), (2, "THEN"), (4, "ELSE"))] == [True] * 3
+
+    @classmethod
+    def chain_broken(cls, tree: Tree) -> bool:
         """Whether the author wrote this `if ... then ... else if ...` over several lines."""
         node = tree
-        while isinstance(node, Tree) and node.data == "if_expr":
-            _if, cond, then, a, else_, b = [c for c in node.children if c is not None]
+        while cls.is_if_expr(node):
+            _if, cond, then, a, else_, b = cls.kids(node)
             if _last_line(cond) < then.line or then.end_line < _first_line(a) or \
                     _last_line(a) < else_.line or else_.end_line < _first_line(b):
                 return True
