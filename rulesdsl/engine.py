@@ -504,6 +504,66 @@ class State:
             out["actions"] = [a.label for a in self.legal_actions()]
         return out
 
+    def describe(self) -> dict:
+        """What the declarations say about each zone, variable and card, for showing a view
+        (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
+        "visibility"}}, "vars": {instance name: {"var", "owner" (seat or None), "board"
+        (the board enum it is indexed by, or None), "type"}}, "boards": {board: [nodes]},
+        "cards": {label: {"kind", "group", "order"}}}. A card's group is the value of its
+        first enum field (e.g. its colour) or else its root kind; "order" sorts a hand."""
+        prog = self.prog
+        cached = getattr(prog, "_describe", None)
+        if cached is not None:
+            return cached
+        zones = {}
+        for zi, name in enumerate(prog.zone_names):
+            zones[name] = {"zone": prog.zone_layout_of[zi], "owner": prog.zone_owner[zi],
+                           "visibility": prog.zone_vis[zi]}
+        variables = {}
+        for lay in prog.vars.values():
+            board = next((d for d in lay.dims if d in prog.adjacency), None)
+            for k in range(_count(lay.sizes)):
+                variables[prog.var_names[lay.base + k]] = {
+                    "var": lay.name, "owner": _owner_of(lay, k), "board": board,
+                    "type": lay.type}
+        kinds = getattr(getattr(self.game, "model", None), "kinds", {}) or {}
+        enum_fields = []
+        for f, values in prog.fields.items():
+            for kinfo in kinds.values():
+                t = getattr(kinfo, "fields", {}).get(f)
+                if t and t[0] in prog.enums:
+                    enum_fields.append((f, t[0]))
+                    break
+        roots = {}
+        for kname in prog.kind_names:
+            anc = getattr(kinds.get(kname), "ancestors", None) or [kname]
+            roots[kname] = anc[-1]
+        root_order = list(dict.fromkeys(roots[k] for k in prog.kind_names))
+        cards = {}
+        for c, label in enumerate(prog.card_label):
+            if label in cards:
+                continue
+            kname = prog.kind_names[prog.card_kind[c]]
+            group, gkey = roots[kname], (1, root_order.index(roots[kname]), 0)
+            for f, enum in enum_fields:
+                v = prog.fields[f][c]
+                if isinstance(v, int) and not isinstance(v, bool) and \
+                        0 <= v < len(prog.enums[enum]):
+                    group, gkey = prog.enums[enum][v], (0, list(prog.enums).index(enum), v)
+                    break
+            rest = tuple(v if isinstance(v, int) else 0 for v in
+                         (prog.fields[f][c] for f in prog.fields))
+            cards[label] = {"kind": kname, "group": group,
+                            "order": list(gkey + rest + (prog.card_kind[c],))}
+        out = {"zones": zones, "vars": variables,
+               "boards": {b: list(prog.enums[b]) for b in prog.adjacency},
+               "cards": cards}
+        try:
+            prog._describe = out
+        except AttributeError:
+            pass
+        return out
+
     # ------------------------------------------------------------------ names
     def _zone_index(self, name: str, seat=None, key=None) -> int:
         if seat is None and key is None and type(name) is str:

@@ -12,11 +12,14 @@ it), `?` to show the options again, `history` for the actions so far, or `quit`.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 from typing import IO, Optional, Sequence
 
 from rulesdsl.agents import agent_names, make_agent
 from rulesdsl.errors import RulesError, Span, did_you_mean
+from rulesdsl.screen import clean
 from rulesdsl.sim import agent_seed, parse_seats
 
 HUMAN = "human"
@@ -189,14 +192,54 @@ def seat_names(state) -> list[str]:
 
 # ---------------------------------------------------------------- the runner
 
+HELP = ("commands: a number or a label (any unique start of it, any case) chooses; "
+        "help: this help; rules: a summary of the rules; log: everything you have seen; "
+        "save FILE: save the game there too; quit: stop (the game stays saved)")
+
+
+def numeric_labels(actions: Sequence) -> bool:
+    """A decision whose labels are all numbers (an amount): typing a number names the
+    label itself, and `#N` picks option N."""
+    return bool(actions) and all(_is_int(a.label) for a in actions)
+
+
+def _is_int(text: str) -> bool:
+    t = text.strip()
+    return t.lstrip("-").isdigit()
+
+
+def _ranges(values: list) -> str:
+    """[0, 1, 2, 3, 5, 10, 15] -> '0..3, 5..15 by 5'."""
+    out, k = [], 0
+    while k < len(values):
+        j = k
+        step = values[k + 1] - values[k] if k + 1 < len(values) else 0
+        while step > 0 and j + 1 < len(values) and values[j + 1] - values[j] == step:
+            j += 1
+        if j - k >= 2:
+            out.append(f"{values[k]}..{values[j]}" + (f" by {step}" if step != 1 else ""))
+            k = j + 1
+        else:
+            out.append(str(values[k]))
+            k += 1
+    return ", ".join(out)
+
+
 class Runner:
-    """Plays one game to its end (or until quit) through the public API."""
+    """Plays one game to its end (or until quit) through the public API.
+
+    On a terminal each person's decision gets a screen of its own: it is cleared, and with
+    several people at the table a hand-over screen comes first, so each sees only their own
+    view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instead."""
 
     def __init__(self, state, seats: Sequence[str], *, seed: int = 0,
                  script: Optional[list[str]] = None, script_path: Optional[str] = None,
                  save: Optional[str] = None, out: Optional[IO] = None,
-                 inp: Optional[IO] = None):
+                 inp: Optional[IO] = None, plain: bool = False, meta: Optional[dict] = None,
+                 game=None):
+        from rulesdsl.screen import Layout, Out
         self.state = state
+        self.game = game if game is not None else getattr(state, "game", None)
         self.seats = list(seats)
         self.agents = {seat: make_agent(kind, agent_seed(seed, seat))
                        for seat, kind in enumerate(self.seats) if kind != HUMAN}
@@ -204,17 +247,26 @@ class Runner:
         self.script_path = script_path or "<script>"
         self.script_pos = 0           # index of the next script line to read
         self.save_path = save
+        self.extra_saves: list = []   # files named with `save FILE`
+        self.meta = dict(meta or {})  # what --resume needs besides the state
         self._out = out
         self._inp = inp
+        self.o = Out(out, plain=plain)
+        self.layout = Layout(state)
         self.log_seen = 0             # log entries printed so far
         self.names = seat_names(state)
         humans = [seat for seat, kind in enumerate(self.seats) if kind == HUMAN]
+        self.humans = humans
         # whose eyes the log is printed through: the one human, else none (everything)
         self.viewer = humans[0] if len(humans) == 1 else None
         self.several_humans = len(humans) > 1
         # an agent's choice may be secret (a card laid face down): with people watching,
         # the log, which respects visibility, is the only report of it
         self.omniscient = not humans
+        # screens on a terminal; a transcript otherwise
+        self.screens = self.o.tty and self._interactive_input()
+        self.seen = {s: 0 for s in humans}   # per person: log lines seen at their last move
+        self.last_on_screen = None           # the person whose view is on screen
 
     def seat_name(self, seat: int) -> str:
         return f"{self.names[seat]} (seat {seat})"
@@ -227,8 +279,17 @@ class Runner:
     def inp(self) -> IO:
         return self._inp if self._inp is not None else sys.stdin
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+    def _interactive_input(self) -> bool:
+        try:
+            return self.inp.isatty()
+        except (AttributeError, ValueError):
+            return False
+
+    def say(self, text="", style=None) -> None:
+        if isinstance(text, list):
+            self.o.line(text)
+        else:
+            self.o.line([(str(text), style)])
 
     def flush_log(self, viewer=None) -> None:
         """Print the log lines not printed yet, as `viewer` (or self.viewer) may see them."""
@@ -240,15 +301,25 @@ class Runner:
             self.say(f"  {line}")
         self.log_seen = len(lines)
 
+    def save_data(self) -> str:
+        """The autosave: the state's JSON plus, under "runner", what --resume needs."""
+        text = self.state.to_json()
+        if not self.meta:
+            return text
+        data = json.loads(text)
+        data["runner"] = dict(self.meta, seats=self.seats)
+        return json.dumps(data, separators=(",", ":"))
+
     def save(self) -> None:
         if self.save_path:
-            text = self.state.to_json()
-            try:
-                with open(self.save_path, "w", encoding="utf-8") as f:
-                    f.write(text)
-            except OSError as e:
-                raise RulesError("C001", f"cannot write the save file {self.save_path}: "
-                                 f"{e.strerror or e}") from None
+            write_file(self.save_path, self.save_data(), "the save file")
+
+    def replay_data(self) -> dict:
+        return {"format": "rulesdsl-replay", "game": self.meta.get("game"),
+                "options": self.meta.get("options", {}), "players": self.state.players,
+                "seed": self.meta.get("seed", getattr(self.state, "seed", 0)),
+                "scenario": self.meta.get("scenario"), "seats": self.seats,
+                "actions": list(self.state.history)}
 
     # -- human decisions
 
@@ -271,30 +342,102 @@ class Runner:
             try:
                 return input(prompt)
             except EOFError:
+                self.say()
                 return None
+            except UnicodeDecodeError:
+                return "\ufffd"       # undecodable bytes: an unknown label
         self.out.write(prompt)
         self.out.flush()
-        line = stream.readline()
+        try:
+            line = stream.readline()
+        except UnicodeDecodeError:
+            return "\ufffd"
         if not line:
             self.say()
             return None
         line = line.rstrip("\r\n")
-        self.say(line)        # echo, so a transcript reads like a session
+        self.say(clean(line, 200))    # echo, so a transcript reads like a session
         return line
 
     def show_options(self, seat: int, actions: Sequence) -> None:
-        self.say(f"{self.seat_name(seat)} to move; what you see:")
+        o = self.o
+        if self.screens:
+            o.clear()
+            self.say([(f" {getattr(self.game, 'name', '')} ", "bold reverse"),
+                      (f"  {self.seat_name(seat)} to move", "bold"),
+                      ("   (you)" if len(self.humans) == 1 else "", "dim")])
+            self.show_recent(seat)
+        else:
+            self.say(f"{self.seat_name(seat)} to move; what you see:")
         try:
             view = self.state.view(seat)
         except RulesError:
             view = None
         if view:
-            for line in view_lines(view):
-                self.say(line)
-        self.say("options:")
+            for line in self.layout.view_lines(view, seat, compact=True, width=o.width):
+                self.say([("  ", None)] + line)
+        self.show_choices(actions)
+
+    def show_recent(self, seat: int) -> None:
+        """What happened since this seat last moved, as it may see it (at most a screenful)."""
+        lines = log_lines(self.state, seat)
+        new = lines[self.seen.get(seat, 0):]
+        if not new:
+            return
+        limit = max(6, min(14, shutil.get_terminal_size((100, 30)).lines // 3))
+        self.say("since your last move:" if self.seen.get(seat) else "so far:", "bold")
+        if len(new) > limit:
+            self.say(f"  ... {len(new) - limit} earlier lines (type log to see them)", "dim")
+            new = new[-limit:]
+        for line in new:
+            self.say([("  ", None), (line, "cyan" if line.startswith(self.names[seat])
+                                     else None)])
+
+    def show_choices(self, actions: Sequence) -> None:
+        if numeric_labels(actions):
+            values = sorted(int(a.label) for a in actions)
+            self.say([("options: ", "bold"), ("type an amount: ", None),
+                      (_ranges(values), "bold yellow")])
+            self.say("  (a number here is the amount itself; #N picks option N)", "dim")
+            return
+        self.say("options:" + ("  (type a number or the start of a label; help: commands)"
+                               if self.screens else ""), "bold")
         width = len(str(len(actions)))
-        for k, a in enumerate(actions, 1):
-            self.say(f"  {k:>{width}}. {a.label}")
+        cells = [[(f"  {k:>{width}}. ", "bold yellow"),
+                  (a.label, self.layout.card_style(a.label))]
+                 for k, a in enumerate(actions, 1)]
+        cols = 1
+        if self.screens and len(actions) > 8:
+            cell_w = max(sum(len(t) for t, _ in c) for c in cells) + 2
+            cols = max(1, min(4, self.o.width // cell_w))
+        if cols == 1:
+            for c in cells:
+                self.say(c)
+            return
+        cell_w = max(sum(len(t) for t, _ in c) for c in cells) + 2
+        rows = -(-len(cells) // cols)
+        for r in range(rows):
+            line = []
+            for col in range(cols):
+                k = col * rows + r
+                if k < len(cells):
+                    c = cells[k]
+                    pad = cell_w - sum(len(t) for t, _ in c)
+                    line += c + ([(" " * pad, None)] if col < cols - 1 else [])
+            self.say(line)
+
+    def hand_over(self, seat: int) -> None:
+        """Several people at one screen: hide the last person's view until the next one is
+        at the keyboard."""
+        if not (self.screens and self.several_humans) or self.last_on_screen == seat:
+            return
+        self.o.clear()
+        self.say(f"pass the keyboard to {self.names[seat]} (seat {seat}), "
+                 "then press Enter", "bold")
+        text = self._read_line("")
+        if text is None:
+            raise InputEnded()
+        self.last_on_screen = None
 
     def ask_human(self, seat: int):
         actions = self.state.legal_actions()
@@ -313,29 +456,61 @@ class Runner:
                     + [f"legal here: {labels}{more}"])
             self.say(f"{self.seat_name(seat)} plays: {action.label}   (script line {lineno})")
             return action
+        self.hand_over(seat)
         self.show_options(seat, actions)
+        self.last_on_screen = seat
+        numeric = numeric_labels(actions)
         while True:
             text = self._read_line(f"{self.names[seat]}> ")
             if text is None:
-                hints = [f"continue with --resume {self.save_path}"] if self.save_path else []
-                raise RulesError("C012", "the input ended before the game was over", hints=hints)
+                raise InputEnded()
             cmd = text.strip().lower()
-            if cmd in ("?", "help", "options"):
-                self.say("type an option's number or its label; 'history' shows the actions "
-                         "so far, 'quit' stops")
-                self.show_options(seat, actions)
+            word, _, rest = text.strip().partition(" ")
+            if cmd in ("?", "help", "options", "h"):
+                self.say(HELP)
+                if numeric:
+                    self.say("this decision asks for an amount: type the number itself "
+                             "(#N picks option N)")
+                self.show_choices(actions)
                 continue
-            if cmd in ("quit", "exit"):
+            if cmd in ("quit", "exit", "q"):
                 raise Quit()
             if cmd == "history":
                 for k, label in enumerate(self.state.history, 1):
                     self.say(f"  {k}. {label}")
                 continue
+            if cmd == "log":
+                for line in log_lines(self.state, seat):
+                    self.say(f"  {line}")
+                continue
+            if cmd == "rules":
+                from rulesdsl.screen import rules_summary
+                for line in rules_summary(self.game, self.state.players):
+                    self.say(line)
+                continue
+            if word.lower() == "save":
+                self.save_as(rest.strip())
+                continue
+            if numeric and _is_int(text) and not any(a.label == text.strip() for a in actions):
+                self.say(f"  {clean(text)} is not an amount you may choose here: "
+                         f"{_ranges(sorted(int(a.label) for a in actions))}; type ? for help")
+                continue
             action, problem = match_action(text, actions)
             if action is None:
-                self.say(f"  {problem}; type ? for help")
+                self.say(f"  {clean(problem, 120)}; type ? for help")
                 continue
             return action
+
+    def save_as(self, path: str) -> None:
+        if not path:
+            self.say("  save needs a file name, e.g.  save mygame.json")
+            return
+        try:
+            write_file(path, self.save_data(), "the save file")
+        except RulesError as e:
+            self.say(f"  {e.message}")
+            return
+        self.say(f"  saved in {path}; continue with: rulesdsl play --resume {path}")
 
     # -- the loop
 
@@ -345,17 +520,30 @@ class Runner:
         while not state.is_over:
             seat = state.to_move
             kind = self.seats[seat]
-            # with several people at one screen, each sees the log through their own eyes
-            self.flush_log(seat if self.several_humans and kind == HUMAN else None)
+            if not self.screens:
+                # with several people at one screen, each sees the log through their own eyes
+                self.flush_log(seat if self.several_humans and kind == HUMAN else None)
             if kind == HUMAN:
                 action = self.ask_human(seat)
+                # what this person saw before choosing; their own move is theirs to know
+                self.seen[seat] = len(state.view(seat)["log"])
             else:
                 action = self.agents[seat].choose(state)
                 if self.omniscient:
                     self.say(f"{self.names[seat]} (seat {seat}, {kind}) plays: {action.label}")
             state.apply(action)
             self.save()
-        self.flush_log()
+        if self.screens:
+            self.o.clear()
+            viewer = self.viewer
+            lines = log_lines(state, viewer)
+            start = self.seen.get(viewer, 0) if viewer is not None else len(lines) - 12
+            start = max(start, len(lines) - 20)
+            self.say("the end of the game:", "bold")
+            for line in lines[max(0, start):]:
+                self.say(f"  {line}")
+        else:
+            self.flush_log()
         self.show_result()
         return 0
 
@@ -363,14 +551,15 @@ class Runner:
         state = self.state
         winners = list(state.winners or [])
         self.say("")
-        self.say("game over after %d actions" % len(state.history))
+        self.say("game over after %d actions" % len(state.history), "bold")
         if not winners:
             self.say("no winner: the game is drawn")
         elif len(winners) == 1:
-            self.say(f"winner: {self.seat_name(winners[0])}, {self.seats[winners[0]]}")
+            self.say(f"winner: {self.seat_name(winners[0])}, {self.seats[winners[0]]}",
+                     "bold green")
         else:
             self.say("winners: " + "; ".join(f"{self.seat_name(w)}, {self.seats[w]}"
-                                             for w in winners))
+                                             for w in winners), "bold green")
         try:
             scores = state.scores
         except (AttributeError, RulesError):
@@ -379,6 +568,22 @@ class Runner:
             items = scores.items() if isinstance(scores, dict) else enumerate(scores)
             self.say("scores: " + ", ".join(f"{self.names[s] if isinstance(s, int) else s}: {v}"
                                             for s, v in items))
+
+
+class InputEnded(Exception):
+    """Standard input ended (Ctrl-D, or a pipe ran dry) before the game did."""
+
+
+def write_file(path: str, text: str, what: str) -> None:
+    try:
+        folder = os.path.dirname(os.path.abspath(path))
+        os.makedirs(folder, exist_ok=True)
+        tmp = f"{path}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise RulesError("C001", f"cannot write {what} {path}: {e.strerror or e}") from None
 
 
 def read_script(path: str) -> list[str]:
@@ -402,44 +607,207 @@ def read_save(path: str) -> str:
         raise RulesError("C001", f"the saved game {path} is not UTF-8 text") from None
 
 
+SAVE_DIR = os.path.join("~", ".rulesdsl", "saves")
+
+
+def default_save_path(game) -> str:
+    """Where a game is autosaved unless --save names a file: ~/.rulesdsl/saves/."""
+    import time
+    stem = getattr(game, "source_name", None) or "game"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folder = os.path.expanduser(SAVE_DIR)
+    path = os.path.join(folder, f"{stem}-{stamp}.json")
+    k = 2
+    while os.path.exists(path):
+        path = os.path.join(folder, f"{stem}-{stamp}-{k}.json")
+        k += 1
+    return path
+
+
+def replay_path_for(save_path: str) -> str:
+    base = save_path[:-5] if save_path.endswith(".json") else save_path
+    return base + ".replay.json"
+
+
+def choose_game(out: IO, inp: IO) -> tuple:
+    """`rulesdsl play` without a game: list the bundled games, read a choice and a number
+    of players. Returns (game name, players)."""
+    import rulesdsl
+    from rulesdsl.resources import bundled_games
+
+    names = list(bundled_games())
+    games = []
+    for name in names:
+        try:
+            g = rulesdsl.load(name)
+            games.append((name, g))
+        except RulesError:
+            continue
+    print("bundled games:", file=out)
+    for k, (name, g) in enumerate(games, 1):
+        n = (f"{g.min_players}" if g.min_players == g.max_players
+             else f"{g.min_players}-{g.max_players}")
+        print(f"  {k}. {g.name:<24} {n} players   (rulesdsl play {name})", file=out)
+    print("you play against the computer (random players); --seats changes that",
+          file=out)
+
+    def ask(prompt):
+        out.write(prompt)
+        out.flush()
+        try:
+            tty = inp is sys.stdin and inp.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        if tty:
+            try:
+                return input().strip()
+            except EOFError:
+                raise InputEnded() from None
+        line = inp.readline()
+        if not line:
+            raise InputEnded()
+        return line.strip()
+
+    while True:
+        text = ask(f"which game? (1-{len(games)}) ")
+        pick = None
+        if text.isdigit() and 1 <= int(text) <= len(games):
+            pick = games[int(text) - 1]
+        else:
+            hits = [g for g in games if g[0].startswith(text.lower())
+                    or g[1].name.lower().startswith(text.lower())] if text else []
+            if len(hits) == 1:
+                pick = hits[0]
+        if pick:
+            break
+        print(f"  type a number from 1 to {len(games)}", file=out)
+    name, g = pick
+    players = g.min_players
+    if g.max_players > g.min_players:
+        while True:
+            text = ask(f"how many players? ({g.min_players}-{g.max_players}, "
+                       f"Enter for {g.min_players}) ") if True else ""
+            if text == "":
+                break
+            if text.isdigit() and g.min_players <= int(text) <= g.max_players:
+                players = int(text)
+                break
+            print(f"  type a number from {g.min_players} to {g.max_players}", file=out)
+    return name, players
+
+
 def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
     """`rulesdsl play`: args carry game, players, seed, seats, option, scenario, script,
-    save and resume (argparse names). RulesErrors propagate to the caller."""
+    save, resume and plain (argparse names). RulesErrors propagate to the caller.
+
+    Every game with a person in it is saved after every action (in --save's file, else in
+    ~/.rulesdsl/saves/); `--resume FILE` continues it, the game coming from the file."""
     import rulesdsl
 
-    options = parse_options(getattr(args, "option", None))
+    given_options = parse_options(getattr(args, "option", None))
     script_path = getattr(args, "script", None)
     script = read_script(script_path) if script_path else None
-    game = load_game(args.game, options)
-    seed = args.seed if args.seed is not None else 0
     resume = getattr(args, "resume", None)
+    game_name = getattr(args, "game", None)
+    requested_players = args.players
+    seats_arg = args.seats
+    meta: dict = {}
+    saved = None
     if resume:
-        state = rulesdsl.restore(game, read_save(resume))
-        players = _players_of(state, args.players, game)
+        text = read_save(resume)
+        try:
+            saved = json.loads(text)
+        except ValueError:
+            saved = None
+        meta = saved.get("runner") if isinstance(saved, dict) and \
+            isinstance(saved.get("runner"), dict) else {}
+        if game_name is None:
+            game_name = meta.get("game") or (saved.get("source") if isinstance(saved, dict)
+                                             else None)
+            if not isinstance(game_name, str) or not game_name:
+                raise RulesError("C001", f"{resume} does not say which game it is",
+                                 hints=["name the game: rulesdsl play GAME --resume FILE"])
+        if not given_options and isinstance(meta.get("options"), dict):
+            given_options = meta["options"]
+        if seats_arg is None and isinstance(meta.get("seats"), list):
+            seats_arg = ",".join(str(k) for k in meta["seats"])
+    elif game_name is None:
+        game_name, requested_players = choose_game(out or sys.stdout, inp or sys.stdin)
+        if requested_players is not None and seats_arg is None:
+            seats_arg = ",".join([HUMAN] + ["random"] * (requested_players - 1))
+    game = load_game(game_name, given_options)
+    seed = args.seed if args.seed is not None else 0
+    scenario = getattr(args, "scenario", None)
+    if resume:
+        state = rulesdsl.restore(game, text)
+        players = _players_of(state, requested_players, game)
         if args.seed is None and isinstance(getattr(state, "seed", None), int):
             seed = state.seed
+        scenario = meta.get("scenario") if scenario is None else scenario
     else:
-        players = args.players if args.players is not None else game.min_players
-        scenario = getattr(args, "scenario", None)
+        players = requested_players if requested_players is not None else game.min_players
         state = game.new_game(players=players, seed=seed, scenario=scenario or None)
     allowed = [HUMAN] + agent_names()
-    if args.seats is None:
+    if seats_arg is None:
         seats = [HUMAN] + ["random"] * (players - 1)
     else:
-        seats = parse_seats(args.seats, players, allowed=allowed)
+        seats = parse_seats(seats_arg, players, allowed=allowed)
+    game_ref = game_name if not os.path.exists(game_name) else os.path.abspath(game_name)
+    meta = {"game": game_ref, "options": given_options, "seed": seed,
+            "scenario": os.path.abspath(scenario) if isinstance(scenario, str) and
+            os.path.exists(scenario) else None}
+    save = getattr(args, "save", None)
+    if save is None and resume:
+        save = resume
+    if save is None and HUMAN in seats:
+        save = default_save_path(game)
     runner = Runner(state, seats, seed=seed, script=script, script_path=script_path,
-                    save=getattr(args, "save", None), out=out, inp=inp)
-    runner.say(f"{getattr(game, 'name', args.game)}: {players} players, seed {seed}; "
-               + ", ".join(f"{runner.names[s]} {k}" for s, k in enumerate(seats)))
+                    save=save, out=out, inp=inp, plain=bool(getattr(args, "plain", False)),
+                    meta=meta, game=game)
+    runner.say(f"{getattr(game, 'name', game_name)}: {players} players, seed {seed}; "
+               + ", ".join(f"{runner.names[s]} {k}" for s, k in enumerate(seats)), "bold")
+    if save and HUMAN in seats:
+        runner.say(f"the game is saved after every move in {save}")
     if resume:
         runner.say(f"resumed after {len(state.history)} actions")
         runner.log_seen = len(state.events)
+        for s in runner.seen:
+            runner.seen[s] = max(0, len(state.view(s)["log"]) - 12)
     try:
-        return runner.run()
+        code = runner.run()
     except Quit:
-        runner.say("stopped" + (f"; the game is saved in {runner.save_path}"
+        runner.say("stopped" + (f"; the game is saved in {runner.save_path}; continue with: "
+                                f"rulesdsl play --resume {runner.save_path}"
                                 if runner.save_path else ""))
         return 0
+    except KeyboardInterrupt:
+        _save_quietly(runner)
+        if runner.save_path:
+            runner.say(f"\nstopped; the game is saved in {runner.save_path}; continue with: "
+                       f"rulesdsl play --resume {runner.save_path}")
+        raise
+    except InputEnded:
+        _save_quietly(runner)
+        hints = ([f"the game is saved in {runner.save_path}; continue with: rulesdsl play "
+                  f"--resume {runner.save_path}"] if runner.save_path else [])
+        raise RulesError("C012", "the input ended before the game was over",
+                         hints=hints) from None
+    if runner.save_path and HUMAN in seats and state.is_over:
+        path = replay_path_for(runner.save_path)
+        try:
+            write_file(path, json.dumps(runner.replay_data(), indent=1), "the replay file")
+            runner.say(f"the whole game is in {path}; watch it again with: "
+                       f"rulesdsl replay {path}")
+        except RulesError as e:
+            runner.say(e.message)
+    return code
+
+
+def _save_quietly(runner) -> None:
+    try:
+        runner.save()
+    except Exception:
+        pass
 
 
 def _players_of(state, requested, game) -> int:

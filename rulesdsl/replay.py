@@ -1,0 +1,159 @@
+"""`rulesdsl replay FILE`: step through a game, forwards and backwards, seeing everything.
+
+FILE is a replay file (JSON: format "rulesdsl-replay", game, options, players, seed,
+scenario, actions), which the runner writes at the end of a game, or an autosave (the
+state's JSON with a "runner" entry), from which the same is derived. Keys: n or Enter
+next, p previous, g N go to action N, q quit. `--to N` prints the state after N actions.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from rulesdsl.errors import RulesError
+from rulesdsl.screen import Layout, Out
+
+
+def read_replay(path: str) -> dict:
+    """A replay's fields from a replay file or an autosave; RulesError when it is neither."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise RulesError("C001", f"cannot read {path}: {e.strerror or e}") from None
+    except (ValueError, UnicodeDecodeError):
+        raise RulesError("C001", f"{path} is not a replay file (not JSON)") from None
+    if not isinstance(data, dict):
+        raise RulesError("C001", f"{path} is not a replay file")
+    if data.get("format") == "rulesdsl-state":          # an autosave
+        meta = data.get("runner") if isinstance(data.get("runner"), dict) else {}
+        data = {"game": meta.get("game") or data.get("source"),
+                "options": meta.get("options") or {}, "players": data.get("players"),
+                "seed": data.get("seed", 0), "scenario": meta.get("scenario"),
+                "actions": data.get("history")}
+    actions = data.get("actions")
+    if not isinstance(data.get("game"), str) or not isinstance(actions, list) or \
+            not all(isinstance(a, str) for a in actions):
+        raise RulesError("C001", f"{path} is not a replay file: it needs a game and a list "
+                         "of actions")
+    return data
+
+
+def states_of(data: dict) -> tuple:
+    """(game, [state after 0, 1, ... actions]); a replay that stops fitting the rules is
+    cut where it stops, with a RulesError's message."""
+    from rulesdsl.runner import load_game
+    game = load_game(data["game"], data.get("options") or {})
+    seed = data.get("seed") if isinstance(data.get("seed"), int) else 0
+    state = game.new_game(players=data.get("players"), seed=seed,
+                          scenario=data.get("scenario") or None)
+    states = [state.clone()]
+    problem = None
+    for k, label in enumerate(data["actions"], 1):
+        try:
+            state.apply(label)
+        except RulesError as e:
+            problem = f"action {k} ({label!r}) does not fit the rules: {e.message}"
+            break
+        states.append(state.clone())
+    return game, states, problem
+
+
+def omniscient_lines(layout: Layout, state, width: int) -> list:
+    """Every zone and variable, whoever may see it (a replay hides nothing)."""
+    prog = state.prog
+    zones = {name: [prog.card_label[c] for c in state.zones[zi]]
+             for zi, name in enumerate(prog.zone_names)}
+    variables = {}
+    for name in prog.var_names:
+        try:
+            variables[name] = state.var(name)
+        except RulesError:
+            continue
+    view = {"zones": zones, "vars": variables}
+    try:
+        scores = state.scores
+        if scores:
+            view["scores"] = {f"P{p + 1}": s for p, s in enumerate(scores)}
+    except RulesError:
+        pass
+    return layout.view_lines(view, None, compact=True, width=width)
+
+
+def show(o: Out, game, states: list, k: int, actions: list) -> None:
+    state = states[k]
+    o.clear()
+    layout = Layout(state)
+    n = len(states) - 1
+    head = f" {game.name} " if getattr(game, "name", None) else ""
+    o.line([(head, "bold reverse"), (f"  after action {k} of {n}", "bold")])
+    if k:
+        o.line([("action: ", "bold"), (actions[k - 1], "yellow")])
+        before = len(states[k - 1].events)
+        for line in state.log[before:][-15:]:
+            o.line("  " + line)
+    for line in omniscient_lines(layout, state, o.width):
+        o.line([("  ", None)] + line)
+    if state.is_over:
+        w = ", ".join(f"P{s + 1}" for s in state.winners) or "nobody"
+        o.line([("game over; winner: " + w, "bold green")])
+    elif state.to_move is not None:
+        o.line(f"P{state.to_move + 1} to move")
+
+
+def run_replay(args, out=None, inp=None) -> int:
+    data = read_replay(args.file)
+    game, states, problem = states_of(data)
+    o = Out(out, plain=bool(getattr(args, "plain", False)))
+    actions = data["actions"]
+    n = len(states) - 1
+    if getattr(args, "to", None) is not None:
+        k = args.to
+        if not 0 <= k <= n:
+            raise RulesError("C013", f"--to {k}: the replay has actions 0 to {n}")
+        show(o, game, states, k, actions)
+        if problem:
+            o.line(problem)
+        return 0
+    inp = inp if inp is not None else sys.stdin
+    k = 0
+    message = problem
+    while True:
+        show(o, game, states, k, actions)
+        if message:
+            o.line(message)
+            message = None
+        o.stream.write("n/Enter next, p previous, g N go to, q quit > ")
+        o.stream.flush()
+        try:
+            if inp is sys.stdin and inp.isatty():
+                line = input()
+            else:
+                line = inp.readline()
+                if not line:
+                    return 0
+        except EOFError:
+            return 0
+        except KeyboardInterrupt:
+            o.stream.write("\n")
+            return 0
+        cmd = line.strip().lower()
+        if cmd in ("", "n", "next"):
+            if k < n:
+                k += 1
+            else:
+                message = "that was the last action; p goes back, q quits"
+        elif cmd in ("p", "prev", "previous", "b"):
+            if k > 0:
+                k -= 1
+        elif cmd in ("q", "quit", "exit"):
+            return 0
+        elif cmd.startswith("g"):
+            arg = cmd[1:].strip()
+            if arg.lstrip("-").isdigit() and 0 <= int(arg) <= n:
+                k = int(arg)
+            else:
+                message = f"g N goes to action N, from 0 to {n}"
+        else:
+            message = "keys: n or Enter next, p previous, g N go to action N, q quit"

@@ -1,0 +1,339 @@
+"""What the text runner shows: a seat's view laid out from the declarations, a summary of
+the rules from the checked model, and output in colour (rich) or plain text.
+
+Nothing here knows any game: the layout comes from `State.describe()` (which zones and
+variables belong to which seat, which enum is a board, each card's group) and the view.
+A line is a list of (text, style) pieces; `Out` prints it with rich on a colour terminal
+and as plain text otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from typing import IO, Optional
+
+Line = list  # of (text, style or None)
+
+PALETTE = ["cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan",
+           "bright_magenta", "bright_green", "bright_blue"]
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: str, limit: int = 60) -> str:
+    """Typed text made safe to show: control characters as '?', cut to `limit`."""
+    text = _CONTROL.sub("?", str(text))
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class Out:
+    """Where the runner writes: rich with colour on a terminal, else plain lines."""
+
+    def __init__(self, stream: Optional[IO] = None, plain: bool = False):
+        self._stream = stream
+        try:
+            tty = self.stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        self.tty = bool(tty)
+        self.colour = self.tty and not plain
+        self.console = None
+        if self.colour:
+            try:
+                from rich.console import Console
+                self.console = Console(file=self.stream, highlight=False, soft_wrap=True,
+                                       emoji=False, markup=False)
+            except Exception:  # rich missing or broken: plain text still works
+                self.colour = False
+
+    @property
+    def stream(self) -> IO:
+        return self._stream if self._stream is not None else sys.stdout
+
+    @property
+    def width(self) -> int:
+        if not self.tty:
+            return 10_000           # a transcript is never wrapped
+        return max(40, min(shutil.get_terminal_size((100, 30)).columns, 160))
+
+    def line(self, pieces) -> None:
+        if isinstance(pieces, str):
+            pieces = [(pieces, None)]
+        if self.console is not None:
+            from rich.text import Text
+            t = Text()
+            for text, style in pieces:
+                t.append(text, style=style or "")
+            self.console.print(t)
+        else:
+            self.stream.write("".join(text for text, _ in pieces) + "\n")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Clear a terminal (also in plain mode: the hand-over screen needs it)."""
+        if self.tty:
+            self.stream.write("\x1b[2J\x1b[3J\x1b[H")
+            self.stream.flush()
+
+
+# ---------------------------------------------------------------- values
+
+def count_text(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def value_text(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_text(v) for v in value) if value else "(empty)"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {value_text(v)}" for k, v in value.items())
+    return str(value)
+
+
+class Layout:
+    """The view of one state, laid out from State.describe(); built once per game."""
+
+    def __init__(self, state):
+        self.info = state.describe()
+        self.players = state.players
+        self.group_style: dict = {}
+        groups = []
+        for card in self.info["cards"].values():
+            if card["group"] not in groups:
+                groups.append(card["group"])
+        k = 0
+        for g in groups:
+            style = _colour_name(g)
+            if style is None:
+                style = PALETTE[k % len(PALETTE)]
+                k += 1
+            self.group_style[g] = style
+
+    # -- cards
+    def card_style(self, label: str) -> Optional[str]:
+        card = self.info["cards"].get(label)
+        return self.group_style.get(card["group"]) if card else None
+
+    def sort_cards(self, labels: list) -> list:
+        cards = self.info["cards"]
+        return sorted(labels, key=lambda l: (cards[l]["order"], l) if l in cards else
+                      ([99], l))
+
+    def cards_line(self, labels: list, *, group: bool = False, keep: int = 0) -> Line:
+        """Cards as pieces: grouped (sorted by group, copies as 'x2') or in order; with
+        `keep`, only the last `keep` (the top of a pile)."""
+        pieces: Line = []
+        if not labels:
+            return [("(empty)", "dim")]
+        if group:
+            items, counts = [], {}
+            for l in self.sort_cards(labels):
+                if l not in counts:
+                    items.append(l)
+                counts[l] = counts.get(l, 0) + 1
+        else:
+            items, counts = list(labels), {}
+            if keep and len(items) > keep:
+                pieces.append((f"{len(items) - keep} more, ", "dim"))
+                items = items[-keep:]
+        prev_group = None
+        for k, l in enumerate(items):
+            card = self.info["cards"].get(l)
+            g = card["group"] if card else None
+            if k:
+                pieces.append((", ", None))
+            prev_group = g
+            pieces.append((l, self.card_style(l)))
+            if counts.get(l, 1) > 1:
+                pieces.append((f" x{counts[l]}", "bold"))
+        del prev_group
+        return pieces
+
+    # -- the view
+    def zone_pieces(self, name: str, value, *, mine: bool, compact: bool) -> Line:
+        zinfo = self.info["zones"].get(name, {})
+        if isinstance(value, dict) and set(value) == {"count"}:
+            n = value["count"]
+            return [(f"{name}: ", "bold"), (f"{count_text(n)}, hidden" if n else "(empty)",
+                                            "dim")]
+        if not isinstance(value, list):
+            return [(f"{name}: {value_text(value)}", None)]
+        grouped = mine and zinfo.get("visibility") != "public"
+        head = [(f"{name}: ", "bold")]
+        return head + self.cards_line(value, group=grouped, keep=8 if compact else 0)
+
+    def var_items(self, variables: dict) -> dict:
+        """Variables gathered per owner (None: the table): {owner: [pieces, ...]}, with
+        instances of one variable folded into one item (a board's owners by owner)."""
+        per: dict = {}
+        folded: dict = {}
+        for name, value in variables.items():
+            vinfo = self.info["vars"].get(name)
+            if vinfo is None:
+                per.setdefault(None, []).append([(f"{name}={value_text(value)}", None)])
+                continue
+            base, owner = vinfo["var"], vinfo["owner"]
+            keys = _keys_of(name)
+            if owner is not None and keys:
+                own = f"P{owner + 1}"
+                if own in keys:
+                    keys.remove(own)
+            folded.setdefault((owner, base, vinfo["board"], vinfo["type"]), []).append(
+                (keys, value))
+        for (owner, base, board, typ), entries in folded.items():
+            if len(entries) == 1 and not entries[0][0]:
+                item = [(f"{base}=", None), (value_text(entries[0][1]), "bold")]
+            elif board is not None:
+                by_value: dict = {}
+                for keys, value in entries:
+                    by_value.setdefault(value_text(value), []).append(", ".join(keys))
+                parts = [f"{v}: {', '.join(ks)}" for v, ks in by_value.items() if v != "-"]
+                free = len(by_value.get("-", []))
+                if free:
+                    parts.append(f"{free} with none")
+                item = [(f"{base} ({board}): ", "bold"), ("; ".join(parts) or "-", None)]
+            elif typ == "bool":
+                on = [", ".join(k) for k, v in entries if v]
+                item = [(f"{base}: ", None), (", ".join(on) if on else "none",
+                                              "bold" if on else "dim")]
+            else:
+                item = [(f"{base}: ", None),
+                        (", ".join(f"{', '.join(k)} {value_text(v)}" for k, v in entries),
+                         None)]
+            per.setdefault(owner, []).append(item)
+        return per
+
+    def view_lines(self, view: dict, seat: Optional[int], compact: bool = True,
+                   width: int = 10_000) -> list:
+        """The seat's view: the table (boards, shared zones, variables), then each seat's
+        zones and variables (the viewer's own first), then the scores."""
+        lines: list = []
+        zones = view.get("zones") or {}
+        per_zone: dict = {}
+        for name, value in zones.items():
+            owner = self.info["zones"].get(name, {}).get("owner")
+            if compact and owner != seat and isinstance(value, list) and not value:
+                continue                          # an empty zone of another: clutter
+            per_zone.setdefault(owner, []).append((name, value))
+        per_var = self.var_items(view.get("vars") or {})
+
+        table = [self.zone_pieces(n, v, mine=False, compact=compact)
+                 for n, v in per_zone.get(None, [])] + per_var.get(None, [])
+        if table:
+            lines.append([("table", "bold underline")])
+            lines += _joined(table, "  ", width)
+        order = ([seat] if seat is not None else []) + \
+            [s for s in range(self.players) if s != seat]
+        label_w = len(f"P{self.players}") + (6 if seat is not None else 0)
+        for s in order:
+            items = [self.zone_pieces(n, v, mine=(s == seat), compact=compact)
+                     for n, v in per_zone.get(s, [])]
+            if s == seat:
+                # the viewer's own hidden-to-others zones on lines of their own
+                mine = [i for i, (n, v) in enumerate(per_zone.get(s, []))
+                        if self.info["zones"].get(n, {}).get("visibility") != "public"]
+                head = f"P{s + 1} (you)"
+                rest = [it for i, it in enumerate(items) if i not in mine] + per_var.get(s, [])
+                lines += _joined(rest, f"{head:<{label_w}} ", width, style="bold green")
+                for i in mine:
+                    lines.append([("  ", None)] + items[i])
+            else:
+                rest = items + per_var.get(s, [])
+                if rest:
+                    lines += _joined(rest, f"{f'P{s + 1}':<{label_w}} ", width, style="bold")
+        scores = view.get("scores")
+        if isinstance(scores, dict) and scores:
+            lines.append([("scores: ", "bold")] + [
+                (("  " if k else "") + f"{p} {v}", "bold green" if p == f"P{(seat or 0) + 1}"
+                 and seat is not None else None) for k, (p, v) in enumerate(scores.items())])
+        return lines
+
+
+def _joined(items: list, head: str, width: int, style: Optional[str] = None) -> list:
+    """Items (piece lists) after `head`, separated by ' · ', wrapped at `width`."""
+    if not items:
+        return [[(head.rstrip(), style)]] if head.strip() else []
+    lines, cur, n = [], [(head, style)], len(head)
+    indent = " " * len(head)
+    for k, item in enumerate(items):
+        size = sum(len(t) for t, _ in item)
+        if k and n + 3 + size > width:
+            lines.append(cur)
+            cur, n = [(indent, None)], len(indent)
+        elif k:
+            cur.append((" · ", "dim"))
+            n += 3
+        cur += item
+        n += size
+    lines.append(cur)
+    return lines
+
+
+def _keys_of(name: str) -> list:
+    if name.endswith("]") and "[" in name:
+        return [k.strip() for k in name[name.index("[") + 1:-1].split(",") if k.strip()]
+    return []
+
+
+def _colour_name(name: str) -> Optional[str]:
+    """`name` itself when it is a colour rich knows (an enum of colours colours itself)."""
+    try:
+        from rich.color import Color
+        Color.parse(str(name).lower())
+        return str(name).lower()
+    except Exception:
+        return None
+
+
+# ---------------------------------------------------------------- the rules
+
+def rules_summary(game, players: int) -> list:
+    """A summary of the rules from the checked model: players, options, enums and boards,
+    the cards (how many of each), zones with who sees them, variables, phases."""
+    m = game.model
+    lines = [f"{game.name}: {m.min_players}" + (f" to {m.max_players}" if m.max_players !=
+                                                 m.min_players else "") + " players"]
+    if m.options:
+        lines.append("options:")
+        for name, o in m.options.items():
+            doc = f"  ({o.doc})" if getattr(o, "doc", "") else ""
+            lines.append(f"  {name} = {game.options.get(name)!r}{doc}")
+    for name, e in m.enums.items():
+        what = "board" if getattr(e, "is_board", False) else "enum"
+        lines.append(f"{what} {name}: " + ", ".join(e.values))
+        if getattr(e, "is_board", False) and getattr(e, "borders", None):
+            lines.append(f"  {len(e.borders)} borders between neighbouring {name} values")
+    try:
+        prog = game.program(players)
+        per_kind: dict = {}
+        for c, label in enumerate(prog.card_label):
+            kind = prog.kind_names[prog.card_kind[c]]
+            per_kind.setdefault(kind, {}).setdefault(label, 0)
+            per_kind[kind][label] += 1
+        lines.append(f"cards ({len(prog.card_label)}):")
+        for kind, labels in per_kind.items():
+            items = [f"{l} x{n}" if n > 1 else l for l, n in labels.items()]
+            shown = ", ".join(items[:12]) + (f", ... ({len(items)} kinds)" if len(items) > 12
+                                             else "")
+            lines.append(f"  {kind}: {shown}")
+    except Exception:
+        pass
+    lines.append("zones:")
+    for name, z in m.zones.items():
+        dims = "".join(f" per {d}" for d in z.dims)
+        vis = {"public": "everyone sees it", "private": "only its owner sees it",
+               "hidden": "nobody sees it"}.get(z.visibility, z.visibility)
+        lines.append(f"  {name}{dims}: {vis}" + (", unordered" if z.unordered else "")
+                     + (f", holds at most {z.capacity}" if z.capacity else ""))
+    if m.vars:
+        lines.append("variables: " + ", ".join(m.vars))
+    if m.phases:
+        lines.append("phases (the flow): " + ", ".join(m.phases))
+    lines.append("the full rules are in " + str(game.path))
+    return lines
