@@ -5,6 +5,7 @@
                        [--scenario F] [--script F] [--save F] [--resume F]
     rulesdsl simulate GAME [--players N] [--games K] [--seed S] [--seats ...] [--json]
                            [--option K=V]
+    rulesdsl replay FILE [--to N] [--plain]
     rulesdsl fmt FILE... [--check]
 
 Every RulesError is shown with `rulesdsl.errors.render` on standard error and the exit
@@ -63,16 +64,35 @@ def build_parser() -> argparse.ArgumentParser:
                        help="set a game option (true/false, integers, or text); repeatable")
 
     p = sub.add_parser("play", help="play a game in the terminal",
-                       description="Play a game in the terminal against agents or people.")
+                       description="Play a game in the terminal against agents or people. "
+                                   "Without GAME: choose a bundled game from a list.")
     game_args(p)
+    for action in p._actions:
+        if action.dest == "game":
+            action.nargs = "?"
+            action.default = None
+    p.add_argument("--plain", action="store_true",
+                   help="plain text: no colours (also the default when not on a terminal)")
     p.add_argument("--seats", metavar="KINDS",
                    help="who plays each seat, e.g. human,random (default: human, then random)")
     p.add_argument("--scenario", metavar="F", help="a scenario (JSON) applied after setup")
     p.add_argument("--script", metavar="F",
                    help="action labels, one per line, played for the human seats first")
-    p.add_argument("--save", metavar="F", help="keep the game saved in F after every action")
-    p.add_argument("--resume", metavar="F", help="continue a game saved with --save")
+    p.add_argument("--save", metavar="F", help="keep the game saved in F after every action "
+                   "(default with a person playing: a new file in ~/.rulesdsl/saves/)")
+    p.add_argument("--resume", metavar="F", help="continue a saved game (GAME may be left "
+                   "out: the file says which game it is)")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="step through a finished or saved game",
+                       description="Step through a replay file (written at the end of a "
+                                   "game) or an autosave: n or Enter next, p previous, "
+                                   "g N go to action N, q quit.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--to", type=int, metavar="N", default=None,
+                   help="print the state after N actions and exit (no keys read)")
+    p.add_argument("--plain", action="store_true", help="plain text: no colours")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help="play many games with agents and report statistics",
                        description="Play many games with agents; report wins, lengths, speed.")
@@ -149,6 +169,11 @@ def cmd_play(args) -> int:
 def run_play(args) -> int:
     from rulesdsl import runner  # imported only when playing
     return runner.run_play(args)
+
+
+def cmd_replay(args) -> int:
+    from rulesdsl.replay import run_replay
+    return run_replay(args)
 
 
 def cmd_simulate(args) -> int:
