@@ -626,7 +626,7 @@ def test_ivanhoe_cancels_an_action_card(game):
     assert s.zone("display[P2]") == ["red 4", "red 5"]
     assert s.zone("discard") == ["dodge", "ivanhoe"]
     assert s.to_move == ANDY and labels(s) == ["withdraw"]
-    assert "dodge is cancelled" in s.log_lines
+    assert "dodge is cancelled" in s.log
 
 
 def test_ivanhoe_declined_lets_the_card_act(game):
@@ -780,7 +780,7 @@ def test_at_most_one_trophy_per_colour(game):
     play(s, "withdraw")
     assert s.var("trophy[P1, red]") is True
     assert s.scores[ANDY] == 1
-    assert "P1 already holds a red trophy" in s.log_lines
+    assert "P1 already holds a red trophy" in s.log
 
 
 def test_a_tournament_turned_from_purple_gives_the_final_colour(game):
@@ -815,7 +815,7 @@ def test_purple_winner_with_only_purple_and_action_cards_cannot_start(game):
     play(s, "red")  # Andy's purple trophy
     # Andy draws the charge: purple he may not name, and he holds no supporter
     assert s.to_move == BILL
-    assert "hand[P1] shows: purple 3, purple 7, dodge, charge" in s.log_lines
+    assert "hand[P1] shows: purple 3, purple 7, dodge, charge" in s.log
     assert labels(s) == ["red", "yellow"]  # Bill starts; he drew the yellow 3
 
 
@@ -825,7 +825,7 @@ def test_starter_with_only_action_cards_shows_the_hand(game):
               draws=["shield", "blue 4"])
     # Andy draws the shield: only action cards. He shows them; Bill starts.
     assert s.to_move == BILL
-    assert "hand[P1] shows: dodge, charge, shield" in s.log_lines
+    assert "hand[P1] shows: dodge, charge, shield" in s.log
     assert s.zone("hand[P1]") == ["dodge", "charge", "shield"]
     assert labels(s) == ["blue"]
     play(s, "blue", "blue 3", "end turn")
@@ -902,7 +902,7 @@ def test_the_discards_are_shuffled_into_a_new_draw_pile(game):
     assert s.zone("discard") == []
     assert len(s.zone("draw_pile")) == 106
     assert sorted(s.zone("draw_pile")) == sorted(deck)
-    assert "the discards are shuffled into a new draw pile" in s.log_lines
+    assert "the discards are shuffled into a new draw pile" in s.log
 
 
 def test_no_cards_left_to_draw(game):
@@ -1032,9 +1032,9 @@ def test_the_deal(game, players):
     s = game.new_game(players, 7)
     # seat 0 deals 8 cards to each; the player to the dealer's left starts and has drawn
     assert s.var("dealer") == 0 and s.var("leader") == 1
-    assert s.to_move == 1 or "cannot start" in "\n".join(s.log_lines)
+    assert s.to_move == 1 or "cannot start" in "\n".join(s.log)
     sizes = [len(s.zone(f"hand[P{p + 1}]")) for p in range(players)]
-    assert sum(sizes) == 8 * players + 1 + ("cannot start" in "\n".join(s.log_lines))
+    assert sum(sizes) == 8 * players + 1 + ("cannot start" in "\n".join(s.log))
     assert len(s.zone("draw_pile")) == 110 - sum(sizes)
     assert s.var("tournaments") == 1
     assert game.min_players == 2 and game.max_players == 5
