@@ -283,10 +283,13 @@ def _keys_of(name: str) -> list:
 
 def _colour_name(name: str) -> Optional[str]:
     """`name` itself when it is a colour rich knows (an enum of colours colours itself)."""
+    low = str(name).lower()
+    if low in ("black", "white"):             # unreadable on one background or the other
+        return "bright_black" if low == "black" else "bold"
     try:
         from rich.color import Color
-        Color.parse(str(name).lower())
-        return str(name).lower()
+        Color.parse(low)
+        return low
     except Exception:
         return None
 
