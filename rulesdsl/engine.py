@@ -504,6 +504,11 @@ class State:
             out["actions"] = [a.label for a in self.legal_actions()]
         return out
 
+    def phase_path(self) -> list:
+        """The names of the phases being run, outermost first (e.g. ["game", "tournament",
+        "turn"]): where in the flow the pending decision stands. Empty once over."""
+        return [self.prog.procs[f[0]].name for f in self.frames]
+
     def describe(self) -> dict:
         """What the declarations say about each zone, variable and card, for showing a view
         (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),

@@ -264,7 +264,7 @@ class Runner:
         # the log, which respects visibility, is the only report of it
         self.omniscient = not humans
         # screens on a terminal; a transcript otherwise
-        self.screens = self.o.tty and self._interactive_input()
+        self.screens = bool(humans) and self.o.tty and self._interactive_input()
         self.seen = {s: 0 for s in humans}   # per person: log lines seen at their last move
         self.last_on_screen = None           # the person whose view is on screen
 
@@ -363,9 +363,14 @@ class Runner:
         o = self.o
         if self.screens:
             o.clear()
+            try:
+                where = " > ".join(p.replace("_", " ") for p in self.state.phase_path())
+            except Exception:
+                where = ""
             self.say([(f" {getattr(self.game, 'name', '')} ", "bold reverse"),
                       (f"  {self.seat_name(seat)} to move", "bold"),
-                      ("   (you)" if len(self.humans) == 1 else "", "dim")])
+                      ("   (you)" if len(self.humans) == 1 else "", "dim"),
+                      (f"   {where}" if where else "", "dim")])
             self.show_recent(seat)
         else:
             self.say(f"{self.seat_name(seat)} to move; what you see:")
@@ -376,7 +381,7 @@ class Runner:
         if view:
             for line in self.layout.view_lines(view, seat, compact=True, width=o.width):
                 self.say([("  ", None)] + line)
-        self.show_choices(actions)
+        self.show_choices(actions, view)
 
     def show_recent(self, seat: int) -> None:
         """What happened since this seat last moved, as it may see it (at most a screenful)."""
@@ -393,15 +398,34 @@ class Runner:
             self.say([("  ", None), (line, "cyan" if line.startswith(self.names[seat])
                                      else None)])
 
-    def show_choices(self, actions: Sequence) -> None:
+    def what_is_asked(self, actions: Sequence, view) -> str:
+        """'a card from hand[P1]', 'a Region', ...: read off the labels and the view."""
+        labels = [a.label for a in actions]
+        info = self.layout.info
+        if isinstance(view, dict):
+            for name, cards in (view.get("zones") or {}).items():
+                if isinstance(cards, list) and cards and \
+                        sum(1 for l in labels if l in cards) >= max(1, len(labels) - 3):
+                    rest = len([l for l in labels if l not in cards])
+                    return f"a card from {name}" + (" (or another option)" if rest == 1
+                                                    else " (or other options)" if rest
+                                                    else "")
+        for board, nodes in info.get("boards", {}).items():
+            if all(l in nodes for l in labels):
+                return f"a {board}"
+        return ""
+
+    def show_choices(self, actions: Sequence, view=None) -> None:
         if numeric_labels(actions):
             values = sorted(int(a.label) for a in actions)
             self.say([("options: ", "bold"), ("type an amount: ", None),
                       (_ranges(values), "bold yellow")])
             self.say("  (a number here is the amount itself; #N picks option N)", "dim")
             return
-        self.say("options:" + ("  (type a number or the start of a label; help: commands)"
-                               if self.screens else ""), "bold")
+        what = self.what_is_asked(actions, view) if self.screens else ""
+        self.say([("options:", "bold"), (f" {what}" if what else "", "bold"),
+                  ("  (type a number or the start of a label; help: commands)"
+                   if self.screens else "", "dim")])
         width = len(str(len(actions)))
         cells = [[(f"  {k:>{width}}. ", "bold yellow"),
                   (a.label, self.layout.card_style(a.label))]

@@ -140,7 +140,7 @@ class Layout:
         else:
             items, counts = list(labels), {}
             if keep and len(items) > keep:
-                pieces.append((f"{len(items) - keep} more, ", "dim"))
+                pieces.append((f"{len(items) - keep} earlier cards, ", "dim"))
                 items = items[-keep:]
         prev_group = None
         for k, l in enumerate(items):
@@ -195,9 +195,11 @@ class Layout:
                     by_value.setdefault(value_text(value), []).append(", ".join(keys))
                 parts = [f"{v}: {', '.join(ks)}" for v, ks in by_value.items() if v != "-"]
                 free = len(by_value.get("-", []))
-                if free:
+                if free and parts:
                     parts.append(f"{free} with none")
-                item = [(f"{base} ({board}): ", "bold"), ("; ".join(parts) or "-", None)]
+                elif free:
+                    parts.append("none yet")
+                item = [(f"{base} ({board}): ", "bold blue"), ("; ".join(parts) or "-", None)]
             elif typ == "bool":
                 on = [", ".join(k) for k, v in entries if v]
                 item = [(f"{base}: ", None), (", ".join(on) if on else "none",
@@ -223,10 +225,14 @@ class Layout:
             per_zone.setdefault(owner, []).append((name, value))
         per_var = self.var_items(view.get("vars") or {})
 
+        boards = [v for v in per_var.get(None, []) if v and v[0][1] == "bold blue"]
         table = [self.zone_pieces(n, v, mine=False, compact=compact)
-                 for n, v in per_zone.get(None, [])] + per_var.get(None, [])
-        if table:
+                 for n, v in per_zone.get(None, [])] + \
+            [v for v in per_var.get(None, []) if not any(v is b for b in boards)]
+        if table or boards:
             lines.append([("table", "bold underline")])
+            for b in boards:                      # a board on lines of its own
+                lines += _joined([b], "  ", width)
             lines += _joined(table, "  ", width)
         order = ([seat] if seat is not None else []) + \
             [s for s in range(self.players) if s != seat]
