@@ -40,7 +40,8 @@ def full_deck(game):
 def table(game, players=4, hands=None, draws=(), zones=None, vars=None, seed=1):
     """A game whose hands, displays and draw pile are as given. `hands` maps seats (1-based,
     as P1..) to card lists; `draws` are the next cards drawn, in order; the rest of the deck
-    lies below them in the draw pile. Without `dealer`, P4 deals... so P1 starts."""
+    lies below them in the draw pile. The last seat deals unless `vars` names another
+    dealer, so P1 starts."""
     zones = dict(zones or {})
     hands = hands or {}
     for p in range(1, players + 1):
