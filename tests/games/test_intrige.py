@@ -504,8 +504,17 @@ def check_views(s, players):
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_random_games(game, players):
-    n_games = 300
-    for seed in range(n_games):
+    random_games(game, players, range(300))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_games_with_refund(refund_game, players):
+    # the host pays refunds back out of the bribes: money is still only made by the bank
+    random_games(refund_game, players, range(1000, 1060))
+
+
+def random_games(game, players, seeds):
+    for seed in seeds:
         rng = random.Random(seed * 7 + players)
         s = game.new_game(players, seed)
         total = players * START
