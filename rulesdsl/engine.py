@@ -512,7 +512,7 @@ class State:
     def describe(self) -> dict:
         """What the declarations say about each zone, variable and card, for showing a view
         (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
-        "visibility"}}, "vars": {instance name: {"var", "owner" (seat or None), "board"
+        "visibility", "unordered"}}, "vars": {instance name: {"var", "owner" (seat or None), "board"
         (the board enum it is indexed by, or None), "type"}}, "boards": {board: [nodes]},
         "cards": {label: {"kind", "group", "order"}}}. A card's group is the value of its
         first enum field (e.g. its colour) or else its root kind; "order" sorts a hand."""
@@ -523,7 +523,8 @@ class State:
         zones = {}
         for zi, name in enumerate(prog.zone_names):
             zones[name] = {"zone": prog.zone_layout_of[zi], "owner": prog.zone_owner[zi],
-                           "visibility": prog.zone_vis[zi]}
+                           "visibility": prog.zone_vis[zi],
+                           "unordered": prog.zone_unordered[zi]}
         variables = {}
         for lay in prog.vars.values():
             board = next((d for d in lay.dims if d in prog.adjacency), None)

@@ -164,9 +164,12 @@ class Layout:
                                             "dim")]
         if not isinstance(value, list):
             return [(f"{name}: {value_text(value)}", None)]
-        grouped = mine and zinfo.get("visibility") != "public"
+        # a hand (private, or any unordered zone) grouped and sorted; a long shared pile
+        # shows its top cards
+        grouped = bool(zinfo.get("unordered")) or (mine and zinfo.get("visibility") != "public")
+        keep = 8 if compact and zinfo.get("owner") is None else 0
         head = [(f"{name}: ", "bold")]
-        return head + self.cards_line(value, group=grouped, keep=8 if compact else 0)
+        return head + self.cards_line(value, group=grouped, keep=keep)
 
     def var_items(self, variables: dict) -> dict:
         """Variables gathered per owner (None: the table): {owner: [pieces, ...]}, with
@@ -220,8 +223,10 @@ class Layout:
         per_zone: dict = {}
         for name, value in zones.items():
             owner = self.info["zones"].get(name, {}).get("owner")
-            if compact and owner != seat and isinstance(value, list) and not value:
-                continue                          # an empty zone of another: clutter
+            vis = self.info["zones"].get(name, {}).get("visibility")
+            if compact and isinstance(value, list) and not value and \
+                    (owner != seat or vis == "public"):
+                continue                          # an empty zone on the table: clutter
             per_zone.setdefault(owner, []).append((name, value))
         per_var = self.var_items(view.get("vars") or {})
 
