@@ -402,11 +402,14 @@ class Runner:
         """'a card from hand[P1]', 'a Region', ...: read off the labels and the view."""
         labels = [a.label for a in actions]
         info = self.layout.info
-        if isinstance(view, dict):
-            for name, cards in (view.get("zones") or {}).items():
-                if isinstance(cards, list) and cards and \
-                        sum(1 for l in labels if l in cards) >= max(1, len(labels) - 3):
-                    rest = len([l for l in labels if l not in cards])
+        cards = [l for l in labels if l in info.get("cards", {})]
+        if isinstance(view, dict) and cards:
+            seat = view.get("seat")
+            zones = sorted((view.get("zones") or {}).items(),
+                           key=lambda z: info["zones"].get(z[0], {}).get("owner") != seat)
+            for name, held in zones:
+                if isinstance(held, list) and all(l in held for l in cards):
+                    rest = len(labels) - len(cards)
                     return f"a card from {name}" + (" (or another option)" if rest == 1
                                                     else " (or other options)" if rest
                                                     else "")
@@ -671,7 +674,7 @@ def choose_game(out: IO, inp: IO) -> tuple:
     for k, (name, g) in enumerate(games, 1):
         n = (f"{g.min_players}" if g.min_players == g.max_players
              else f"{g.min_players}-{g.max_players}")
-        print(f"  {k}. {g.name:<24} {n} players   (rulesdsl play {name})", file=out)
+        print(f"  {k}. {g.name:<30} {n:>3} players   (rulesdsl play {name})", file=out)
     print("you play against the computer (random players); --seats changes that",
           file=out)
 
