@@ -421,6 +421,21 @@ def test_a_tie_in_the_deciding_battle_is_fought_again(game):
     assert s.is_over and s.winners == [P5]
 
 
+# ---------------------------------------------------------------- saving
+
+def test_save_and_restore_while_choosing_the_cards_to_keep(game):
+    s = table(game, 3, hands={1: ["mercenary 10"],
+                              2: ["mercenary 1", "mercenary 2", "scarecrow", "winter"], 3: []})
+    play(s, (P1, "Milano"), (P1, "mercenary 10"), (P2, "pass"), (P2, "winter"))
+    r = rulesdsl.restore(game, s.to_json())
+    assert labels(r) == labels(s) == ["mercenary 1", "mercenary 2", "scarecrow"]
+    assert r.zone("kept[P2]") == ["winter"]
+    for st in (s, r):
+        st.apply("scarecrow")
+    assert r.zone("hand[P2]") == s.zone("hand[P2]") and r.to_move == s.to_move == P1
+    assert r.view(P1) == s.view(P1)
+
+
 # ---------------------------------------------------------------- random games
 
 GAMES_PER_COUNT = int(os.environ.get("CONDOTTIERE_GAMES", "300"))
