@@ -772,6 +772,31 @@ class Checker:
             if name not in reachable and name not in used:
                 self.warn("W701", f"phase {name} is never run", p.decl.span,
                           ["run it from the flow, or remove it"])
+        self.check_unplayable()
+
+    def check_unplayable(self):
+        """Cards no rule can ever play: W702 (an effect or condition nothing reaches), W703
+        (a kind no deck makes)."""
+        m = self.m
+        made = set()
+        for deck in m.decks:
+            for entry in deck.entries:
+                if entry.kind in m.kinds:
+                    made.update(m.kinds[entry.kind].ancestors)
+        plays = getattr(self, "has_play", False)
+        for name, k in m.kinds.items():
+            d = k.decl
+            if name not in made:
+                self.warn("W703", f"no deck makes cards of kind {name}", d.span,
+                          [f"add them to a deck: deck stock {{ {name}(...) }}, or remove the kind"])
+            elif not plays and d.on_play is not None:
+                self.warn("W702", f"the `on play` of {name} never runs: no rule plays a card",
+                          d.span, ["play cards with: play c by p to ZONE"])
+            elif not plays and d.playable is not None and \
+                    not getattr(self, "reads_playable", False):
+                self.warn("W702", f"the `playable` condition of {name} is never read: no rule "
+                          "plays a card or asks playable(c, p)", d.span,
+                          ["play cards with: play c by p to ZONE"])
 
     # ------------------------------------------------------------------ statements
     def block(self, block: ast.Block):
@@ -918,6 +943,7 @@ class Checker:
                 self.err("E604", "cancel only stands in a response", s.span,
                          ["declare: response NAME to x played by p { ... cancel ... }"])
         elif t is ast.Play:
+            self.has_play = True
             self.expect("card", self.expr(s.card), s.card, "the card played")
             self.expect("player", self.expr(s.by), s.by, "who plays")
             self.expect("zone", self.expr(s.to), s.to, "where the card goes")
@@ -1378,6 +1404,8 @@ class Checker:
             m.resolved[id(e)] = ("define", n)
             return d.type
         if n in BUILTIN_CALLS:
+            if n == "playable":
+                self.reads_playable = True
             if n == "random" and not getattr(self, "allow_random", False):
                 self.err("E606", "random(...) can only stand directly in let or move", e.span,
                          ["draw it once: let c = random(hand[q])"])

@@ -21,6 +21,7 @@ from .errors import RulesError, RuntimeRulesError
 SUSPEND = True
 MAX_RANGE = 100_000
 MAX_INT = 2 ** 53
+MAX_CARDS = 1_000_000  # cards in all decks together (R020)
 
 
 @attrs.define
@@ -294,6 +295,15 @@ class Compiler:
                         else:
                             default = kinfo.fields[fname][1]
                             values.append([self.expr(default)(None, L)])
+                    # count first: a deck of ten million cards is refused before it exists
+                    need = entry.count
+                    for v in values:
+                        need *= len(v)
+                    if len(p.card_kind) + need > MAX_CARDS:
+                        raise RulesError("R020", f"the decks make {len(p.card_kind) + need:,} "
+                                         f"cards; the limit is {MAX_CARDS:,}", entry.span
+                                         or deck.span,
+                                         ["a deck that large is surely a mistake in a count"])
                     for combo in itertools.product(*values):
                         for _ in range(entry.count):
                             cid = len(p.card_kind)
@@ -1002,6 +1012,18 @@ class Compiler:
         import operator
         fn = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge,
               "+": operator.add, "-": operator.sub, "*": operator.mul}.get(op)
+        if fn is not None and op in ("+", "-", "*"):
+            def checked(st, L):
+                x, y = a(st, L), b(st, L)
+                if x is None or y is None:
+                    raise RuntimeRulesError("R013", f"'{op}' was given none", span)
+                v = fn(x, y)
+                # repeated doubling must stop here, not grow until memory runs out
+                if type(v) is int and not -MAX_INT <= v <= MAX_INT:
+                    raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span,
+                                            ["numbers stay within -2^53..2^53"])
+                return v
+            return checked
         if fn is not None:
             def arith(st, L):
                 x, y = a(st, L), b(st, L)

@@ -6,11 +6,17 @@ from __future__ import annotations
 import json
 
 from .engine import FORMAT, FORMAT_VERSION, State
+from .compile import MAX_INT
 from .errors import RulesError
 
 
 def _fail(msg: str, hints=()) -> RulesError:
     return RulesError("S001", f"cannot restore this save: {msg}", None, hints)
+
+
+def _version() -> str:
+    from . import __version__
+    return __version__
 
 
 def _ints(x, what: str, allow_none: bool = False) -> list:
@@ -19,6 +25,17 @@ def _ints(x, what: str, allow_none: bool = False) -> list:
             for v in x):
         raise _fail(f"{what} is not a list of whole numbers")
     return x
+
+
+def _plain_value(v, depth: int = 0) -> bool:
+    """What a variable may hold: none, true/false, a number within the limits, or a list."""
+    if v is None or isinstance(v, bool):
+        return True
+    if isinstance(v, int):
+        return -MAX_INT <= v <= MAX_INT
+    if isinstance(v, list) and depth == 0:
+        return all(_plain_value(x, 1) for x in v)
+    return False
 
 
 def state_from_json(game, text: str) -> State:
@@ -31,9 +48,17 @@ def state_from_json(game, text: str) -> State:
                     ["the file may be cut short or edited by hand"]) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _fail("it is not a rulesdsl save file")
-    if data.get("format_version") != FORMAT_VERSION:
-        raise _fail(f"it has format version {data.get('format_version')!r}; this rulesdsl "
-                    f"reads version {FORMAT_VERSION}")
+    version = data.get("format_version")
+    if version != FORMAT_VERSION:
+        made_by = data.get("rulesdsl_version")
+        made_by = f" (rulesdsl {made_by})" if isinstance(made_by, str) else ""
+        if isinstance(version, int) and not isinstance(version, bool) and \
+                version > FORMAT_VERSION:
+            raise _fail(f"it was written by a newer rulesdsl{made_by}, in save format "
+                        f"{version}; this rulesdsl ({_version()}) reads format "
+                        f"{FORMAT_VERSION}", ["upgrade rulesdsl to resume this game"])
+        raise _fail(f"it has format version {version!r}{made_by}; this rulesdsl reads "
+                    f"version {FORMAT_VERSION}")
     if data.get("game") != game.name:
         raise _fail(f"it is a save of {data.get('game')!r}, not of {game.name}")
     if data.get("game_hash") != game.source_hash:
@@ -64,6 +89,9 @@ def state_from_json(game, text: str) -> State:
     vars_ = data.get("vars")
     if not isinstance(vars_, list) or len(vars_) != prog.nvars:
         raise _fail("its variables do not match the game")
+    for v in vars_:
+        if not _plain_value(v):
+            raise _fail("a variable holds a value no rule can make")
     frames = data.get("frames")
     if not isinstance(frames, list):
         raise _fail("its position in the rules is missing")
@@ -105,9 +133,13 @@ def state_from_json(game, text: str) -> State:
             ins = prog.procs[frames[-1][0]].code[frames[-1][1]]
             if not hasattr(ins, "options"):
                 raise _fail("it does not stop at a decision")
-            st._pending()
-        except RulesError:
-            raise
+            seat, options = st._pending()
+            if not options or not isinstance(seat, int) or not 0 <= seat < players:
+                raise _fail("it stops at a decision nobody can take")
+        except RulesError as e:
+            if e.code in ("S001", "S002"):
+                raise
+            raise _fail(f"its state does not fit the rules ({e.code}: {e.message})") from None
         except Exception as e:  # a damaged save must never escape as a crash
             raise _fail(f"its state does not fit the rules ({type(e).__name__})") from None
     return st
