@@ -764,6 +764,10 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
             seats_arg = ",".join([HUMAN] + ["random"] * (requested_players - 1))
     game = load_game(game_name, given_options)
     seed = args.seed if args.seed is not None else 0
+    if args.seed is None and not resume and not script and \
+            (seats_arg is None or HUMAN in str(seats_arg).split(",")):
+        import random
+        seed = random.SystemRandom().randrange(1, 100_000)   # a new deal each time; shown
     scenario = getattr(args, "scenario", None)
     if resume:
         state = rulesdsl.restore(game, text)
