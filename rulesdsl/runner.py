@@ -192,9 +192,12 @@ def seat_names(state) -> list[str]:
 
 # ---------------------------------------------------------------- the runner
 
-HELP = ("commands: a number or a label (any unique start of it, any case) chooses; "
-        "help: this help; rules: a summary of the rules; log: everything you have seen; "
-        "save FILE: save the game there too; quit: stop (the game stays saved)")
+HELP = ["choose: type an option's number, or its label (any unique start of it, any case)",
+        "  help      this help and the options again",
+        "  rules     a summary of the rules (cards, zones, phases)",
+        "  log       everything you have seen so far",
+        "  save F    save the game in the file F too (it is saved after every move anyway)",
+        "  quit      stop; continue later with rulesdsl play --resume FILE"]
 
 
 def numeric_labels(actions: Sequence) -> bool:
@@ -464,6 +467,8 @@ class Runner:
         text = self._read_line("")
         if text is None:
             raise InputEnded()
+        if text.strip().lower() in ("quit", "exit", "q"):
+            raise Quit()
         self.last_on_screen = None
 
     def ask_human(self, seat: int):
@@ -494,7 +499,8 @@ class Runner:
             cmd = text.strip().lower()
             word, _, rest = text.strip().partition(" ")
             if cmd in ("?", "help", "options", "h"):
-                self.say(HELP)
+                for line in HELP:
+                    self.say(line)
                 if numeric:
                     self.say("this decision asks for an amount: type the number itself "
                              "(#N picks option N)")
