@@ -1,12 +1,23 @@
-"""The text runner: play a game in a terminal against agents, or replay a script.
+"""The text runner: play a game in a terminal, people and computer players in any mix.
 
-Written against the public API only. At each decision the seat's kind decides who
-answers: "human" reads from a script (`--script`, one action label per line) and then from
-standard input; any agent name (see rulesdsl.agents) lets that agent choose. The log is
-printed as it grows; the winners at the end.
+Written against the public API plus two general accessors (State.describe, for laying the
+view out from the declarations, and State.phase_path). At each decision the seat's kind
+decides who answers: "human" reads from a script (`--script`, one action label per line)
+and then from standard input; any agent name (see rulesdsl.agents) lets that agent choose.
 
-At a prompt a person may type an option's number, its label (or an unambiguous start of
-it), `?` to show the options again, `history` for the actions so far, or `quit`.
+On a terminal each person's decision gets a screen of its own (cleared first; with several
+people a hand-over screen comes before it, so each sees only their own view): what
+happened since their last move, the table, their hand grouped and sorted, the others'
+counts, the scores and the options, in colour unless --plain. Elsewhere (a pipe, a file)
+the runner writes a transcript: the log as it grows and the same view.
+
+At a prompt a person may type an option's number, its label (any unique start, any case),
+or, where every label is a number (an amount), the number itself (`#N` then picks option
+N); `help`, `rules`, `log`, `history`, `save FILE`, `quit`. Wrong input gets a message and
+the same prompt. A game with a person in it is saved after every action (--save's file,
+else a new file in ~/.rulesdsl/saves/); Ctrl-C and the end of input leave it saved, and
+`play --resume FILE` continues it. At the end a replay file is written beside the save
+(see rulesdsl.replay).
 """
 
 from __future__ import annotations
