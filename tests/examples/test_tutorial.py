@@ -6,7 +6,8 @@ The tutorial marks each code block with an HTML comment just above it:
   <!-- file: NAME -->     the block is the whole of NAME
   <!-- update: NAME -->   the block's paragraphs replace NAME's paragraphs that begin with
                           the same declaration; new ones go before `setup` (phases: at the end)
-  <!-- run -->           lines `$ command` and the output expected: `...` alone skips any
+  <!-- run -->           lines `$ command` and the output expected (and so the exit
+                          status: 1 when an error is shown): `...` alone skips any
                           lines, a line ending in ` ...` matches by its beginning, `P1> x`
                           is typed at the prompt
   <!-- final: NAME = PATH -->  the whole of NAME, and the repository file PATH, exactly
@@ -25,6 +26,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl import cli
+from rulesdsl.fmt import format_source
 
 pytest_plugins = ["pytester"]
 
@@ -71,7 +73,8 @@ def update(old, fragment):
 
 
 def output_of(line, typed, where, pytester):
-    """What the command prints, stdout and stderr together; rulesdsl runs in this process."""
+    """What the command prints, stdout and stderr together, and its exit status; rulesdsl
+    runs in this process."""
     args = shlex.split(line)
     if args[0] == "rulesdsl":
         out = io.StringIO()
@@ -80,15 +83,15 @@ def output_of(line, typed, where, pytester):
             os.chdir(where)
             sys.stdin = io.StringIO("".join(t + "\n" for t in typed))
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-                cli.main(args[1:])
+                status = cli.main(args[1:])
         finally:
             os.chdir(old_cwd)
             sys.stdin = old_stdin
-        return out.getvalue()
+        return out.getvalue(), status
     if args[0] == "pytest":  # in this process too, through pytest's own pytester
         assert Path.cwd() == where
         result = pytester.runpytest_inprocess("-p", "no:cacheprovider", *args[1:])
-        return "\n".join(result.outlines + result.errlines)
+        return "\n".join(result.outlines + result.errlines), result.ret
     raise AssertionError(f"the tutorial runs an unknown command: {line}")
 
 
@@ -109,7 +112,10 @@ def run(block, where, pytester):
     for chunk in chunks:
         line, *expected = chunk.rstrip("\n").split("\n")
         typed = [m.group(1) for m in map(re.compile(r"^P\d+> (.*)$").match, expected) if m]
-        actual = "\n".join(s.rstrip() for s in output_of(line, typed, where, pytester).splitlines()) + "\n"
+        text, status = output_of(line, typed, where, pytester)
+        actual = "".join(s.rstrip() + "\n" for s in text.splitlines())
+        # a command that shows an error fails with status 1; the others succeed
+        assert status == (1 if any("error[" in s for s in expected) else 0), line
         if not re.fullmatch(pattern([s.rstrip() for s in expected]), actual):
             pytest.fail(f"$ {line}\n--- the tutorial shows:\n" + "\n".join(expected) +
                         f"\n--- the command printed:\n{actual}", pytrace=False)
@@ -122,11 +128,12 @@ def test_the_tutorial_replays(pytester, monkeypatch):
     for marker, body in blocks():
         kind, _, arg = marker.partition(":")
         arg = arg.strip()
-        if kind == "file":
-            (tmp_path / arg).write_text(body)
-        elif kind == "update":
+        if kind in ("file", "update"):
             path = tmp_path / arg
-            path.write_text(update(path.read_text(), body))
+            path.write_text(body if kind == "file" else update(path.read_text(), body))
+            if arg.endswith(".rules"):  # each step is in the canonical layout
+                text = path.read_text()
+                assert format_source(text) == text, f"run rulesdsl fmt on the tutorial's {arg}"
         elif kind == "final":
             name, _, repo_path = (s.strip() for s in arg.partition("="))
             assert (tmp_path / name).read_text() == body, \
