@@ -239,7 +239,8 @@ def test_crazy_eights_an_eight_names_the_suit():
     s = game.new_game(players=2, seed=1, scenario=scenario)
     assert labels(s) == ["eight of clubs"]  # eights are wild; nothing else matches
     s.apply("eight of clubs")
-    assert s.to_move == 0 and labels(s) == ["name clubs", "name diamonds", "name hearts", "name spades"]
+    assert s.to_move == 0
+    assert labels(s) == ["name clubs", "name diamonds", "name hearts", "name spades"]
     s.apply("name hearts")
     assert s.var("suit") == "hearts"
     assert s.to_move == 1  # the named suit, or another eight; not the eight's own suit
