@@ -66,11 +66,16 @@ def omniscient_lines(layout: Layout, state, width: int) -> list:
     zones = {name: [prog.card_label[c] for c in state.zones[zi]]
              for zi, name in enumerate(prog.zone_names)}
     variables = {}
+    types = layout.info["vars"]
     for name in prog.var_names:
         try:
-            variables[name] = state.var(name)
+            v = state.var(name)
         except RulesError:
             continue
+        if types.get(name, {}).get("type") == "player" and isinstance(v, int) and \
+                not isinstance(v, bool):
+            v = f"P{v + 1}"
+        variables[name] = v
     view = {"zones": zones, "vars": variables}
     try:
         scores = state.scores
