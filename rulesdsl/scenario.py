@@ -80,9 +80,19 @@ def apply_scenario(st: State, scenario) -> None:
     for zi, cards in plan:
         keep = set(cards)
         displaced += [c for c in st.zones[zi] if c not in keep]
+    for c in displaced:  # checked before anything moves: nothing is left half done
+        if c not in claimed:
+            dest = home if displaced_to is not None else prog.initial_zone[c]
+            if dest in target_set:
+                raise _fail(f"a card displaced from {prog.zone_names[st.loc[c]]} would go back "
+                            "into a listed zone",
+                            ["name 'displaced_to': a zone not in the scenario"])
     # variables, also checked before anything changes
     sets = []
-    for name, value in (data.get("vars", {}) or {}).items():
+    vars_spec = data.get("vars", {}) or {}
+    if not isinstance(vars_spec, dict):
+        raise _fail("'vars' must map variable names to values")
+    for name, value in vars_spec.items():
         sets.append(_var_assignment(st, name, value))
     # now act
     for zi, cards in plan:
@@ -133,6 +143,8 @@ def _var_assignment(st: State, name: str, value):
     if t == "int":
         if isinstance(value, bool) or not isinstance(value, int):
             raise _fail(f"{name} is a number, not {value!r}")
+        if not -2 ** 53 <= value <= 2 ** 53:
+            raise _fail(f"{name}: {value} is outside the numbers a game can hold (R030)")
         return i, value
     if t == "bool":
         if not isinstance(value, bool):
@@ -148,9 +160,12 @@ def _var_assignment(st: State, name: str, value):
         return i, k
     if t in prog.enums:
         try:
-            return i, _key_value(prog, t, value, name)
+            k = _key_value(prog, t, value, name)
         except RulesError as e:
             raise _fail(e.message, e.hints) from None
+        if not 0 <= k < len(prog.enums[t]):
+            raise _fail(f"{name}: {value!r} is not a value of {t}")
+        return i, k
     if t == "card":
         if value in prog.card_label:
             return i, prog.card_label.index(value)

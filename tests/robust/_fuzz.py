@@ -50,16 +50,23 @@ def span_inside(error: RulesError, sources: dict) -> None:
 def check_outcome(path: Path, limit: float = 1.0):
     """check_path on a file: success (the model) or a RulesError with good spans; in time."""
     text = path.read_bytes().decode("utf-8", errors="replace")
-    result, elapsed = _timed_check(path, text)
-    if elapsed >= limit:  # a hang repeats itself; a busy machine's hiccup does not
-        result, elapsed = _timed_check(path, text)
-    assert elapsed < limit, f"parse and check took {elapsed:.2f}s"
+    result, elapsed, cpu = _timed_check(path, text)
+    tries = 1
+    while elapsed >= limit and tries < 3:  # a hang repeats itself; a busy machine's hiccup not
+        result, again, cpu_again = _timed_check(path, text)
+        elapsed, cpu = min(elapsed, again), min(cpu, cpu_again)
+        tries += 1
+    # on a machine shared with other work the wall clock can lag far behind: a hang also
+    # burns processor time, so the processor time decides when the wall clock is over
+    assert elapsed < limit or cpu < limit, \
+        f"parse and check took {elapsed:.2f}s ({cpu:.2f}s of processor time)"
     return result
 
 
 def _timed_check(path: Path, text: str):
     from rulesdsl.game import check_path
     t0 = time.perf_counter()
+    c0 = time.process_time()
     try:
         result = check_path(path)
     except CheckFailed as e:
@@ -77,4 +84,4 @@ def _timed_check(path: Path, text: str):
         result = e
     else:
         elapsed = time.perf_counter() - t0
-    return result, elapsed
+    return result, elapsed, time.process_time() - c0

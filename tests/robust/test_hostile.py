@@ -121,7 +121,7 @@ def test_huge_range_in_a_choice(tmp_path):
 def test_huge_string_in_the_log(tmp_path):
     _fails(tmp_path, 'phase main {\n  let s = 0\n  while true {\n'
            '    log "{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}{n}"\n'
-           '    set n = n + 1\n  }\n}\n', "R003", "", step_limit=200_000, seconds=30,
+           '    set n = n + 1\n  }\n}\n', "R003", "", step_limit=50_000, seconds=30,
            megabytes=400)
 
 
