@@ -563,6 +563,7 @@ class State:
                             "order": list(gkey + rest + (prog.card_kind[c],))}
         out = {"zones": zones, "vars": variables,
                "boards": {b: list(prog.enums[b]) for b in prog.adjacency},
+               "enums": {e: list(v) for e, v in prog.enums.items()},
                "cards": cards}
         try:
             prog._describe = out
@@ -718,9 +719,9 @@ def _key_value(prog, dim: str, key, name: str) -> int:
         if isinstance(key, int):
             return key
         s = str(key).strip()
-        if s.upper().startswith("P") and s[1:].isdigit():
+        if s.upper().startswith("P") and s[1:].isdecimal():
             return int(s[1:]) - 1
-        if s.isdigit():
+        if s.isdecimal():
             return int(s)
         raise RulesError("A004", f"{name}: '{key}' is not a seat", None,
                          [f"seats are 0..{prog.nplayers - 1} or P1..P{prog.nplayers}"])

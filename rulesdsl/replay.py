@@ -156,7 +156,7 @@ def run_replay(args, out=None, inp=None) -> int:
             return 0
         elif cmd.startswith("g"):
             arg = cmd[1:].strip()
-            if arg.lstrip("-").isdigit() and 0 <= int(arg) <= n:
+            if arg.lstrip("-").isdecimal() and 0 <= int(arg) <= n:
                 k = int(arg)
             else:
                 message = f"g N goes to action N, from 0 to {n}"

@@ -88,7 +88,7 @@ def match_action(text: str, actions: Sequence, allow_number: bool = True):
             return a, None
     if allow_number:
         digits = text[1:] if text.startswith("#") else text
-        if digits.isdigit():
+        if digits.isdecimal():
             k = int(digits)
             if 1 <= k <= len(actions):
                 return actions[k - 1], None
@@ -219,7 +219,7 @@ def numeric_labels(actions: Sequence) -> bool:
 
 def _is_int(text: str) -> bool:
     t = text.strip()
-    return t.lstrip("-").isdigit()
+    return t.lstrip("-").isdecimal()
 
 
 def _ranges(values: list) -> str:
@@ -430,6 +430,12 @@ class Runner:
         for board, nodes in info.get("boards", {}).items():
             if all(l in nodes for l in labels):
                 return f"a {board}"
+        for enum, values in info.get("enums", {}).items():
+            if all(l in values for l in labels):
+                return f"a {enum}"
+        seats = [f"P{k + 1}" for k in range(self.state.players)]
+        if all(l in seats for l in labels):
+            return "a player"
         return ""
 
     def show_choices(self, actions: Sequence, view=None) -> None:
@@ -715,7 +721,7 @@ def choose_game(out: IO, inp: IO) -> tuple:
     while True:
         text = ask(f"which game? (1-{len(games)}) ")
         pick = None
-        if text.isdigit() and 1 <= int(text) <= len(games):
+        if text.isdecimal() and 1 <= int(text) <= len(games):
             pick = games[int(text) - 1]
         else:
             hits = [g for g in games if g[0].startswith(text.lower())
@@ -733,7 +739,7 @@ def choose_game(out: IO, inp: IO) -> tuple:
                        f"Enter for {g.min_players}) ") if True else ""
             if text == "":
                 break
-            if text.isdigit() and g.min_players <= int(text) <= g.max_players:
+            if text.isdecimal() and g.min_players <= int(text) <= g.max_players:
                 players = int(text)
                 break
             print(f"  type a number from {g.min_players} to {g.max_players}", file=out)
