@@ -512,10 +512,11 @@ class State:
     def describe(self) -> dict:
         """What the declarations say about each zone, variable and card, for showing a view
         (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
-        "visibility", "unordered"}}, "vars": {instance name: {"var", "owner" (seat or None), "board"
-        (the board enum it is indexed by, or None), "type"}}, "boards": {board: [nodes]},
-        "cards": {label: {"kind", "group", "order"}}}. A card's group is the value of its
-        first enum field (e.g. its colour) or else its root kind; "order" sorts a hand."""
+        "visibility", "unordered"}}, "vars": {instance name: {"var", "owner" (seat or
+        None), "board" (the board enum it is indexed by, or None), "type"}}, "boards":
+        {board: [nodes]}, "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
+        "group", "order"}}}. A card's group is the value of its first enum field (e.g. its
+        colour) or else its root kind; "order" sorts a hand."""
         prog = self.prog
         cached = getattr(prog, "_describe", None)
         if cached is not None:
