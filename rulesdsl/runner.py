@@ -782,7 +782,11 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
         if seats_arg is None and isinstance(meta.get("seats"), list):
             seats_arg = ",".join(str(k) for k in meta["seats"])
     elif game_name is None:
-        game_name, requested_players = choose_game(out or sys.stdout, inp or sys.stdin)
+        try:
+            game_name, requested_players = choose_game(out or sys.stdout, inp or sys.stdin)
+        except InputEnded:
+            print("", file=out or sys.stdout)
+            return 0
         if requested_players is not None and seats_arg is None:
             seats_arg = ",".join([HUMAN] + ["random"] * (requested_players - 1))
     game = load_game(game_name, given_options)

@@ -106,3 +106,10 @@ def test_resume_needs_no_game_name(capsys, monkeypatch, tmp_path):
     assert code == 0, err
     assert "Ivanhoe: 3 players, seed 2; P1 human, P2 random, P3 human" in out
     assert json.loads(save.read_text())["history"] == before["history"]
+
+
+def test_play_without_a_game_and_no_input_stops_cleanly(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO("9\nnothing\n"))
+    code, out, err = run(capsys, "play")
+    assert code == 0 and "type a number from 1 to" in out
