@@ -21,7 +21,7 @@ for path in sys.argv[1:]:
         for seed in (1, 2):
             st = game.new_game(players=players, seed=seed)
             pick = random.Random(seed * 1000 + players)  # seeds an int: hash-independent
-            for _ in range(300):
+            for _ in range(200):
                 if st.is_over:
                     break
                 actions = st.legal_actions()

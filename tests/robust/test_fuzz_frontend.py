@@ -113,7 +113,7 @@ def mutated(draw):
     return name, data
 
 
-@fuzz_settings(60)
+@fuzz_settings(40)
 @given(case=mutated())
 def test_mutated_bundled_files(tmp, case):
     name, data = case
