@@ -661,11 +661,12 @@ SAVE_DIR = os.path.join("~", ".rulesdsl", "saves")
 
 
 def default_save_path(game) -> str:
-    """Where a game is autosaved unless --save names a file: ~/.rulesdsl/saves/."""
+    """Where a game is autosaved unless --save names a file: ~/.rulesdsl/saves/, or the
+    folder named by the environment variable RULESDSL_SAVES."""
     import time
     stem = getattr(game, "source_name", None) or "game"
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    folder = os.path.expanduser(SAVE_DIR)
+    folder = os.environ.get("RULESDSL_SAVES") or os.path.expanduser(SAVE_DIR)
     path = os.path.join(folder, f"{stem}-{stamp}.json")
     k = 2
     while os.path.exists(path):

@@ -82,6 +82,7 @@ def test_replay_of_a_file_that_is_not_one(capsys, tmp_path):
 
 def test_play_without_a_game_offers_the_bundled_games(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("RULESDSL_SAVES", raising=False)   # the default folder, under ~
     names = sorted(bundled_games())
     k = [n for n in rulesdsl.resources.bundled_games()].index("ivanhoe") + 1
     monkeypatch.setattr("sys.stdin", io.StringIO(f"nonsense\n{k}\n4\nquit\n"))
