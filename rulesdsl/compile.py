@@ -862,6 +862,9 @@ class Compiler:
 
     def e_Int(self, e):
         v = e.value
+        if not -MAX_INT <= v <= MAX_INT:
+            raise RuntimeRulesError("R030", f"the number {v} is past {MAX_INT}", e.span,
+                                    ["numbers stay within -2^53..2^53"])
         return lambda st, L: v
 
     def e_Bool(self, e):

@@ -128,3 +128,8 @@ def test_huge_string_in_the_log(tmp_path):
 def test_log_grows_without_bound_is_stopped(tmp_path):
     _fails(tmp_path, 'phase main {\n  while true {\n    log "spam"\n  }\n}\n',
            "R003", "", step_limit=300_000, seconds=60, megabytes=400)
+
+
+def test_a_number_literal_past_the_limit(tmp_path):
+    _fails(tmp_path, "phase main {\n  set n = 99999999999999999999\n}\n", "R030",
+           "99999999999999999999")
