@@ -142,17 +142,12 @@ class Layout:
             if keep and len(items) > keep:
                 pieces.append((f"{len(items) - keep} earlier cards, ", "dim"))
                 items = items[-keep:]
-        prev_group = None
         for k, l in enumerate(items):
-            card = self.info["cards"].get(l)
-            g = card["group"] if card else None
             if k:
                 pieces.append((", ", None))
-            prev_group = g
             pieces.append((l, self.card_style(l)))
             if counts.get(l, 1) > 1:
                 pieces.append((f" x{counts[l]}", "bold"))
-        del prev_group
         return pieces
 
     # -- the view
