@@ -69,7 +69,7 @@ class ListLit:
 @node
 class Comprehension:
     """A filtered list, or a list of values. Examples: `[c in hand[p] where c is mob]`,
-    `sum(c.value for c in influence[p] where c is legion)`"""
+    `sum(c.value for c in tableau[p] where c is treasure)`"""
     span: Span = span_field()
     binder: str = ""
     source: object = None
@@ -197,7 +197,7 @@ class Let:
 
 @node
 class Set:
-    """Assignment to a variable or local. Example: `set consuls[c] += 1`"""
+    """Assignment to a variable or local. Example: `set points[p] += 1`"""
     span: Span = span_field()
     name: str = ""
     index: tuple = ()
@@ -416,14 +416,14 @@ class Border:
 
 @node
 class Game:
-    """The game's name. Example: `game "Triumvirat"`"""
+    """The game's name. Example: `game "Lost Harbours"`"""
     span: Span = span_field()
     title: str = ""
 
 
 @node
 class Extends:
-    """Builds on another rules file. Example: `extends "condottiere"`"""
+    """Builds on another rules file. Example: `extends "base_game"`"""
     span: Span = span_field()
     path: str = ""
 

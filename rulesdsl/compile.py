@@ -624,9 +624,14 @@ class Compiler:
         return jump
 
     def s_For(self, s: ast.For):
-        slot = self.m.slots[id(s)]
         items = self.cards_of(s.source) if self.m.types.get(id(s.source)) == "zone" \
             else self.expr(s.source)
+        self.each(s, items, lambda: self.block(s.body))
+
+    def each(self, s, items: Callable, body: Callable[[], None]) -> None:
+        """A loop over a list taken when the loop starts: bind each element that meets
+        `s.where` to `s`'s slot and run `body`; `break` inside leaves it."""
+        slot = self.m.slots[id(s)]
         where = self.expr(s.where) if s.where is not None else None
         lst, idx = self.hidden_slot(), self.hidden_slot()
 
@@ -637,7 +642,7 @@ class Compiler:
         self.emit(init, s.span)
         head = self.jump_placeholder(s.span)
         self.loop_begin()
-        self.block(s.body)
+        body()
         self.emit(self.make_jump(head), s.span)
         end = self.here()
 
@@ -780,37 +785,10 @@ class Compiler:
         self.ask(s, who, s.choices, optional=False)
 
     def s_AskEach(self, s: ast.AskEach):
-        # for q in source where cond: ask q, optionally
+        # for q in source where cond: ask q, optionally; a break inside ends the round
         slot = self.m.slots[id(s)]
-        items = self.expr(s.source)
-        where = self.expr(s.where) if s.where is not None else None
-        lst, idx = self.hidden_slot(), self.hidden_slot()
-
-        def init(st, fr):
-            L = fr[2]
-            L[lst] = list(items(st, L))
-            L[idx] = 0
-        self.emit(init, s.span)
-        head = self.jump_placeholder(s.span)
-        self.loops.append([])  # a break inside leaves the round of asking
-        self.ask(s, lambda st, L: L[slot], s.choices, optional=True)
-        self.emit(self.make_jump(head), s.span)
-        end = self.here()
-
-        def step(st, fr):
-            L = fr[2]
-            seq = L[lst]
-            i = L[idx]
-            while i < len(seq):
-                L[slot] = seq[i]
-                i += 1
-                if where is None or where(st, L):
-                    L[idx] = i
-                    return
-            L[idx] = i
-            fr[1] = end
-        self.code[head] = step
-        self.loop_end(head)
+        self.each(s, self.expr(s.source),
+                  lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True))
 
     def ask(self, s, who, choices, optional: bool):
         """A decision point: compute the options, suspend, resume in the chosen body."""

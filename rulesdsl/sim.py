@@ -2,7 +2,7 @@
 
 Written against the public API only (`game.new_game`, `state.legal_actions/apply`, ...).
 
-    result = simulate(rulesdsl.load("triumvirat"), players=2, games=100, seed=0)
+    result = simulate(rulesdsl.load("mygame.rules"), players=2, games=100, seed=0)
     print(result.table())
 
 Game i (counting from 0) is dealt with seed `seed + i`; each seat's agent gets its own
