@@ -805,6 +805,12 @@ class Checker:
             self.stmt(s)
         self.scope.pop()
 
+    def loop_block(self, block: ast.Block):
+        """A loop's body: `break` may stand in it."""
+        self.scope.loop_depth += 1
+        self.block(block)
+        self.scope.loop_depth -= 1
+
     def no_decision_here(self, span, what):
         if self.context == "setup":
             self.err("E603", f"{what} cannot stand in setup", span,
@@ -890,24 +896,18 @@ class Checker:
             if s.else_ is not None:
                 self.block(s.else_)
         elif t is ast.Repeat:
-            self.scope.loop_depth += 1
-            self.block(s.body)
-            self.scope.loop_depth -= 1
+            self.loop_block(s.body)
             self.cond(s.until, "until")
         elif t is ast.While:
             self.cond(s.cond, "while")
-            self.scope.loop_depth += 1
-            self.block(s.body)
-            self.scope.loop_depth -= 1
+            self.loop_block(s.body)
         elif t is ast.For:
             et = self.collection(s.source)
             self.scope.push()
             m.slots[id(s)] = self.scope.bind(s.binder, et)
             if s.where is not None:
                 self.cond(s.where, "a condition")
-            self.scope.loop_depth += 1
-            self.block(s.body)
-            self.scope.loop_depth -= 1
+            self.loop_block(s.body)
             self.scope.pop()
         elif t is ast.Turns:
             self.expect("player", self.expr(s.start), s.start, "the first player")
@@ -917,9 +917,7 @@ class Checker:
                 self.cond(s.skip, "skip if")
             if s.until is not None:
                 self.cond(s.until, "until")
-            self.scope.loop_depth += 1
-            self.block(s.body)
-            self.scope.loop_depth -= 1
+            self.loop_block(s.body)
             self.scope.pop()
         elif t is ast.CallStmt:
             self.call_stmt(s)

@@ -122,6 +122,13 @@ def _render(error) -> str:
     return render(error)
 
 
+def _unreadable(path: str) -> str:
+    """Why a rules file cannot be read, or "" when it can."""
+    if os.path.isfile(path):
+        return ""
+    return "is a directory" if os.path.isdir(path) else "no such file"
+
+
 def cmd_check(args) -> int:
     if getattr(args, "format", "text") == "json":
         return check_json(args.files)
@@ -130,8 +137,8 @@ def cmd_check(args) -> int:
 
     status = EXIT_OK
     for path in args.files:
-        if not os.path.isfile(path):
-            why = "is a directory" if os.path.isdir(path) else "no such file"
+        why = _unreadable(path)
+        if why:
             print(f"{path}: error: cannot read the file: {why}", file=sys.stderr)
             status = EXIT_ERROR
             continue
@@ -209,8 +216,8 @@ def check_json(files) -> int:
     found: list = []
     for path in files:
         diagnostics = []
-        if not os.path.isfile(path):
-            why = "is a directory" if os.path.isdir(path) else "no such file"
+        why = _unreadable(path)
+        if why:
             diagnostics.append({"path": path, "line": None, "column": None, "end_line": None,
                                 "end_column": None, "severity": "error", "code": "C001",
                                 "message": f"cannot read the file: {why}", "hints": []})
@@ -244,8 +251,8 @@ def cmd_fmt(args) -> int:
 
     status = EXIT_OK
     for path in args.files:
-        if not os.path.isfile(path):
-            why = "is a directory" if os.path.isdir(path) else "no such file"
+        why = _unreadable(path)
+        if why:
             print(f"{path}: error: cannot read the file: {why}", file=sys.stderr)
             status = EXIT_ERROR
             continue

@@ -179,30 +179,33 @@ class Compiler:
             v.default = self.expr(d.default)
         return p
 
+    def instances(self, name: str, dims: list):
+        """The sizes of a per-player/per-enum family, and each instance's keys and name."""
+        sizes = [self.n if d == "player" else len(self.m.enums[d].values) for d in dims]
+        out = []
+        for keys in itertools.product(*[range(s) for s in sizes]):
+            label = name
+            if keys:
+                label += "[" + ", ".join(self.key_label(d, k) for d, k in zip(dims, keys)) + "]"
+            out.append((keys, label))
+        return sizes, out
+
     def layout_zones(self):
         p, m = self.p, self.m
         base = 0
         for name, z in m.zones.items():
-            sizes = [self.n if d == "player" else len(m.enums[d].values) for d in z.dims]
-            count = 1
-            for s in sizes:
-                count *= s
-            lay = ZoneLayout(name, base, list(z.dims), sizes, z.visibility, z.unordered,
-                             z.capacity, z.keep)
-            p.zones[name] = lay
-            for keys in itertools.product(*[range(s) for s in sizes]):
-                label = name
-                if keys:
-                    label += "[" + ", ".join(self.key_label(d, k) for d, k in zip(z.dims, keys)) + "]"
+            sizes, instances = self.instances(name, z.dims)
+            p.zones[name] = ZoneLayout(name, base, list(z.dims), sizes, z.visibility,
+                                       z.unordered, z.capacity, z.keep)
+            for keys, label in instances:
                 p.zone_names.append(label)
-                owner = keys[z.dims.index("player")] if "player" in z.dims else None
-                p.zone_owner.append(owner)
+                p.zone_owner.append(keys[z.dims.index("player")] if "player" in z.dims else None)
                 p.zone_vis.append(z.visibility)
                 p.zone_unordered.append(z.unordered)
                 p.zone_capacity.append(z.capacity)
                 p.zone_keep.append(z.keep)
                 p.zone_layout_of.append(name)
-            base += count
+            base += len(instances)
 
     def key_label(self, dim: str, k: int) -> str:
         return seat_label(k) if dim == "player" else self.m.enums[dim].values[k]
@@ -211,18 +214,11 @@ class Compiler:
         p, m = self.p, self.m
         base = 0
         for name, v in m.vars.items():
-            sizes = [self.n if d == "player" else len(m.enums[d].values) for d in v.dims]
-            count = 1
-            for s in sizes:
-                count *= s
+            sizes, instances = self.instances(name, v.dims)
             p.vars[name] = VarLayout(name, base, list(v.dims), sizes, v.type,
                                      v.decl.visibility)
-            for keys in itertools.product(*[range(s) for s in sizes]):
-                label = name
-                if keys:
-                    label += "[" + ", ".join(self.key_label(d, k) for d, k in zip(v.dims, keys)) + "]"
-                p.var_names.append(label)
-            base += count
+            p.var_names.extend(label for _, label in instances)
+            base += len(instances)
         p.nvars = base
 
     def instance(self, layout, args: list, span) -> Callable:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import math
 from typing import Optional
 
 from .compile import Ask, Program, seat_label
@@ -473,7 +474,7 @@ class State:
                 zones[name] = {"count": len(cards)}
         variables = {}
         for lay in prog.vars.values():
-            for k in range(_count(lay.sizes)):
+            for k in range(math.prod(lay.sizes)):
                 i = lay.base + k
                 name = prog.var_names[i]
                 if lay.visibility == "hidden":
@@ -529,7 +530,7 @@ class State:
         variables = {}
         for lay in prog.vars.values():
             board = next((d for d in lay.dims if d in prog.adjacency), None)
-            for k in range(_count(lay.sizes)):
+            for k in range(math.prod(lay.sizes)):
                 variables[prog.var_names[lay.base + k]] = {
                     "var": lay.name, "owner": _owner_of(lay, k), "board": board,
                     "type": lay.type}
@@ -653,12 +654,6 @@ class State:
 def _copy_locals(L: list) -> list:
     return [x[:] if type(x) is list else x for x in L]
 
-
-def _count(sizes) -> int:
-    n = 1
-    for s in sizes:
-        n *= s
-    return n
 
 
 def _owner_of(lay, k: int):

@@ -7,6 +7,7 @@ count shares it.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Optional
 
@@ -124,7 +125,7 @@ class Game:
         st.vars = [None] * prog.nvars
         for lay in prog.vars.values():
             v = lay.default(st, [None] * 8)
-            for k in range(_count(lay.sizes)):
+            for k in range(math.prod(lay.sizes)):
                 st.vars[lay.base + k] = list(v) if isinstance(v, list) else v
         if prog.setup is not None:
             st.call(prog.setup, [], False)
@@ -137,12 +138,6 @@ class Game:
         st.run()
         return st
 
-
-def _count(sizes) -> int:
-    n = 1
-    for s in sizes:
-        n *= s
-    return n
 
 
 def _const(model: Model, expr):
