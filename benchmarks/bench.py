@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rulesdsl  # noqa: E402
-from rulesdsl.resources import bundled_games  # noqa: E402
+from rulesdsl.lang.resources import bundled_games  # noqa: E402
 
 SAMPLE_STATES = 200        # decision states sampled for the clone/legal_actions timings
 MAX_ACTIONS = 100_000      # a game longer than this is reported as stuck
@@ -175,7 +175,7 @@ def main(argv=None) -> int:
         try:
             rows.append(bench_game(name, args.players, args.seconds))
         except rulesdsl.RulesError as e:
-            from rulesdsl.errors import render
+            from rulesdsl.lang.errors import render
             print(render(e), file=sys.stderr)
             rows.append({"game": name, "players": args.players, "error": e.message})
     env = {"python": platform.python_version(), "implementation": platform.python_implementation(),

@@ -4,11 +4,11 @@ The public API: `load`, `restore`, `check_file`, and the error types. See docs/l
 for the language and DESIGN.md for the contracts.
 """
 
-__version__ = "0.1.0"
+from rulesdsl._version import __version__  # noqa: E402
 
-from .errors import CheckFailed, IllegalAction, RulesError, RulesWarning  # noqa: E402
-from .engine import Action, State  # noqa: E402
-from .game import Game, check_file, load, restore  # noqa: E402
+from rulesdsl.lang.errors import CheckFailed, IllegalAction, RulesError, RulesWarning  # noqa: E402
+from rulesdsl.engine.state import Action, State  # noqa: E402
+from rulesdsl.engine.game import Game, check_file, load, restore  # noqa: E402
 
 __all__ = ["load", "restore", "check_file", "Game", "State", "Action", "RulesError",
            "RulesWarning", "CheckFailed", "IllegalAction", "__version__"]

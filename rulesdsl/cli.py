@@ -8,7 +8,7 @@
     rulesdsl replay FILE [--to N] [--plain]
     rulesdsl fmt FILE... [--check]
 
-Every RulesError is shown with `rulesdsl.errors.render` on standard error and the exit
+Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
 status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
 to loading, see rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent
 or seat kind, C010 a simulated game that does not end, C011 a script line that is not a
@@ -45,7 +45,6 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check, play and simulate card games written in the rules language.")
     parser.add_argument("--version", action="version", version=f"rulesdsl {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
 
     p = sub.add_parser("check", help="check rules files and report every error",
                        description="Check rules files; exit 1 if any has an error.")
@@ -118,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------- commands
 
 def _render(error) -> str:
-    from rulesdsl.errors import render
+    from rulesdsl.lang.errors import render
     return render(error)
 
 
@@ -133,7 +132,7 @@ def cmd_check(args) -> int:
     if getattr(args, "format", "text") == "json":
         return check_json(args.files)
     import rulesdsl
-    from rulesdsl.errors import CheckFailed, RulesError
+    from rulesdsl.lang.errors import CheckFailed, RulesError
 
     status = EXIT_OK
     for path in args.files:
@@ -174,17 +173,18 @@ def cmd_play(args) -> int:
 
 
 def run_play(args) -> int:
-    from rulesdsl import runner  # imported only when playing
+    from rulesdsl.play import runner  # imported only when playing
     return runner.run_play(args)
 
 
 def cmd_replay(args) -> int:
-    from rulesdsl.replay import run_replay
+    from rulesdsl.play.replay import run_replay
     return run_replay(args)
 
 
 def cmd_simulate(args) -> int:
-    from rulesdsl import runner, sim
+    from rulesdsl.play import runner
+    from rulesdsl.analysis import simulate as sim
     options = runner.parse_options(args.option)
     game = runner.load_game(args.game, options)
     result = sim.simulate(game, players=args.players, games=args.games,
@@ -210,7 +210,7 @@ def _diagnostic(error, path: str, severity: Optional[str] = None) -> dict:
 def check_json(files) -> int:
     """`check --format json`: every diagnostic of every file as one JSON list on stdout."""
     import rulesdsl
-    from rulesdsl.errors import CheckFailed, RulesError
+    from rulesdsl.lang.errors import CheckFailed, RulesError
 
     status = EXIT_OK
     found: list = []
@@ -246,8 +246,8 @@ def check_json(files) -> int:
 
 
 def cmd_fmt(args) -> int:
-    from rulesdsl.errors import RulesError, render
-    from rulesdsl.fmt import format_source, read_source
+    from rulesdsl.lang.errors import RulesError, render
+    from rulesdsl.lang.fmt import format_source, read_source
 
     status = EXIT_OK
     for path in args.files:
@@ -284,7 +284,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help, --version and usage errors
         return int(e.code) if isinstance(e.code, int) else (EXIT_USAGE if e.code else EXIT_OK)
-    from rulesdsl.errors import RulesError
+    if args.command is None:  # bare `rulesdsl`: say what it can do
+        parser.print_help()
+        return EXIT_OK
+    from rulesdsl.lang.errors import RulesError
     try:
         return args.func(args)
     except RulesError as e:

@@ -1,6 +1,12 @@
 """Shared test settings."""
 
+import signal
+
 import pytest
+
+# pytest-xdist's workers ignore Ctrl-C, and an ignored signal stays ignored in the programs
+# they start: a terminal test's ^C would never reach the runner. Handle it as Python does.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl import cli
-from rulesdsl.resources import bundled_path
+from rulesdsl.lang.resources import bundled_path
 
 GAME = "triumvirat"
 BAD_RULES = 'game "x"\nplayers 2\nzone hand per player privat'
@@ -311,10 +311,13 @@ def test_fmt_of_a_missing_file_fails_cleanly(tmp_path, capsys):
     assert (out + err).strip()
 
 
-def test_no_command_is_a_usage_error(capsys):
+def test_no_command_prints_the_help_and_exits_0(capsys):
     code = cli.main([])
-    capsys.readouterr()
-    assert code == 2
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("usage: rulesdsl")
+    for command in ("check", "play", "replay", "simulate", "fmt"):
+        assert command in out
 
 
 def test_keyboard_interrupt_exits_130(capsys, monkeypatch):
@@ -327,7 +330,7 @@ def test_keyboard_interrupt_exits_130(capsys, monkeypatch):
 
 
 def test_option_values_are_typed():
-    from rulesdsl.runner import parse_options
+    from rulesdsl.play.runner import parse_options
     assert parse_options(["a=true", "b=False", "c=3", "d=-2", "e=ivanhoe"]) == \
         {"a": True, "b": False, "c": 3, "d": -2, "e": "ivanhoe"}
 

@@ -25,7 +25,7 @@ def make_agent(name: str, seed: int):
     """A new agent by name; an unknown name is a RulesError (C002) listing the known ones."""
     factory = AGENTS.get(name)
     if factory is None:
-        from rulesdsl.errors import RulesError, did_you_mean
+        from rulesdsl.lang.errors import RulesError, did_you_mean
         known = ", ".join(agent_names())
         raise RulesError("C002", f"unknown agent '{name}'; known agents: {known}",
                          hints=did_you_mean(name, AGENTS))

@@ -26,7 +26,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl import cli
-from rulesdsl.fmt import format_source
+from rulesdsl.lang.fmt import format_source
 
 pytest_plugins = ["pytester"]
 

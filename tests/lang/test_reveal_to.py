@@ -4,9 +4,9 @@ and labelled options, `"discard {c}" for c in hand[p] { ... }` (reveal_to.rules)
 from pathlib import Path
 
 import rulesdsl
-from rulesdsl.check import check_file_tree
-from rulesdsl.errors import CheckFailed
-from rulesdsl.extend import load_tree
+from rulesdsl.lang.check import check_file_tree
+from rulesdsl.lang.errors import CheckFailed
+from rulesdsl.lang.extend import load_tree
 
 HERE = Path(__file__).resolve().parent
 SCENARIO = {"zones": {"hand[P1]": ["red 1", "blue 2"], "hand[P2]": ["red 2", "red 3"],

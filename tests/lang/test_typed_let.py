@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
-from rulesdsl.check import check_file_tree
-from rulesdsl.errors import CheckFailed
-from rulesdsl.extend import load_tree
+from rulesdsl.lang.check import check_file_tree
+from rulesdsl.lang.errors import CheckFailed
+from rulesdsl.lang.extend import load_tree
 
 HERE = Path(__file__).resolve().parent
 

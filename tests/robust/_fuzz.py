@@ -13,7 +13,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
-from rulesdsl.errors import CheckFailed, RulesError
+from rulesdsl.lang.errors import CheckFailed, RulesError
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "examples").glob("*.rules"))
@@ -64,7 +64,7 @@ def check_outcome(path: Path, limit: float = 1.0):
 
 
 def _timed_check(path: Path, text: str):
-    from rulesdsl.game import check_path
+    from rulesdsl.engine.game import check_path
     t0 = time.perf_counter()
     c0 = time.process_time()
     try:

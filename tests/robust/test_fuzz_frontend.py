@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from _fuzz import BUNDLED, ROOT, check_outcome, fuzz_settings, span_inside
-from rulesdsl.errors import RulesError
-from rulesdsl.syntax import parser
+from rulesdsl.lang.errors import RulesError
+from rulesdsl.lang.syntax import parser
 
 
 # ------------------------------------------------------------------ (a) token sequences

@@ -9,7 +9,7 @@ import tracemalloc
 import pytest
 
 import rulesdsl
-from rulesdsl.errors import RulesError
+from rulesdsl.lang.errors import RulesError
 
 HEAD = '''game "Hostile"
 players 2

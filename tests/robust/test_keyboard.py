@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 
 from _fuzz import ROOT, fuzz_settings
 import rulesdsl
-from rulesdsl.errors import IllegalAction, RulesError
+from rulesdsl.lang.errors import IllegalAction, RulesError
 
 GAME = rulesdsl.load("triumvirat")
 STATE = GAME.new_game(players=2, seed=11)

@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 
 from _fuzz import fuzz_settings
 import rulesdsl
-from rulesdsl.errors import RulesError
+from rulesdsl.lang.errors import RulesError
 
 GAMES = ["triumvirat", "ivanhoe", "condottiere"]
 

@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 
 from _fuzz import fuzz_settings
 import rulesdsl
-from rulesdsl.errors import RulesError
+from rulesdsl.lang.errors import RulesError
 
 GAME = rulesdsl.load("triumvirat")
 BASE = GAME.new_game(players=2, seed=5)

@@ -51,9 +51,9 @@ from typing import Optional
 
 from lark import Lark, Token, Tree
 
-from . import syntax
-from .errors import RulesError, Span
-from .resources import grammar_text
+from rulesdsl.lang import syntax
+from rulesdsl.lang.errors import RulesError, Span
+from rulesdsl.lang.resources import grammar_text
 
 STEP = 2  # spaces per indentation level
 
@@ -81,7 +81,7 @@ class FormatError(RuntimeError):
 def parse_with_comments(text: str, path: str = "<rules>", checked: bool = False):
     """The full parse tree (all tokens kept) and the comment tokens, in order.
 
-    Bad input raises the same RulesError `rulesdsl.syntax.parse` raises (pass
+    Bad input raises the same RulesError `rulesdsl.lang.syntax.parse` raises (pass
     `checked=True` when the text is known to parse).
     """
     if not checked:

@@ -11,12 +11,12 @@ import math
 from pathlib import Path
 from typing import Optional
 
-from .check import Model, check_file_tree
-from .compile import Program, compile_program
-from .engine import FORMAT, FORMAT_VERSION, State, source_hash
-from .errors import RulesError, did_you_mean
-from .extend import load_tree
-from .resources import bundled_games, bundled_path
+from rulesdsl.lang.check import Model, check_file_tree
+from rulesdsl.engine.compile import Program, compile_program
+from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
+from rulesdsl.lang.errors import RulesError, did_you_mean
+from rulesdsl.lang.extend import load_tree
+from rulesdsl.lang.resources import bundled_games, bundled_path
 
 
 def find_game(name_or_path: str) -> Path:
@@ -41,7 +41,7 @@ def check_path(path) -> tuple[Model, list, dict]:
         data = path.read_bytes()
     except OSError as e:
         raise RulesError("E001", f"cannot read {path}: {e.strerror or e}") from None
-    from .syntax import parse_file  # for its UTF-8 reporting
+    from rulesdsl.lang.syntax import parse_file  # for its UTF-8 reporting
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -132,7 +132,7 @@ class Game:
             st.run()
             st.over = False
         if scenario is not None:
-            from .scenario import apply_scenario
+            from rulesdsl.engine.scenario import apply_scenario
             apply_scenario(st, scenario)
         st.call(prog.flow, [], False)
         st.run()
@@ -142,7 +142,7 @@ class Game:
 
 def _const(model: Model, expr):
     """The value of a constant expression (an option's default)."""
-    from . import ast
+    from rulesdsl.lang import ast
     if isinstance(expr, ast.Int):
         return expr.value
     if isinstance(expr, ast.Bool):
@@ -190,5 +190,5 @@ def load(name_or_path, options: Optional[dict] = None, step_limit: int = 1_000_0
 
 def restore(game: Game, text: str) -> State:
     """A State from `to_json` text; anything wrong gives a RulesError and no state."""
-    from .savefile import state_from_json
+    from rulesdsl.engine.savefile import state_from_json
     return state_from_json(game, text)

@@ -12,8 +12,8 @@ import pytest
 
 import rulesdsl
 from rulesdsl.agents import RandomAgent, agent_names, make_agent
-from rulesdsl.errors import RulesError
-from rulesdsl.sim import SimResult, agent_seed, parse_seats, simulate
+from rulesdsl.lang.errors import RulesError
+from rulesdsl.analysis.simulate import SimResult, agent_seed, parse_seats, simulate
 
 
 # ---------------------------------------------------------------- a fake game

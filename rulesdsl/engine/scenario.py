@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .engine import State, _key_value, _split_name
-from .errors import RulesError, did_you_mean
+from rulesdsl.engine.state import State, _key_value, _split_name
+from rulesdsl.lang.errors import RulesError, did_you_mean
 
 
 def _fail(msg: str, hints=()) -> RulesError:

@@ -1,4 +1,4 @@
-"""The Pygments lexer for rules files (rulesdsl.highlight); skipped without Pygments."""
+"""The Pygments lexer for rules files (rulesdsl.lang.highlight); skipped without Pygments."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(ROOT.glob("games/*.rules")) + sorted(ROOT.glob("examples/*.rules")) + \
     sorted(ROOT.glob("tests/lang/*.rules"))
 
@@ -21,7 +21,7 @@ def test_importing_rulesdsl_does_not_need_pygments():
             "        if name == 'pygments' or name.startswith('pygments.'):\n"
             "            raise ImportError('no pygments here')\n"
             "sys.meta_path.insert(0, Block())\n"
-            "import rulesdsl, rulesdsl.cli, rulesdsl.fmt\n"
+            "import rulesdsl, rulesdsl.cli, rulesdsl.lang.fmt\n"
             "rulesdsl.load('triumvirat')\n"
             "assert not any(m.startswith('pygments') for m in sys.modules)\n")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
@@ -36,7 +36,7 @@ def test_entry_point_declared_in_pyproject():
     if tomllib is not None:
         data = tomllib.loads(text)
         points = data["project"]["entry-points"]["pygments.lexers"]
-        assert points["rulesdsl"] == "rulesdsl.highlight:RulesLexer"
+        assert points["rulesdsl"] == "rulesdsl.lang.highlight:RulesLexer"
         extras = data["project"]["optional-dependencies"]
         assert any(d.lower().startswith("pygments") for d in extras["highlight"])
         assert any(d.lower().startswith("pygments") for d in extras["test"])
@@ -51,7 +51,7 @@ from pygments.lexers import find_lexer_class_for_filename, get_lexer_by_name  # 
 from pygments.token import Error, Token  # noqa: E402
 from pygments.util import ClassNotFound  # noqa: E402
 
-from rulesdsl.highlight import (BUILTIN_CALLS, BUILTIN_VALUES, CONSTANTS,  # noqa: E402
+from rulesdsl.lang.highlight import (BUILTIN_CALLS, BUILTIN_VALUES, CONSTANTS,  # noqa: E402
                                 DECLARATIONS, KEYWORDS, OPERATOR_WORDS, TYPES, RulesLexer)
 
 
@@ -120,13 +120,13 @@ def test_unterminated_string_is_marked():
 
 def test_every_word_of_the_grammar_is_highlighted():
     """A new keyword in the grammar needs a place in the lexer's lists."""
-    from rulesdsl.resources import grammar_text
+    from rulesdsl.lang.resources import grammar_text
     words = set(re.findall(r'"([a-z_]+)"', grammar_text()))
     known = set(DECLARATIONS + KEYWORDS + OPERATOR_WORDS + CONSTANTS + TYPES + ("x",))
     assert words - known == set()
 
 
 def test_every_builtin_is_highlighted():
-    from rulesdsl import check
+    from rulesdsl.lang import check
     assert set(check.BUILTIN_VALUES) <= set(BUILTIN_VALUES)
     assert set(check.BUILTIN_CALLS) | set(check.AGGREGATES) <= set(BUILTIN_CALLS)

@@ -17,7 +17,7 @@ N); `help`, `rules`, `log`, `history`, `save FILE`, `quit`. Wrong input gets a m
 the same prompt. A game with a person in it is saved after every action (--save's file,
 else a new file in ~/.rulesdsl/saves/); Ctrl-C and the end of input leave it saved, and
 `play --resume FILE` continues it. At the end a replay file is written beside the save
-(see rulesdsl.replay).
+(see rulesdsl.play.replay).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ import sys
 from typing import IO, Optional, Sequence
 
 from rulesdsl.agents import agent_names, make_agent
-from rulesdsl.errors import RulesError, Span, did_you_mean
-from rulesdsl.screen import clean
-from rulesdsl.sim import agent_seed, parse_seats
+from rulesdsl.lang.errors import RulesError, Span, did_you_mean
+from rulesdsl.play.screen import clean
+from rulesdsl.agents.seats import agent_seed, parse_seats
 
 HUMAN = "human"
 
@@ -251,7 +251,7 @@ class Runner:
                  save: Optional[str] = None, out: Optional[IO] = None,
                  inp: Optional[IO] = None, plain: bool = False, meta: Optional[dict] = None,
                  game=None):
-        from rulesdsl.screen import Layout, Out
+        from rulesdsl.play.screen import Layout, Out
         self.state = state
         self.game = game if game is not None else getattr(state, "game", None)
         self.seats = list(seats)
@@ -534,7 +534,7 @@ class Runner:
                     self.say(f"  {line}")
                 continue
             if cmd == "rules":
-                from rulesdsl.screen import rules_summary
+                from rulesdsl.play.screen import rules_summary
                 for line in rules_summary(self.game, self.state.players):
                     self.say(line)
                 continue
@@ -684,7 +684,7 @@ def choose_game(out: IO, inp: IO) -> tuple:
     """`rulesdsl play` without a game: list the bundled games, read a choice and a number
     of players. Returns (game name, players)."""
     import rulesdsl
-    from rulesdsl.resources import bundled_games
+    from rulesdsl.lang.resources import bundled_games
 
     names = list(bundled_games())
     games = []

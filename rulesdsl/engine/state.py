@@ -15,8 +15,8 @@ import json
 import math
 from typing import Optional
 
-from .compile import Ask, Program, seat_label
-from .errors import IllegalAction, RulesError, RuntimeRulesError
+from rulesdsl.engine.compile import Ask, Program, seat_label
+from rulesdsl.lang.errors import IllegalAction, RulesError, RuntimeRulesError
 
 FORMAT = "rulesdsl-state"
 FORMAT_VERSION = 1
@@ -588,7 +588,7 @@ class State:
         prog = self.prog
         lay = prog.zones.get(name)
         if lay is None:
-            from .errors import did_you_mean
+            from rulesdsl.lang.errors import did_you_mean
             raise RulesError("A003", f"no zone named '{name}'", None,
                              did_you_mean(name, prog.zones))
         if seat is not None:
@@ -603,7 +603,7 @@ class State:
         prog = self.prog
         lay = prog.vars.get(name)
         if lay is None:
-            from .errors import did_you_mean
+            from rulesdsl.lang.errors import did_you_mean
             raise RulesError("A003", f"no variable named '{name}'", None,
                              did_you_mean(name, prog.vars))
         if key is not None:
@@ -726,13 +726,13 @@ def _key_value(prog, dim: str, key, name: str) -> int:
         return key
     if str(key) in values:
         return values.index(str(key))
-    from .errors import did_you_mean
+    from rulesdsl.lang.errors import did_you_mean
     raise RulesError("A004", f"{name}: '{key}' is not a value of {dim}", None,
                      did_you_mean(str(key), values))
 
 
 def _version() -> str:
-    from . import __version__
+    from rulesdsl._version import __version__
     return __version__
 
 

@@ -17,8 +17,8 @@ from typing import Callable, Optional
 
 import attrs
 
-from . import ast
-from .errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
+from rulesdsl.lang import ast
+from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
 
 SCALARS = ("int", "bool", "player", "card")
 NULLABLE_BASE = ("player", "card")

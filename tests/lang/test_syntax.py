@@ -16,8 +16,9 @@ import attrs
 import lark
 import pytest
 
-from rulesdsl import ast, syntax
-from rulesdsl.resources import grammar_text
+from rulesdsl.lang import ast
+from rulesdsl.lang import syntax
+from rulesdsl.lang.resources import grammar_text
 
 BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|[-+*/%=!<>]+")
 

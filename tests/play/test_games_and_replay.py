@@ -10,8 +10,8 @@ import pytest
 
 import rulesdsl
 from rulesdsl import cli
-from rulesdsl.resources import bundled_games
-from rulesdsl.runner import match_action, numeric_labels, _ranges
+from rulesdsl.lang.resources import bundled_games
+from rulesdsl.play.runner import match_action, numeric_labels, _ranges
 
 
 def run(capsys, *argv):
@@ -84,7 +84,7 @@ def test_play_without_a_game_offers_the_bundled_games(capsys, monkeypatch, tmp_p
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("RULESDSL_SAVES", raising=False)   # the default folder, under ~
     names = sorted(bundled_games())
-    k = [n for n in rulesdsl.resources.bundled_games()].index("ivanhoe") + 1
+    k = [n for n in rulesdsl.lang.resources.bundled_games()].index("ivanhoe") + 1
     monkeypatch.setattr("sys.stdin", io.StringIO(f"nonsense\n{k}\n4\nquit\n"))
     code, out, err = run(capsys, "play")
     assert code == 0, err

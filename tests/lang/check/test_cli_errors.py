@@ -13,7 +13,7 @@ import pytest
 
 from rulesdsl import cli
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 TWO_ERRORS = '''game "Bad"
 players 2

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from .engine import FORMAT, FORMAT_VERSION, State
-from .compile import MAX_INT
-from .errors import RulesError
+from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State
+from rulesdsl.engine.compile import MAX_INT
+from rulesdsl.lang.errors import RulesError
 
 
 def _fail(msg: str, hints=()) -> RulesError:
@@ -15,7 +15,7 @@ def _fail(msg: str, hints=()) -> RulesError:
 
 
 def _version() -> str:
-    from . import __version__
+    from rulesdsl._version import __version__
     return __version__
 
 

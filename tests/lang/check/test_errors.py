@@ -32,9 +32,9 @@ from pathlib import Path
 import attrs
 import pytest
 
-from rulesdsl.check import check_file_tree
-from rulesdsl.errors import CheckFailed, RulesError
-from rulesdsl.extend import load_tree
+from rulesdsl.lang.check import check_file_tree
+from rulesdsl.lang.errors import CheckFailed, RulesError
+from rulesdsl.lang.extend import load_tree
 
 HERE = Path(__file__).resolve().parent
 FILES = sorted(HERE.glob("errors_*.txt"))

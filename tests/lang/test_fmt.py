@@ -17,12 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Token
 
-from rulesdsl import cli, syntax
-from rulesdsl.errors import RulesError
-from rulesdsl.fmt import comments_of, format_source, parse_with_comments
-from rulesdsl.resources import grammar_text
+from rulesdsl import cli
+from rulesdsl.lang import syntax
+from rulesdsl.lang.errors import RulesError
+from rulesdsl.lang.fmt import comments_of, format_source, parse_with_comments
+from rulesdsl.lang.resources import grammar_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = sorted(ROOT.glob("games/*.rules")) + sorted(ROOT.glob("examples/*.rules"))
 ALL_FILES = BUNDLED + sorted(ROOT.glob("tests/lang/*.rules"))
 

@@ -14,9 +14,9 @@ from typing import Callable, Optional
 
 import attrs
 
-from . import ast
-from .check import Model, elem_of
-from .errors import RulesError, RuntimeRulesError
+from rulesdsl.lang import ast
+from rulesdsl.lang.check import Model, elem_of
+from rulesdsl.lang.errors import RulesError, RuntimeRulesError
 
 SUSPEND = True
 MAX_RANGE = 100_000

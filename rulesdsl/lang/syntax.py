@@ -14,9 +14,9 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                              UnexpectedToken, VisitError)
 
-from . import ast
-from .errors import RulesError, Span
-from .resources import grammar_text
+from rulesdsl.lang import ast
+from rulesdsl.lang.errors import RulesError, Span
+from rulesdsl.lang.resources import grammar_text
 
 MAX_SOURCE_BYTES = 2_000_000
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import ast
-from .errors import RulesError, did_you_mean
-from .resources import bundled_path
-from .syntax import parse
+from rulesdsl.lang import ast
+from rulesdsl.lang.errors import RulesError, did_you_mean
+from rulesdsl.lang.resources import bundled_path
+from rulesdsl.lang.syntax import parse
 
 SINGLETONS = (ast.Game, ast.Players, ast.Flow, ast.Setup, ast.Score)
 MAX_DEPTH = 8
@@ -94,6 +94,6 @@ def merge(base: ast.File, child: ast.File) -> ast.File:
         else:
             decls.append(d)
     if errors:
-        from .errors import CheckFailed
+        from rulesdsl.lang.errors import CheckFailed
         raise CheckFailed(errors)
     return ast.File(child.span, child.path, tuple(decls))

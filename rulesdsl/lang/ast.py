@@ -10,7 +10,7 @@ from typing import Optional, Union
 
 import attrs
 
-from .errors import Span
+from rulesdsl.lang.errors import Span
 
 
 def node(cls):
