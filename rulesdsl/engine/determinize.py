@@ -91,7 +91,10 @@ class Knowledge:
             hidden = [k for k in range(math.prod(lay.sizes)) if not _may_read(lay, k, self.seat)]
             if not hidden:
                 continue
-            v = lay.default(d, [None] * 8)
+            try:
+                v = lay.default(d, [None] * 8)
+            except Exception:  # a starting value that needs the game running: unknown
+                v = None
             for k in hidden:
                 d.vars[lay.base + k] = list(v) if isinstance(v, list) else v
         d.rng = splitmix64(seed & MASK64 ^ 0x5DEECE66D)[1]
