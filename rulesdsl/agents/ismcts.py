@@ -91,9 +91,9 @@ class ISMCTSAgent:
             self._iterate(roots, knowledge.sample(rng.getrandbits(63)), sign)
             done += 1
         self.last_iterations = done
-        by_label = roots[me].children
-        return max(actions, key=lambda a: (by_label[a.label].visits, by_label[a.label].total)
-                   if a.label in by_label else (-1, 0.0))
+        stats = roots[me].children
+        return max(actions, key=lambda a: (stats[me, a.label].visits, stats[me, a.label].total)
+                   if (me, a.label) in stats else (-1, 0.0))
 
     def _iterate(self, roots: list, s, sign: int) -> None:
         """One iteration over one tree per player (multiple-observer ISMCTS): each player
@@ -109,24 +109,26 @@ class ISMCTSAgent:
             node = at[mover]
             labels = [a.label for a in s.legal_actions()]
             children = node.children
-            untried = [lb for lb in labels if lb not in children]
+            mine = [(mover, lb) for lb in labels]
+            for k in mine:
+                if k in children:
+                    children[k].avail += 1
+            untried = [k for k in mine if k not in children]
             if untried:
-                label = untried[rng.randrange(len(untried))]
+                label = untried[rng.randrange(len(untried))][1]
             else:
                 label, best_value = None, -1.0
-                for lb in labels:
-                    ch = children[lb]
+                for k in mine:
+                    ch = children[k]
                     value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                     if value > best_value:
-                        label, best_value = lb, value
-            for lb in labels:
-                if lb in children:
-                    children[lb].avail += 1
+                        label, best_value = k[1], value
             before = len(s.events)
             s.apply(label)
             new = s.events[before:]
             for q in range(n):
-                key = label if q == mover else _seen_as(s, new, q, label)
+                # keyed by who moved too: whose turn it is may differ between samples
+                key = (mover, label if q == mover else _seen_as(s, new, q, label))
                 child = at[q].children.get(key)
                 if child is None:
                     child = at[q].children[key] = _Node(mover)

@@ -708,7 +708,7 @@ def choose_game(out: IO, inp: IO) -> tuple:
         n = (f"{g.min_players}" if g.min_players == g.max_players
              else f"{g.min_players}-{g.max_players}")
         print(f"  {k}. {g.name:<30} {n:>3} players   (rulesdsl play {name})", file=out)
-    print("you play against the computer (random players); --seats changes that",
+    print("you play against the computer (ismcts at medium); --seats changes that",
           file=out)
 
     def ask(prompt):
@@ -798,7 +798,7 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
             print("", file=out or sys.stdout)
             return 0
         if requested_players is not None and seats_arg is None:
-            seats_arg = ",".join([HUMAN] + ["random"] * (requested_players - 1))
+            seats_arg = ",".join([HUMAN] + [DEFAULT_OPPONENT] * (requested_players - 1))
     game = load_game(game_name, given_options)
     seed = args.seed if args.seed is not None else 0
     if args.seed is None and not resume and not script and \
