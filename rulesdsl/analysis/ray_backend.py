@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from rulesdsl.analysis.run import Job, chunks, play_chunk, raise_if_failed
+import attrs
+
+from rulesdsl.analysis.run import Job, chunks, play_chunk, portable, raise_if_failed
 from rulesdsl.lang.errors import RulesError
 
 
@@ -43,7 +45,7 @@ def run_ray(job: Job, workers: int, advance: Callable[[int], None],
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         task = ray.remote(play_chunk)
-        shared = ray.put(job)
+        shared = ray.put(attrs.evolve(job, game=portable(job.game)))
         pending = {task.remote(shared, start, stop): (start, stop)
                    for start, stop in chunks(job.games, max(workers, cpus))}
         results: dict[int, list] = {}

@@ -8,9 +8,12 @@ same for any number of workers and either backend.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import multiprocessing
 import os
+import tempfile
+from pathlib import Path
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Optional, Sequence
 
@@ -18,6 +21,61 @@ import attrs
 
 from rulesdsl.analysis.record import play_recorded
 from rulesdsl.lang.errors import RulesError
+
+
+@attrs.frozen
+class GameSpec:
+    """A loaded game as text, to load again in another process or on another machine (a
+    loaded game holds compiled code and cannot be pickled). Game.sources maps every file
+    read (the game and what it extends) to its text."""
+
+    path: str
+    sources: tuple          # ((path, text), ...)
+    options: tuple          # ((name, value), ...)
+    step_limit: int
+
+    @classmethod
+    def of(cls, game) -> "GameSpec":
+        return cls(str(game.path), tuple(sorted(game.sources.items())),
+                   tuple(sorted(game.options.items())), getattr(game, "step_limit", 1_000_000))
+
+    def load(self):
+        """The game, from the file itself when it is here and unchanged, else from a copy
+        of the sources in a temporary folder (their relative layout kept, for `extends`)."""
+        import rulesdsl
+        texts = dict(self.sources)
+        path = self.path
+        try:
+            here = Path(path).read_text(encoding="utf-8") == texts.get(path)
+        except OSError:
+            here = False
+        if not here:
+            digest = hashlib.sha256(repr(self.sources).encode()).hexdigest()[:16]
+            root = Path(tempfile.gettempdir()) / f"rulesdsl-{digest}"
+            for name, text in texts.items():
+                target = root / Path(name).as_posix().lstrip("/")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+            path = str(root / Path(path).as_posix().lstrip("/"))
+        return rulesdsl.load(path, options=dict(self.options), step_limit=self.step_limit)
+
+
+_LOADED: dict = {}
+
+
+def game_of(game):
+    """The playable game: a GameSpec is loaded once per process, anything else is used as
+    it is (a game object handed over by fork, or a test's fake)."""
+    if not isinstance(game, GameSpec):
+        return game
+    if game not in _LOADED:
+        _LOADED[game] = game.load()
+    return _LOADED[game]
+
+
+def portable(game):
+    """What to send to a process that does not share this one's memory."""
+    return GameSpec.of(game) if hasattr(game, "sources") and hasattr(game, "path") else game
 
 
 @attrs.frozen
@@ -50,9 +108,10 @@ def play_chunk(job: Job, start: int, stop: int) -> list:
     """Records of games start..stop-1; a RulesError stops the chunk and comes back as a
     plain tuple (it crosses process boundaries that cannot carry the exception itself)."""
     out = []
+    game = game_of(job.game)
     for i in range(start, stop):
         try:
-            record = play_recorded(job.game, job.players, job.seed + i, job.seats,
+            record = play_recorded(game, job.players, job.seed + i, job.seats,
                                    job.max_actions)
         except RulesError as e:
             out.append(("error", i, e.code, e.message, e.span, tuple(e.hints),
@@ -102,10 +161,12 @@ def run_local(job: Job, workers: int, advance: Callable[[int], None]) -> list:
             if isinstance(results[start][-1], tuple):
                 break
     else:
-        # fork hands the loaded game to the workers without pickling it; elsewhere the
-        # game is pickled (a Game leaves its compiled programs behind and recompiles)
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        # fork hands the loaded game to the workers as it is; elsewhere they load it again
+        if "fork" in multiprocessing.get_all_start_methods():
+            context = multiprocessing.get_context("fork")
+        else:
+            context = multiprocessing.get_context()
+            job = attrs.evolve(job, game=portable(job.game))
         with ProcessPoolExecutor(max_workers=min(workers, len(ranges)), mp_context=context,
                                  initializer=_init_worker, initargs=(job,)) as pool:
             pending = {pool.submit(_worker_chunk, start, stop): (start, stop)

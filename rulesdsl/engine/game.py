@@ -76,12 +76,6 @@ class Game:
         self._programs: dict[int, Program] = {}
         self.warnings: list = []
 
-    def __getstate__(self) -> dict:
-        # compiled programs hold closures; a copy in another process compiles its own
-        state = dict(self.__dict__)
-        state["_programs"] = {}
-        return state
-
     def __repr__(self) -> str:
         return f"<Game {self.name} {self.min_players}-{self.max_players} players>"
 
