@@ -181,3 +181,12 @@ def test_progress_bar_only_on_a_terminal(tmp_path, capsys):
     # not a terminal: nothing but the result
     assert cli.main(["simulate", "triumvirat", "--games", "2", "--workers", "1"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_backend_ray_without_ray_says_how_to_install_it(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)       # "import ray" fails
+    code = cli.main(["simulate", "triumvirat", "--games", "1", "--backend", "ray"])
+    err = capsys.readouterr().err
+    assert code == 1 and "rulesdsl[ray]" in err and "Traceback" not in err
