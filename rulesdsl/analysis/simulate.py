@@ -100,20 +100,17 @@ class SimResult:
         seeds = f"seed {self.seed}" if n == 1 else f"seeds {self.seed}..{last}"
         lines = [f"{self.game}: {n} game{'s' if n != 1 else ''}, {self.players} players, {seeds}",
                  ""]
-        header = ["seat", "agent", "wins", "win %", "95% interval"]
+        header = ["seat", "agent", "wins", "win %"]
         if self.mean_scores is not None:
             header.append("mean score")
         rows = []
         for seat in range(self.players):
             row = [str(seat), self.seats[seat], str(self.wins[seat]),
-                   f"{100.0 * self.wins[seat] / n:.1f}%" if n else "-",
-                   _interval(self.stats, seat)]
+                   f"{100.0 * self.wins[seat] / n:.1f}%" if n else "-"]
             if self.mean_scores is not None:
                 row.append(f"{self.mean_scores[seat]:.2f}")
             rows.append(row)
-        lines += _align([header] + rows, right={0, 2, 3, 5})
-        if self.stats.get("balance", {}).get("verdict"):
-            lines.append("balance: " + self.stats["balance"]["verdict"])
+        lines += _align([header] + rows, right={0, 2, 3, 4})
         lines.append("")
         draws = f"{self.draws} ({100.0 * self.draws / n:.1f}%)" if n else "0"
         stats = [
@@ -137,11 +134,6 @@ class SimResult:
             from rulesdsl.analysis.table import details
             lines += details(self)
         return "\n".join(lines)
-
-
-def _interval(stats: dict, seat: int) -> str:
-    ci = stats.get("win_rate_ci95")
-    return f"{100 * ci[seat][0]:.1f}-{100 * ci[seat][1]:.1f}%" if ci else ""
 
 
 def _finite(x: float) -> Optional[float]:

@@ -27,8 +27,7 @@ def length_stats(records: Sequence[dict]) -> dict:
     out = describe([r["actions"] for r in records])
     out["rounds"] = describe([r["rounds"] for r in records])
     out["turns"] = describe([r["turns"] for r in records])
-    out["rounds_are"] = ("returns to the phase and seat of the game's first decision "
-                         "(a turn of the table, or a hand)")
+    out["rounds_are"] = "times play came back to the first decision's phase and seat"
     return out
 
 

@@ -25,7 +25,13 @@ def _ci(ci) -> str:
 def details(result) -> list[str]:
     st = result.stats
     length, branching = st["length"], st["branching"]
-    lines = ["", "length",
+    n = result.games
+    rows = [["seat", "win %", "95% interval"]]
+    for seat, (low, high) in enumerate(st["win_rate_ci95"]):
+        rows.append([str(seat), _pct(result.wins[seat] / n), f"{100 * low:.1f}-{100 * high:.1f}%"])
+    lines = ["", "balance"] + ["  " + line for line in _rows(rows)]
+    lines += [f"  {st['balance']['verdict']}",
+              "", "length",
              f"  actions: {_spread(length)}",
              f"  rounds:  {_spread(length['rounds'])}  ({length['rounds_are']})",
              f"  turns:   {_spread(length['turns'])}",
