@@ -205,7 +205,13 @@ def cmd_simulate(args) -> int:
     from rulesdsl.analysis import simulate as sim
     from rulesdsl.analysis.run import default_workers
     options = runner.parse_options(args.option)
-    compare = [runner.parse_options([item]) for item in args.compare]
+    compare = []
+    for item in args.compare:
+        if "=" not in item or not item.partition("=")[0].strip():
+            from rulesdsl.lang.errors import RulesError
+            raise RulesError("C013", f"--compare expects NAME=VALUE, not {item!r}",
+                             hints=["for example: --compare games_to_win=3"])
+        compare.append(runner.parse_options([item]))
     game = runner.load_game(args.game, options)
     workers = args.workers if args.workers is not None else default_workers()
     result = sim.simulate(game, players=args.players, games=args.games,

@@ -89,10 +89,15 @@ def _direction(scores: list[float], winners: list[int]) -> Optional[int]:
     return None
 
 
+def seat_agents(seats: Sequence[str], game_seed: int) -> list:
+    """The agents of one game, one per seat spec, each seeded from the game and its seat."""
+    return [make_agent(kind, agent_seed(game_seed, seat)) for seat, kind in enumerate(seats)]
+
+
 def play_recorded(game, players: int, game_seed: int, seats: Sequence[str],
                   max_actions: int) -> dict:
     """Play one full game; return its record. RulesErrors propagate."""
-    agents = [make_agent(kind, agent_seed(game_seed, seat)) for seat, kind in enumerate(seats)]
+    agents = seat_agents(seats, game_seed)
     state = game.new_game(players=players, seed=game_seed)
     phase_path = getattr(state, "phase_path", None)
     has_scores = score_list(state, players) is not None

@@ -21,6 +21,7 @@ from rulesdsl.agents import agent_names, make_agent
 from rulesdsl.agents.seats import agent_seed, parse_seats  # noqa: F401  (re-exported)
 from rulesdsl.analysis import summary
 from rulesdsl.analysis.progress import progress_bar
+from rulesdsl.analysis.record import seat_agents
 from rulesdsl.analysis.run import Job, run_local
 from rulesdsl.lang.errors import RulesError
 
@@ -159,7 +160,7 @@ def _align(rows: list[list[str]], right: set = frozenset()) -> list[str]:
 def play_one(game, players: int, game_seed: int, seats: Sequence[str],
              max_actions: int = DEFAULT_MAX_ACTIONS):
     """Play one full game with agents; return the final state. RulesErrors propagate."""
-    agents = [make_agent(kind, agent_seed(game_seed, seat)) for seat, kind in enumerate(seats)]
+    agents = seat_agents(seats, game_seed)
     state = game.new_game(players=players, seed=game_seed)
     actions = 0
     while not state.is_over:
