@@ -4,7 +4,8 @@
     rulesdsl play GAME [--players N] [--seed S] [--seats human,random,...] [--option K=V]
                        [--scenario F] [--script F] [--save F] [--resume F]
     rulesdsl simulate GAME [--players N] [--games K] [--seed S] [--seats ...] [--json]
-                           [--option K=V]
+                           [--option K=V] [--workers N] [--backend local|ray] [--address A]
+                           [--compare K=V] [--games-out F.jsonl] [--report F.html]
     rulesdsl replay FILE [--to N] [--plain]
     rulesdsl fmt FILE... [--check]
 
@@ -101,6 +102,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", metavar="AGENTS",
                    help="an agent per seat, e.g. random,random (default: all random)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes (or Ray tasks) playing at once (default: every core); "
+                        "the results do not depend on it")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local processes (default) or a Ray cluster (pip install "
+                        "'rulesdsl[ray]')")
+    p.add_argument("--address", metavar="A", default=None,
+                   help="with --backend ray: the cluster's address (default: $RAY_ADDRESS, "
+                        "else a local Ray)")
+    p.add_argument("--compare", action="append", default=[], metavar="K=V",
+                   help="also play the same seeds with this option changed and compare; "
+                        "repeatable, one variant each")
+    p.add_argument("--games-out", metavar="F.jsonl", default=None,
+                   help="write one JSON record per game to F")
+    p.add_argument("--report", metavar="F.html", default=None,
+                   help="write a self-contained HTML page with tables and plots "
+                        "(pip install 'rulesdsl[report]')")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("fmt", help="lay rules files out in the one canonical layout",
@@ -185,10 +203,27 @@ def cmd_replay(args) -> int:
 def cmd_simulate(args) -> int:
     from rulesdsl.play import runner
     from rulesdsl.analysis import simulate as sim
+    from rulesdsl.analysis.run import default_workers
     options = runner.parse_options(args.option)
+    compare = []
+    for item in args.compare:
+        if "=" not in item or not item.partition("=")[0].strip():
+            from rulesdsl.lang.errors import RulesError
+            raise RulesError("C013", f"--compare expects NAME=VALUE, not {item!r}",
+                             hints=["for example: --compare games_to_win=3"])
+        compare.append(runner.parse_options([item]))
     game = runner.load_game(args.game, options)
+    workers = args.workers if args.workers is not None else default_workers()
     result = sim.simulate(game, players=args.players, games=args.games,
-                          seed=args.seed if args.seed is not None else 0, seats=args.seats)
+                          seed=args.seed if args.seed is not None else 0, seats=args.seats,
+                          options=options, workers=workers, backend=args.backend,
+                          address=args.address, compare=compare, progress=True)
+    if args.games_out:
+        from rulesdsl.analysis.output import write_games
+        write_games(result, args.games_out)
+    if args.report:
+        from rulesdsl.analysis.report import write_report
+        write_report(result, args.report)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

@@ -1,0 +1,31 @@
+"""A progress bar for long simulations: games done, games/s and time left, on standard
+error, and only when standard error is a terminal (pipes and files stay clean)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Callable, Iterator
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Callable[[int], None]]:
+    """Yields `advance(n)`; draws nothing unless `enabled` and standard error is a terminal."""
+    if not enabled or not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeRemainingColumn)
+
+    class Rate(TextColumn):
+        def render(self, task):
+            speed = task.finished_speed or task.speed
+            self.text_format = f"{speed:,.1f} games/s" if speed else "- games/s"
+            return super().render(task)
+
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               Rate(""), TextColumn("left"), TimeRemainingColumn()]
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
