@@ -214,7 +214,8 @@ class ObservationEncoder:
             return self.nid + 1
         return 1
 
-    def encode(self, state, seat: int) -> list:
+    def encode(self, state, seat: int, scores: Optional[list] = None) -> list:
+        """`scores`: state.scores when the caller has them already."""
         prog = self.prog
         out = [0.0] * self.size
         stride = self.nid + 1
@@ -241,7 +242,7 @@ class ObservationEncoder:
             elif isinstance(v, list):
                 out[off] = float(len(v))
         if prog.score is not None and prog.score_visibility != "hidden":
-            scores = state.scores
+            scores = state.scores if scores is None else scores
             for p, s in enumerate(scores):
                 if prog.score_visibility == "public" or p == seat:
                     out[self.score_offset + p] = float(max(-VALUE_LIMIT, min(VALUE_LIMIT, s)))
@@ -283,11 +284,10 @@ def _var_visible(lay, k: int, seat: int) -> bool:
 
 
 def win_returns(winners: list, players: int) -> list:
-    """Zero-sum returns from the winners: a sole winner +1, each loser -1/(n-1); winners
-    sharing a win share the +1 (less their part of the mean); nobody winning gives 0s."""
+    """Zero-sum returns from the winners: a sole winner +1, each loser -1/(n-1); w winners
+    sharing a win get (n/w - 1)/(n-1) each; nobody winning gives 0s."""
     if not winners or players < 2:
         return [0.0] * players
-    share = [1.0 / len(set(winners)) if p in winners else 0.0 for p in range(players)]
-    mean = 1.0 / players
-    scale = players / (players - 1)
-    return [scale * (s - mean) for s in share]
+    w = len(set(winners))
+    win = (players / w - 1.0) / (players - 1)     # 1.0 exactly for a sole winner
+    return [win if p in winners else -1.0 / (players - 1) for p in range(players)]
