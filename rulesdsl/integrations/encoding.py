@@ -141,7 +141,8 @@ class ActionSpace:
             return f"no action {action}"
         b = self.by_id[action]
         k = action - b.base
-        what = b.text or f"choice {b.alt + 1}"
+        what = b.text or (b.kind if b.kind not in ("named", "amount") else
+                          f"choice {b.alt + 1}")
         if b.kind in ("named", "decline"):
             return f"{b.site}: {what}"
         if b.kind == "card":

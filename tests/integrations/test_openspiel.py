@@ -122,11 +122,11 @@ def ismcts_game(short_name, params, bot_seat, seed, simulations):
 
 
 @needs_determinize
-@pytest.mark.parametrize("short_name,params", [
-    ("rulesdsl_triumvirat", {"options": "games_to_win=1"}),
-    ("rulesdsl_ivanhoe", {"players": 3}),
+@pytest.mark.parametrize("short_name,params,seed", [
+    ("rulesdsl_triumvirat", {"options": "games_to_win=1"}, 0),
+    ("rulesdsl_ivanhoe", {"players": 3}, 1),
 ])
-def test_ismcts_plays_to_the_end(short_name, params):
-    state, searched = ismcts_game(short_name, params, bot_seat=0, seed=1, simulations=8)
+def test_ismcts_plays_to_the_end(short_name, params, seed):
+    state, searched = ismcts_game(short_name, params, bot_seat=0, seed=seed, simulations=8)
     assert state.is_terminal() and searched > 0
     assert abs(sum(state.returns())) < 1e-9 and max(state.returns()) > 0
