@@ -8,6 +8,7 @@
                            [--compare K=V] [--games-out F.jsonl] [--report F.html]
     rulesdsl replay FILE [--to N] [--plain]
     rulesdsl fmt FILE... [--check]
+    rulesdsl lsp
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
 status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
@@ -129,6 +130,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="write nothing; list the files that would change and exit 1 if any")
     p.set_defaults(func=cmd_fmt)
+
+    p = sub.add_parser("lsp", help="a language server for editors, on standard input/output",
+                       description="Run the rules language server (Language Server Protocol "
+                                   "over standard input and output): diagnostics, hover, go "
+                                   "to definition, completion, symbols, formatting. Needs "
+                                   "the lsp extra: pip install 'rulesdsl[lsp]'.")
+    p.set_defaults(func=cmd_lsp)
     return parser
 
 
@@ -309,6 +317,16 @@ def cmd_fmt(args) -> int:
                 f.write(formatted)
             print(f"{path}: reformatted")
     return status
+
+
+def cmd_lsp(args) -> int:
+    try:
+        from rulesdsl.integrations.lsp import serve
+    except ImportError as e:
+        print(f"rulesdsl lsp: needs the lsp extra ({e.name or e} is missing): "
+              "pip install 'rulesdsl[lsp]'", file=sys.stderr)
+        return EXIT_ERROR
+    return serve()
 
 
 # ---------------------------------------------------------------- entry point
