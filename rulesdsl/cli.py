@@ -75,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true",
                    help="plain text: no colours (also the default when not on a terminal)")
     p.add_argument("--seats", metavar="KINDS",
-                   help="who plays each seat, e.g. human,random (default: human, then random)")
+                   help="who plays each seat, e.g. human,ismcts:hard or human,random "
+                   "(default: human, then ismcts at medium)")
     p.add_argument("--scenario", metavar="F", help="a scenario (JSON) applied after setup")
     p.add_argument("--script", metavar="F",
                    help="action labels, one per line, played for the human seats first")
@@ -101,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100, metavar="K",
                    help="number of games (default 100)")
     p.add_argument("--seats", metavar="AGENTS",
-                   help="an agent per seat, e.g. random,random (default: all random)")
+                   help="an agent per seat, e.g. ismcts,random or ismcts:iterations=500,greedy "
+                   "(agents: random, greedy, ismcts[:easy|medium|hard]; default: all random)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes (or Ray tasks) playing at once (default: every core); "
