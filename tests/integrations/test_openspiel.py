@@ -79,11 +79,6 @@ def test_ids_label_and_history_replays():
     assert str(again) == str(state)
 
 
-needs_determinize = pytest.mark.skipif(not hasattr(State, "determinize"),
-                                       reason="State.determinize has not landed yet")
-
-
-@needs_determinize
 def test_resample_keeps_what_the_seat_knows_and_varies_the_rest():
     game = pyspiel.load_game("rulesdsl_ivanhoe(players=3)")
     state = game.new_initial_state()
@@ -121,7 +116,6 @@ def ismcts_game(short_name, params, bot_seat, seed, simulations):
     return state, searched
 
 
-@needs_determinize
 @pytest.mark.parametrize("short_name,params,seed", [
     ("rulesdsl_triumvirat", {"options": "games_to_win=1"}, 0),
     ("rulesdsl_ivanhoe", {"players": 3}, 1),
