@@ -220,7 +220,7 @@ def cmd_simulate(args) -> int:
         if "=" not in item or not item.partition("=")[0].strip():
             from rulesdsl.lang.errors import RulesError
             raise RulesError("C013", f"--compare expects NAME=VALUE, not {item!r}",
-                             hints=["for example: --compare games_to_win=3"])
+                             hints=["name one of the game's options and a value for it"])
         compare.append(runner.parse_options([item]))
     game = runner.load_game(args.game, options)
     workers = args.workers if args.workers is not None else default_workers()

@@ -10,7 +10,8 @@ from typing import Callable, Iterator
 
 @contextlib.contextmanager
 def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Callable[[int], None]]:
-    """Yields `advance(n)`; draws nothing unless `enabled` and standard error is a terminal."""
+    """Yields `advance(n)` (0 to just show the bar); draws nothing unless `enabled` and
+    standard error is a terminal."""
     if not enabled or not sys.stderr.isatty():
         yield lambda n: None
         return
@@ -26,6 +27,16 @@ def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Calla
 
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                Rate(""), TextColumn("left"), TimeRemainingColumn()]
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
+    # The bar starts at the first call, once the worker processes exist: its refresh
+    # thread must not be running when they are forked.
+    with contextlib.ExitStack() as stack:
+        shown = {}
+
+        def advance(n: int) -> None:
+            if not shown:
+                bar = stack.enter_context(Progress(*columns, console=Console(stderr=True),
+                                                   transient=True))
+                shown["bar"], shown["task"] = bar, bar.add_task(label, total=total)
+            shown["bar"].advance(shown["task"], n)
+
+        yield advance

@@ -49,6 +49,7 @@ def run_ray(job: Job, workers: int, advance: Callable[[int], None],
         pending = {task.remote(shared, start, stop): (start, stop)
                    for start, stop in chunks(job.games, max(workers, cpus))}
         results: dict[int, list] = {}
+        advance(0)
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:

@@ -155,6 +155,7 @@ def run_local(job: Job, workers: int, advance: Callable[[int], None]) -> list:
     ranges = chunks(job.games, workers)
     results: dict[int, list] = {}
     if workers <= 1 or len(ranges) == 1:
+        advance(0)
         for start, stop in ranges:
             results[start] = play_chunk(job, start, stop)
             advance(stop - start)
@@ -171,6 +172,7 @@ def run_local(job: Job, workers: int, advance: Callable[[int], None]) -> list:
                                  initializer=_init_worker, initargs=(job,)) as pool:
             pending = {pool.submit(_worker_chunk, start, stop): (start, stop)
                        for start, stop in ranges}
+            advance(0)
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:

@@ -190,3 +190,14 @@ def test_backend_ray_without_ray_says_how_to_install_it(monkeypatch, capsys):
     code = cli.main(["simulate", "triumvirat", "--games", "1", "--backend", "ray"])
     err = capsys.readouterr().err
     assert code == 1 and "rulesdsl[ray]" in err and "Traceback" not in err
+
+
+def test_report_without_matplotlib_says_how_to_install_it(monkeypatch, capsys, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code = cli.main(["simulate", "triumvirat", "--games", "1", "--workers", "1",
+                     "--report", str(tmp_path / "r.html")])
+    err = capsys.readouterr().err
+    assert code == 1 and "rulesdsl[report]" in err and "Traceback" not in err
+    assert not (tmp_path / "r.html").exists()
