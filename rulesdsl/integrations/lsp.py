@@ -50,6 +50,7 @@ class RulesServer(LanguageServer):
     def __init__(self):
         super().__init__("rulesdsl", __version__)
         self.symbols: dict = {}      # uri -> symbols of the last text that parsed
+        self.trees: dict = {}        # uri -> (merged tree, model or None, sources) of it
 
     def analyse(self, uri: str) -> None:
         doc = self.workspace.get_text_document(uri)
@@ -66,6 +67,7 @@ class RulesServer(LanguageServer):
                     except OSError:
                         sources[p] = ""
             self.symbols[uri] = index.symbols_of(tree, sources, model)
+            self.trees[uri] = (tree, model, sources)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=doc.version,
             diagnostics=[to_diagnostic(d, path) for d in found]))
@@ -122,6 +124,7 @@ def make_server() -> RulesServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams):
         ls.symbols.pop(params.text_document.uri, None)
+        ls.trees.pop(params.text_document.uri, None)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=params.text_document.uri, diagnostics=[]))
 
@@ -129,18 +132,30 @@ def make_server() -> RulesServer:
         doc = ls.workspace.get_text_document(params.text_document.uri)
         return index.word_at(doc.source, params.position.line, params.position.character)
 
+    def local(ls, params, name):
+        """The local a name at the cursor refers to (in the last text that parsed)."""
+        uri = params.text_document.uri
+        if not name or uri not in ls.trees:
+            return None
+        tree, model, sources = ls.trees[uri]
+        pos = params.position
+        return index.local_at(tree, model, sources, uri_to_path(uri), pos.line,
+                              pos.character, name)
+
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: RulesServer, params: types.HoverParams):
         name = word(ls, params)
-        text = index.hover_text(ls.symbols.get(params.text_document.uri, []), name) \
-            if name else None
+        text = index.hover_text(ls.symbols.get(params.text_document.uri, []), name,
+                                local(ls, params, name)) if name else None
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(types.MarkupKind.Markdown, text))
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: RulesServer, params: types.DefinitionParams):
-        sym = index.find(ls.symbols.get(params.text_document.uri, []), word(ls, params))
+        name = word(ls, params)
+        sym = local(ls, params, name) or \
+            index.find(ls.symbols.get(params.text_document.uri, []), name)
         if sym is None:
             return None
         here = params.text_document.uri

@@ -33,7 +33,6 @@ same; only hidden cards and the random generator differ).
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import re

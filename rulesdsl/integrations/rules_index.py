@@ -15,7 +15,8 @@ from typing import Optional
 import attrs
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.check import BUILTIN_CALLS, BUILTIN_VALUES, AGGREGATES, check_file_tree
+from rulesdsl.lang.check import (AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, check_file_tree,
+                                 elem_of)
 from rulesdsl.lang.errors import CheckFailed, RulesError
 from rulesdsl.lang.extend import load_tree
 from rulesdsl.lang.syntax import _keywords
@@ -228,9 +229,10 @@ def find(symbols: list, name: str) -> Optional[Symbol]:
                 None) or next((s for s in flat if s.name == name), None)
 
 
-def hover_text(symbols: list, name: str) -> Optional[str]:
-    """Markdown for a name: its declaration and type, or a keyword's or built-in's docs."""
-    sym = find(symbols, name)
+def hover_text(symbols: list, name: str, local: Optional[Symbol] = None) -> Optional[str]:
+    """Markdown for a name: its declaration and type (a local's where given), or a
+    keyword's or built-in's docs."""
+    sym = local or find(symbols, name)
     if sym is not None:
         return f"```rules\n{sym.text}\n```\n{sym.detail}"
     parts = []
@@ -266,3 +268,94 @@ def completions(symbols: list) -> list:
             seen.add(s.name)
             out.append((s.name, s.sort))
     return out
+
+
+# ---------------------------------------------------------------- locals
+
+BINDERS = (ast.Let, ast.Param, ast.For, ast.BinderChoice, ast.Comprehension, ast.AskEach,
+           ast.Turns)
+
+
+def _children(node):
+    for f in attrs.fields(type(node))[1:]:
+        value = getattr(node, f.name)
+        items = value if isinstance(value, (tuple, list)) else (value,)
+        for x in items:
+            if isinstance(x, (tuple, list)):
+                yield from (y for y in x if attrs.has(type(y)))
+            elif attrs.has(type(x)) and hasattr(x, "span"):
+                yield x
+
+
+def _walk(node):
+    yield node
+    for child in _children(node):
+        yield from _walk(child)
+
+
+def _contains(span, path: str, line: int, column: int) -> bool:
+    """Does the span hold this 0-based place?"""
+    if span is None or span.path != path:
+        return False
+    here = (line + 1, column + 1)
+    return (span.line, span.column) <= here < (span.end_line, span.end_column)
+
+
+def local_at(tree: ast.File, model, sources: dict, path: str, line: int, column: int,
+             name: str) -> Optional[Symbol]:
+    """The local (parameter, let, or loop or choice binder) a name at this place refers to,
+    with its type where the file checks; None for a name that is not a local here."""
+    top = next((d for d in tree.decls if _contains(d.span, path, line, column)), None)
+    if top is None:
+        return None
+    text = sources.get(path, "")
+    here = _offset(text, line + 1, column + 1)
+    found = None
+    for node in _walk(top):
+        if not isinstance(node, BINDERS) or node.span is None:
+            continue
+        bound = node.name if isinstance(node, (ast.Let, ast.Param)) else node.binder
+        if bound != name or node.span.start > here:
+            continue
+        # a let stands for the rest of its block; other binders for their own construct
+        if not isinstance(node, (ast.Let, ast.Param)) and \
+                not _contains(node.span, path, line, column):
+            continue
+        if found is None or node.span.start >= found.span.start:
+            found = node
+    if found is None:
+        return None
+    sym = _symbol(name, "local", found.span, sources, found.span)
+    if sym is None:
+        return None
+    kind = {ast.Let: "let", ast.Param: "parameter"}.get(type(found), "binder")
+    if isinstance(found, ast.Param):
+        sym.text = f"{name}: {_type_text(found.type)}"
+    t = _type_at(top, model, path, line, column, name) or _bound_type(found, model)
+    sym.detail = f"local ({kind})" + (f" of type {t}" if t else "")
+    return sym
+
+
+def _bound_type(node, model) -> Optional[str]:
+    """The type a binder gives its name: declared, or its value's, or its source's element."""
+    if isinstance(node, ast.Param):
+        return _type_text(node.type)
+    if isinstance(node, ast.Let) and node.type is not None:
+        return _type_text(node.type)
+    if model is None:
+        return None
+    if isinstance(node, ast.Let):
+        return model.types.get(id(node.value))
+    source = getattr(node, "source", None)
+    t = model.types.get(id(source)) if source is not None else None
+    return elem_of(t) if t else None
+
+
+def _type_at(top, model, path: str, line: int, column: int, name: str) -> Optional[str]:
+    if model is None:
+        return None
+    for node in _walk(top):
+        if isinstance(node, ast.Name) and node.name == name and \
+                _contains(node.span, path, line, column):
+            return model.types.get(id(node))
+    return None

@@ -150,9 +150,15 @@ def test_hover_definition_completion_symbols(tmp_path):
                 types.CompletionParams(doc, types.Position(12, 0)))
             symbols = await c.text_document_document_symbol_async(
                 types.DocumentSymbolParams(doc))
-            return hover, keyword, where, items, symbols
+            card = position_of(GAME, "c to pile")
+            local = await c.text_document_hover_async(types.HoverParams(doc, card))
+            binder = await c.text_document_definition_async(types.DefinitionParams(doc, card))
+            return hover, keyword, where, items, symbols, local, binder
 
-    hover, keyword, where, items, symbols = run(go())
+    hover, keyword, where, items, symbols, local, binder = run(go())
+    assert "c in hand[p]" in local.contents.value
+    assert "local (binder) of type card" in local.contents.value
+    assert binder.range.start == position_of(GAME, "c in hand[p]")
     assert "zone hand per player private unordered" in hover.contents.value
     assert "private" in hover.contents.value.split("```")[-1]
     assert "Shuffles a zone" in keyword.contents.value

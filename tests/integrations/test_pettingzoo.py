@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
 
+import rulesdsl  # noqa: E402
 from rulesdsl.integrations.pettingzoo import env  # noqa: E402
 from _games import every_game, short  # noqa: E402
 
@@ -116,3 +117,24 @@ def test_same_seed_same_game():
     a, b = env("ivanhoe", players=2), env("ivanhoe", players=2)
     assert play_to_the_end(a, 11) == play_to_the_end(b, 11)
     assert a.state.history == b.state.history
+
+
+@pytest.mark.skipif(not hasattr(rulesdsl.State, "determinize"),
+                    reason="State.determinize has not landed yet")
+@pytest.mark.parametrize("name,players", [("ivanhoe", 3), ("triumvirat", 2),
+                                          ("intrige", 4)])
+def test_the_observation_is_the_same_in_every_world_the_seat_cannot_tell_apart(name, players):
+    """What the vector holds, the seat knows: resampling what it cannot see changes nothing."""
+    e = env(name, players=players)
+    e.reset(seed=4)
+    rng = random.Random(4)
+    for step in range(60):
+        if e.state.is_over:
+            break
+        seat = e.state.to_move
+        vec = e.encoder.encode(e.state, seat)
+        for k in range(3):
+            world = e.state.determinize(seat, k)
+            assert e.encoder.encode(world, seat) == vec
+            assert e.actions.legal(world) == e.actions.legal(e.state)
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
