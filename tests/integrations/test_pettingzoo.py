@@ -119,8 +119,6 @@ def test_same_seed_same_game():
     assert a.state.history == b.state.history
 
 
-@pytest.mark.skipif(not hasattr(rulesdsl.State, "determinize"),
-                    reason="State.determinize has not landed yet")
 @pytest.mark.parametrize("name,players", [("ivanhoe", 3), ("triumvirat", 2),
                                           ("intrige", 4)])
 def test_the_observation_is_the_same_in_every_world_the_seat_cannot_tell_apart(name, players):
