@@ -35,12 +35,23 @@ def table(game, players=3, hands=None, lines=None, vars=None, seed=1):
     return game.new_game(players, seed, scenario={"zones": zones, "vars": dict(vars or {})})
 
 
+def pass_forced(s):
+    """Answer every decision whose only action is `decline`: after a battle everyone with
+    cards is asked about throwing the hand away, so nobody learns whose hand lacks a
+    mercenary; those holding one can only decline."""
+    while not s.is_over and labels(s) == ["decline"]:
+        s.apply("decline")
+
+
 def play(s, *moves):
-    """Apply (seat, label) pairs, checking whose turn it is before each."""
+    """Apply (seat, label) pairs, checking whose turn it is before each (forced declines
+    are answered on the way)."""
     for seat, label in moves:
+        pass_forced(s)
         assert s.to_move == seat, f"expected P{seat + 1} to move before {label!r}, " \
                                   f"not P{s.to_move + 1}: {labels(s)}"
         s.apply(label)
+    pass_forced(s)
 
 
 def labels(s):
@@ -391,10 +402,17 @@ def test_a_hand_without_mercenaries_may_be_discarded(game):
     hands = {1: ["mercenary 5", "mercenary 1"], 2: ["mercenary 2", "drummer"],
              3: ["scarecrow", "winter"]}
     s = table(game, 3, hands=hands)
-    play(s, (P1, "Milano"), (P1, "mercenary 5"), (P2, "pass"), (P3, "pass"), (P1, "pass"))
-    # P1 and P2 hold mercenaries and are not asked; P3 is
+    for seat, label in [(P1, "Milano"), (P1, "mercenary 5"), (P2, "pass"), (P3, "pass"),
+                        (P1, "pass")]:
+        s.apply(label)
+    # everyone with cards is asked, from the condottiere (P1) on: a hand with a mercenary
+    # can only decline, which reads exactly as P3's keeping the hand would
+    assert (s.to_move, labels(s)) == (P1, ["decline"])
+    s.apply("decline")
+    assert (s.to_move, labels(s)) == (P2, ["decline"])
+    s.apply("decline")
     assert s.to_move == P3
-    assert labels(s) == ["discard my hand", "keep my hand"]
+    assert labels(s) == ["discard my hand", "decline"]
     play(s, (P3, "discard my hand"))
     assert s.zone("hand[P3]") == []
     assert sorted(s.zone("discard")) == ["mercenary 5", "scarecrow", "winter"]
@@ -402,7 +420,7 @@ def test_a_hand_without_mercenaries_may_be_discarded(game):
 
     s = table(game, 3, hands=hands)
     play(s, (P1, "Milano"), (P1, "mercenary 5"), (P2, "pass"), (P3, "pass"), (P1, "pass"),
-         (P3, "keep my hand"))
+         (P3, "decline"))
     assert s.zone("hand[P3]") == ["scarecrow", "winter"]
 
 

@@ -34,11 +34,23 @@ def table(game, players=3, hands=None, lines=None, vars=None, seed=1):
     return game.new_game(players, seed, scenario={"zones": zones, "vars": dict(vars or {})})
 
 
+def pass_forced(s):
+    """Answer every decision whose only action is `decline`: after a battle everyone with
+    cards is asked about throwing the hand away, so nobody learns whose hand lacks a
+    mercenary; those holding one can only decline."""
+    while not s.is_over and labels(s) == ["decline"]:
+        s.apply("decline")
+
+
 def play(s, *moves):
+    """Apply (seat, label) pairs, checking whose turn it is before each (forced declines
+    are answered on the way)."""
     for seat, label in moves:
+        pass_forced(s)
         assert s.to_move == seat, f"expected P{seat + 1} to move before {label!r}, " \
                                   f"not P{s.to_move + 1}: {labels(s)}"
         s.apply(label)
+    pass_forced(s)
 
 
 def labels(s):
@@ -248,7 +260,7 @@ def test_a_hand_without_mercenaries_may_still_be_discarded(game):
     s = table(game, 3, hands={1: ["mercenary 5", "mercenary 1"], 2: ["mercenary 2"],
                               3: ["courtesan", "spring"]})
     play(s, (P1, "Milano"), (P1, "mercenary 5"), (P2, "pass"), (P3, "pass"), (P1, "pass"))
-    assert labels(s) == ["discard my hand", "keep my hand"] and s.to_move == P3
+    assert labels(s) == ["discard my hand", "decline"] and s.to_move == P3
     play(s, (P3, "discard my hand"))
     assert s.zone("hand[P3]") == []
 
@@ -307,6 +319,7 @@ def win_battle(s, region, winner):
         else:
             s.apply("pass")
     assert s.var(f"owner[{region}]") == winner
+    pass_forced(s)
 
 
 def victory_table(game, players, regions):

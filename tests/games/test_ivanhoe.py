@@ -64,9 +64,18 @@ def labels(s):
     return sorted(a.label for a in s.legal_actions())
 
 
+def pass_forced(s):
+    """Answer every decision whose only action is `decline`: the players asked about
+    ivanhoe who do not hold it (everyone still in is asked, so nobody learns who holds it)."""
+    while not s.is_over and [a.label for a in s.legal_actions()] == ["decline"]:
+        s.apply("decline")
+
+
 def play(s, *actions):
     for a in actions:
+        pass_forced(s)
         s.apply(a)
+    pass_forced(s)
 
 
 def value(label):
@@ -620,8 +629,9 @@ def test_stunned_on_a_player_who_has_not_played_yet(game):
 def test_ivanhoe_cancels_an_action_card(game):
     s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
                   hands={1: ["dodge"], 3: ["ivanhoe"]})
-    play(s, "dodge")
-    assert s.to_move == CHRIS
+    play(s, "dodge", "P2", "red 5")
+    # the holder answers once the target and the card are named, and only then
+    assert s.to_move == CHRIS and s.zone("display[P2]") == ["red 4", "red 5"]
     assert labels(s) == ["decline", "ivanhoe"]
     play(s, "ivanhoe")
     assert s.zone("display[P2]") == ["red 4", "red 5"]
@@ -633,10 +643,9 @@ def test_ivanhoe_cancels_an_action_card(game):
 def test_ivanhoe_declined_lets_the_card_act(game):
     s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
                   hands={1: ["dodge"], 3: ["ivanhoe"]})
-    play(s, "dodge", "decline")
-    assert s.to_move == ANDY
-    play(s, "P2", "red 5")
+    play(s, "dodge", "P2", "red 5", "decline")
     assert s.zone("display[P2]") == ["red 4"]
+    assert s.to_move == ANDY
     assert s.zone("hand[P3]") == ["ivanhoe"]
 
 
