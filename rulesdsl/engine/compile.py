@@ -1336,11 +1336,15 @@ class Ask:
                     seen[lab] = True
                     out.append((lab, ai, None))
                 continue
+            mine = []
             for x in list(src(st, L)):
                 L[slot] = x
                 if cond is not None and not cond(st, L):
                     continue
-                lab = label(et, x) if text is None else text(st, L)
+                mine.append((label(et, x) if text is None else text(st, L), x))
+            if et == "card":
+                mine = by_position(st, mine)
+            for lab, x in mine:
                 prev = seen.get(lab)
                 if prev is not None:
                     if prev == ai:
@@ -1378,6 +1382,39 @@ class Ask:
         if slot is not None:
             fr[2][slot] = value
         fr[1] = body_pc
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def by_position(st, options: list) -> list:
+    """Alike cards (one label) are one option where choosing either makes no difference;
+    where they lie in ordered zones, their position matters, so each is an option of its
+    own, labelled by its place: "red 3 (bottom)", "red 3 (2nd)", "red 3 (top)" (with the
+    zone's name when the copies lie in several zones)."""
+    if len({lab for lab, _ in options}) == len(options):
+        return options  # no alike cards: the usual case, left as it is
+    copies = {}
+    for lab, c in options:
+        copies.setdefault(lab, []).append(c)
+    unordered, zone_names = st.prog.zone_unordered, st.prog.zone_names
+    out = []
+    for lab, c in options:
+        same = copies[lab]
+        zones = {st.loc[d] for d in same}
+        if len(same) == 1 or any(unordered[z] for z in zones):
+            out.append((lab, c))
+            continue
+        z = st.loc[c]
+        pile = st.zones[z]
+        i = pile.index(c)
+        place = "bottom" if i == 0 else "top" if i == len(pile) - 1 else ordinal(i + 1)
+        out.append((f"{lab} ({zone_names[z]}, {place})" if len(zones) > 1 else
+                    f"{lab} ({place})", c))
+    return out
 
 
 def _holds_respond(node) -> bool:

@@ -1,4 +1,4 @@
-"""Condottiere, 1995 rules: the rulebook's strength examples, every point of RULINGS'
+"""Condottiere, 1995 rules: the rulebook's strength examples, every point of docs/rulings.md's
 Condottiere section, the choices games/condottiere.rules makes where both are silent, and
 properties over many random games for 2 to 6 players."""
 
@@ -415,7 +415,15 @@ def test_a_hand_without_mercenaries_may_be_discarded(game):
     assert labels(s) == ["discard my hand", "decline"]
     play(s, (P3, "discard my hand"))
     assert s.zone("hand[P3]") == []
-    assert sorted(s.zone("discard")) == ["mercenary 5", "scarecrow", "winter"]
+    # face down (docs/rulings.md): the others see that two cards went, not which
+    assert s.zone("discard") == ["mercenary 5"]
+    assert s.zone("thrown") == ["scarecrow", "winter"]
+    for seat in (P1, P2):
+        view = s.view(seat)
+        assert view["zones"]["thrown"] == {"count": 2}
+        assert "hand[P3] -> thrown: 2 cards" in view["log"]
+        assert not any("thrown: " in line and "scarecrow" in line for line in view["log"])
+    assert "hand[P3] -> thrown: scarecrow, winter" in s.view(P3)["log"]
     assert s.to_move == P1 and names_a_battle(s)   # two players still have cards
 
     s = table(game, 3, hands=hands)
@@ -559,7 +567,7 @@ def random_game(game, players, seed, zones, deck, need):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games(game, players):
-    zones = ["stock", "discard"] + [f"{z}[P{p}]" for z in ("hand", "line")
+    zones = ["stock", "discard", "thrown"] + [f"{z}[P{p}]" for z in ("hand", "line")
                                     for p in range(1, players + 1)]
     need = {2: 6, 3: 5}.get(players, 4)
     lengths = [random_game(game, players, seed, zones, DECK, need)

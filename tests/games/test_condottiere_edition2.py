@@ -1,4 +1,4 @@
-"""Condottiere, second edition: the rules that differ from 1995 (RULINGS' second section),
+"""Condottiere, second edition: the rules that differ from 1995 (docs/rulings.md's second section),
 the choices games/condottiere_edition2.rules makes where both are silent, and properties
 over many random games for 2 to 6 players."""
 
@@ -263,6 +263,18 @@ def test_a_hand_without_mercenaries_may_still_be_discarded(game):
     assert labels(s) == ["discard my hand", "decline"] and s.to_move == P3
     play(s, (P3, "discard my hand"))
     assert s.zone("hand[P3]") == []
+    assert s.zone("thrown") == ["courtesan", "spring"]  # face down, as in the 1995 rules
+    assert s.view(P1)["zones"]["thrown"] == {"count": 2}
+
+
+def test_a_hand_thrown_face_down_is_shuffled_in_at_the_new_round(game):
+    s = table(game, 3, hands={1: ["mercenary 10"], 2: ["mercenary 1"],
+                              3: ["courtesan", "spring"]})
+    play(s, (P1, "Milano"), (P1, "mercenary 10"), (P2, "pass"), (P3, "pass"),
+         (P3, "discard my hand"))
+    # only P2 had cards left: a new round, with the thrown hand shuffled in
+    assert s.zone("thrown") == []
+    assert sum(len(s.zone(f"hand[P{p}]")) for p in (1, 2, 3)) + len(s.zone("stock")) == 110
 
 
 def test_the_last_player_keeps_two_cards_and_the_rest_is_dealt_anew(game):
@@ -490,7 +502,7 @@ def random_game(game, players, seed, zones):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games(game, players):
-    zones = ["stock", "discard"] + [f"{z}[P{p}]" for z in ("hand", "line", "kept")
+    zones = ["stock", "discard", "thrown"] + [f"{z}[P{p}]" for z in ("hand", "line", "kept")
                                     for p in range(1, players + 1)]
     ends = Counter()
     for seed in range(GAMES_PER_COUNT):
