@@ -1342,8 +1342,8 @@ class Ask:
                 if cond is not None and not cond(st, L):
                     continue
                 mine.append((label(et, x) if text is None else text(st, L), x))
-            if et == "card":
-                mine = by_position(st, mine)
+            if et == "card" and text is None and len(mine) > 1:
+                mine = by_position(st, mine, self.who(st, L))
             for lab, x in mine:
                 prev = seen.get(lab)
                 if prev is not None:
@@ -1390,11 +1390,12 @@ def ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def by_position(st, options: list) -> list:
+def by_position(st, options: list, seat) -> list:
     """Alike cards (one label) are one option where choosing either makes no difference;
     where they lie in ordered zones, their position matters, so each is an option of its
     own, labelled by its place: "red 3 (bottom)", "red 3 (2nd)", "red 3 (top)" (with the
-    zone's name when the copies lie in several zones)."""
+    zone's name when the copies lie in several zones). Only where the chooser sees the
+    copies: a place in a pile it cannot see would tell it what lies there."""
     if len({lab for lab, _ in options}) == len(options):
         return options  # no alike cards: the usual case, left as it is
     copies = {}
@@ -1405,7 +1406,7 @@ def by_position(st, options: list) -> list:
     for lab, c in options:
         same = copies[lab]
         zones = {st.loc[d] for d in same}
-        if len(same) == 1 or any(unordered[z] for z in zones):
+        if len(same) == 1 or any(unordered[z] or not st.can_see(z, seat) for z in zones):
             out.append((lab, c))
             continue
         z = st.loc[c]

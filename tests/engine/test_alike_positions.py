@@ -28,7 +28,10 @@ phase main {
     t in hand[seat(0)] { move t to bag }
   }
   ask seat(0) {
-    "take {t}" for t in row + other { move t to bag }
+    t in row + other { move t to bag }
+  }
+  ask seat(0) {
+    t in bag { move t to row }
   }
 }
 '''
@@ -62,6 +65,14 @@ def test_copies_in_several_ordered_zones_name_the_zone(tmp_path):
     s = start(tmp_path, ["tile 2", "tile 1"], other=["tile 1"], hand=["tile 1"])
     s.apply("tile 2")
     s.apply("tile 1")
-    assert labels(s) == ["take tile 1 (row, bottom)", "take tile 1 (other, bottom)"]
-    s.apply("take tile 1 (other, bottom)")
+    assert labels(s) == ["tile 1 (row, bottom)", "tile 1 (other, bottom)"]
+    s.apply("tile 1 (other, bottom)")
     assert s.zone("row") == ["tile 1"] and s.zone("other") == []
+
+
+def test_copies_the_chooser_cannot_see_stay_one_option(tmp_path):
+    # the bag is hidden: a place in it would tell the chooser what lies where
+    s = start(tmp_path, ["tile 2", "tile 1"], other=["tile 1"], hand=["tile 1"])
+    for label in ("tile 2", "tile 1", "tile 1 (other, bottom)"):
+        s.apply(label)
+    assert sorted(labels(s)) == ["tile 1", "tile 2"]
