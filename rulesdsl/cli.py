@@ -5,7 +5,7 @@
                        [--scenario F] [--script F] [--save F] [--resume F]
     rulesdsl simulate GAME [--players N] [--games K] [--seed S] [--seats ...] [--json]
                            [--option K=V]
-    rulesdsl replay FILE [--to N] [--plain] [--seat P | --all]
+    rulesdsl replay FILE [--to N] [--plain]
     rulesdsl fmt FILE... [--check]
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
