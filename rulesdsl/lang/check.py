@@ -18,8 +18,8 @@ from typing import Callable, Optional
 import attrs
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.secrets import choices_read_secret, reads_secret
 from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
+from rulesdsl.lang.secrets import choices_read_secret, reads_secret
 
 SCALARS = ("int", "bool", "player", "card")
 NULLABLE_BASE = ("player", "card")

@@ -207,6 +207,7 @@ HELP = ["choose: type an option's number, or its label (any unique start of it, 
         "  help      this help and the options again",
         "  rules     a summary of the rules (cards, zones, phases)",
         "  log       everything you have seen so far",
+        "  history   the actions so far, as you saw them",
         "  save F    save the game in the file F too (it is saved after every move anyway)",
         "  quit      stop; continue later with rulesdsl play --resume FILE"]
 
