@@ -285,7 +285,8 @@ class State:
             z[i], z[j] = z[j], z[i]
         self.events.append(("shuffle", zi))
 
-    def move_cards(self, cards: list, dest: int, bottom: bool = False, log: bool = True) -> None:
+    def move_cards(self, cards: list, dest: int, bottom: bool = False, log: bool = True,
+                   words: Optional[tuple] = None) -> None:
         if not cards:
             return
         zones, loc = self.zones, self.loc
@@ -316,7 +317,10 @@ class State:
         if log:
             for src, cs in groups.items():
                 if src != dest:
-                    self.events.append(("move", tuple(cs), src, dest))
+                    # a move told in words: (full, masked) on its first entry, None after
+                    extra = () if words is None else tuple(words)
+                    self.events.append(("move", tuple(cs), src, dest) + extra)
+                    words = None if words is None else (None, None)
 
     def _respect_invariants(self, cards: list, dest: int) -> list:
         """While a card effect runs, zones with `keeps N` keep their earliest N cards."""
@@ -504,6 +508,22 @@ class State:
         if not self.over and self.to_move == seat:
             out["actions"] = [a.label for a in self.legal_actions()]
         return out
+
+    # ------------------------------------------------------------------ the game's words
+    def question(self) -> Optional[str]:
+        """The pending decision's question (`ask p "..."`), its names filled in; else None."""
+        from rulesdsl.engine.words import question
+        return question(self)
+
+    def story(self, seat: Optional[int] = None) -> list:
+        """The log in the game's words, as `seat` may read it (None: everything)."""
+        from rulesdsl.engine.words import story
+        return story(self, seat)
+
+    def shown(self, seat: Optional[int] = None) -> list:
+        """The declared `show` values `seat` may see: [(title, {owner or None: text})]."""
+        from rulesdsl.engine.words import shown
+        return shown(self, seat)
 
     def phase_path(self) -> list:
         """The names of the phases being run, outermost first (e.g. ["game", "tournament",
