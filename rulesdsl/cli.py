@@ -7,6 +7,8 @@
                            [--option K=V]
     rulesdsl replay FILE [--to N] [--plain]
     rulesdsl fmt FILE... [--check]
+    rulesdsl rules GAME [NAME] [--players N] [--option K=V]
+    rulesdsl saves
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
 status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
@@ -103,6 +105,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_simulate)
 
+    p = sub.add_parser("rules", help="print a game's rules: how to win, the cards, the flow",
+                       description="Print the rules text a game declares (its about, what "
+                                   "each card does, the table, the options and the flow), "
+                                   "or explain one card or word with NAME.")
+    p.add_argument("game", metavar="GAME", help="a bundled game's name or a .rules path")
+    p.add_argument("name", metavar="NAME", nargs="?", default=None,
+                   help="a card's label, a kind or another word of the game to explain")
+    p.add_argument("--players", type=int, metavar="N", help="for the card counts "
+                   "(default: the game's minimum)")
+    p.add_argument("--option", action="append", default=[], metavar="K=V",
+                   help="set a game option (as for play); repeatable")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("saves", help="list the autosaved games, newest first",
+                       description="List the games saved in ~/.rulesdsl/saves/ (or "
+                                   "$RULESDSL_SAVES), newest first; continue one with "
+                                   "rulesdsl play --resume FILE, the newest with "
+                                   "--resume last.")
+    p.set_defaults(func=cmd_saves)
+
     p = sub.add_parser("fmt", help="lay rules files out in the one canonical layout",
                        description="Rewrite rules files in place in the canonical layout "
                                    "(comments kept). With --check, write nothing and exit 1 "
@@ -175,6 +197,16 @@ def cmd_play(args) -> int:
 def run_play(args) -> int:
     from rulesdsl.play import runner  # imported only when playing
     return runner.run_play(args)
+
+
+def cmd_rules(args) -> int:
+    from rulesdsl.play.rulestext import print_rules
+    return print_rules(args)
+
+
+def cmd_saves(args) -> int:
+    from rulesdsl.play.saves import list_saves
+    return list_saves()
 
 
 def cmd_replay(args) -> int:

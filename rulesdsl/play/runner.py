@@ -205,7 +205,8 @@ def seat_names(state) -> list[str]:
 
 HELP = ["choose: type an option's number, or its label (any unique start of it, any case)",
         "  help      this help and the options again",
-        "  rules     a summary of the rules (cards, zones, phases)",
+        "  rules     the rules: how to win, what each card does, the flow",
+        "  ? NAME    explain one card or word (also: help NAME)",
         "  log       everything you have seen so far",
         "  save F    save the game in the file F too (it is saved after every move anyway)",
         "  quit      stop; continue later with rulesdsl play --resume FILE"]
@@ -515,6 +516,9 @@ class Runner:
                 raise InputEnded()
             cmd = text.strip().lower()
             word, _, rest = text.strip().partition(" ")
+            if word.lower() in ("?", "help", "h") and rest.strip():
+                self.explain(rest)
+                continue
             if cmd in ("?", "help", "options", "h"):
                 for line in HELP:
                     self.say(line)
@@ -534,9 +538,7 @@ class Runner:
                     self.say(f"  {line}")
                 continue
             if cmd == "rules":
-                from rulesdsl.play.screen import rules_summary
-                for line in rules_summary(self.game, self.state.players):
-                    self.say(line)
+                self.show_rules()
                 continue
             if word.lower() == "save":
                 self.save_as(rest.strip())
@@ -550,6 +552,19 @@ class Runner:
                 self.say(f"  {clean(problem, 120)}; type ? for help")
                 continue
             return action
+
+    def show_rules(self) -> None:
+        """`rules`: the rules text the file declares (about, cards, table, flow)."""
+        from rulesdsl.play.rulestext import rules_text
+        for line in rules_text(self.game, self.state.players, width=min(self.o.width, 100)):
+            self.say(line)
+
+    def explain(self, what: str) -> None:
+        """`help NAME` / `? NAME`: one card, kind or word of the game."""
+        from rulesdsl.play.rulestext import explain
+        for line in explain(self.game, self.state.players, clean(what, 80),
+                            width=min(self.o.width, 100)):
+            self.say(line)
 
     def save_as(self, path: str) -> None:
         if not path:
@@ -758,7 +773,8 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
     given_options = parse_options(getattr(args, "option", None))
     script_path = getattr(args, "script", None)
     script = read_script(script_path) if script_path else None
-    resume = getattr(args, "resume", None)
+    from rulesdsl.play.saves import resolve_resume
+    resume = resolve_resume(getattr(args, "resume", None))   # `last`: the newest autosave
     game_name = getattr(args, "game", None)
     requested_players = args.players
     seats_arg = args.seats

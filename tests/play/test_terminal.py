@@ -126,8 +126,8 @@ def test_garbage_input_changes_nothing(tmp_path):
             assert save.read_text() == before
         child.sendline("rules")
         child.expect(PROMPT)
-        assert "zones:" in child.before and "cards" in child.before
-        assert "phases" in child.before
+        assert "On the table:" in child.before and "The cards" in child.before
+        assert "Options" in child.before
         # still playable: ? shows the options again
         child.sendline("?")
         child.expect(PROMPT)
