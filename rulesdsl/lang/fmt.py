@@ -35,7 +35,7 @@ The layout (docs/tools.md says the same for authors):
   `option` are one sort (the header), and `define` and `modifier` are one sort. Inside
   bodies, the author's single blank lines between items are kept.
 - `about` and `text NAME` put each of their strings on a line of its own, indented one
-  level. `title`, `text`, `internal` and `show` are one sort of declaration.
+  level; a single string written on the head's line stays there. `title`, `text`, `internal` and `show` are one sort of declaration.
 - Comments are kept, in order. A comment on a line of its own stays on a line of its own,
   before the code that followed it, at that code's indentation; a comment after code stays
   at the end of that line, two spaces after the code. The trailing comments of
@@ -323,12 +323,16 @@ class _Walker:
         self.braced(tree)
 
     def lines_of_text(self, tree: Tree) -> None:
-        """`about` and `text NAME`: the head, then one string a line, indented."""
+        """`about` and `text NAME`: one string stays on the head's line if written so;
+        several go one a line, indented."""
         kids = self.kids(tree)
         strings = [c for c in kids if _is(c, "STRING")]
         for c in kids:
             if not _is(c, "STRING"):
                 self.emit(c)
+        if len(strings) == 1 and strings[0].line == tree.meta.line:
+            self.tok(strings[0])
+            return
         self.out.append(INDENT)
         for c in strings:
             self.out.append(NL)

@@ -61,9 +61,9 @@ def rules_text(game, players: int, width: int = 88, options: Optional[dict] = No
     n = f"{m.min_players}" + (f" to {m.max_players}" if m.max_players != m.min_players else "")
     lines = [f"{game.name} ({n} players)", ""]
     if p and p.about:
-        for line in p.about:
+        for line in p.about:             # one paragraph a string
             lines += wrap(line, width, "  ")
-        lines.append("")
+            lines.append("")
     else:
         lines.append("  (the rules file has no `about` summary)")
         lines.append("")
