@@ -82,7 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="F", help="keep the game saved in F after every action "
                    "(default with a person playing: a new file in ~/.rulesdsl/saves/)")
     p.add_argument("--resume", metavar="F", help="continue a saved game (GAME may be left "
-                   "out: the file says which game it is)")
+                   "out: the file says which game it is); 'last': the newest autosave "
+                   "(see rulesdsl saves)")
+    p.add_argument("--names", metavar="NAMES", help="the players' names, one per seat, "
+                   "e.g. Ann,Bob (default: P1, P2, ...)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="step through a finished or saved game",

@@ -587,6 +587,8 @@ class State:
                "boards": {b: list(prog.enums[b]) for b in prog.adjacency},
                "enums": {e: list(v) for e, v in prog.enums.items()},
                "cards": cards}
+        from rulesdsl.engine.words import presentation
+        out.update(presentation(self))
         try:
             prog._describe = out
         except AttributeError:

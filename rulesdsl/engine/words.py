@@ -106,4 +106,24 @@ def shown(state, seat: Optional[int] = None) -> list:
     return out
 
 
-__all__ = ["question", "story", "shown", "place", "title_of"]
+def presentation(state) -> dict:
+    """What State.describe() adds for the screen: "titles" (declared name -> title),
+    "internal" (variables never shown), "borders" ({board: [[neighbour names]]}, in
+    declaration order) and "enum_titles" ({enum: {value: title}})."""
+    prog = state.prog
+    present = prog.present
+    model = getattr(state.game, "model", None)
+    enum_titles: dict = {}
+    for name, e in (getattr(model, "enums", None) or {}).items():
+        items = getattr(getattr(e, "decl", None), "items", ()) or ()
+        titled = {i.name: i.title for i in items if getattr(i, "title", "")}
+        if titled:
+            enum_titles[name] = titled
+    return {"titles": dict(present.titles) if present else {},
+            "internal": sorted(present.internal) if present else [],
+            "borders": {b: [[prog.enums[b][k] for k in near] for near in adj]
+                        for b, adj in prog.adjacency.items()},
+            "enum_titles": enum_titles}
+
+
+__all__ = ["presentation", "question", "story", "shown", "place", "title_of"]
