@@ -95,8 +95,11 @@ def show(o: Out, game, states: list, k: int, actions: list) -> None:
     o.line([(head, "bold reverse"), (f"  after action {k} of {n}", "bold")])
     if k:
         o.line([("action: ", "bold"), (actions[k - 1], "yellow")])
-        before = len(states[k - 1].events)
-        for line in state.log[before:][-15:]:
+        # the log in the game's words where the state tells them, else the raw log
+        told = getattr(state, "story", None)
+        lines = told() if callable(told) else state.log
+        before = len(states[k - 1].story()) if callable(told) else len(states[k - 1].events)
+        for line in lines[before:][-15:]:
             o.line("  " + line)
     for line in omniscient_lines(layout, state, o.width):
         o.line([("  ", None)] + line)
