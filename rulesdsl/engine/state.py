@@ -235,7 +235,7 @@ class State:
             proc = self.prog.procs[fr[0]]
             span = proc.span
             out.append(f"{proc.name}" + (f" ({span})" if span else ""))
-        return out
+        return fold_repeats(out)
 
     def call(self, pid: int, args: list, effect: bool) -> None:
         if len(self.frames) >= self.prog.depth_limit:
@@ -671,6 +671,33 @@ class State:
             "log": [list(e) for e in self.events],
         }
         return json.dumps(data, separators=(",", ":"))
+
+
+def fold_repeats(chain: list) -> list:
+    """A call chain with its repeating stretch told once: runaway recursion shows
+    "a -> b" and "... a -> b again 99 more times", not 200 lines."""
+    out: list = []
+    k = 0
+    n = len(chain)
+    while k < n:
+        best = None
+        for size in range(1, min(8, (n - k) // 2) + 1):
+            unit = chain[k:k + size]
+            reps = 1
+            while chain[k + reps * size:k + (reps + 1) * size] == unit:
+                reps += 1
+            if reps >= 3 and (best is None or reps * size > best[0] * best[1]):
+                best = (reps, size)
+        if best is None:
+            out.append(chain[k])
+            k += 1
+            continue
+        reps, size = best
+        out += chain[k:k + size]
+        out.append(f"... the {'call' if size == 1 else f'{size} calls'} above again "
+                   f"{reps - 1} more times")
+        k += reps * size
+    return out
 
 
 def _copy_locals(L: list) -> list:

@@ -61,6 +61,16 @@ class Out:
     def line(self, pieces) -> None:
         if isinstance(pieces, str):
             pieces = [(pieces, None)]
+        if self.tty:
+            # the terminal would break a long line anywhere, mid-word too: break it here
+            wrapped = wrap_pieces(pieces, self.width - 1)
+            if len(wrapped) > 1:
+                for one in wrapped:
+                    self.line_as_is(one)
+                return
+        self.line_as_is(pieces)
+
+    def line_as_is(self, pieces) -> None:
         if self.console is not None:
             from rich.text import Text
             t = Text()
@@ -76,6 +86,38 @@ class Out:
         if self.tty:
             self.stream.write("\x1b[2J\x1b[3J\x1b[H")
             self.stream.flush()
+
+
+def wrap_pieces(pieces: Line, width: int) -> list:
+    """A line of (text, style) pieces broken at spaces to fit `width`; the lines after the
+    first are indented 4 more than the first. A word longer than a line stays whole."""
+    if sum(len(t) for t, _ in pieces) <= width:
+        return [pieces]
+    first = "".join(t for t, _ in pieces)
+    indent = " " * (len(first) - len(first.lstrip(" ")) + 4)
+    words: list = []                        # (text, style), spaces kept as their own words
+    for text, style in pieces:
+        for part in re.split(r"( +)", text):
+            if part:
+                words.append((part, style))
+    lines, cur, n, has_word = [], [], 0, False
+    for text, style in words:
+        if text.isspace():
+            if cur or not lines:            # the first line keeps its own indent
+                cur.append((text, style))
+                n += len(text)
+            continue
+        if has_word and n + len(text) > width:
+            while cur and cur[-1][0].isspace():
+                cur.pop()
+            lines.append(cur)
+            cur, n, has_word = [(indent, None)], len(indent), False
+        cur.append((text, style))
+        n += len(text)
+        has_word = True
+    if cur:
+        lines.append(cur)
+    return lines
 
 
 # ---------------------------------------------------------------- values
