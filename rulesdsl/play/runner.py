@@ -426,9 +426,9 @@ class Runner:
         except RulesError:
             view = None
         if view:
-            for line in self.layout.view_lines(view, seat, compact=True, width=o.width,
+            for line in self.layout.view_lines(view, seat, compact=True, width=o.width - 3,
                                                shown=self.shown(seat)):
-                self.say([("  ", None)] + line)
+                self.say([("  ", None)] + [(self.named(t), st) for t, st in line])
         self.show_choices(actions, view)
 
     def show_recent(self, seat: int) -> None:

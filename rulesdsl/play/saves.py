@@ -40,7 +40,7 @@ def latest() -> str:
     saves = autosaves()
     if not saves:
         raise RulesError("C001", f"there is no saved game in {save_folder()}",
-                         ["a game with a person in it is saved there after every move"])
+                         hints=["a game with a person in it is saved there after every move"])
     return saves[0][0]
 
 

@@ -110,8 +110,29 @@ def wrap_pieces(pieces: Line, width: int) -> list:
         if has_word and n + len(text) > width:
             while cur and cur[-1][0].isspace():
                 cur.pop()
+            carry: list = []
+            if cur and cur[-1][0].endswith(":"):
+                # a label goes down with its value: back to the separator before it
+                back = len(cur) - 1
+                while back > 0 and cur[back - 1][0].strip() not in ("·", "") and \
+                        not cur[back - 1][0].endswith((":", ",")) and len(cur) - back < 8:
+                    back -= 1
+                while back > 0 and cur[back - 1][0].isspace():
+                    back -= 1
+                if back > 1 and any(t.strip() for t, _ in cur[:back]):
+                    carry = [x for x in cur[back:] if x[0].strip() or x[0] == " "]
+                    del cur[back:]
+                    while carry and carry[0][0].isspace():
+                        carry.pop(0)
+            while cur and cur[-1][0].isspace():
+                cur.pop()
             lines.append(cur)
-            cur, n, has_word = [(indent, None)], len(indent), False
+            cur = [(indent, None)] + carry
+            n = sum(len(t) for t, _ in cur)
+            has_word = bool(carry)
+            if carry:
+                cur.append((" ", None))
+                n += 1
         cur.append((text, style))
         n += len(text)
         has_word = True
@@ -256,8 +277,7 @@ class Layout:
             base = self.title(base)
             if len(entries) == 1 and not entries[0][0]:
                 shown = value_text(entries[0][1])
-                item = [(f"{base}: " if base != var else f"{base}=", None),
-                        (self.enum_text(shown), "bold")]
+                item = [(f"{base.replace('_', ' ')}: ", None), (self.enum_text(shown), "bold")]
             elif board is not None and "borders" in self.info:
                 item = [(BOARD, None), (base, board, entries)]
             elif board is not None:
