@@ -27,8 +27,8 @@ def test_saves_newest_first_and_resume_last(tmp_path, capsys, monkeypatch):
     assert code == 0 and "no saved games" in out
     for seed in (1, 2):
         monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\nquit\n"))
-        code, out, err = run(capsys, "play", "triumvirat", "--seed", str(seed),
-                             "--save", str(tmp_path / f"game{seed}.json"))
+        code, out, err = run(capsys, "play", "triumvirat", "--seed", str(seed), "--seats",
+                             "human,random", "--save", str(tmp_path / f"game{seed}.json"))
         assert code == 0, err
     os.utime(tmp_path / "game1.json", (2_000_000_000, 2_000_000_000))  # now the newest
     code, out, err = run(capsys, "saves")
@@ -50,8 +50,8 @@ def test_resume_last_without_saves_is_an_error(tmp_path, capsys, monkeypatch):
 
 def test_names_in_the_log_and_on_the_screen(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\nquit\n"))
-    code, out, err = run(capsys, "play", "triumvirat", "--seed", "3", "--names", "Ann,Bob",
-                         "--save", str(tmp_path / "g.json"))
+    code, out, err = run(capsys, "play", "triumvirat", "--seed", "3", "--seats", "human,random",
+                         "--names", "Ann,Bob", "--save", str(tmp_path / "g.json"))
     assert code == 0, err
     assert "Ann to move" in out and "Ann (you)" in out and "Bob leads" in out or \
         "Ann leads" in out

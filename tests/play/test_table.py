@@ -62,8 +62,9 @@ def check_screen(screen: str, hidden_names: list) -> str:
 def test_a_new_player_at_the_table(game, tmp_path):
     players, about, (card, card_words), shown, hidden_names = GAMES[game]
     save = tmp_path / "game.json"
+    seats = ",".join(["human"] + ["random"] * (players - 1))
     child = spawn(tmp_path, "play", game, "--players", str(players), "--seed", "7",
-                  "--save", str(save))
+                  "--seats", seats, "--save", str(save))
     rng = random.Random(game)
     questions = []
     try:
