@@ -120,6 +120,7 @@ def rules_text(game, players: int, width: int = 88, options: Optional[dict] = No
         lines.append("Options (rulesdsl play GAME --option NAME=VALUE):")
         for name, o in m.options.items():
             value = (options if options is not None else game.options).get(name)
+            value = str(value).lower() if isinstance(value, bool) else value
             doc = f": {o.doc}" if getattr(o, "doc", "") else ""
             lines += wrap(f"{name} = {value}{doc}", width, "      ", "  ")
         lines.append("")
