@@ -186,7 +186,9 @@ STMTS = [
     ('ask p "Bid, {p}?" { "pass" { } }',
      '(Ask p [(NamedChoice "pass" _ {})] (text "Bid, " p "?"))'),
     ('ask each q in others(p) where q != p "Veto, {q}?" { "no" { } }',
-     '(AskEach q (Call others [p]) (!= q p) [(NamedChoice "no" _ {})] (text "Veto, " q "?"))'),
+     '(AskEach q (Call others [p]) (!= q p) [(NamedChoice "no" _ {})] #f (text "Veto, " q "?"))'),
+    ('ask each q in others(p) openly "Veto, {q}?" { "no" { } }',
+     '(AskEach q (Call others [p]) _ [(NamedChoice "no" _ {})] #t (text "Veto, " q "?"))'),
     ('move c to trick as "{p} plays {c}"', '(Move c trick #f (text p " plays " c))'),
     ('move c to stock at bottom as "gone"', '(Move c stock #t "gone")'),
 ]
