@@ -20,6 +20,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
 from rulesdsl.lang.present import check_presentation, question_missing
+from rulesdsl.lang.secrets import choices_read_secret, reads_secret
 
 SCALARS = ("int", "bool", "player", "card")
 NULLABLE_BASE = ("player", "card")
@@ -896,6 +897,7 @@ class Checker:
             self.question(s)
             self.choices(s.choices)
             self.scope.pop()
+            self.warn_secret_asking(s)
         elif t is ast.If:
             for cond, block in s.branches:
                 self.cond(cond, "an if")
@@ -916,6 +918,7 @@ class Checker:
                 self.cond(s.where, "a condition")
             self.loop_block(s.body)
             self.scope.pop()
+            self.warn_secret_asking(s)
         elif t is ast.Turns:
             self.expect("player", self.expr(s.start), s.start, "the first player")
             self.scope.push()
@@ -947,6 +950,13 @@ class Checker:
             if self.context != "response":
                 self.err("E604", "cancel only stands in a response", s.span,
                          ["declare: response NAME to x played by p { ... cancel ... }"])
+        elif t is ast.Respond:
+            if self.context != "effect":
+                self.err("E604", "respond only stands in a kind's `on play`", s.span,
+                         ["write it in the card's effect, after its choices: "
+                          "on play by p { ask p { ... { respond  ... } } }"])
+            elif m.responses:
+                self.current_phase.asks = True
         elif t is ast.Play:
             self.has_play = True
             self.expect("card", self.expr(s.card), s.card, "the card played")
@@ -961,6 +971,21 @@ class Checker:
             self.expect("card", self.expr(s.b), s.b, "swap")
         else:  # pragma: no cover - the grammar makes no other statements
             self.err("E699", f"unknown statement {t.__name__}", getattr(s, "span", None))
+
+    def warn_secret_asking(self, s) -> None:
+        """W704: who is asked would tell what some seat may not see (a hand's contents)."""
+        found = reads_secret(s.where, self.m) if s.where is not None else ""
+        if isinstance(s, ast.For):
+            if not found or not any(isinstance(x, (ast.Ask, ast.AskEach))
+                                    for x in s.body.stmts):
+                return
+        elif not found and not s.openly:
+            found = choices_read_secret(s.choices, self.m)
+        if found:
+            self.warn("W704", f"who is asked here depends on {found}, which not every seat "
+                      "may see: asking tells the table what it holds", s.span,
+                      ["ask every player openly and test the secret in the options: "
+                       "ask each q in ... openly { ... }"])
 
     def set_stmt(self, s: ast.Set):
         m = self.m
@@ -1023,7 +1048,7 @@ class Checker:
         m.resolved[id(s)] = ("phase", s.name)
 
     def question(self, s):
-        """A decision's question: its holes are checked like a log line's; none is W704."""
+        """A decision's question: its holes are checked like a log line's; none is W705."""
         if getattr(s, "question", None) is not None:
             self.text(s.question)
         else:

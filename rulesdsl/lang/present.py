@@ -14,7 +14,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import did_you_mean
 
-W_NO_QUESTION = "W704"
+W_NO_QUESTION = "W705"
 
 
 @attrs.define
@@ -106,7 +106,7 @@ def _show(checker, d: ast.Show) -> Optional[tuple]:
 
 
 def question_missing(checker, s) -> None:
-    """W704: a decision a person cannot read, for the runner has nothing to ask them."""
+    """W705: a decision a person cannot read, for the runner has nothing to ask them."""
     checker.warn(W_NO_QUESTION, "this decision has no question for the player", s.span,
                  ['write the question after the player: ask p "Which card do you play?" '
                   '{ ... }'])

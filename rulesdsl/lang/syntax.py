@@ -506,9 +506,10 @@ class Build(Transformer):
         q = self._text(question) if question is not None else None
         return ast.Ask(self._span(meta), who, tuple(choices), q)
 
-    def ask_each_stmt(self, meta, binder, source, where, question, *choices):
+    def ask_each_stmt(self, meta, binder, source, where, openly, question, *choices):
         q = self._text(question) if question is not None else None
-        return ast.AskEach(self._span(meta), str(binder), source, where, tuple(choices), q)
+        return ast.AskEach(self._span(meta), str(binder), source, where, tuple(choices),
+                           openly is not None, q)
 
     def named_choice(self, meta, label, cond, body):
         return ast.NamedChoice(self._span(meta), self._text(label), cond, body)
@@ -555,6 +556,9 @@ class Build(Transformer):
 
     def cancel_stmt(self, meta):
         return ast.Cancel(self._span(meta))
+
+    def respond_stmt(self, meta):
+        return ast.Respond(self._span(meta))
 
     def play_stmt(self, meta, card, by, to):
         return ast.Play(self._span(meta), card, by, to)

@@ -67,4 +67,4 @@ def test_checked_model_carries_the_presentation():
     assert p.about == ["A stall.", "Sell crates."]
     assert p.titles == {"stall": "the stall"} and p.internal == {"sold"}
     assert p.shows == [("on_stall", "crates on the stall", "public", False)]
-    assert not [w for w in warnings if w.code == "W704"]
+    assert not [w for w in warnings if w.code == "W705"]
