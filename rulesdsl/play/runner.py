@@ -550,16 +550,36 @@ class Runner:
             text = None
         return self.named(text) if text else ""
 
-    def hand_order(self, actions: list) -> list:
+    def hand_order(self, actions: list, seat: Optional[int] = None) -> list:
         """The options in the order the hand is shown above them: cards sorted as the
-        screen sorts a hand, every other option after them, in the rules' order."""
+        screen sorts a hand, every other option after them, in the rules' order. Cards
+        from a pile the screen shows in its own order (a display) keep the rules' order."""
         cards = self.layout.info.get("cards", {})
-        if sum(1 for a in actions if a.label in cards) < 2:
+        labels = [a.label for a in actions if a.label in cards]
+        if len(labels) < 2 or not self.shown_sorted(labels, seat):
             return list(actions)
         order = {lab: k for k, lab in enumerate(self.layout.sort_cards(
             [a.label for a in actions if a.label in cards]))}
         return sorted(actions, key=lambda a: (0, order[a.label]) if a.label in order
                       else (1, 0))
+
+    def shown_sorted(self, labels: list, seat: Optional[int]) -> bool:
+        """Every card lies in a zone the screen shows sorted: an unordered zone, or one of
+        the seat's own zones the others may not see (Layout.zone_pieces groups those)."""
+        if seat is None:
+            return True
+        try:
+            zones = self.state.view(seat).get("zones") or {}
+        except RulesError:
+            return True
+        info = self.layout.info.get("zones", {})
+        sorted_cards = set()
+        for name, held in zones.items():
+            z = info.get(name, {})
+            if isinstance(held, list) and (z.get("unordered") or (
+                    z.get("owner") == seat and z.get("visibility") != "public")):
+                sorted_cards.update(held)
+        return all(lab in sorted_cards for lab in labels)
 
     def option_note(self, label: str) -> list:
         """An enum value's declared title beside the option: "a10  (the 10,000 area)"."""
@@ -584,7 +604,7 @@ class Runner:
         self.last_on_screen = None
 
     def ask_human(self, seat: int):
-        actions = self.hand_order(self.state.legal_actions())
+        actions = self.hand_order(self.state.legal_actions(), seat)
         line = self._next_script_line()
         if line is not None:
             lineno, text = line
