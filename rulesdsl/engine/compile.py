@@ -17,6 +17,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import Model, elem_of
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
+from rulesdsl.engine.hoist import LoopContext, Scanner
 
 SUSPEND = True
 MAX_RANGE = 100_000
@@ -112,6 +113,8 @@ class Compiler:
         self.p = Program(model.title, nplayers, dict(options),
                          {k: list(v.values) for k, v in model.enums.items()})
         self.p.labeller = self.make_labeller()
+        self.loop_stack: list = []  # LoopContexts of the candidate loops being compiled
+        self.scanner = Scanner(model)
 
     # ------------------------------------------------------------------ layout
     def build(self) -> Program:
@@ -804,8 +807,11 @@ class Compiler:
                 if self.m.types.get(id(ch.source)) == "zone":
                     zf = src
                     src = (lambda zf: lambda st, L: st.zones[zf(st, L)])(zf)
+                ctx = self.open_loop(slot, (ch.where, ch.label))
                 where = self.expr(ch.where) if ch.where is not None else None
                 text = self.text(ch.label) if ch.label is not None else None
+                self.close_loop(ctx)
+                src = ctx.reset_on(src)
                 alts.append(("binder", text, where, body_pc, slot, src, et))
             self.block(ch.body)
             bodies_end.append(self.jump_placeholder(ch.span))
@@ -832,7 +838,53 @@ class Compiler:
         return render
 
     def expr(self, e) -> Callable:
-        return getattr(self, "e_" + type(e).__name__)(e)
+        t = type(e)
+        if self.loop_stack and (t is ast.Call or t is ast.Comprehension or t is ast.Name):
+            f = self.hoisted(e)
+            if f is not None:
+                return f
+        if t is ast.Comprehension or (t is ast.Call and e.args and
+                                      type(e.args[0]) is ast.Comprehension and
+                                      self.m.resolved.get(id(e), ("",))[0] == "aggregate"):
+            c = e if t is ast.Comprehension else e.args[0]
+            ctx = self.open_loop(self.m.slots[id(c)], (c.where, c.value))
+            try:
+                f = getattr(self, "e_" + t.__name__)(e)
+            finally:
+                self.close_loop(ctx)
+            return ctx.run_with_memo(f)
+        return getattr(self, "e_" + t.__name__)(e)
+
+    # ------------------------------------------------------------------ loop invariants
+    def open_loop(self, slot, parts) -> LoopContext:
+        """Start compiling the condition/value of a loop over candidates bound to `slot`."""
+        bound = {slot}
+        for part in parts:
+            bound |= self.scanner.scan(part)[1]
+        ctx = LoopContext(frozenset(bound))
+        self.loop_stack.append(ctx)
+        return ctx
+
+    def close_loop(self, ctx: LoopContext) -> None:
+        assert self.loop_stack.pop() is ctx
+
+    def hoisted(self, e) -> Optional[Callable]:
+        """A pure sub-expression that no enclosing loop changes: computed once per run of
+        the outermost such loop (see hoist.py)."""
+        if type(e) is ast.Name and self.m.resolved.get(id(e), ("",))[0] != "define":
+            return None
+        reads, _, pure = self.scanner.scan(e)
+        if not pure:
+            return None
+        for ctx in self.loop_stack:
+            if not reads & ctx.bound:
+                saved, self.loop_stack = self.loop_stack, []
+                try:
+                    f = self.expr(e)
+                finally:
+                    self.loop_stack = saved
+                return ctx.memoised(f)
+        return None
 
     def e_Int(self, e):
         v = e.value
@@ -1064,12 +1116,14 @@ class Compiler:
             cache = self._define_bodies = {}
         if name not in cache:
             cache[name] = None  # placeholder while compiling (definitions never recurse)
+            outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
             body = self.expr(d.decl.body)
             mods = []
             size = max([self.m.nslots.get(id(d.decl), 0)] +
                        [self.m.nslots.get(id(mod), 0) for mod in d.modifiers] + [1])
             for mod in d.modifiers:
                 mods.append((self.expr(mod.cond), self.expr(mod.value)))
+            self.loop_stack = outer
             cache[name] = (body, mods, size)
         body, mods, size = cache[name]
         k = len(d.params)
