@@ -976,6 +976,18 @@ class Compiler:
         if kind == "card_field":
             values = self.p.fields[payload]
             name = payload
+            leaf = self.simple(e.obj)
+            if leaf is not None and leaf[0] == "local":
+                slot = leaf[1]
+
+                def local_field(st, L):
+                    c = L[slot]
+                    if c is None:
+                        raise RuntimeRulesError("R013", f"asked for .{name} of none", span,
+                                                ["check that a card was found before using "
+                                                 "it"])
+                    return values[c]
+                return local_field
 
             def field(st, L):
                 c = obj(st, L)
@@ -1013,13 +1025,53 @@ class Compiler:
             return seq[k]
         return item
 
+    def equality(self, e) -> Optional[Callable]:
+        """`x == 3`, `c.colour == led.colour`...: no closure call for a constant or a local."""
+        left, right = self.simple(e.left), self.simple(e.right)
+        if left is not None and right is None:
+            left, right = right, left
+            e = ast.Binary(e.span, e.op, e.right, e.left)
+        if right is None:
+            return None
+        a = self.expr(e.left)
+        kind, v = right
+        if e.op == "==":
+            if kind == "const":
+                return lambda st, L: a(st, L) == v
+            return lambda st, L: a(st, L) == L[v]
+        if kind == "const":
+            return lambda st, L: a(st, L) != v
+        return lambda st, L: a(st, L) != L[v]
+
     def e_Unary(self, e):
         f = self.expr(e.operand)
         if e.op == "not":
             return lambda st, L: not f(st, L)
         return lambda st, L: -f(st, L)
 
+    def simple(self, e):
+        """("const", value) or ("local", slot) for the leaves the hot paths inline."""
+        t = type(e)
+        if t is ast.Int and -MAX_INT <= e.value <= MAX_INT or t is ast.Bool:
+            return ("const", e.value)
+        if t is ast.NoneLit:
+            return ("const", None)
+        if t is ast.Name or t is ast.Attr:
+            r = self.m.resolved.get(id(e))
+            if r is not None:
+                if r[0] == "local" and t is ast.Name:
+                    return r
+                if r[0] == "enum_value":
+                    return ("const", r[1][1])
+                if r[0] == "option" and t is ast.Name:
+                    return ("const", self.options[r[1]])
+        return None
+
     def e_Binary(self, e):
+        if e.op in ("==", "!="):
+            f = self.equality(e)
+            if f is not None:
+                return f
         a, b = self.expr(e.left), self.expr(e.right)
         op = e.op
         if op == "and":
