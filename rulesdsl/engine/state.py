@@ -22,6 +22,7 @@ from rulesdsl.lang.errors import IllegalAction, RulesError, RuntimeRulesError
 FORMAT = "rulesdsl-state"
 FORMAT_VERSION = 1
 MASK64 = (1 << 64) - 1
+REPLAY_SPAN = 256  # a failed apply replays at most this many actions (see _rewind)
 
 
 class Action:
@@ -146,9 +147,9 @@ class State:
             shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
             raise IllegalAction(f"'{label[:80]}' is not a legal action for {seat_label(seat)} "
                                 f"now", [f"legal actions: {shown}"])
-        if self._origin is None:
-            self._origin = self._snapshot()
         before = len(self._history)
+        if self._origin is None or before - len(self._origin[7]) >= REPLAY_SPAN:
+            self._origin = self._snapshot()  # bounds the replay after an error
         try:
             fr = self.frames[-1]
             ins = self.prog.procs[fr[0]].code[fr[1]]
@@ -324,6 +325,23 @@ class State:
         prog = self.prog
         if self.effect_depth:
             cards = self._respect_invariants(cards, dest)
+        if len(cards) == 1 and not prog.zone_unordered[dest] and not prog.zone_capacity[dest]:
+            # the common case, one card onto a pile: no grouping
+            c = cards[0]
+            src = loc[c]
+            z = zones[src]
+            if z[-1] == c:
+                z.pop()
+            else:
+                z.remove(c)
+            if bottom:
+                zones[dest].insert(0, c)
+            else:
+                zones[dest].append(c)
+            loc[c] = dest
+            if log and src != dest:
+                self._events.append(("move", (c,), src, dest))
+            return
         groups = {}
         target = zones[dest]
         unordered = prog.zone_unordered[dest]
