@@ -17,7 +17,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import Model, elem_of
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
-from rulesdsl.engine.hoist import LoopContext, Scanner
+from rulesdsl.engine.hoist import MISSING, LoopContext, Scanner
 
 SUSPEND = True
 MAX_RANGE = 100_000
@@ -1179,6 +1179,14 @@ class Compiler:
             cache[name] = (body, mods, size)
         body, mods, size = cache[name]
         k = len(d.params)
+        if len(args) <= 2 and self.scanner.pure_define(name) and \
+                not getattr(self, "_plain_call", False):
+            self._plain_call = True  # first the call as it is, for outside options
+            try:
+                plain = self.define_call(name, args)
+            finally:
+                self._plain_call = False
+            return self.memo_define_call(name, args, plain, body, mods, size, k)
         if not mods:
             if not args:
                 return lambda st, L: body(st, [None] * size)
@@ -1190,6 +1198,15 @@ class Compiler:
                     env[0] = a0(st, L)
                     return body(st, env)
                 return call1
+            if len(args) == 2:
+                a0, a1 = args
+
+                def call2(st, L):
+                    env = [None] * size
+                    env[0] = a0(st, L)
+                    env[1] = a1(st, L)
+                    return body(st, env)
+                return call2
 
             def calln(st, L):
                 env = [None] * size
@@ -1209,6 +1226,65 @@ class Compiler:
                     v = value(st, env)
             return v
         return modified
+
+    @staticmethod
+    def memo_define_call(name: str, args: list, plain, body, mods, size: int,
+                         k: int) -> Callable:
+        """A pure definition called while a decision's options are computed (the state
+        stands still then) is computed once per arguments: `st.memo` is a dict during
+        `Ask.options`, else None."""
+        def invoke(st, values):
+            env = [None] * size
+            env[:len(values)] = values
+            v = body(st, env)
+            for cond, value in mods:
+                env[k] = v
+                if cond(st, env):
+                    v = value(st, env)
+            return v
+
+        if not args:
+            def call0(st, L):
+                m = st.memo
+                if m is None:
+                    return plain(st, L)
+                v = m.get(name, MISSING)
+                if v is MISSING:
+                    v = m[name] = invoke(st, ())
+                return v
+            return call0
+        if len(args) == 1:
+            a0 = args[0]
+
+            def memo1(st, L):
+                m = st.memo
+                if m is None:
+                    return plain(st, L)
+                x = a0(st, L)
+                if type(x) is list:
+                    return invoke(st, (x,))
+                key = (name, x)
+                v = m.get(key, MISSING)
+                if v is MISSING:
+                    v = m[key] = invoke(st, (x,))
+                return v
+            return memo1
+        a0, a1 = args
+
+        def memo2(st, L):
+            m = st.memo
+            if m is None:
+                return plain(st, L)
+            x = a0(st, L)
+            y = a1(st, L)
+            if type(x) is list or type(y) is list:
+                return invoke(st, (x, y))
+            key = (name, x, y)
+            v = m.get(key, MISSING)
+            if v is MISSING:
+                v = m[key] = invoke(st, (x, y))
+            return v
+        return memo2
 
     def aggregate(self, e: ast.Call):
         name = e.name
@@ -1399,6 +1475,14 @@ class Ask:
         self.span = span
 
     def options(self, st, fr) -> list:
+        saved = st.memo
+        st.memo = {}  # the state stands still: pure definitions are computed once per args
+        try:
+            return self._options(st, fr)
+        finally:
+            st.memo = saved
+
+    def _options(self, st, fr) -> list:
         L = fr[2]
         out = []
         seen = {}

@@ -61,7 +61,7 @@ class State:
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
-                 "_actions", "_origin")
+                 "_actions", "_origin", "memo")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -81,6 +81,7 @@ class State:
         self.seed = 0
         self._actions = None  # the Action objects of `pending`, made on first request
         self._origin = None  # a snapshot to replay from after an interrupted apply
+        self.memo = None  # while a decision's options are computed: pure calls' results
 
     # ------------------------------------------------------------------ history and log
     @property
@@ -208,6 +209,7 @@ class State:
         s.seed = self.seed
         s._actions = self._actions
         s._origin = self._origin
+        s.memo = None
         return s
 
     # ------------------------------------------------------------------ running
