@@ -1475,12 +1475,11 @@ class Ask:
         self.span = span
 
     def options(self, st, fr) -> list:
-        saved = st.memo
         st.memo = {}  # the state stands still: pure definitions are computed once per args
         try:
             return self._options(st, fr)
         finally:
-            st.memo = saved
+            st.memo = None
 
     def _options(self, st, fr) -> list:
         L = fr[2]

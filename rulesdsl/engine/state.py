@@ -131,6 +131,7 @@ class State:
         """Apply an Action or a label. Illegal -> IllegalAction, and the state is unchanged."""
         if self.over:
             raise IllegalAction("the game is over; no more actions", ["start a new game"])
+        self.memo = None  # left over only if Ctrl-C hit the very end of an options run
         seat, opts = self._pending()
         label = action.label if isinstance(action, Action) else action
         if not isinstance(label, str):
@@ -170,6 +171,7 @@ class State:
     def scores(self) -> list:
         if self.prog.score is None:
             return []
+        self.memo = None
         return [self.prog.score(self, p) for p in range(self.prog.nplayers)]
 
     def zone(self, name: str, seat: Optional[int] = None, key=None) -> list:
@@ -215,6 +217,7 @@ class State:
     # ------------------------------------------------------------------ running
     def _pending(self):
         if self.pending is None and not self.over:
+            self.memo = None
             fr = self.frames[-1]
             ins = self.prog.procs[fr[0]].code[fr[1]]
             seat = ins.who(self, fr[2])
@@ -687,6 +690,7 @@ class State:
         self._events = events.copy()
         self.pending = None
         self._actions = None
+        self.memo = None
 
     def _rewind(self, before: int) -> None:
         """Undo an apply that did not finish: instead of copying the whole state before
