@@ -4,9 +4,13 @@
     rulesdsl play GAME [--players N] [--seed S] [--seats human,random,...] [--option K=V]
                        [--scenario F] [--script F] [--save F] [--resume F]
     rulesdsl simulate GAME [--players N] [--games K] [--seed S] [--seats ...] [--json]
-                           [--option K=V]
+                           [--option K=V] [--workers N] [--backend local|ray] [--address A]
+                           [--compare K=V] [--games-out F.jsonl] [--report F.html]
     rulesdsl replay FILE [--to N] [--plain]
     rulesdsl fmt FILE... [--check]
+    rulesdsl rules GAME [NAME] [--players N] [--option K=V]
+    rulesdsl saves
+    rulesdsl lsp
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
 status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
@@ -73,14 +77,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true",
                    help="plain text: no colours (also the default when not on a terminal)")
     p.add_argument("--seats", metavar="KINDS",
-                   help="who plays each seat, e.g. human,random (default: human, then random)")
+                   help="who plays each seat, e.g. human,ismcts:hard or human,random "
+                   "(default: human, then ismcts at medium)")
     p.add_argument("--scenario", metavar="F", help="a scenario (JSON) applied after setup")
     p.add_argument("--script", metavar="F",
                    help="action labels, one per line, played for the human seats first")
     p.add_argument("--save", metavar="F", help="keep the game saved in F after every action "
                    "(default with a person playing: a new file in ~/.rulesdsl/saves/)")
     p.add_argument("--resume", metavar="F", help="continue a saved game (GAME may be left "
-                   "out: the file says which game it is)")
+                   "out: the file says which game it is); 'last': the newest autosave "
+                   "(see rulesdsl saves)")
+    p.add_argument("--names", metavar="NAMES", help="the players' names, one per seat, "
+                   "e.g. Ann,Bob (default: P1, P2, ...)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="step through a finished or saved game",
@@ -91,6 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", type=int, metavar="N", default=None,
                    help="print the state after N actions and exit (no keys read)")
     p.add_argument("--plain", action="store_true", help="plain text: no colours")
+    look = p.add_mutually_exclusive_group()
+    look.add_argument("--seat", metavar="P", default=None,
+                      help="show the game as seat P (P1, P2, ... or 1, 2, ...) saw it: its "
+                           "own hand, only counts of the others' (the default for a game "
+                           "not yet over: the one person who played, else P1)")
+    look.add_argument("--all", action="store_true",
+                      help="show everything, every hand and hidden pile, also of a game "
+                           "not yet over (the default only for a finished game)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help="play many games with agents and report statistics",
@@ -99,9 +115,47 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100, metavar="K",
                    help="number of games (default 100)")
     p.add_argument("--seats", metavar="AGENTS",
-                   help="an agent per seat, e.g. random,random (default: all random)")
+                   help="an agent per seat, e.g. ismcts,random or ismcts:iterations=500,greedy "
+                   "(agents: random, greedy, ismcts[:easy|medium|hard]; default: all random)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes (or Ray tasks) playing at once (default: every core); "
+                        "the results do not depend on it")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local processes (default) or a Ray cluster (pip install "
+                        "'rulesdsl[ray]')")
+    p.add_argument("--address", metavar="A", default=None,
+                   help="with --backend ray: the cluster's address (default: $RAY_ADDRESS, "
+                        "else a local Ray)")
+    p.add_argument("--compare", action="append", default=[], metavar="K=V",
+                   help="also play the same seeds with this option changed and compare; "
+                        "repeatable, one variant each")
+    p.add_argument("--games-out", metavar="F.jsonl", default=None,
+                   help="write one JSON record per game to F")
+    p.add_argument("--report", metavar="F.html", default=None,
+                   help="write a self-contained HTML page with tables and plots "
+                        "(pip install 'rulesdsl[report]')")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("rules", help="print a game's rules: how to win, the cards, the flow",
+                       description="Print the rules text a game declares (its about, what "
+                                   "each card does, the table, the options and the flow), "
+                                   "or explain one card or word with NAME.")
+    p.add_argument("game", metavar="GAME", help="a bundled game's name or a .rules path")
+    p.add_argument("name", metavar="NAME", nargs="?", default=None,
+                   help="a card's label, a kind or another word of the game to explain")
+    p.add_argument("--players", type=int, metavar="N", help="for the card counts "
+                   "(default: the game's minimum)")
+    p.add_argument("--option", action="append", default=[], metavar="K=V",
+                   help="set a game option (as for play); repeatable")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("saves", help="list the autosaved games, newest first",
+                       description="List the games saved in ~/.rulesdsl/saves/ (or "
+                                   "$RULESDSL_SAVES), newest first; continue one with "
+                                   "rulesdsl play --resume FILE, the newest with "
+                                   "--resume last.")
+    p.set_defaults(func=cmd_saves)
 
     p = sub.add_parser("fmt", help="lay rules files out in the one canonical layout",
                        description="Rewrite rules files in place in the canonical layout "
@@ -111,6 +165,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="write nothing; list the files that would change and exit 1 if any")
     p.set_defaults(func=cmd_fmt)
+
+    p = sub.add_parser("lsp", help="a language server for editors, on standard input/output",
+                       description="Run the rules language server (Language Server Protocol "
+                                   "over standard input and output): diagnostics, hover, go "
+                                   "to definition, completion, symbols, formatting. Needs "
+                                   "the lsp extra: pip install 'rulesdsl[lsp]'.")
+    p.set_defaults(func=cmd_lsp)
     return parser
 
 
@@ -177,6 +238,16 @@ def run_play(args) -> int:
     return runner.run_play(args)
 
 
+def cmd_rules(args) -> int:
+    from rulesdsl.play.rulestext import print_rules
+    return print_rules(args)
+
+
+def cmd_saves(args) -> int:
+    from rulesdsl.play.saves import list_saves
+    return list_saves()
+
+
 def cmd_replay(args) -> int:
     from rulesdsl.play.replay import run_replay
     return run_replay(args)
@@ -185,10 +256,27 @@ def cmd_replay(args) -> int:
 def cmd_simulate(args) -> int:
     from rulesdsl.play import runner
     from rulesdsl.analysis import simulate as sim
+    from rulesdsl.analysis.run import default_workers
     options = runner.parse_options(args.option)
+    compare = []
+    for item in args.compare:
+        if "=" not in item or not item.partition("=")[0].strip():
+            from rulesdsl.lang.errors import RulesError
+            raise RulesError("C013", f"--compare expects NAME=VALUE, not {item!r}",
+                             hints=["name one of the game's options and a value for it"])
+        compare.append(runner.parse_options([item]))
     game = runner.load_game(args.game, options)
+    workers = args.workers if args.workers is not None else default_workers()
     result = sim.simulate(game, players=args.players, games=args.games,
-                          seed=args.seed if args.seed is not None else 0, seats=args.seats)
+                          seed=args.seed if args.seed is not None else 0, seats=args.seats,
+                          options=options, workers=workers, backend=args.backend,
+                          address=args.address, compare=compare, progress=True)
+    if args.games_out:
+        from rulesdsl.analysis.output import write_games
+        write_games(result, args.games_out)
+    if args.report:
+        from rulesdsl.analysis.report import write_report
+        write_report(result, args.report)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -274,6 +362,16 @@ def cmd_fmt(args) -> int:
                 f.write(formatted)
             print(f"{path}: reformatted")
     return status
+
+
+def cmd_lsp(args) -> int:
+    try:
+        from rulesdsl.integrations.lsp import serve
+    except ImportError as e:
+        print(f"rulesdsl lsp: needs the lsp extra ({e.name or e} is missing): "
+              "pip install 'rulesdsl[lsp]'", file=sys.stderr)
+        return EXIT_ERROR
+    return serve()
 
 
 # ---------------------------------------------------------------- entry point

@@ -19,6 +19,8 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
+from rulesdsl.lang.present import check_presentation, question_missing
+from rulesdsl.lang.secrets import choices_read_secret, reads_secret
 
 SCALARS = ("int", "bool", "player", "card")
 NULLABLE_BASE = ("player", "card")
@@ -149,6 +151,7 @@ class Model:
     sources: dict = attrs.Factory(dict)  # path -> text
     files: list = attrs.Factory(list)
     kind_handlers: dict = attrs.Factory(dict)  # kind name -> nslots for playable/on_play
+    present: object = None  # rulesdsl.lang.present.Presentation: what a player reads
 
 
 class Scope:
@@ -223,6 +226,7 @@ class Checker:
         decls = [d.body for d in self.file.decls]
         self.collect(decls)
         self.check_bodies(decls)
+        self.m.present = check_presentation(self, decls)
         self.check_unused()
         if self.errors:
             raise CheckFailed(self.errors, self.warnings)
@@ -843,6 +847,8 @@ class Checker:
                 self.err("E300", f"move needs a card, a list of cards or a zone, not "
                          f"{self.show(wt)}", s.what.span)
             self.expect("zone", self.expr(s.to), s.to, "the destination of move")
+            if s.words is not None:
+                self.text(s.words)
         elif t is ast.Shuffle:
             self.expect("zone", self.expr(s.zone), s.zone, "shuffle")
         elif t is ast.Deal:
@@ -877,6 +883,7 @@ class Checker:
             self.no_decision_here(s.span, "a decision")
             self.current_phase.asks = True
             self.expect("player", self.expr(s.who), s.who, "who decides")
+            self.question(s)
             self.choices(s.choices)
         elif t is ast.AskEach:
             self.no_decision_here(s.span, "a decision")
@@ -887,8 +894,10 @@ class Checker:
             m.slots[id(s)] = self.scope.bind(s.binder, "player")
             if s.where is not None:
                 self.cond(s.where, "a condition")
+            self.question(s)
             self.choices(s.choices)
             self.scope.pop()
+            self.warn_secret_asking(s)
         elif t is ast.If:
             for cond, block in s.branches:
                 self.cond(cond, "an if")
@@ -909,6 +918,7 @@ class Checker:
                 self.cond(s.where, "a condition")
             self.loop_block(s.body)
             self.scope.pop()
+            self.warn_secret_asking(s)
         elif t is ast.Turns:
             self.expect("player", self.expr(s.start), s.start, "the first player")
             self.scope.push()
@@ -940,6 +950,13 @@ class Checker:
             if self.context != "response":
                 self.err("E604", "cancel only stands in a response", s.span,
                          ["declare: response NAME to x played by p { ... cancel ... }"])
+        elif t is ast.Respond:
+            if self.context != "effect":
+                self.err("E604", "respond only stands in a kind's `on play`", s.span,
+                         ["write it in the card's effect, after its choices: "
+                          "on play by p { ask p { ... { respond  ... } } }"])
+            elif m.responses:
+                self.current_phase.asks = True
         elif t is ast.Play:
             self.has_play = True
             self.expect("card", self.expr(s.card), s.card, "the card played")
@@ -954,6 +971,21 @@ class Checker:
             self.expect("card", self.expr(s.b), s.b, "swap")
         else:  # pragma: no cover - the grammar makes no other statements
             self.err("E699", f"unknown statement {t.__name__}", getattr(s, "span", None))
+
+    def warn_secret_asking(self, s) -> None:
+        """W704: who is asked would tell what some seat may not see (a hand's contents)."""
+        found = reads_secret(s.where, self.m) if s.where is not None else ""
+        if isinstance(s, ast.For):
+            if not found or not any(isinstance(x, (ast.Ask, ast.AskEach))
+                                    for x in s.body.stmts):
+                return
+        elif not found and not s.openly:
+            found = choices_read_secret(s.choices, self.m)
+        if found:
+            self.warn("W704", f"who is asked here depends on {found}, which not every seat "
+                      "may see: asking tells the table what it holds", s.span,
+                      ["ask every player openly and test the secret in the options: "
+                       "ask each q in ... openly { ... }"])
 
     def set_stmt(self, s: ast.Set):
         m = self.m
@@ -1014,6 +1046,13 @@ class Checker:
         for a in s.args[len(p.params):]:
             self.expr(a)
         m.resolved[id(s)] = ("phase", s.name)
+
+    def question(self, s):
+        """A decision's question: its holes are checked like a log line's; none is W705."""
+        if getattr(s, "question", None) is not None:
+            self.text(s.question)
+        else:
+            question_missing(self, s)
 
     def choices(self, choices):
         labels = set()

@@ -135,6 +135,12 @@ DECLS = [
     ('invariant table keeps 2 during effects', '(Invariant table 2)'),
     ('score(p: player) = gold[p] private', '(Score (Param p player) (Index gold [p]) private)'),
     ('override define total = 1', '(override (Define total [] 1))'),
+    ('about "A game." "Win it."', '(About ["A game." "Win it."])'),
+    ('title hand "your hand"', '(Title hand "your hand")'),
+    ('text mob "The mob." "Wins."', '(Explain mob ["The mob." "Wins."])'),
+    ('internal a, b', '(Internal [a b])'),
+    ('show total "Total" private', '(Show total Total private)'),
+    ('show total', '(Show total)'),
 ]
 
 STMTS = [
@@ -160,6 +166,9 @@ STMTS = [
      '(Ask p [(BinderChoice c (Index hand [p]) (IsKind c mob) {} (text "discard " c))])'),
     ('ask each q in others(p) where q != p { "no" { } }',
      '(AskEach q (Call others [p]) (!= q p) [(NamedChoice "no" _ {})])'),
+    ('ask each q in others(p) where q != p openly { "no" { } }',
+     '(AskEach q (Call others [p]) (!= q p) [(NamedChoice "no" _ {})] #t)'),
+    ('respond', '(Respond)'),
     ('if a { win p } else if b { end game } else { return }',
      '(If [[a {(Win p)}] [b {(EndGame)}]] {(Return)})'),
     ('if a { break }', '(If [[a {(Break)}]])'),
@@ -174,6 +183,14 @@ STMTS = [
     ('round()', '(CallStmt round [] #t)'),
     ('play c by p to table[p]', '(Play c p (Index table [p]))'),
     ('swap a with b', '(Swap a b)'),
+    ('ask p "Bid, {p}?" { "pass" { } }',
+     '(Ask p [(NamedChoice "pass" _ {})] (text "Bid, " p "?"))'),
+    ('ask each q in others(p) where q != p "Veto, {q}?" { "no" { } }',
+     '(AskEach q (Call others [p]) (!= q p) [(NamedChoice "no" _ {})] #f (text "Veto, " q "?"))'),
+    ('ask each q in others(p) openly "Veto, {q}?" { "no" { } }',
+     '(AskEach q (Call others [p]) _ [(NamedChoice "no" _ {})] #t (text "Veto, " q "?"))'),
+    ('move c to trick as "{p} plays {c}"', '(Move c trick #f (text p " plays " c))'),
+    ('move c to stock at bottom as "gone"', '(Move c stock #t "gone")'),
 ]
 
 EXPRS = [

@@ -1,0 +1,196 @@
+"""Determinization: a complete State sampled from what one seat knows.
+
+`Knowledge(state, seat)` reads only what the seat may see: the cards in zones visible to
+it, the sizes of the others, the variables it may read, the rules' starting layout, and
+the events of the log as the seat saw them. From these it learns, for every card it
+cannot see, the hidden zones the card may be in: a card it saw go into a zone hidden from
+it (passed face down, a hand shown to it) is there, until a move it cannot follow takes
+cards out of that zone; a card never seen is where it started or wherever hidden moves
+from there may have carried it.
+
+`Knowledge.sample(seed)` then deals the cards it cannot see, in a seat-independent order,
+over the hidden places they may be in, keeping every zone's size; puts hidden variables
+back to their declared values; and gives the new state its own random numbers. Two states
+that look the same to the seat give the same sample for the same seed, and sampling an
+already sampled state again gives the same result as sampling the real one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from rulesdsl.engine.state import splitmix64
+
+MASK64 = (1 << 64) - 1
+
+
+class Knowledge:
+    """What `seat` knows about the cards and variables of `state` (computed once)."""
+
+    def __init__(self, state, seat: int):
+        self.state = state
+        self.seat = seat
+        prog = state.prog
+        zones = state.zones
+        see = [state.can_see(zi, seat) for zi in range(len(prog.zone_names))]
+        self.see = see
+        self.hidden_zones = [zi for zi in range(len(zones)) if not see[zi] and zones[zi]]
+        hidden = set(self.hidden_zones)
+        possible = _possible_places(state, seat, see)
+        # a card a readable card variable names is a known card: it stays where it lies
+        for i in self._card_vars_read():
+            c = state.vars[i]
+            if isinstance(c, int) and 0 <= c < len(state.loc) and not see[state.loc[c]]:
+                possible[c] = {state.loc[c]}
+        visible = {c for zi, z in enumerate(zones) if see[zi] for c in z}
+        placed = [c for c in range(len(state.loc)) if 0 <= state.loc[c] < len(zones)]
+        # the cards the seat cannot see, sorted by id (never by where they truly lie), each
+        # with the hidden zones it may be in: anywhere hidden when the log rules out all
+        self.pool = sorted(c for c in placed if c not in visible)
+        every = tuple(self.hidden_zones)
+        self.allowed = {}
+        for c in self.pool:
+            where = possible[c]
+            ok = tuple(sorted(where & hidden)) if where is not None else ()
+            self.allowed[c] = ok or every
+        self.slots = {zi: len(zones[zi]) for zi in self.hidden_zones}
+
+    def _card_vars_read(self):
+        prog = self.state.prog
+        for lay in prog.vars.values():
+            if lay.type != "card":
+                continue
+            for k in range(math.prod(lay.sizes)):
+                if _may_read(lay, k, self.seat):
+                    yield lay.base + k
+
+    def deal(self, rnd: random.Random) -> dict:
+        """Zone -> cards: every pool card in a zone it may be in, every zone full. The most
+        constrained cards go first, each to a zone drawn by its free room; a dead end is
+        tried again, and at last a card that fits nowhere goes where there is room."""
+        for _ in range(4):
+            order = self.pool[:]
+            rnd.shuffle(order)
+            order.sort(key=lambda c: len(self.allowed[c]))
+            room = dict(self.slots)
+            out = {zi: [] for zi in self.hidden_zones}
+            stuck = []
+            for c in order:
+                options = [zi for zi in self.allowed[c] if room[zi] > 0]
+                if not options:
+                    stuck.append(c)
+                    continue
+                r = rnd.randrange(sum(room[zi] for zi in options))
+                for zi in options:
+                    r -= room[zi]
+                    if r < 0:
+                        break
+                out[zi].append(c)
+                room[zi] -= 1
+            if not stuck:
+                return out
+        for c in stuck:
+            zi = next(z for z in self.hidden_zones if room[z] > 0)
+            out[zi].append(c)
+            room[zi] -= 1
+        return out
+
+    def sample(self, seed: int):
+        """A full State consistent with this knowledge, the same for the same seed."""
+        state = self.state
+        prog = state.prog
+        rnd = random.Random(seed & MASK64)
+        d = state.clone()
+        for zi, cards in self.deal(rnd).items():
+            if prog.zone_unordered[zi]:
+                cards.sort()
+            else:
+                rnd.shuffle(cards)
+            d.zones[zi] = cards
+            for c in cards:
+                d.loc[c] = zi
+        # variables the seat may not read take their declared starting values
+        for lay in prog.vars.values():
+            hidden = [k for k in range(math.prod(lay.sizes)) if not _may_read(lay, k, self.seat)]
+            if not hidden:
+                continue
+            try:
+                v = lay.default(d, [None] * 8)
+            except Exception:  # a starting value that needs the game running: unknown
+                v = None
+            for k in hidden:
+                d.vars[lay.base + k] = list(v) if isinstance(v, list) else v
+        d.rng = splitmix64(seed & MASK64 ^ 0x5DEECE66D)[1]
+        d.seed = seed
+        d.pending = None
+        return d
+
+
+def determinize(state, seat: int, seed: int):
+    """A complete state `seat` cannot tell from `state`, sampled from what it knows."""
+    return Knowledge(state, seat).sample(seed)
+
+
+def _may_read(lay, k: int, seat: int) -> bool:
+    if lay.visibility == "hidden":
+        return False
+    if lay.visibility == "private":
+        return _owner_of(lay, k) == seat
+    return True
+
+
+def _owner_of(lay, k: int):
+    if "player" not in lay.dims:
+        return None
+    keys = []
+    for s in reversed(lay.sizes):
+        keys.append(k % s)
+        k //= s
+    keys.reverse()
+    return keys[lay.dims.index("player")]
+
+
+def _possible_places(state, seat: int, see: list) -> list:
+    """Replay the log as the seat saw it: per card, the set of zones it may be in (None:
+    anywhere). Cards start where the rules lay them out; a move the seat sees, or a card
+    shown to it, puts the card in one zone; a move it cannot follow (n cards from one
+    hidden zone to another) lets every card that may have been in the source be in the
+    destination too; a card played moves without a logged move, to a place not told."""
+    prog = state.prog
+    possible = [{z} for z in prog.initial_zone]
+    maybe = {}
+    for c, z in enumerate(prog.initial_zone):
+        maybe.setdefault(z, set()).add(c)
+
+    def put(c, zones):
+        old = possible[c]
+        if old is not None:
+            for z in old:
+                maybe[z].discard(c)
+        possible[c] = zones
+        if zones is not None:
+            for z in zones:
+                maybe.setdefault(z, set()).add(c)
+
+    for e in state.events:
+        if isinstance(e, str):
+            continue
+        kind = e[0]
+        if kind == "move":
+            cards, src, dst = e[1], e[2], e[3]
+            if see[src] or see[dst]:
+                for c in cards:
+                    put(c, {dst})
+            else:
+                for c in list(maybe.get(src, ())):
+                    possible[c].add(dst)
+                    maybe.setdefault(dst, set()).add(c)
+        elif kind == "play":
+            put(e[2], None)
+        elif kind == "reveal":
+            zi = e[2]
+            if zi >= 0 and (len(e) <= 3 or seat in e[3] or see[zi]):
+                for c in e[1]:
+                    put(c, {zi})
+    return possible
