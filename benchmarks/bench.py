@@ -1,8 +1,11 @@
-"""Engine throughput for every bundled game: random full games, clone() and legal_actions().
+"""Engine throughput for every bundled game and example, side by side with a hand-written
+Python Triumvirat (benchmarks/triumvirat_hand.py), plus how the cost scales.
 
-    python benchmarks/bench.py                  # 10 s of games per bundled game
-    python benchmarks/bench.py --seconds 2 --json
+    python benchmarks/bench.py                      # every game and example, 5 rounds
+    python benchmarks/bench.py --rounds 3 --round-seconds 0.3 --json
     python benchmarks/bench.py --game triumvirat --players 2
+    python benchmarks/bench.py --scaling            # deck size and history length
+    python benchmarks/bench.py --engine-root DIR    # measure another checkout's engine
 
 Uses the public API only. See benchmarks/README.md for what the numbers mean.
 """
@@ -14,15 +17,31 @@ import json
 import os
 import platform
 import random
+import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-# Run from a source checkout without installing.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+HERE = Path(__file__).resolve().parent
+
+
+def _engine_root(argv: list) -> Path:
+    """--engine-root DIR (read before importing rulesdsl), else this checkout."""
+    for i, a in enumerate(argv):
+        if a == "--engine-root" and i + 1 < len(argv):
+            return Path(argv[i + 1]).resolve()
+        if a.startswith("--engine-root="):
+            return Path(a.split("=", 1)[1]).resolve()
+    return HERE.parent
+
+
+ENGINE_ROOT = _engine_root(sys.argv)
+sys.path.insert(0, str(ENGINE_ROOT))
+sys.path.insert(0, str(HERE))
 
 import rulesdsl  # noqa: E402
-from rulesdsl.lang.resources import bundled_games  # noqa: E402
+import triumvirat_hand  # noqa: E402
 
 SAMPLE_STATES = 200        # decision states sampled for the clone/legal_actions timings
 MAX_ACTIONS = 100_000      # a game longer than this is reported as stuck
@@ -38,6 +57,15 @@ def pin_to_one_core() -> str:
         except OSError:
             pass
     return "not pinned"
+
+
+def all_games() -> list:
+    """(name, path) of every bundled game and example of the engine measured."""
+    out = []
+    for folder in ("games", "examples"):
+        for p in sorted((ENGINE_ROOT / folder).glob("*.rules")):
+            out.append((p.stem, p))
+    return out
 
 
 def play_random(game, players: int, seed: int, states: list | None = None,
@@ -57,35 +85,50 @@ def play_random(game, players: int, seed: int, states: list | None = None,
     return n
 
 
-def per_call_us(fn, items: list, min_seconds: float = 0.5) -> float:
-    """Mean microseconds per call of fn(item), looping over items for at least min_seconds."""
+def per_call_us(fn, items: list, min_seconds: float = 0.3) -> float:
+    """Mean microseconds (CPU) per call of fn(item), looping over items."""
     calls = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         for item in items:
             fn(item)
         calls += len(items)
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= min_seconds:
             return elapsed / calls * 1e6
 
 
-def legal_actions_us(states: list, min_seconds: float = 0.5) -> float:
+def legal_actions_us(states: list, min_seconds: float = 0.3) -> float:
     """Microseconds per first legal_actions() call on a fresh clone (no cached answers)."""
     total = 0.0
     calls = 0
     while total < min_seconds:
         fresh = [s.clone() for s in states]          # not timed
-        start = time.perf_counter()
+        start = time.process_time()
         for s in fresh:
             s.legal_actions()
-        total += time.perf_counter() - start
+        total += time.process_time() - start
         calls += len(fresh)
     return total / calls * 1e6
 
 
-def bench_game(name: str, players: int | None, seconds: float) -> dict:
-    game = rulesdsl.load(name)
+def timed_games(play, seconds: float, first_seed: int) -> tuple:
+    """Whole games for at least `seconds` of CPU: (games, actions, cpu seconds, next seed)."""
+    games = actions = 0
+    seed = first_seed
+    start = time.process_time()
+    while True:
+        actions += play(seed)
+        games += 1
+        seed += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return games, actions, elapsed, seed
+
+
+def bench_game(name: str, path: Path, players: int | None, rounds: int,
+               round_seconds: float) -> dict:
+    game = rulesdsl.load(str(path))
     n_players = players if players is not None else game.min_players
     if not (game.min_players <= n_players <= game.max_players):
         return {"game": name, "players": n_players,
@@ -96,96 +139,188 @@ def bench_game(name: str, players: int | None, seconds: float) -> dict:
     while len(states) < SAMPLE_STATES and seed < 50:
         play_random(game, n_players, 10_000 + seed, states, keep_every=3)
         seed += 1
-    games = actions = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        actions += play_random(game, n_players, games)
-        games += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            break
-    elapsed = now - start
+    engine_seed = hand_seed = 0
+    per_round = []
+    for _ in range(rounds):  # interleaved: the machine's load hits both alike
+        g, a, t, engine_seed = timed_games(lambda s: play_random(game, n_players, s),
+                                           round_seconds, engine_seed)
+        hg, ha, ht, hand_seed = timed_games(triumvirat_hand.play_random, round_seconds,
+                                            hand_seed)
+        per_round.append((a / t, g / t, ha / ht))
+    aps = statistics.median(r[0] for r in per_round)
+    gps = statistics.median(r[1] for r in per_round)
+    hand = statistics.median(r[2] for r in per_round)
+    ratio = statistics.median(r[0] / r[2] for r in per_round)
     sample = states[:SAMPLE_STATES]
     return {
         "game": name,
         "players": n_players,
-        "games": games,
-        "seconds": elapsed,
-        "games_per_second": games / elapsed,
-        "actions_per_second": actions / elapsed,
-        "mean_actions": actions / games,
+        "rounds": rounds,
+        "games_per_second": gps,
+        "actions_per_second": aps,
+        "hand_actions_per_second": hand,
+        "ratio_to_hand": ratio,
         "clone_us": per_call_us(lambda s: s.clone(), sample) if sample else None,
         "legal_actions_us": legal_actions_us(sample) if sample else None,
         "sampled_states": len(sample),
     }
 
 
+# ---------------------------------------------------------------------- scaling
+DRAW_GAME = """game "Scale"
+players 2
+kind chip { value: int }
+deck pile { chip(1..%d) }
+zone pile hidden
+zone taken per player hidden
+flow main
+phase main {
+  turns p from seat(0) until size(pile) == 0 {
+    ask p {
+      "draw" { move top(pile) to taken[p] }
+      "pass it on" { move top(pile) to taken[next(p)] }
+    }
+  }
+}
+"""
+
+CYCLE_GAME = """game "Cycle"
+players 2
+kind chip { value: int }
+deck pile { chip(1..20) }
+zone pile hidden
+flow main
+phase main {
+  turns p from seat(0) {
+    ask p {
+      "cycle" { move top(pile) to pile at bottom }
+      "keep" { }
+    }
+  }
+}
+"""
+
+
+def _load_text(text: str, where: Path, name: str):
+    path = where / f"{name}.rules"
+    path.write_text(text, encoding="utf-8")
+    return rulesdsl.load(str(path))
+
+
+def scaling(rounds: int, seconds: float) -> dict:
+    """Per-action CPU cost with decks of 100, 1,000 and 10,000 cards (the first 90 actions
+    of a game that draws from the top), and clone() at action 10 and 10,000."""
+    out = {"per_action_us": {}, "clone_us": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (100, 1_000, 10_000):
+            game = _load_text(DRAW_GAME % n, Path(tmp), f"scale{n}")
+            start_state = game.new_game(players=2, seed=1)
+            results = []
+            for _ in range(rounds):
+                total, count = 0.0, 0
+                while total < seconds:
+                    st = start_state.clone()
+                    rng = random.Random(count)
+                    t = time.process_time()
+                    for _ in range(90):
+                        actions = st.legal_actions()
+                        st.apply(actions[rng.randrange(len(actions))])
+                    total += time.process_time() - t
+                    count += 90
+                results.append(total / count * 1e6)
+            out["per_action_us"][n] = statistics.median(results)
+        game = _load_text(CYCLE_GAME, Path(tmp), "cycle")
+        st = game.new_game(players=2, seed=1)
+        rng = random.Random(1)
+        at = {}
+        for k in range(1, 10_001):
+            actions = st.legal_actions()
+            st.apply(actions[rng.randrange(len(actions))])
+            if k in (10, 10_000):
+                at[k] = st.clone()
+        for k, s in at.items():
+            out["clone_us"][k] = statistics.median(
+                per_call_us(lambda x: x.clone(), [s] * 50, seconds) for _ in range(rounds))
+    return out
+
+
+# ---------------------------------------------------------------------- output
 def table(rows: list[dict]) -> str:
-    header = ["game", "players", "games/s", "actions/s", "actions/game", "clone µs",
-              "legal µs"]
+    header = ["game", "players", "games/s", "actions/s", "× hand", "clone µs", "legal µs"]
     full = [header]
-    notes = {}
-    for i, r in enumerate(rows):
+    for r in rows:
         if "skipped" in r or "error" in r:
-            notes[i] = ("skipped: " + r["skipped"]) if "skipped" in r else ("error: " + r["error"])
+            full.append([r["game"], str(r["players"]),
+                         ("skipped: " + r["skipped"]) if "skipped" in r else
+                         ("error: " + r["error"]), "", "", "", ""])
             continue
         full.append([
             r["game"], str(r["players"]), f"{r['games_per_second']:,.1f}",
-            f"{r['actions_per_second']:,.0f}", f"{r['mean_actions']:.1f}",
+            f"{r['actions_per_second']:,.0f}", f"{r['ratio_to_hand']:.3f}",
             "-" if r["clone_us"] is None else f"{r['clone_us']:.1f}",
             "-" if r["legal_actions_us"] is None else f"{r['legal_actions_us']:.1f}",
         ])
-    widths = [max(len(l[i]) for l in full) for i in range(len(header))]
-    widths[0] = max([widths[0]] + [len(r["game"]) for r in rows])
-
-    def line(cells):
-        return "  ".join([cells[0].ljust(widths[0])] +
-                         [c.rjust(w) for c, w in zip(cells[1:], widths[1:])])
-
-    out = [line(header)]
-    it = iter(full[1:])
-    for i, r in enumerate(rows):
-        if i in notes:
-            out.append(f"{r['game'].ljust(widths[0])}  {str(r['players']).rjust(widths[1])}  "
-                       f"{notes[i]}")
+    widths = [max(len(line[i]) for line in full if line[2] or i < 2)
+              for i in range(len(header))]
+    out = []
+    for line in full:
+        if not line[3] and line is not header:
+            out.append(f"{line[0].ljust(widths[0])}  {line[1].rjust(widths[1])}  {line[2]}")
         else:
-            out.append(line(next(it)))
+            out.append("  ".join([line[0].ljust(widths[0])] +
+                                 [c.rjust(w) for c, w in zip(line[1:], widths[1:])]))
     return "\n".join(out)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seconds", type=float, default=10.0,
-                    help="seconds of random games per game (default 10)")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median)")
+    ap.add_argument("--round-seconds", type=float, default=0.5,
+                    help="CPU seconds of games per round, engine and hand-written each")
     ap.add_argument("--players", type=int, default=None,
                     help="player count for every game (default: each game's minimum)")
     ap.add_argument("--game", action="append", default=None,
-                    help="only this bundled game (repeatable)")
+                    help="only this game or example (repeatable)")
+    ap.add_argument("--scaling", action="store_true",
+                    help="only the scaling report (deck size, clone at action 10 / 10,000)")
+    ap.add_argument("--engine-root", default=None,
+                    help="a checkout whose engine and games to measure (default: this one)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--no-pin", action="store_true", help="do not pin to one CPU")
     args = ap.parse_args(argv)
 
     pinned = "not pinned" if args.no_pin else pin_to_one_core()
-    names = args.game or bundled_games()
+    env = {"python": platform.python_version(), "implementation": platform.python_implementation(),
+           "machine": platform.machine(), "cpu": pinned, "engine": str(ENGINE_ROOT),
+           "rounds": args.rounds, "round_seconds": args.round_seconds}
+    if args.scaling:
+        result = scaling(args.rounds, args.round_seconds)
+        if args.json:
+            print(json.dumps({"environment": env, "scaling": result}, indent=2))
+        else:
+            for n, us in result["per_action_us"].items():
+                print(f"per action, deck of {n:>6,} cards: {us:8.1f} µs")
+            for k, us in result["clone_us"].items():
+                print(f"clone() at action {k:>6,}:         {us:8.1f} µs")
+        return 0
     rows = []
-    for name in names:
+    for name, path in all_games():
+        if args.game and name not in args.game:
+            continue
         if not args.json:
             print(f"... {name}", file=sys.stderr, flush=True)
         try:
-            rows.append(bench_game(name, args.players, args.seconds))
+            rows.append(bench_game(name, path, args.players, args.rounds, args.round_seconds))
         except rulesdsl.RulesError as e:
-            from rulesdsl.lang.errors import render
-            print(render(e), file=sys.stderr)
             rows.append({"game": name, "players": args.players, "error": e.message})
-    env = {"python": platform.python_version(), "implementation": platform.python_implementation(),
-           "machine": platform.machine(), "cpu": pinned, "seconds_per_game": args.seconds}
     if args.json:
         print(json.dumps({"environment": env, "results": rows}, indent=2))
     else:
         print(table(rows))
-        print(f"\n{env['implementation']} {env['python']} on {env['machine']}, {pinned}, "
-              f"{args.seconds:g} s per game")
+        print(f"\n{env['implementation']} {env['python']} on {env['machine']}, {pinned}; "
+              f"CPU time, median of {args.rounds} interleaved rounds of "
+              f"{args.round_seconds:g} s; × hand = actions/s over the hand-written "
+              f"Triumvirat's actions/s")
     return 1 if any("error" in r for r in rows) else 0
 
 

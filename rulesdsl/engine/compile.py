@@ -17,6 +17,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import Model, elem_of
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
+from rulesdsl.engine.hoist import MISSING, LoopContext, Scanner
 
 SUSPEND = True
 MAX_RANGE = 100_000
@@ -114,6 +115,8 @@ class Compiler:
         self.p = Program(model.title, nplayers, dict(options),
                          {k: list(v.values) for k, v in model.enums.items()})
         self.p.labeller = self.make_labeller()
+        self.loop_stack: list = []  # LoopContexts of the candidate loops being compiled
+        self.scanner = Scanner(model)
 
     # ------------------------------------------------------------------ layout
     def build(self) -> Program:
@@ -865,8 +868,11 @@ class Compiler:
                 if self.m.types.get(id(ch.source)) == "zone":
                     zf = src
                     src = (lambda zf: lambda st, L: st.zones[zf(st, L)])(zf)
+                ctx = self.open_loop(slot, (ch.where, ch.label))
                 where = self.expr(ch.where) if ch.where is not None else None
                 text = self.text(ch.label) if ch.label is not None else None
+                self.close_loop(ctx)
+                src = ctx.reset_on(src)
                 alts.append(("binder", text, where, body_pc, slot, src, et))
             self.block(ch.body)
             bodies_end.append(self.jump_placeholder(ch.span))
@@ -895,7 +901,53 @@ class Compiler:
         return render
 
     def expr(self, e) -> Callable:
-        return getattr(self, "e_" + type(e).__name__)(e)
+        t = type(e)
+        if self.loop_stack and (t is ast.Call or t is ast.Comprehension or t is ast.Name):
+            f = self.hoisted(e)
+            if f is not None:
+                return f
+        if t is ast.Comprehension or (t is ast.Call and e.args and
+                                      type(e.args[0]) is ast.Comprehension and
+                                      self.m.resolved.get(id(e), ("",))[0] == "aggregate"):
+            c = e if t is ast.Comprehension else e.args[0]
+            ctx = self.open_loop(self.m.slots[id(c)], (c.where, c.value))
+            try:
+                f = getattr(self, "e_" + t.__name__)(e)
+            finally:
+                self.close_loop(ctx)
+            return ctx.run_with_memo(f)
+        return getattr(self, "e_" + t.__name__)(e)
+
+    # ------------------------------------------------------------------ loop invariants
+    def open_loop(self, slot, parts) -> LoopContext:
+        """Start compiling the condition/value of a loop over candidates bound to `slot`."""
+        bound = {slot}
+        for part in parts:
+            bound |= self.scanner.scan(part)[1]
+        ctx = LoopContext(frozenset(bound))
+        self.loop_stack.append(ctx)
+        return ctx
+
+    def close_loop(self, ctx: LoopContext) -> None:
+        assert self.loop_stack.pop() is ctx
+
+    def hoisted(self, e) -> Optional[Callable]:
+        """A pure sub-expression that no enclosing loop changes: computed once per run of
+        the outermost such loop (see hoist.py)."""
+        if type(e) is ast.Name and self.m.resolved.get(id(e), ("",))[0] != "define":
+            return None
+        reads, _, pure = self.scanner.scan(e)
+        if not pure:
+            return None
+        for ctx in self.loop_stack:
+            if not reads & ctx.bound:
+                saved, self.loop_stack = self.loop_stack, []
+                try:
+                    f = self.expr(e)
+                finally:
+                    self.loop_stack = saved
+                return ctx.memoised(f)
+        return None
 
     def e_Int(self, e):
         v = e.value
@@ -987,6 +1039,18 @@ class Compiler:
         if kind == "card_field":
             values = self.p.fields[payload]
             name = payload
+            leaf = self.simple(e.obj)
+            if leaf is not None and leaf[0] == "local":
+                slot = leaf[1]
+
+                def local_field(st, L):
+                    c = L[slot]
+                    if c is None:
+                        raise RuntimeRulesError("R013", f"asked for .{name} of none", span,
+                                                ["check that a card was found before using "
+                                                 "it"])
+                    return values[c]
+                return local_field
 
             def field(st, L):
                 c = obj(st, L)
@@ -1024,13 +1088,53 @@ class Compiler:
             return seq[k]
         return item
 
+    def equality(self, e) -> Optional[Callable]:
+        """`x == 3`, `c.colour == led.colour`...: no closure call for a constant or a local."""
+        left, right = self.simple(e.left), self.simple(e.right)
+        if left is not None and right is None:
+            left, right = right, left
+            e = ast.Binary(e.span, e.op, e.right, e.left)
+        if right is None:
+            return None
+        a = self.expr(e.left)
+        kind, v = right
+        if e.op == "==":
+            if kind == "const":
+                return lambda st, L: a(st, L) == v
+            return lambda st, L: a(st, L) == L[v]
+        if kind == "const":
+            return lambda st, L: a(st, L) != v
+        return lambda st, L: a(st, L) != L[v]
+
     def e_Unary(self, e):
         f = self.expr(e.operand)
         if e.op == "not":
             return lambda st, L: not f(st, L)
         return lambda st, L: -f(st, L)
 
+    def simple(self, e):
+        """("const", value) or ("local", slot) for the leaves the hot paths inline."""
+        t = type(e)
+        if t is ast.Int and -MAX_INT <= e.value <= MAX_INT or t is ast.Bool:
+            return ("const", e.value)
+        if t is ast.NoneLit:
+            return ("const", None)
+        if t is ast.Name or t is ast.Attr:
+            r = self.m.resolved.get(id(e))
+            if r is not None:
+                if r[0] == "local" and t is ast.Name:
+                    return r
+                if r[0] == "enum_value":
+                    return ("const", r[1][1])
+                if r[0] == "option" and t is ast.Name:
+                    return ("const", self.options[r[1]])
+        return None
+
     def e_Binary(self, e):
+        if e.op in ("==", "!="):
+            f = self.equality(e)
+            if f is not None:
+                return f
         a, b = self.expr(e.left), self.expr(e.right)
         op = e.op
         if op == "and":
@@ -1127,15 +1231,25 @@ class Compiler:
             cache = self._define_bodies = {}
         if name not in cache:
             cache[name] = None  # placeholder while compiling (definitions never recurse)
+            outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
             body = self.expr(d.decl.body)
             mods = []
             size = max([self.m.nslots.get(id(d.decl), 0)] +
                        [self.m.nslots.get(id(mod), 0) for mod in d.modifiers] + [1])
             for mod in d.modifiers:
                 mods.append((self.expr(mod.cond), self.expr(mod.value)))
+            self.loop_stack = outer
             cache[name] = (body, mods, size)
         body, mods, size = cache[name]
         k = len(d.params)
+        if len(args) <= 2 and self.scanner.pure_define(name) and \
+                not getattr(self, "_plain_call", False):
+            self._plain_call = True  # first the call as it is, for outside options
+            try:
+                plain = self.define_call(name, args)
+            finally:
+                self._plain_call = False
+            return self.memo_define_call(name, args, plain, body, mods, size, k)
         if not mods:
             if not args:
                 return lambda st, L: body(st, [None] * size)
@@ -1147,6 +1261,15 @@ class Compiler:
                     env[0] = a0(st, L)
                     return body(st, env)
                 return call1
+            if len(args) == 2:
+                a0, a1 = args
+
+                def call2(st, L):
+                    env = [None] * size
+                    env[0] = a0(st, L)
+                    env[1] = a1(st, L)
+                    return body(st, env)
+                return call2
 
             def calln(st, L):
                 env = [None] * size
@@ -1166,6 +1289,65 @@ class Compiler:
                     v = value(st, env)
             return v
         return modified
+
+    @staticmethod
+    def memo_define_call(name: str, args: list, plain, body, mods, size: int,
+                         k: int) -> Callable:
+        """A pure definition called while a decision's options are computed (the state
+        stands still then) is computed once per arguments: `st.memo` is a dict during
+        `Ask.options`, else None."""
+        def invoke(st, values):
+            env = [None] * size
+            env[:len(values)] = values
+            v = body(st, env)
+            for cond, value in mods:
+                env[k] = v
+                if cond(st, env):
+                    v = value(st, env)
+            return v
+
+        if not args:
+            def call0(st, L):
+                m = st.memo
+                if m is None:
+                    return plain(st, L)
+                v = m.get(name, MISSING)
+                if v is MISSING:
+                    v = m[name] = invoke(st, ())
+                return v
+            return call0
+        if len(args) == 1:
+            a0 = args[0]
+
+            def memo1(st, L):
+                m = st.memo
+                if m is None:
+                    return plain(st, L)
+                x = a0(st, L)
+                if type(x) is list:
+                    return invoke(st, (x,))
+                key = (name, x)
+                v = m.get(key, MISSING)
+                if v is MISSING:
+                    v = m[key] = invoke(st, (x,))
+                return v
+            return memo1
+        a0, a1 = args
+
+        def memo2(st, L):
+            m = st.memo
+            if m is None:
+                return plain(st, L)
+            x = a0(st, L)
+            y = a1(st, L)
+            if type(x) is list or type(y) is list:
+                return invoke(st, (x, y))
+            key = (name, x, y)
+            v = m.get(key, MISSING)
+            if v is MISSING:
+                v = m[key] = invoke(st, (x, y))
+            return v
+        return memo2
 
     def aggregate(self, e: ast.Call):
         name = e.name
@@ -1358,6 +1540,13 @@ class Ask:
         self.question = None  # closure (st, L) -> the question, when the rules ask one
 
     def options(self, st, fr) -> list:
+        st.memo = {}  # the state stands still: pure definitions are computed once per args
+        try:
+            return self._options(st, fr)
+        finally:
+            st.memo = None
+
+    def _options(self, st, fr) -> list:
         L = fr[2]
         out = []
         seen = {}

@@ -16,11 +16,13 @@ import math
 from typing import Optional
 
 from rulesdsl.engine.compile import Ask, Program, seat_label
+from rulesdsl.engine.journal import Journal
 from rulesdsl.lang.errors import IllegalAction, RulesError, RuntimeRulesError
 
 FORMAT = "rulesdsl-state"
 FORMAT_VERSION = 1
 MASK64 = (1 << 64) - 1
+REPLAY_SPAN = 256  # a failed apply replays at most this many actions (see _rewind)
 
 
 class Action:
@@ -58,7 +60,8 @@ class State:
     """One game in progress. Mutate it only through `apply`."""
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
-                 "history", "events", "cancelled", "effect_depth", "pending", "seed")
+                 "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
+                 "_actions", "_origin", "memo")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -70,12 +73,34 @@ class State:
         self.frames: list = []
         self.over = False
         self.winners: list = []
-        self.history: list = []
-        self.events: list = []  # raw log entries; `log` renders them
+        self._history = Journal()  # labels chosen; shared with clones (see journal.py)
+        self._events = Journal()  # raw log entries; `log` renders them
         self.cancelled = False
         self.effect_depth = 0
         self.pending = None  # (seat, options) while waiting for a decision
         self.seed = 0
+        self._actions = None  # the Action objects of `pending`, made on first request
+        self._origin = None  # a snapshot to replay from after an interrupted apply
+        self.memo = None  # while a decision's options are computed: pure calls' results
+
+    # ------------------------------------------------------------------ history and log
+    @property
+    def history(self) -> list:
+        """The labels applied so far, oldest first (read it; do not change it)."""
+        return self._history.tolist()
+
+    @history.setter
+    def history(self, items) -> None:
+        self._history = Journal(items)
+
+    @property
+    def events(self) -> Journal:
+        """Raw log entries (append-only); `log` renders them."""
+        return self._events
+
+    @events.setter
+    def events(self, items) -> None:
+        self._events = Journal(items)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -95,12 +120,18 @@ class State:
     def legal_actions(self) -> list:
         if self.over:
             return []
-        return [Action(o[0], i) for i, o in enumerate(self._pending()[1])]
+        pending = self._pending()
+        cached = self._actions
+        if cached is None or cached[0] is not pending:
+            cached = self._actions = (pending, [Action(o[0], i)
+                                                for i, o in enumerate(pending[1])])
+        return cached[1][:]
 
     def apply(self, action) -> None:
         """Apply an Action or a label. Illegal -> IllegalAction, and the state is unchanged."""
         if self.over:
             raise IllegalAction("the game is over; no more actions", ["start a new game"])
+        self.memo = None  # left over only if Ctrl-C hit the very end of an options run
         seat, opts = self._pending()
         label = action.label if isinstance(action, Action) else action
         if not isinstance(label, str):
@@ -118,26 +149,29 @@ class State:
             shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
             raise IllegalAction(f"'{label[:80]}' is not a legal action for {seat_label(seat)} "
                                 f"now", [f"legal actions: {shown}"])
-        backup = self._snapshot()
+        before = len(self._history)
+        if self._origin is None or before - len(self._origin[7]) >= REPLAY_SPAN:
+            self._origin = self._snapshot()  # bounds the replay after an error
         try:
             fr = self.frames[-1]
             ins = self.prog.procs[fr[0]].code[fr[1]]
             self.pending = None
             ins.choose(self, fr, chosen)
-            self.history.append(chosen[0])
+            self._history.append(chosen[0])
             ai = chosen[1]
             # a chosen card shows up in the log through its move, with its visibility
             if not (ai >= 0 and ins.alts[ai][0] == "binder" and ins.alts[ai][6] == "card"):
-                self.events.append(("choice", seat, chosen[0]))
+                self._events.append(("choice", seat, chosen[0]))
             self.run()
-        except RulesError:
-            self._restore_snapshot(backup)
+        except BaseException:  # a rules error, or Ctrl-C anywhere: back to before
+            self._rewind(before)
             raise
 
     @property
     def scores(self) -> list:
         if self.prog.score is None:
             return []
+        self.memo = None
         return [self.prog.score(self, p) for p in range(self.prog.nplayers)]
 
     def zone(self, name: str, seat: Optional[int] = None, key=None) -> list:
@@ -169,12 +203,15 @@ class State:
         s.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames]
         s.over = self.over
         s.winners = self.winners[:]
-        s.history = self.history[:]
-        s.events = self.events[:]
+        s._history = self._history.copy()
+        s._events = self._events.copy()
         s.cancelled = self.cancelled
         s.effect_depth = self.effect_depth
         s.pending = self.pending
         s.seed = self.seed
+        s._actions = self._actions
+        s._origin = None  # its own, at its first apply: a clone may be changed before it
+        s.memo = None
         return s
 
     def determinize(self, seat: int, seed: int) -> "State":
@@ -186,6 +223,7 @@ class State:
     # ------------------------------------------------------------------ running
     def _pending(self):
         if self.pending is None and not self.over:
+            self.memo = None
             fr = self.frames[-1]
             ins = self.prog.procs[fr[0]].code[fr[1]]
             seat = ins.who(self, fr[2])
@@ -268,7 +306,7 @@ class State:
         self.over = True
         self.frames.clear()
         self.effect_depth = 0
-        self.events.append(("end", tuple(self.winners)))
+        self._events.append(("end", tuple(self.winners)))
 
     # ------------------------------------------------------------------ primitives
     def next_random(self, n: int) -> int:
@@ -289,7 +327,7 @@ class State:
         for i in range(len(z) - 1, 0, -1):
             j = self.next_random(i + 1)
             z[i], z[j] = z[j], z[i]
-        self.events.append(("shuffle", zi))
+        self._events.append(("shuffle", zi))
 
     def move_cards(self, cards: list, dest: int, bottom: bool = False, log: bool = True,
                    words: Optional[tuple] = None) -> None:
@@ -299,12 +337,34 @@ class State:
         prog = self.prog
         if self.effect_depth:
             cards = self._respect_invariants(cards, dest)
+        if len(cards) == 1 and not prog.zone_unordered[dest] and not prog.zone_capacity[dest]:
+            # the common case, one card onto a pile: no grouping
+            c = cards[0]
+            src = loc[c]
+            z = zones[src]
+            if z[-1] == c:
+                z.pop()
+            else:
+                z.remove(c)
+            if bottom:
+                zones[dest].insert(0, c)
+            else:
+                zones[dest].append(c)
+            loc[c] = dest
+            if log and src != dest:
+                self._events.append(("move", (c,), src, dest) +
+                                    (() if words is None else tuple(words)))
+            return
         groups = {}
         target = zones[dest]
         unordered = prog.zone_unordered[dest]
         for c in cards:
             src = loc[c]
-            zones[src].remove(c)
+            z = zones[src]
+            if z[-1] == c:  # the top card: no scan
+                z.pop()
+            else:
+                z.remove(c)
             if unordered:
                 bisect.insort(target, c)
             elif bottom:
@@ -325,7 +385,7 @@ class State:
                 if src != dest:
                     # a move told in words: (full, masked) on its first entry, None after
                     extra = () if words is None else tuple(words)
-                    self.events.append(("move", tuple(cs), src, dest) + extra)
+                    self._events.append(("move", tuple(cs), src, dest) + extra)
                     words = None if words is None else (None, None)
 
     def _respect_invariants(self, cards: list, dest: int) -> list:
@@ -372,7 +432,7 @@ class State:
             dealt[seat].append(c)
         for seat, cs in enumerate(dealt):
             if cs:
-                self.events.append(("move", tuple(cs), source, family_base + seat))
+                self._events.append(("move", tuple(cs), source, family_base + seat))
 
     def _place(self, c: int, dest: int) -> None:
         target = self.zones[dest]
@@ -397,8 +457,8 @@ class State:
         for zi in (za, zb):
             if self.prog.zone_unordered[zi]:
                 self.zones[zi].sort()
-        self.events.append(("move", (a,), za, zb))
-        self.events.append(("move", (b,), zb, za))
+        self._events.append(("move", (a,), za, zb))
+        self._events.append(("move", (b,), zb, za))
 
     def reveal(self, cards: list, seats: Optional[list] = None) -> None:
         """Show cards to everyone, or only to `seats`; the log names the zone they lie in."""
@@ -407,9 +467,9 @@ class State:
             by_zone.setdefault(self.loc[c], []).append(c)
         extra = () if seats is None else (tuple(sorted(set(seats))),)
         if not by_zone:
-            self.events.append(("reveal", (), -1) + extra)
+            self._events.append(("reveal", (), -1) + extra)
         for zi, cs in by_zone.items():
-            self.events.append(("reveal", tuple(cs), zi) + extra)
+            self._events.append(("reveal", tuple(cs), zi) + extra)
 
     # ------------------------------------------------------------------ seeing
     def can_see(self, zi: int, seat: Optional[int]) -> bool:
@@ -643,15 +703,42 @@ class State:
         return (
             [z[:] for z in self.zones], self.loc[:], self.vars[:], self.rng,
             [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames], self.over,
-            self.winners[:], len(self.history), len(self.events), self.cancelled,
+            self.winners[:], self._history.copy(), self._events.copy(), self.cancelled,
             self.effect_depth)
 
     def _restore_snapshot(self, b) -> None:
-        (self.zones, self.loc, self.vars, self.rng, self.frames, self.over, self.winners,
-         nh, nl, self.cancelled, self.effect_depth) = b
-        del self.history[nh:]
-        del self.events[nl:]
+        """Become the snapshot `b` again (its lists are copied: a snapshot is shared)."""
+        (zones, loc, vars_, self.rng, frames, self.over, winners, history, events,
+         self.cancelled, self.effect_depth) = b
+        self.zones = [z[:] for z in zones]
+        self.loc = loc[:]
+        self.vars = vars_[:]
+        self.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in frames]
+        self.winners = winners[:]
+        self._history = history.copy()
+        self._events = events.copy()
         self.pending = None
+        self._actions = None
+        self.memo = None
+
+    def _rewind(self, before: int) -> None:
+        """Undo an apply that did not finish: instead of copying the whole state before
+        every action, go back to the last snapshot and replay the actions since then (the
+        rules are deterministic). A second Ctrl-C while this runs is held until it is done."""
+        interrupted = False
+        while True:
+            try:
+                origin = self._origin
+                replay = self._history.tolist()[len(origin[7]):before]
+                self._restore_snapshot(origin)
+                for label in replay:
+                    self.apply(label)
+                self._origin = self._snapshot()
+                break
+            except KeyboardInterrupt:
+                interrupted = True
+        if interrupted:
+            raise KeyboardInterrupt
 
     def to_json(self) -> str:
         game = self.game
@@ -673,8 +760,8 @@ class State:
             "winners": self.winners,
             "cancelled": self.cancelled,
             "effect_depth": self.effect_depth,
-            "history": self.history,
-            "log": [list(e) for e in self.events],
+            "history": self._history.tolist(),
+            "log": [list(e) for e in self._events],
         }
         return json.dumps(data, separators=(",", ":"))
 

@@ -1,0 +1,189 @@
+"""Loop-invariant parts of a `where` / value expression, evaluated once per loop.
+
+Inside a loop over candidates (a comprehension, an aggregate, the options of a decision)
+the game state does not change, so a sub-expression that reads no variable the loop binds
+and draws no random number has the same value for every candidate (e.g. "does the player
+hold the led colour?" in a follow-suit test). The compiler wraps such a sub-expression in
+a memo that the loop empties when it starts; it is still evaluated lazily, the first time
+a candidate needs it, so short-circuits and errors happen exactly as before.
+"""
+
+from __future__ import annotations
+
+from rulesdsl.lang import ast
+
+MISSING = object()
+
+# expression nodes whose value depends only on the state and the locals they read
+_PLAIN = (ast.Int, ast.Bool, ast.NoneLit, ast.Text, ast.ListLit, ast.Attr, ast.Index,
+          ast.Unary, ast.Binary, ast.IsKind, ast.IsIn, ast.IfExpr, ast.Range, ast.Name,
+          ast.Call, ast.Comprehension)
+_PURE_BUILTINS = frozenset(["size", "next", "previous", "others", "seat", "top", "bottom",
+                            "abs", "neighbours", "connected", "largest_group"])
+_PURE_NAMES = frozenset(["var", "zone", "option", "builtin", "enum_all", "enum_value",
+                         "self_field"])
+
+
+class Scanner:
+    """What an expression reads and binds (local slots), and whether it is pure."""
+
+    def __init__(self, model):
+        self.m = model
+        self.memo = {}
+        self.define_pure = {}
+        self._playable_pure = None
+
+    def scan(self, e):
+        """(slots read from outside, slots bound inside, pure) for an expression node."""
+        key = id(e)
+        got = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = self._scan(e)
+        return got
+
+    def _scan(self, e):
+        if e is None or isinstance(e, str):
+            return frozenset(), frozenset(), True
+        if not isinstance(e, _PLAIN):
+            return frozenset(), frozenset(), False  # a construct this module does not know
+        reads, binds, pure = set(), set(), True
+        resolved = self.m.resolved.get(id(e))
+        if isinstance(e, ast.Name):
+            kind = resolved[0] if resolved is not None else None
+            if kind == "local":
+                reads.add(resolved[1])
+            elif kind == "define":
+                pure = self.pure_define(resolved[1])
+            elif kind not in _PURE_NAMES:
+                pure = False
+            return frozenset(reads), frozenset(), pure
+        if isinstance(e, ast.Call):
+            kind = resolved[0] if resolved is not None else None
+            if kind == "define":
+                pure = self.pure_define(resolved[1])
+            elif kind == "aggregate":
+                pass
+            elif e.name == "playable":
+                pure = self.pure_playable()
+            elif e.name not in _PURE_BUILTINS:  # random, and anything new
+                pure = False
+        if isinstance(e, ast.Comprehension):
+            slot = self.m.slots.get(id(e))
+            r, b, p = self.scan(e.source)
+            reads |= r
+            binds |= b
+            pure &= p
+            inner = set()
+            for part in (e.where, e.value):
+                r, b, p = self.scan(part)
+                inner |= r
+                binds |= b
+                pure &= p
+            inner.discard(slot)
+            reads |= inner
+            binds.add(slot)
+            return frozenset(reads), frozenset(binds), pure
+        parts = _children(e)
+        if isinstance(e, ast.Index) and resolved is not None and resolved[0] in ("zone", "var"):
+            parts = list(e.args)  # the zone's or variable's own name is no expression
+        for part in parts:
+            r, b, p = self.scan(part)
+            reads |= r
+            binds |= b
+            pure &= p
+        return frozenset(reads), frozenset(binds), pure
+
+    def pure_define(self, name: str) -> bool:
+        got = self.define_pure.get(name)
+        if got is None:
+            self.define_pure[name] = False  # while scanning (definitions never recurse)
+            d = self.m.defines[name]
+            parts = [d.decl.body] + [x for mod in d.modifiers for x in (mod.cond, mod.value)]
+            got = all(self.scan(x)[2] for x in parts)
+            self.define_pure[name] = got
+        return got
+
+    def pure_playable(self) -> bool:
+        if self._playable_pure is None:
+            self._playable_pure = False
+            ok = True
+            for k in self.m.kinds.values():
+                if k.decl.playable is not None:
+                    ok = ok and self.scan(k.decl.playable[1])[2]
+            self._playable_pure = ok
+        return self._playable_pure
+
+
+def _children(e):
+    if isinstance(e, ast.Text):
+        return [p for p in e.parts if not isinstance(p, str)]
+    if isinstance(e, ast.ListLit):
+        return list(e.items)
+    if isinstance(e, ast.Attr):
+        return [e.obj]
+    if isinstance(e, ast.Index):
+        return [e.obj] + list(e.args)
+    if isinstance(e, ast.Call):
+        return list(e.args)
+    if isinstance(e, ast.Unary):
+        return [e.operand]
+    if isinstance(e, ast.Binary):
+        return [e.left, e.right]
+    if isinstance(e, (ast.IsKind,)):
+        return [e.expr]
+    if isinstance(e, ast.IsIn):
+        return [e.expr, e.collection]
+    if isinstance(e, ast.IfExpr):
+        return [e.cond, e.then, e.else_]
+    if isinstance(e, ast.Range):
+        return [e.start, e.stop, e.step]
+    return []
+
+
+class LoopContext:
+    """One loop being compiled: the slots it binds, and the memo of its invariants."""
+
+    __slots__ = ("bound", "cell", "size")
+
+    def __init__(self, bound):
+        self.bound = bound
+        self.cell = [None]  # the current loop run's memo list
+        self.size = 0
+
+    def memoised(self, f):
+        cell, i = self.cell, self.size
+        self.size += 1
+
+        def invariant(st, L):
+            m = cell[0]
+            v = m[i]
+            if v is MISSING:
+                v = m[i] = f(st, L)
+            return v
+        return invariant
+
+    def run_with_memo(self, loop):
+        """Wrap a loop closure so each run starts with an empty memo (and nests safely)."""
+        if not self.size:
+            return loop
+        cell, size = self.cell, self.size
+
+        def fresh_memo(st, L):
+            saved = cell[0]
+            cell[0] = [MISSING] * size
+            try:
+                return loop(st, L)
+            finally:
+                cell[0] = saved
+        return fresh_memo
+
+    def reset_on(self, source):
+        """Wrap a decision's candidate source: taking the candidates empties the memo."""
+        if not self.size:
+            return source
+        cell, size = self.cell, self.size
+
+        def source_fresh_memo(st, L):
+            cell[0] = [MISSING] * size
+            return source(st, L)
+        return source_fresh_memo

@@ -1,0 +1,51 @@
+"""Loop invariants: a pure part of a `where` that no candidate changes is compiled to be
+computed once per loop; a part that draws random numbers never is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import rulesdsl
+from rulesdsl.engine import hoist
+from rulesdsl.lang import ast
+
+HERE = Path(__file__).parent
+
+
+def hoisted_parts(game, monkeypatch) -> list:
+    made = []
+    original = hoist.LoopContext.memoised
+
+    def counting(self, f):
+        made.append(f)
+        return original(self, f)
+    monkeypatch.setattr(hoist.LoopContext, "memoised", counting)
+    game.program(game.min_players)
+    return made
+
+
+def test_a_follow_suit_test_computes_the_held_colour_once(monkeypatch):
+    assert len(hoisted_parts(rulesdsl.load("triumvirat"), monkeypatch)) == 1
+
+
+def test_parts_that_no_candidate_changes_are_hoisted_the_others_not(monkeypatch):
+    game = rulesdsl.load(str(HERE / "rules" / "invariants.rules"))
+    assert len(hoisted_parts(game, monkeypatch)) == 2  # `biggest` and `size(taken[p])`
+
+
+def test_hoisted_parts_keep_their_meaning():
+    game = rulesdsl.load(str(HERE / "rules" / "invariants.rules"))
+    state = game.new_game(seed=1)
+    assert [a.label for a in state.legal_actions()] == [f"take chip {v}" for v in (1, 3, 5, 7, 9)]
+    state.apply("take chip 9")
+    assert [a.label for a in state.legal_actions()] == [f"take chip {v}" for v in (1, 3, 5, 7, 8)]
+    state.apply("take chip 8")
+    state.apply("take chip 1")
+    state.apply("take chip 7")  # P1 has two chips now: only the biggest is open to them
+    assert [a.label for a in state.legal_actions()] == ["take chip 6"]
+
+
+def test_a_random_draw_is_never_pure():
+    game = rulesdsl.load(str(HERE / "rules" / "invariants.rules"))
+    draw = ast.Call(None, name="random", args=(ast.Name(None, name="pool"),))
+    assert not hoist.Scanner(game.model).scan(draw)[2]
