@@ -528,7 +528,6 @@ class State:
         """Omniscient: every event so far, as text. A seat's own log is `view(seat)["log"]`."""
         return [self.render_log(e) for e in self.events]
 
-    log_lines = log
 
     def view(self, seat: int) -> dict:
         """What `seat` may see, as JSON-ready data."""

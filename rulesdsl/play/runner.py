@@ -177,21 +177,8 @@ def view_lines(view, indent: str = "  ") -> list[str]:
 
 
 def log_lines(state, seat=None) -> list[str]:
-    """The log as text: as `seat` sees it (from its view), or everything when seat is None;
-    in the game's words (State.story) where the state tells them."""
-    story = getattr(state, "story", None)
-    if callable(story):
-        return [str(line) for line in story(seat)]
-    if seat is not None:
-        view = state.view(seat)
-        if isinstance(view, dict) and isinstance(view.get("log"), list):
-            return [str(line) for line in view["log"]]
-    lines = getattr(state, "log_lines", None)
-    if callable(lines):
-        lines = lines()
-    if lines is None:
-        lines = state.log
-    return [e if isinstance(e, str) else str(e) for e in lines]
+    """The log in the game's words, as `seat` may read it (everything when seat is None)."""
+    return [str(line) for line in state.story(seat)]
 
 
 def seat_names(state) -> list[str]:
