@@ -318,7 +318,7 @@ def test_hearts_shooting_the_moon(hearts):
     for label in ("ace of hearts", "two of clubs", "three of clubs", "four of clubs"):
         s.apply(label)
     assert [s.var("total", p) for p in range(4)] == [10, 46, 56, 66]
-    assert any("P1 shoots the moon" in line for line in s.log_lines)
+    assert any("P1 shoots the moon" in line for line in s.log)
     assert not s.is_over and s.var("hand_no") == 4   # a new hand, passing left again
     assert all(len(s.zone("hand", p)) == 13 for p in range(4))
 
@@ -398,7 +398,7 @@ def test_love_letter_guard_guess_right(love_letter):
     s.apply("P2")
     assert labels(s) == GUESSES                    # never "guess guard"
     s.apply("guess priest")
-    assert "P1 guesses priest" in s.log_lines and "P2 is out of the round" in s.log_lines
+    assert "P1 guesses priest" in s.log and "P2 is out of the round" in s.log
     # one player left: P1 wins the round, a new round begins with P1
     assert s.var("tokens", 0) == 1 and s.scores == [1, 0]
     assert s.to_move == 0 and not s.var("out", 1)
@@ -462,7 +462,7 @@ def test_love_letter_with_everyone_protected_a_card_has_no_effect(love_letter):
     s.apply("handmaid")
     assert labels(s) == ["guard", "prince"]
     s.apply("guard")                               # no one to choose: no decision at all
-    assert "no one can be chosen: guard has no effect" in s.log_lines
+    assert "no one can be chosen: guard has no effect" in s.log
     assert s.to_move == 0 and s.zone("played[P2]") == ["guard"]
 
 
@@ -510,7 +510,7 @@ def test_love_letter_prince_with_an_empty_deck_takes_the_card_set_aside(love_let
     s.apply("P2")
     # the deck is empty: the round ends, king (6) beats guard (1)
     assert s.var("tokens", 1) == 1 and s.var("starter") == 1
-    assert any("hand[P2] shows: king" in line for line in s.log_lines)
+    assert any("hand[P2] shows: king" in line for line in s.log)
 
 
 def test_love_letter_king_trades_hands(love_letter):

@@ -116,10 +116,10 @@ def test_final_reckoning_five_and_three_beat_seven(game):
     s.apply("red 7")
     assert s.to_move == A
     s.apply("lay no influence")
-    assert any("red becomes emperor" in line for line in s.log_lines)
+    assert any("red becomes emperor" in line for line in s.log)
     assert s.var("consuls[red]") == 0  # a new game has begun: the consuls are cleared
     assert s.var("games_won[P1]") == 1
-    assert any("P1 wins the game with 8 for red" in line for line in s.log_lines)
+    assert any("P1 wins the game with 8 for red" in line for line in s.log)
 
 
 def test_equal_support_draws_the_game(game):
@@ -139,7 +139,7 @@ def test_equal_support_draws_the_game(game):
     s.apply("red 8")
     # nobody may lay more influence; senators count nothing: both support red with 0
     assert s.var("games_won[P1]") == 0 and s.var("games_won[P2]") == 0
-    assert any("the game is drawn" in line for line in s.log_lines)
+    assert any("the game is drawn" in line for line in s.log)
 
 
 # ---------------------------------------------------------------- who wins a trick
@@ -284,7 +284,7 @@ def test_random_matches_keep_the_invariants(game, seed):
     assert s.is_over
     # every game of the match ended with a colour at 3 consuls
     games, consuls = [], {"red": 0, "yellow": 0, "black": 0}
-    for line in s.log_lines:
+    for line in s.log:
         if "gains a consul" in line:
             consuls[line.split()[0]] += 1
         if "becomes emperor" in line:
@@ -320,7 +320,7 @@ def test_replay_and_restore_are_identical(game, seed, cut):
     for label in s.history:
         t.apply(label)
     assert t.to_json() == s.to_json()
-    assert t.log_lines == s.log_lines
+    assert t.log_lines == s.log
 
 
 def test_views_are_json_and_hide_the_other_hand(game):

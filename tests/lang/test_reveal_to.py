@@ -45,7 +45,7 @@ def test_reveal_to_shows_the_cards_only_to_the_players_named():
     assert "hand[P2] shows P1, P2: red 2, red 3" in own
     assert "hand[P2] shows P1, P2: 2 cards" in other
     assert all("red" not in line for line in other if "shows" in line)
-    assert "hand[P2] shows P1, P2: red 2, red 3" in s.log_lines   # the omniscient log
+    assert "hand[P2] shows P1, P2: red 2, red 3" in s.log   # the omniscient log
 
 
 def test_labelled_options_on_cards_read_apart_and_copies_are_one_action():
@@ -57,7 +57,7 @@ def test_labelled_options_on_cards_read_apart_and_copies_are_one_action():
     assert s.zone("discard") == ["blue 2"]
     # a card decision is logged through its move, never as "P1 chooses ...": the label
     # may name a secret card
-    assert not any("chooses discard" in line for line in s.log_lines)
+    assert not any("chooses discard" in line for line in s.log)
     # every card of the stock gives the same text: one action
     assert [a.label for a in s.legal_actions()] == [f"take {s.zone('stock')[-1]}", "same text"]
     s.apply(s.legal_actions()[0].label)
