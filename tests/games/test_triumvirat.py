@@ -320,7 +320,7 @@ def test_replay_and_restore_are_identical(game, seed, cut):
     for label in s.history:
         t.apply(label)
     assert t.to_json() == s.to_json()
-    assert t.log_lines == s.log
+    assert t.log == s.log
 
 
 def test_views_are_json_and_hide_the_other_hand(game):
