@@ -17,6 +17,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import Model, elem_of
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
+from rulesdsl.engine.together import bind_tuple, compile_ask_together, tuple_options
 
 SUSPEND = True
 MAX_RANGE = 100_000
@@ -786,6 +787,22 @@ class Compiler:
         self.each(s, self.expr(s.source),
                   lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True))
 
+    def s_AskTogether(self, s: ast.AskTogether):
+        compile_ask_together(self, s)
+
+    def tuple_alt(self, ch: ast.TupleChoice, body_pc: int) -> tuple:
+        """The decision's entry for `(a, b) in A, B`: one slot, source and type per name."""
+        srcs, ets = [], []
+        for src in ch.sources:
+            f = self.expr(src)
+            if self.m.types.get(id(src)) == "zone":
+                f = (lambda zf: lambda st, L: st.zones[zf(st, L)])(f)
+            srcs.append(f)
+            ets.append(elem_of(self.m.types.get(id(src), "any")) or "any")
+        where = self.expr(ch.where) if ch.where is not None else None
+        text = self.text(ch.label) if ch.label is not None else None
+        return ("tuple", text, where, body_pc, self.m.slots[id(ch)], srcs, ets)
+
     def ask(self, s, who, choices, optional: bool):
         """A decision point: compute the options, suspend, resume in the chosen body."""
         alts = []
@@ -797,6 +814,8 @@ class Compiler:
                 label = self.text(ch.label)
                 cond = self.expr(ch.cond) if ch.cond is not None else None
                 alts.append(("named", label, cond, body_pc, None, None, None))
+            elif isinstance(ch, ast.TupleChoice):
+                alts.append(self.tuple_alt(ch, body_pc))
             else:
                 slot = self.m.slots[id(ch)]
                 et = elem_of(self.m.types.get(id(ch.source), "any")) or "any"
@@ -885,6 +904,15 @@ class Compiler:
         if kind == "self_field":  # inside a kind's label; compiled directly by card_label
             return lambda st, L: None
         raise AssertionError(kind)
+
+    def e_LetIn(self, e):
+        slot = self.m.slots[id(e)]
+        value, body = self.expr(e.value), self.expr(e.body)
+
+        def let_in(st, L):
+            L[slot] = value(st, L)
+            return body(st, L)
+        return let_in
 
     def e_ListLit(self, e):
         items = [self.expr(i) for i in e.items]
@@ -1229,6 +1257,16 @@ class Compiler:
         if name == "random":
             src = self.source_of(e.args[0])
             return lambda st, L: st.random_choice(src(st, L))
+        if name == "roll":
+            count, sides = args
+
+            def roll(st, L):
+                k, d = count(st, L), sides(st, L)
+                if k is None or d is None or not 0 <= k <= MAX_RANGE or d < 1:
+                    raise RuntimeRulesError("R016", f"cannot roll {k} dice of {d} sides", span,
+                                            [f"roll 0 to {MAX_RANGE} dice of at least 1 side"])
+                return [st.next_random(d) + 1 for _ in range(k)]
+            return roll
         if name == "playable":
             checks = self.p.playable
             kind_of = self.p.card_kind
@@ -1306,6 +1344,9 @@ class Ask:
                     seen[lab] = True
                     out.append((lab, ai, None))
                 continue
+            if kind == "tuple":
+                tuple_options(st, L, ai, text, cond, slot, src, et, label, seen, out)
+                continue
             for x in list(src(st, L)):
                 L[slot] = x
                 if cond is not None and not cond(st, L):
@@ -1345,7 +1386,9 @@ class Ask:
             fr[1] = self.decline_pc
             return
         kind, text, cond, body_pc, slot, src, et = self.alts[ai]
-        if slot is not None:
+        if kind == "tuple":
+            bind_tuple(fr[2], slot, value)
+        elif slot is not None:
             fr[2][slot] = value
         fr[1] = body_pc
 

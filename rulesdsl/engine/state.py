@@ -127,7 +127,9 @@ class State:
             self.history.append(chosen[0])
             ai = chosen[1]
             # a chosen card shows up in the log through its move, with its visibility
-            if not (ai >= 0 and ins.alts[ai][0] == "binder" and ins.alts[ai][6] == "card"):
+            # a secret choice (ask together) is logged by the decision itself, at the reveal
+            if not getattr(ins, "secret", False) and \
+                    not (ai >= 0 and ins.alts[ai][0] == "binder" and ins.alts[ai][6] == "card"):
                 self.events.append(("choice", seat, chosen[0]))
             self.run()
         except RulesError:

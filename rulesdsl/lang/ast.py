@@ -154,6 +154,16 @@ class Range:
     step: object = None
 
 
+@node
+class LetIn:
+    """A name for a value inside an expression. Example:
+    `let run = size(line_of(c, d)) in run > 0 and run < 4`"""
+    span: Span = span_field()
+    name: str = ""
+    value: object = None
+    body: object = None
+
+
 # ---------------------------------------------------------------- types
 
 
@@ -276,6 +286,31 @@ class Ask:
     `ask p { c in hand[p] { move c to trick }  "pass" { } }`"""
     span: Span = span_field()
     who: object = None
+    choices: tuple = ()
+
+
+@node
+class TupleChoice:
+    """One option per combination of elements, one element from each collection; a later
+    collection may depend on the earlier elements. Example:
+    `"bid {q} x {f}" for (q, f) in 1..dice_out, 1..6 where beats(q, f) { ... }`"""
+    span: Span = span_field()
+    binders: tuple = ()
+    sources: tuple = ()
+    where: object = None
+    body: Block = None
+    label: Text = None  # None: the elements' labels, joined by spaces
+
+
+@node
+class AskTogether:
+    """A simultaneous decision: each player chooses without seeing the others' choices, then
+    all the choices take effect together, in the order of the list. Example:
+    `ask together p in players { "bid {c}" for c in hand[p] { move c to bid[p] } }`"""
+    span: Span = span_field()
+    binder: str = ""
+    source: object = None
+    where: object = None
     choices: tuple = ()
 
 
@@ -631,4 +666,4 @@ class File:
 
 
 Expr = Union[Name, Int, Bool, NoneLit, Text, ListLit, Comprehension, Attr, Index, Call, Unary,
-             Binary, IsKind, IsIn, IfExpr, Range]
+             Binary, IsKind, IsIn, IfExpr, Range, LetIn]

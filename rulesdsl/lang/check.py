@@ -21,7 +21,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
 
 SCALARS = ("int", "bool", "player", "card")
-NULLABLE_BASE = ("player", "card")
+NULLABLE_BASE = ("player", "card", "int")  # a number may be none: not yet known
 RESERVED_TYPE_NAMES = {"int", "bool", "player", "card", "list", "text", "zone"}
 # Words that start a statement: a phase of such a name could never be run.
 STATEMENT_KEYWORDS = {"let", "set", "move", "shuffle", "deal", "reveal", "log", "ask", "if",
@@ -47,7 +47,9 @@ BUILTIN_CALLS = {
     "neighbours": (("node",), "list of node"),
     "connected": (("node", "node"), "bool"),
     "playable": (("card", "player"), "bool"),
+    "roll": (("int", "int"), "list of int"),
 }
+RANDOM_CALLS = ("random", "roll")  # drawn once: only directly in let, set or move
 AGGREGATES = {"count", "sum", "max", "min", "any", "all", "first", "last"}
 
 
@@ -889,6 +891,17 @@ class Checker:
                 self.cond(s.where, "a condition")
             self.choices(s.choices)
             self.scope.pop()
+        elif t is ast.AskTogether:
+            self.no_decision_here(s.span, "a decision")
+            self.current_phase.asks = True
+            et = self.collection(s.source)
+            self.expect("player", et, s.source, "who is asked")
+            self.scope.push()
+            m.slots[id(s)] = self.scope.bind(s.binder, "player")
+            if s.where is not None:
+                self.cond(s.where, "a condition")
+            self.choices(s.choices)
+            self.scope.pop()
         elif t is ast.If:
             for cond, block in s.branches:
                 self.cond(cond, "an if")
@@ -983,7 +996,7 @@ class Checker:
                          [f"declare it: var {s.name}: int = 0"])
             self.expr(s.value)
             return
-        vt = self.expr(s.value)
+        vt = self.expr(s.value, allow_random=True)
         if s.op != "=":
             self.expect("int", target_type, s, f"what '{s.op}' changes")
             self.expect("int", vt, s.value, f"the amount after '{s.op}'")
@@ -1028,6 +1041,8 @@ class Checker:
                 if c.cond is not None:
                     self.cond(c.cond, "an option's condition")
                 self.block(c.body)
+            elif isinstance(c, ast.TupleChoice):
+                self.tuple_choice(c)
             else:
                 et = self.collection(c.source)
                 self.scope.push()
@@ -1038,6 +1053,25 @@ class Checker:
                     self.text(c.label)
                 self.block(c.body)
                 self.scope.pop()
+
+    def tuple_choice(self, c: ast.TupleChoice):
+        """`(a, b) in A, B where ...`: one binder per collection; B may use a."""
+        if len(c.binders) != len(c.sources):
+            self.err("E400", f"{len(c.binders)} names but {len(c.sources)} collections", c.span,
+                     ["give one collection for each name: (q, f) in 1..10, 1..6"])
+        if len(set(c.binders)) != len(c.binders):
+            self.err("E502", "a name appears twice in ( ... )", c.span)
+        self.scope.push()
+        slots = []
+        for name, src in zip(c.binders, c.sources):
+            slots.append(self.scope.bind(name, self.collection(src)))
+        self.m.slots[id(c)] = tuple(slots)
+        if c.where is not None:
+            self.cond(c.where, "an option's condition")
+        if c.label is not None:
+            self.text(c.label)
+        self.block(c.body)
+        self.scope.pop()
 
     def indexes(self, name, dims, args, span):
         if len(args) != len(dims):
@@ -1207,8 +1241,29 @@ class Checker:
                 if part is not None:
                     self.expect("int", self._expr(part), part, "each bound of a range")
             return self.record(e, "list of int")
+        if t is ast.LetIn:
+            return self.record(e, self.let_in(e))
         self.err("E699", f"unknown expression {t.__name__}", getattr(e, "span", None))
         return "any"
+
+    def let_in(self, e: ast.LetIn) -> str:
+        """`let x = value in body`: x is a local of the body only."""
+        vt = self._expr(e.value)
+        if vt == "none":
+            self.err("E300", f"'{e.name}' would have no type: it is set to none", e.span,
+                     ["give it a value of a known type, or use if ... then ... else"])
+        if self.scope.lookup(e.name) is not None:
+            self.err("E502", f"'{e.name}' is already a local here", e.span,
+                     ["pick another name"])
+        elif e.name in self.global_names() or e.name in self.m.kinds:
+            self.err("E502", f"'{e.name}' would hide the "
+                     f"{self.global_names().get(e.name, 'kind')} of that name", e.span,
+                     ["pick another name for the local"])
+        self.scope.push()
+        self.m.slots[id(e)] = self.scope.bind(e.name, vt)
+        bt = self._expr(e.body)
+        self.scope.pop()
+        return bt
 
     def binary(self, e: ast.Binary) -> str:
         a = self._expr(e.left)
@@ -1404,9 +1459,9 @@ class Checker:
         if n in BUILTIN_CALLS:
             if n == "playable":
                 self.reads_playable = True
-            if n == "random" and not getattr(self, "allow_random", False):
-                self.err("E606", "random(...) can only stand directly in let or move", e.span,
-                         ["draw it once: let c = random(hand[q])"])
+            if n in RANDOM_CALLS and not getattr(self, "allow_random", False):
+                self.err("E606", f"{n}(...) can only stand directly in let or move, or as "
+                         "the value of set", e.span, [f"draw it once: let x = {n}(...)"])
             params, result = BUILTIN_CALLS[n]
             if n in ("top", "bottom") and len(args) == 2:
                 params, result = ("zone", "int"), "list of card"

@@ -498,6 +498,22 @@ class Build(Transformer):
         return ast.BinderChoice(self._span(meta), str(binder), source, where, body,
                                 self._text(label))
 
+    def ask_together_stmt(self, meta, binder, source, where, *choices):
+        return ast.AskTogether(self._span(meta), str(binder), source, where, tuple(choices))
+
+    def binders(self, meta, *names):
+        return tuple(str(n) for n in names)
+
+    def sources(self, meta, *exprs):
+        return tuple(exprs)
+
+    def tuple_choice(self, meta, binders, sources, where, body):
+        return ast.TupleChoice(self._span(meta), binders, sources, where, body)
+
+    def labelled_tuple_choice(self, meta, label, binders, sources, where, body):
+        return ast.TupleChoice(self._span(meta), binders, sources, where, body,
+                               self._text(label))
+
     def if_stmt(self, meta, *items):
         items = list(items)
         else_ = items.pop() if len(items) % 2 == 1 else None
@@ -543,6 +559,9 @@ class Build(Transformer):
     # -- expressions
     def if_expr(self, meta, cond, then, else_):
         return ast.IfExpr(self._span(meta), cond, then, else_)
+
+    def let_expr(self, meta, name, value, body):
+        return ast.LetIn(self._span(meta), str(name), value, body)
 
     def or_op(self, meta, a, b):
         return ast.Binary(self._span(meta), "or", a, b)
