@@ -546,6 +546,8 @@ class Compiler:
         self.emit(deal, s.span)
 
     def s_Reveal(self, s: ast.Reveal):
+        if self.m.types.get(id(s.what)) not in ("card", "zone", "list of card", "any"):
+            return self.reveal_value(s)
         what = self.cards_of(s.what)
         if s.to is None:
             self.emit(lambda st, fr: st.reveal(what(st, fr[2])), s.span)
@@ -557,6 +559,27 @@ class Compiler:
             seats = [seats] if isinstance(seats, int) else [q for q in seats if q is not None]
             st.reveal(what(st, fr[2]), seats)
         self.emit(reveal_to, s.span)
+
+    def reveal_value(self, s: ast.Reveal):
+        """`reveal v[i] [to P]`: a variable's value shown in the log, named by its instance."""
+        kind, name = self.m.resolved[id(s.what)]
+        layout = self.p.vars[name]
+        args = [self.expr(a) for a in s.what.args] if isinstance(s.what, ast.Index) else []
+        idx = self.instance(layout, args, s.span)
+        t = layout.type
+        names, label = self.p.var_names, self.p.labeller
+        to = self.expr(s.to) if s.to is not None else None
+
+        def reveal(st, fr):
+            L = fr[2]
+            i = idx(st, L)
+            seats = None
+            if to is not None:
+                seats = to(st, L)
+                seats = (seats,) if isinstance(seats, int) else \
+                    tuple(sorted({q for q in seats if q is not None}))
+            st.events.append(("reveal_value", names[i], label(t, st.vars[i]), seats))
+        self.emit(reveal, s.span)
 
     def s_Log(self, s: ast.Log):
         text = self.text(s.text)
@@ -1257,6 +1280,9 @@ class Compiler:
         if name == "random":
             src = self.source_of(e.args[0])
             return lambda st, L: st.random_choice(src(st, L))
+        if name == "sorted":  # numbers and enum values by value, cards in deck order
+            src = self.source_of(e.args[0])
+            return lambda st, L: sorted(src(st, L), key=lambda x: (x is not None, x))
         if name == "roll":
             count, sides = args
 

@@ -447,6 +447,12 @@ class State:
             return f"{where} shows: {shown}"
         if kind == "choice":
             return f"{seat_label(entry[1])} chooses {entry[2]}"
+        if kind == "reveal_value":  # (name, value as text, seats shown to or None)
+            name, text, seats = entry[1], entry[2], entry[3]
+            if seats is None:
+                return f"{name} shows: {text}"
+            to = ", ".join(seat_label(q) for q in seats) or "nobody"
+            return f"{name} shows {to}" + (f": {text}" if seat is None or seat in seats else "")
         if kind == "end":
             w = entry[1]
             if not w:

@@ -48,6 +48,7 @@ BUILTIN_CALLS = {
     "connected": (("node", "node"), "bool"),
     "playable": (("card", "player"), "bool"),
     "roll": (("int", "int"), "list of int"),
+    "sorted": (("coll",), "list of elem"),
 }
 RANDOM_CALLS = ("random", "roll")  # drawn once: only directly in let, set or move
 AGGREGATES = {"count", "sum", "max", "min", "any", "all", "first", "last"}
@@ -865,7 +866,8 @@ class Checker:
                 self.expect("player", self.expr(s.start), s.start, "the first player dealt to")
         elif t is ast.Reveal:
             wt = self.expr(s.what)
-            if wt not in ("card", "zone", "list of card", "any"):
+            if wt not in ("card", "zone", "list of card", "any") and \
+                    not self.revealable_value(s.what, wt):
                 self.err("E300", f"reveal needs a card, a list of cards or a zone, not "
                          f"{self.show(wt)}", s.what.span)
             if s.to is not None:
@@ -967,6 +969,10 @@ class Checker:
             self.expect("card", self.expr(s.b), s.b, "swap")
         else:  # pragma: no cover - the grammar makes no other statements
             self.err("E699", f"unknown statement {t.__name__}", getattr(s, "span", None))
+
+    def revealable_value(self, e, t: str) -> bool:
+        """`reveal cup[p]`: a variable's value (dice, a secret number) may be shown too."""
+        return self.m.resolved.get(id(e), ("",))[0] == "var" and not t.startswith("family:")
 
     def set_stmt(self, s: ast.Set):
         m = self.m
@@ -1489,6 +1495,8 @@ class Checker:
             m.resolved[id(e)] = ("builtin", n)
             if result == "elem":
                 return elem_of(ts[0]) or "any"
+            if result == "list of elem":
+                return list_of(elem_of(ts[0]) or "any")
             if result == "list of node":
                 return list_of(ts[0]) if ts[0] != "any" else "any"
             return result

@@ -33,7 +33,7 @@ TYPES = ("int", "bool", "player", "card", "list", "text", "zone")
 # Built-in values, and built-in functions (highlighted where they are called).
 BUILTIN_VALUES = ("players", "cards", "player_count")
 BUILTIN_CALLS = ("size", "next", "previous", "others", "seat", "top", "bottom", "abs",
-                 "random", "roll", "largest_group", "neighbours", "connected", "playable",
+                 "random", "roll", "sorted", "largest_group", "neighbours", "connected", "playable",
                  "count", "sum", "max", "min", "any", "all", "first", "last")
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
