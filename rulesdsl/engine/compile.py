@@ -17,6 +17,8 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import Model, elem_of
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
+from rulesdsl.engine.grid import (grid_builtin, grid_tables, prefix_closure,
+                                  var_filter_aggregate)
 from rulesdsl.engine.together import bind_tuple, compile_ask_together, tuple_options
 
 SUSPEND = True
@@ -92,6 +94,7 @@ class Program:
     score: Optional[Callable] = None
     score_visibility: str = "public"
     adjacency: dict = attrs.Factory(dict)  # board name -> list of neighbour lists
+    grids: dict = attrs.Factory(dict)  # grid board name -> grid.GridTables
     step_limit: int = 1_000_000
     depth_limit: int = 200
     labeller: Callable = None
@@ -126,6 +129,8 @@ class Compiler:
                     adj[a].append(b)
                     adj[b].append(a)
                 p.adjacency[name] = [sorted(x) for x in adj]
+            if e.grid:
+                p.grids[name] = grid_tables(*e.grid)
         self.enum_fields = {}
         for name, e in m.enums.items():
             for f in e.fields:
@@ -937,6 +942,9 @@ class Compiler:
             return body(st, L)
         return let_in
 
+    def e_Prefix(self, e):
+        return prefix_closure(self, e)
+
     def e_ListLit(self, e):
         items = [self.expr(i) for i in e.items]
         return lambda st, L: [f(st, L) for f in items]
@@ -1158,6 +1166,9 @@ class Compiler:
     def aggregate(self, e: ast.Call):
         name = e.name
         a = e.args[0]
+        fast = var_filter_aggregate(self, name, a)
+        if fast is not None:
+            return fast
         if isinstance(a, ast.Comprehension):
             slot = self.m.slots[id(a)]
             src = self.source_of(a.source)
@@ -1280,6 +1291,11 @@ class Compiler:
         if name == "random":
             src = self.source_of(e.args[0])
             return lambda st, L: st.random_choice(src(st, L))
+        if name in ("column_of", "row_of", "neighbour", "ray", "around", "distance",
+                    "opposite"):
+            board = self.m.types.get(id(e.args[0]))
+            tables = self.p.grids.get(board) or next(iter(self.p.grids.values()), None)
+            return grid_builtin(name, tables, args, span)
         if name == "sorted":  # numbers and enum values by value, cards in deck order
             src = self.source_of(e.args[0])
             return lambda st, L: sorted(src(st, L), key=lambda x: (x is not None, x))

@@ -523,7 +523,7 @@ class State:
         (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
         "visibility", "unordered"}}, "vars": {instance name: {"var", "owner" (seat or
         None), "board" (the board enum it is indexed by, or None), "type"}}, "boards":
-        {board: [nodes]}, "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
+        {board: [nodes]}, "grids": {grid board: [width, height]}, "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
         "group", "order"}}}. A card's group is the value of its first enum field (e.g. its
         colour) or else its root kind; "order" sorts a hand."""
         prog = self.prog
@@ -573,6 +573,7 @@ class State:
                             "order": list(gkey + rest + (prog.card_kind[c],))}
         out = {"zones": zones, "vars": variables,
                "boards": {b: list(prog.enums[b]) for b in prog.adjacency},
+               "grids": {b: [g.width, g.height] for b, g in prog.grids.items()},
                "enums": {e: list(v) for e, v in prog.enums.items()},
                "cards": cards}
         try:

@@ -78,6 +78,16 @@ class Comprehension:
 
 
 @node
+class Prefix:
+    """The leading elements of a list that satisfy a condition, up to the first that does
+    not. Example: `[x in ray(c, d) while disc[x] == other]`"""
+    span: Span = span_field()
+    binder: str = ""
+    source: object = None
+    cond: object = None
+
+
+@node
 class Attr:
     """An attribute of a card or enum value. Example: `c.colour`"""
     span: Span = span_field()
@@ -519,6 +529,16 @@ class Board:
 
 
 @node
+class Grid:
+    """A rectangular board of cells named by column letter and row number, a1 at the
+    bottom left. Example: `board Cell grid 8 x 8`"""
+    span: Span = span_field()
+    name: str = ""
+    width: int = 0
+    height: int = 0
+
+
+@node
 class Kind:
     """A kind of card, with fields, a label, a playability condition and an effect. Example:
     `kind mob: card { label "{colour} mob" }`"""
@@ -666,4 +686,4 @@ class File:
 
 
 Expr = Union[Name, Int, Bool, NoneLit, Text, ListLit, Comprehension, Attr, Index, Call, Unary,
-             Binary, IsKind, IsIn, IfExpr, Range, LetIn]
+             Binary, IsKind, IsIn, IfExpr, Range, LetIn, Prefix]

@@ -49,7 +49,20 @@ BUILTIN_CALLS = {
     "playable": (("card", "player"), "bool"),
     "roll": (("int", "int"), "list of int"),
     "sorted": (("coll",), "list of elem"),
+    # grid boards: "cell" is a cell of any grid; the result "cell" is the argument's grid
+    "column_of": (("cell",), "int"),
+    "row_of": (("cell",), "int"),
+    "neighbour": (("cell", "Direction"), "cell"),
+    "ray": (("cell", "Direction"), "list of cell"),
+    "around": (("cell",), "list of cell"),
+    "distance": (("cell", "cell"), "int"),
+    "opposite": (("Direction",), "Direction"),
 }
+# The directions of grid boards: name, columns and rows moved (north: up a row).
+DIRECTIONS = (("north", 0, 1), ("north_east", 1, 1), ("east", 1, 0), ("south_east", 1, -1),
+              ("south", 0, -1), ("south_west", -1, -1), ("west", -1, 0),
+              ("north_west", -1, 1))
+GRID_MAX = (26, 99)  # columns a..z, rows 1..99
 RANDOM_CALLS = ("random", "roll")  # drawn once: only directly in let, set or move
 AGGREGATES = {"count", "sum", "max", "min", "any", "all", "first", "last"}
 
@@ -77,6 +90,7 @@ class EnumInfo:
     decl: object
     is_board: bool = False
     borders: list = attrs.Factory(list)  # (a_index, b_index)
+    grid: tuple = ()  # (width, height) of a grid board; cells row by row from a1
 
 
 @attrs.define
@@ -344,6 +358,8 @@ class Checker:
                         pairs.add(key)
                         info.borders.append((values.index(b.a), values.index(b.b)))
                     m.enums[d.name] = info
+            elif isinstance(d, ast.Grid):
+                self.grid(d, claim)
         # enum values must not clash with each other across enums
         owner: dict[str, str] = {}
         for e in m.enums.values():
@@ -448,6 +464,31 @@ class Checker:
                 if any(r.name == d.name for r in m.responses):
                     self.err("E500", f"response '{d.name}' is declared twice", d.span)
                 m.responses.append(d)
+
+    def grid(self, d: ast.Grid, claim) -> None:
+        """`board B grid W x H`: a board whose nodes are the cells a1, b1, ..., row by row,
+        bordering their orthogonal neighbours; the first grid also declares Direction."""
+        if not (1 <= d.width <= GRID_MAX[0] and 1 <= d.height <= GRID_MAX[1]):
+            self.err("E601", f"a grid is 1 to {GRID_MAX[0]} columns by 1 to {GRID_MAX[1]} "
+                     f"rows, not {d.width} x {d.height}", d.span)
+            return
+        if not claim(d.name, "board", d.span):
+            return
+        w, h = d.width, d.height
+        cells = [f"{chr(97 + x)}{y + 1}" for y in range(h) for x in range(w)]
+        info = EnumInfo(d.name, cells, {}, [{} for _ in cells], d, True, [], (w, h))
+        for i in range(len(cells)):
+            x, y = i % w, i // w
+            if x + 1 < w:
+                info.borders.append((i, i + 1))
+            if y + 1 < h:
+                info.borders.append((i, i + w))
+        self.m.enums[d.name] = info
+        if "Direction" not in self.m.enums and claim("Direction", "enum", d.span):
+            self.m.enums["Direction"] = EnumInfo(
+                "Direction", [n for n, _, _ in DIRECTIONS], {"dx": "int", "dy": "int"},
+                [{"dx": ast.Int(d.span, dx), "dy": ast.Int(d.span, dy)}
+                 for _, dx, dy in DIRECTIONS], d)
 
     def check_dims(self, dims) -> int:
         """Report dimensions that are not 'player', an enum or a board; return how many."""
@@ -1249,6 +1290,13 @@ class Checker:
             return self.record(e, "list of int")
         if t is ast.LetIn:
             return self.record(e, self.let_in(e))
+        if t is ast.Prefix:
+            et = self.collection(e.source)
+            self.scope.push()
+            m.slots[id(e)] = self.scope.bind(e.binder, et)
+            self.cond(e.cond, "while")
+            self.scope.pop()
+            return self.record(e, list_of(et))
         self.err("E699", f"unknown expression {t.__name__}", getattr(e, "span", None))
         return "any"
 
@@ -1484,6 +1532,10 @@ class Checker:
                 if pt == "coll":
                     if elem_of(at) is None:
                         self.err("E302", f"{n} needs a list or a zone, not {self.show(at)}", a.span)
+                elif pt == "cell":
+                    if at != "any" and not (at in m.enums and m.enums[at].grid):
+                        self.err("E300", f"{n} needs a cell of a grid board, not "
+                                 f"{self.show(at)}", a.span)
                 elif pt == "node" or pt == "list of node":
                     base = at[8:] if pt.startswith("list") else at
                     if at != "any" and not (base in m.enums and m.enums[base].is_board):
@@ -1497,6 +1549,9 @@ class Checker:
                 return elem_of(ts[0]) or "any"
             if result == "list of elem":
                 return list_of(elem_of(ts[0]) or "any")
+            if result in ("cell", "list of cell"):
+                cell = ts[0] if ts[0] in m.enums else "any"
+                return cell if result == "cell" else list_of(cell)
             if result == "list of node":
                 return list_of(ts[0]) if ts[0] != "any" else "any"
             return result

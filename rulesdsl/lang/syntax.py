@@ -324,6 +324,10 @@ class Build(Transformer):
                 borders.append(item)
         return ast.Board(self._span(meta), str(name), tuple(nodes), tuple(borders))
 
+    def grid_decl(self, meta, name, width, height):
+        return ast.Grid(self._span(meta), str(name), int(str(width).replace("_", "")),
+                        int(str(height).replace("_", "")))
+
     def border(self, meta, a, _minus, b):
         return ast.Border(self._span(meta), str(a), str(b))
 
@@ -608,7 +612,7 @@ class Build(Transformer):
     def call_args(self, meta, args):
         if args is None:
             return ()
-        if isinstance(args, ast.Comprehension):
+        if isinstance(args, (ast.Comprehension, ast.Prefix)):
             return (args,)
         return args
 
@@ -641,6 +645,9 @@ class Build(Transformer):
 
     def filter_comp(self, meta, binder, source, where):
         return ast.Comprehension(self._span(meta), str(binder), source, where, None)
+
+    def prefix_comp(self, meta, binder, source, cond):
+        return ast.Prefix(self._span(meta), str(binder), source, cond)
 
     def map_comp(self, meta, value, binder, source, where):
         return ast.Comprehension(self._span(meta), str(binder), source, where, value)

@@ -86,3 +86,99 @@ def test_liars_dice_a_bid_must_raise_the_last():
     assert "bid 4 threes" not in after and "bid 3 sixes" not in after
     assert after[-1] == "liar" and len(after) == 3 + 11 * 6 + 1
     assert s.view(1)["log"] == ["P1 chooses bid 4 threes"]  # bids are public, dice not
+
+
+# ---------------------------------------------------------------- grids: Reversi, Connect Four
+
+CELLS_8 = [f"{x}{y}" for y in range(1, 9) for x in "abcdefgh"]
+
+
+def board(s, cells):
+    return {c: s.var(f"disc[{c}]") for c in cells}
+
+
+def test_reversi_plays_to_the_end():
+    game = load("reversi")
+    for seed in range(12):
+        before = {}
+
+        def every_move_flips(s):
+            if before:
+                now = board(s, CELLS_8)
+                mover = before["to_move"]
+                gained = [c for c in CELLS_8 if now[c] == mover and before["disc"][c] != mover]
+                lost = [c for c in CELLS_8 if before["disc"][c] is not None and
+                        now[c] != before["disc"][c]]
+                if gained:  # a move (not a pass): one new disc and at least one flipped
+                    assert len(gained) >= 2 and len(lost) == len(gained) - 1
+            before.update(disc=board(s, CELLS_8), to_move=s.to_move)
+        s = play_out(game.new_game(2, seed=seed), seed, every_move_flips if seed < 3 else None)
+        discs = board(s, CELLS_8)
+        counts = [sum(1 for v in discs.values() if v == q) for q in (0, 1)]
+        assert s.scores == counts
+        assert s.winners == [q for q in (0, 1) if counts[q] == max(counts)]
+        assert sum(counts) <= 64
+
+
+def test_reversi_the_opening_moves_and_a_flip():
+    game = load("reversi")
+    s = game.new_game(2)
+    assert sorted(labels(s)) == ["c4", "d3", "e6", "f5"]
+    s.apply("d3")
+    assert s.var("disc[d4]") == 0 and s.var("disc[d3]") == 0  # d4 is flipped
+    assert sorted(labels(s)) == ["c3", "c5", "e3"]
+
+
+def test_reversi_a_player_without_a_move_passes_and_two_passes_end_it():
+    game = load("reversi")
+    empty = {f"disc[{c}]": None for c in ("d4", "e5", "d5", "e4")}
+    s = game.new_game(2, scenario={"vars": {**empty, "disc[a1]": "P1", "disc[b1]": "P2"}})
+    assert labels(s) == ["c1"]
+    s.apply("c1")  # P2 has no disc left: neither can move
+    assert s.log[-3:-1] == ["P2 cannot move and passes", "P1 cannot move and passes"]
+    assert s.is_over and s.winners == [0] and s.scores == [3, 0]
+
+
+CELLS_7 = [f"{x}{y}" for y in range(1, 7) for x in "abcdefg"]
+
+
+def four_in_a_line(discs, q):
+    for c in CELLS_7:
+        x, y = ord(c[0]) - 97, int(c[1:])
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            line = [f"{chr(97 + x + k * dx)}{y + k * dy}" for k in range(4)]
+            if all(discs.get(n) == q for n in line):
+                return True
+    return False
+
+
+def test_connect_four_plays_to_the_end():
+    game = load("connect_four")
+    for seed in range(40):
+        s = play_out(game.new_game(2, seed=seed), seed)
+        discs = board(s, CELLS_7)
+        for c in CELLS_7:  # discs lie on the bottom or on another disc
+            below = f"{c[0]}{int(c[1:]) - 1}"
+            assert discs[c] is None or c[1:] == "1" or discs[below] is not None
+        if s.winners:
+            (w,) = s.winners
+            assert four_in_a_line(discs, w) and not four_in_a_line(discs, 1 - w)
+        else:
+            assert all(v is not None for v in discs.values())
+
+
+def test_connect_four_discs_fall_and_four_win():
+    game = load("connect_four")
+    s = game.new_game(2)
+    assert labels(s) == [f"{x}1" for x in "abcdefg"]
+    for move in ("a1", "b1", "a2", "b2", "a3"):
+        s.apply(move)
+    assert labels(s) == ["a4", "b3", "c1", "d1", "e1", "f1", "g1"]
+    s.apply("b3")
+    s.apply("a4")  # four up column a
+    assert s.is_over and s.winners == [0]
+    s = game.new_game(2)
+    for move in ("a1", "a2", "b1", "b2", "c1", "c2"):
+        s.apply(move)
+    s.apply("d1")  # four across
+    assert s.is_over and s.winners == [0]

@@ -97,6 +97,7 @@ DECLS = [
     ('extends "base"', '(Extends base)'),
     ('players 2', '(Players 2 2)'),
     ('players 2..4', '(Players 2 4)'),
+    ('board Cell grid 8 x 6', '(Grid Cell 8 6)'),
     ('option rounds: 1..9 = 2 "rounds to play"',
      '(Option rounds 1..9 2 "rounds to play")'),
     ('option fast: bool = false', '(Option fast bool false)'),
@@ -218,6 +219,8 @@ EXPRS = [
      '(Comprehension c pile (IsKind c mob) (* (Attr c value) 2))'),
     ('let n = size(pile) in n * 2', '(LetIn n (Call size [pile]) (* n 2))'),
     ('let a = 1 in let b = a + 1 in a < b', '(LetIn a 1 (LetIn b (+ a 1) (< a b)))'),
+    ('[x in ray(c, d) while v[x] == q]',
+     '(Prefix x (Call ray [c d]) (== (Index v [x]) q))'),
 ]
 
 
