@@ -182,3 +182,56 @@ def test_connect_four_discs_fall_and_four_win():
         s.apply(move)
     s.apply("d1")  # four across
     assert s.is_over and s.winners == [0]
+
+
+# ---------------------------------------------------------------- Skull
+
+def test_skull_plays_to_the_end():
+    game = load("skull")
+    for players in range(3, 7):
+        for seed in range(10):
+            s = play_out(game.new_game(players, seed=seed), seed)
+            (w,) = s.winners
+            alive = [q for q in range(players)
+                     if s.zone(f"hand[P{q + 1}]") or s.zone(f"mat[P{q + 1}]")]
+            assert s.var(f"wins[P{w + 1}]") == 2 or alive == [w]
+            for q in range(1, players + 1):  # four discs each, wherever they are
+                assert sum(len(s.zone(f"{z}[P{q}]")) for z in ("hand", "mat", "shown",
+                                                                  "lost")) == 4
+
+
+def test_skull_the_first_discs_are_laid_at_once():
+    game = load("skull")
+    s = game.new_game(3)
+    assert labels(s) == ["flower", "skull"]
+    s.apply("skull")
+    assert s.to_move == 1 and s.zone("mat[P1]") == []  # nothing is laid until all have
+    assert s.view(1)["log"] == ["P1 has chosen"]
+    s.apply("flower")
+    s.apply("flower")
+    assert [s.zone(f"mat[P{q}]") for q in (1, 2, 3)] == [["skull"], ["flower"], ["flower"]]
+    assert s.view(1)["zones"]["mat[P1]"] == {"count": 1}  # face down
+    assert s.view(1)["log"][-3:] == ["hand[P1] -> mat[P1]: 1 card",
+                                     "hand[P2] -> mat[P2]: flower",
+                                     "hand[P3] -> mat[P3]: 1 card"]
+    assert labels(s) == ["flower", "bet 1", "bet 2", "bet 3"]  # P1 starts the bidding
+
+
+def test_skull_a_challenge_won_and_one_lost():
+    game = load("skull")
+    s = game.new_game(3)
+    for move in ("flower", "flower", "flower", "bet 3"):  # every disc: no more bidding
+        s.apply(move)
+    assert s.zone("shown[P1]") == ["flower"]  # the challenger's own disc first
+    assert labels(s) == ["turn up P2", "turn up P3"]
+    s.apply("turn up P3")
+    s.apply("turn up P2")
+    assert s.var("wins[P1]") == 1 and s.log[-1] == \
+        "P1 turns up 3 flowers and wins the challenge"
+    assert all(len(s.zone(f"hand[P{q}]")) == 4 for q in (1, 2, 3))  # discs taken back
+    for move in ("flower", "skull", "flower", "bet 2", "pass", "pass", "turn up P2"):
+        s.apply(move)
+    assert s.log[-2] == "P1 turns up the skull of P2 and loses a disc"
+    assert s.view(1)["log"][-1] == "hand[P1] -> lost[P1]: 1 card"  # which one is secret
+    assert len(s.zone("lost[P1]")) == 1 and len(s.zone("hand[P1]")) == 3
+    assert s.view(1)["zones"]["lost[P1]"] == {"count": 1}
