@@ -235,3 +235,55 @@ def test_skull_a_challenge_won_and_one_lost():
     assert s.view(1)["log"][-1] == "hand[P1] -> lost[P1]: 1 card"  # which one is secret
     assert len(s.zone("lost[P1]")) == 1 and len(s.zone("hand[P1]")) == 3
     assert s.view(1)["zones"]["lost[P1]"] == {"count": 1}
+
+
+# ---------------------------------------------------------------- Oh Hell
+
+def test_oh_hell_plays_to_the_end_with_shrinking_hands():
+    game = load("oh_hell")
+    for players in range(3, 8):
+        for seed in range(3):
+            def follows_suit(s):
+                trick = s.zone("trick")
+                if trick and s.to_move is not None:
+                    hand = s.zone(f"hand[P{s.to_move + 1}]")
+                    suit = trick[0].split(" of ")[1]
+                    if any(c.endswith(" of " + suit) for c in hand):
+                        assert all(a.endswith(" of " + suit) for a in labels(s))
+            s = play_out(game.new_game(players, seed=seed), seed,
+                         follows_suit if seed == 0 else None)
+            first = min(10, 51 // players)
+            sizes = [int(line.split()[0]) for line in s.log if "cards each; trumps" in line]
+            assert sizes == list(range(first, 0, -1))
+            totals = [s.var(f"total[P{q}]") for q in range(1, players + 1)]
+            assert s.scores == totals
+            assert s.winners == [q for q in range(players) if totals[q] == max(totals)]
+
+
+def test_oh_hell_the_dealer_may_not_make_the_bids_fit():
+    game = load("oh_hell")
+    s = game.new_game(3, seed=2)  # 10 cards each; P1 deals, P2 bids first
+    assert s.to_move == 1 and labels(s) == [f"bid {k}" for k in range(11)]
+    s.apply("bid 4")
+    s.apply("bid 3")
+    assert s.to_move == 0 and "bid 3" not in labels(s) and len(labels(s)) == 10
+    assert s.var("bid[P1]") is None  # not yet bid: none
+    s.apply("bid 0")
+    assert s.to_move == 1  # the dealer's left leads
+
+
+def test_oh_hell_an_exact_bid_scores_ten_plus_the_bid():
+    game = load("oh_hell")
+    for seed in range(4):
+        s = play_out(game.new_game(4, seed=seed), seed)
+        running = {q: 0 for q in ("P1", "P2", "P3", "P4")}
+        made = 0
+        for line in s.log:
+            if " took " in line:  # "P2 bid 3, took 3: 25 points"
+                who, _, bid, _, took, points, _ = line.replace(",", "").replace(":", "").split()
+                if bid == took:
+                    running[who] += 10 + int(bid)
+                    made += 1
+                assert int(points) == running[who]
+        assert [running[f"P{q}"] for q in (1, 2, 3, 4)] == s.scores
+        assert made > 0
