@@ -17,6 +17,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import Model, elem_of
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
+from rulesdsl.engine.recursion import recursive_call
 from rulesdsl.engine.grid import (grid_builtin, grid_tables, prefix_closure,
                                   var_filter_aggregate)
 from rulesdsl.engine.together import bind_tuple, compile_ask_together, tuple_options
@@ -1121,8 +1122,10 @@ class Compiler:
         cache = getattr(self, "_define_bodies", None)
         if cache is None:
             cache = self._define_bodies = {}
+        if name in cache and cache[name] is None:  # a call from inside its own body
+            return recursive_call(cache, name, args, len(d.params), d.decl.span)
         if name not in cache:
-            cache[name] = None  # placeholder while compiling (definitions never recurse)
+            cache[name] = None  # placeholder while compiling
             body = self.expr(d.decl.body)
             mods = []
             size = max([self.m.nslots.get(id(d.decl), 0)] +

@@ -713,8 +713,11 @@ class Checker:
         if state == "done":
             return
         if state == "busy":
+            if d.params:  # a call of itself with arguments: recursion, bounded when run
+                return
             self.err("E602", f"definition {d.name} depends on itself", d.decl.span,
-                     ["definitions are formulas and cannot recurse; use a phase with a loop"])
+                     ["a definition without parameters that uses itself never ends; "
+                      "give it a parameter that comes closer to an end at every call"])
             d.type = "any"
             return
         self.define_state[d.name] = "busy"
@@ -1277,7 +1280,7 @@ class Checker:
             self.cond(e.cond, "'if'")
             a = self._expr(e.then)
             b = self._expr(e.else_)
-            if a == "none":
+            if a == "none" or a == "any" and b != "none":  # (any: a call of itself)
                 a, b = b, a
             if not self.fits(a, b):
                 self.err("E300", f"the two branches differ: {self.show(a)} and {self.show(b)}",
