@@ -73,8 +73,12 @@ def grid_builtin(name: str, tables: GridTables, args: list, span) -> Callable:
         return distance
     table = tables.step if name == "neighbour" else tables.rays
 
-    def lookup(st, L):
-        return table[need(a(st, L), "a cell")][need(b(st, L), "a direction")]
+    def lookup(st, L):  # (boards ask this of every cell and direction: no helper calls)
+        c, d = a(st, L), b(st, L)
+        if c is None or d is None:
+            need(c, "a cell")
+            need(d, "a direction")
+        return table[c][d]
     return lookup
 
 

@@ -145,3 +145,32 @@ def compile_ask_together(c, s) -> None:
         inner.choose(st, fr, (label, ai, value))
     c.emit(reveal, span)
     c.code[at] = AskTogether(inner, binder, seats, k, picks, done, span)
+
+
+def hide_pending_choices(st, seat: int, rnd) -> int:
+    """In `st` (a copy being sampled for `seat`, as a determinizing agent does), replace
+    every secret choice of another player that has not taken effect yet by a random
+    option of that player: what `seat` knows is only that they have chosen. Returns how
+    many choices were replaced."""
+    replaced = 0
+    for fr in st.frames:
+        L = fr[2]
+        for ins in st.prog.procs[fr[0]].code:
+            if not isinstance(ins, AskTogether) or not isinstance(L[ins.picks], list):
+                continue
+            picks = list(L[ins.picks])
+            for j in range(L[ins.done] or 0, len(picks)):
+                who = picks[j][0]
+                if who == seat:
+                    continue
+                saved = L[ins.binder]
+                L[ins.binder] = who
+                options = ins.inner.options(st, fr)
+                L[ins.binder] = saved
+                if options:
+                    label, ai, value = options[rnd.randrange(len(options))]
+                    picks[j] = [who, label, ai, value]
+                    replaced += 1
+            L[ins.picks] = picks
+    st.pending = None
+    return replaced

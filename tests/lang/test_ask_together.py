@@ -106,3 +106,26 @@ def test_it_is_a_decision_and_asks_players():
     assert [code for code, _ in errs] == ["E603"]
     errs = errors_of('phase other { ask together p in [1, 2] { "x" { } } }')
     assert ("E300", "who is asked should be a player, but this is a number") in errs
+
+
+def test_a_sampled_state_forgets_the_others_secret_choices():
+    """A determinizing agent copies the state; `hide_pending_choices` re-draws the choices
+    the seat cannot know, so the copy tells it nothing about them."""
+    import random
+
+    from rulesdsl.engine.together import hide_pending_choices
+    s = GAME.new_game(3, seed=1)
+    s.apply("bid 3")
+    s.apply("token")
+    outcomes = set()
+    for seed in range(30):
+        d = s.clone()
+        assert hide_pending_choices(d, 2, random.Random(seed)) == 2
+        d.apply("pass")
+        outcomes.add((d.var("money[P1]"), tuple(d.zone("offered[P2]"))))
+        e = s.clone()
+        assert hide_pending_choices(e, 0, random.Random(seed)) == 1  # its own is kept
+        e.apply("pass")
+        assert "P1 chooses bid 3" in e.log
+    assert len(outcomes) > 3  # P1's bid and P2's choice are no longer the true ones
+    assert s.to_move == 2 and s.var("money[P1]") == 3  # the original is untouched
