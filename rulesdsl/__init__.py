@@ -1,7 +1,7 @@
 """rulesdsl: write board and card games as rules, check them, play them.
 
 The public API: `load`, `restore`, `check_file`, and the error types. See docs/language.md
-for the language and DESIGN.md for the contracts.
+for the language and docs/design.md for the architecture and contracts.
 """
 
 from rulesdsl._version import __version__  # noqa: E402

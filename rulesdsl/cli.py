@@ -4,9 +4,11 @@
     rulesdsl play GAME [--players N] [--seed S] [--seats human,random,...] [--option K=V]
                        [--scenario F] [--script F] [--save F] [--resume F]
     rulesdsl simulate GAME [--players N] [--games K] [--seed S] [--seats ...] [--json]
-                           [--option K=V]
+                           [--option K=V] [--workers N] [--backend local|ray] [--address A]
+                           [--compare K=V] [--games-out F.jsonl] [--report F.html]
     rulesdsl replay FILE [--to N] [--plain]
     rulesdsl fmt FILE... [--check]
+    rulesdsl lsp
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
 status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
@@ -73,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true",
                    help="plain text: no colours (also the default when not on a terminal)")
     p.add_argument("--seats", metavar="KINDS",
-                   help="who plays each seat, e.g. human,random (default: human, then random)")
+                   help="who plays each seat, e.g. human,ismcts:hard or human,random "
+                   "(default: human, then ismcts at medium)")
     p.add_argument("--scenario", metavar="F", help="a scenario (JSON) applied after setup")
     p.add_argument("--script", metavar="F",
                    help="action labels, one per line, played for the human seats first")
@@ -99,8 +102,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100, metavar="K",
                    help="number of games (default 100)")
     p.add_argument("--seats", metavar="AGENTS",
-                   help="an agent per seat, e.g. random,random (default: all random)")
+                   help="an agent per seat, e.g. ismcts,random or ismcts:iterations=500,greedy "
+                   "(agents: random, greedy, ismcts[:easy|medium|hard]; default: all random)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes (or Ray tasks) playing at once (default: every core); "
+                        "the results do not depend on it")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local processes (default) or a Ray cluster (pip install "
+                        "'rulesdsl[ray]')")
+    p.add_argument("--address", metavar="A", default=None,
+                   help="with --backend ray: the cluster's address (default: $RAY_ADDRESS, "
+                        "else a local Ray)")
+    p.add_argument("--compare", action="append", default=[], metavar="K=V",
+                   help="also play the same seeds with this option changed and compare; "
+                        "repeatable, one variant each")
+    p.add_argument("--games-out", metavar="F.jsonl", default=None,
+                   help="write one JSON record per game to F")
+    p.add_argument("--report", metavar="F.html", default=None,
+                   help="write a self-contained HTML page with tables and plots "
+                        "(pip install 'rulesdsl[report]')")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("fmt", help="lay rules files out in the one canonical layout",
@@ -111,6 +132,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="write nothing; list the files that would change and exit 1 if any")
     p.set_defaults(func=cmd_fmt)
+
+    p = sub.add_parser("lsp", help="a language server for editors, on standard input/output",
+                       description="Run the rules language server (Language Server Protocol "
+                                   "over standard input and output): diagnostics, hover, go "
+                                   "to definition, completion, symbols, formatting. Needs "
+                                   "the lsp extra: pip install 'rulesdsl[lsp]'.")
+    p.set_defaults(func=cmd_lsp)
     return parser
 
 
@@ -185,10 +213,27 @@ def cmd_replay(args) -> int:
 def cmd_simulate(args) -> int:
     from rulesdsl.play import runner
     from rulesdsl.analysis import simulate as sim
+    from rulesdsl.analysis.run import default_workers
     options = runner.parse_options(args.option)
+    compare = []
+    for item in args.compare:
+        if "=" not in item or not item.partition("=")[0].strip():
+            from rulesdsl.lang.errors import RulesError
+            raise RulesError("C013", f"--compare expects NAME=VALUE, not {item!r}",
+                             hints=["name one of the game's options and a value for it"])
+        compare.append(runner.parse_options([item]))
     game = runner.load_game(args.game, options)
+    workers = args.workers if args.workers is not None else default_workers()
     result = sim.simulate(game, players=args.players, games=args.games,
-                          seed=args.seed if args.seed is not None else 0, seats=args.seats)
+                          seed=args.seed if args.seed is not None else 0, seats=args.seats,
+                          options=options, workers=workers, backend=args.backend,
+                          address=args.address, compare=compare, progress=True)
+    if args.games_out:
+        from rulesdsl.analysis.output import write_games
+        write_games(result, args.games_out)
+    if args.report:
+        from rulesdsl.analysis.report import write_report
+        write_report(result, args.report)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -274,6 +319,16 @@ def cmd_fmt(args) -> int:
                 f.write(formatted)
             print(f"{path}: reformatted")
     return status
+
+
+def cmd_lsp(args) -> int:
+    try:
+        from rulesdsl.integrations.lsp import serve
+    except ImportError as e:
+        print(f"rulesdsl lsp: needs the lsp extra ({e.name or e} is missing): "
+              "pip install 'rulesdsl[lsp]'", file=sys.stderr)
+        return EXIT_ERROR
+    return serve()
 
 
 # ---------------------------------------------------------------- entry point

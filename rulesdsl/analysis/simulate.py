@@ -12,7 +12,6 @@ seed derived from that game seed and the seat, so every game can be replayed on 
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Optional, Sequence, Union
 
@@ -20,6 +19,10 @@ import attrs
 
 from rulesdsl.agents import agent_names, make_agent
 from rulesdsl.agents.seats import agent_seed, parse_seats  # noqa: F401  (re-exported)
+from rulesdsl.analysis import summary
+from rulesdsl.analysis.progress import progress_bar
+from rulesdsl.analysis.record import seat_agents
+from rulesdsl.analysis.run import Job, run_local
 from rulesdsl.lang.errors import RulesError
 
 # A game of a simulation that needs more actions than this is reported as stuck.
@@ -44,6 +47,11 @@ class SimResult:
     shortest: int
     elapsed: float                  # seconds, wall clock
     mean_scores: Optional[list[float]] = None
+    records: list = attrs.field(factory=list, repr=False)   # one per game (record.py)
+    stats: dict = attrs.field(factory=dict, repr=False)     # summary.summarize of them
+    workers: int = 1
+    backend: str = "local"
+    compare: list = attrs.field(factory=list)               # one summary.compare per variant
 
     @property
     def mean_length(self) -> float:
@@ -77,7 +85,15 @@ class SimResult:
             "seconds": self.elapsed,
             "games_per_second": _finite(self.games_per_second),
             "actions_per_second": _finite(self.actions_per_second),
+            **self.stats,
+            "compare": self.compare,
+            "workers": self.workers,
+            "backend": self.backend,
         }
+
+    def game_records(self) -> list[dict]:
+        """One JSON-ready dict per game, in game order (the lines of --games-out)."""
+        return [{k: v for k, v in r.items() if k != "labels"} for r in self.records]
 
     def table(self) -> str:
         n = self.games
@@ -115,6 +131,9 @@ class SimResult:
         ]
         width = max(len(k) for k, _ in stats)
         lines += [f"{k + ':':<{width + 1}} {v}" for k, v in stats]
+        if self.stats:
+            from rulesdsl.analysis.table import details
+            lines += details(self)
         return "\n".join(lines)
 
 
@@ -138,33 +157,10 @@ def _align(rows: list[list[str]], right: set = frozenset()) -> list[str]:
     return out
 
 
-def _score_list(state, players: int) -> Optional[list[float]]:
-    """The state's scores as one number per seat, or None when the game has none."""
-    try:
-        scores = state.scores
-    except (AttributeError, RulesError):
-        return None
-    if scores is None:
-        return None
-    if isinstance(scores, dict):
-        try:
-            values = [scores.get(seat, scores.get(str(seat))) for seat in range(players)]
-        except TypeError:
-            return None
-    else:
-        values = list(scores)
-    if len(values) != players:
-        return None
-    try:
-        return [float(v) for v in values]
-    except (TypeError, ValueError):
-        return None
-
-
 def play_one(game, players: int, game_seed: int, seats: Sequence[str],
              max_actions: int = DEFAULT_MAX_ACTIONS):
     """Play one full game with agents; return the final state. RulesErrors propagate."""
-    agents = [make_agent(kind, agent_seed(game_seed, seat)) for seat, kind in enumerate(seats)]
+    agents = seat_agents(seats, game_seed)
     state = game.new_game(players=players, seed=game_seed)
     actions = 0
     while not state.is_over:
@@ -176,54 +172,92 @@ def play_one(game, players: int, game_seed: int, seats: Sequence[str],
     return state
 
 
+def _load(game, options: Optional[dict]):
+    import rulesdsl
+    return rulesdsl.load(game, options=options) if options else rulesdsl.load(game)
+
+
+def _variant(game, options: Optional[dict], change: dict):
+    """The same game with some options changed (for --compare)."""
+    path = getattr(game, "path", None)
+    if path is None:
+        raise RulesError("C013", "--compare needs a game loaded from a rules file")
+    return _load(path, {**(options if options is not None else game.options), **change})
+
+
+def _play_all(game, players, seed, kinds, games, max_actions, workers, backend, address,
+              progress, label):
+    job = Job(game=game, players=players, seed=seed, seats=tuple(kinds),
+              max_actions=max_actions, games=games)
+    with progress_bar(games, label, progress) as advance:
+        if backend == "ray":
+            from rulesdsl.analysis.ray_backend import run_ray
+            return run_ray(job, workers, advance, address)
+        if backend != "local":
+            raise RulesError("C013", f"unknown backend {backend!r}; known: local, ray")
+        return run_local(job, workers, advance)
+
+
 def simulate(game, players: Optional[int] = None, games: int = 100, seed: int = 0,
              seats: Union[None, str, Sequence[str]] = None, *, options: Optional[dict] = None,
-             max_actions: int = DEFAULT_MAX_ACTIONS) -> SimResult:
+             max_actions: int = DEFAULT_MAX_ACTIONS, workers: int = 1,
+             backend: str = "local", address: Optional[str] = None,
+             compare: Sequence[dict] = (), progress: bool = False) -> SimResult:
     """Play `games` full games and collect the statistics.
 
     `game` is a loaded game (or a bundled name or path, loaded with `options`); `players`
     defaults to the game's minimum; `seats` names an agent per seat (default all random).
+    `workers` processes (or Ray tasks with backend="ray", on the cluster at `address`)
+    play the games; the result is the same for any number. Each dict in `compare` names
+    options to change: those variants play the same seeds and are compared with this one.
+    `progress` draws a bar on standard error when it is a terminal.
     A RulesError in any game is re-raised naming the game number and its seed.
     """
     if isinstance(game, str):
-        import rulesdsl
-        game = rulesdsl.load(game, options=options) if options else rulesdsl.load(game)
+        game = _load(game, options)
     if players is None:
         players = game.min_players
     if games < 1:
         raise RulesError("C013", f"the number of games must be at least 1, not {games}")
+    if workers < 1:
+        raise RulesError("C013", f"the number of workers must be at least 1, not {workers}")
     kinds = parse_seats(seats, players)
     name = getattr(game, "name", "game")
     # a wrong player count or seed is the caller's mistake, not a game's: report it plainly
     game.new_game(players=players, seed=seed)
+    variants = [(change, _variant(game, options, change)) for change in compare]
 
+    start = time.perf_counter()
+    records = _play_all(game, players, seed, kinds, games, max_actions, workers, backend,
+                        address, progress, name)
+    elapsed = time.perf_counter() - start
+    compared = []
+    for change, other in variants:
+        label = ", ".join(f"{k}={v}" for k, v in change.items())
+        other_records = _play_all(other, players, seed, kinds, games, max_actions, workers,
+                                  backend, address, progress, label)
+        compared.append({"change": dict(change), **summary.compare(records, other_records,
+                                                                   players)})
+    return result_from_records(name, players, seed, kinds, records, elapsed, workers=workers,
+                               backend=backend, compare=compared)
+
+
+def result_from_records(name: str, players: int, seed: int, kinds: Sequence[str],
+                        records: list, elapsed: float, **extra) -> SimResult:
+    """The SimResult of a run from its games' records (in game order)."""
+    games = len(records)
     wins = [0] * players
-    score_sums: Optional[list[float]] = [0.0] * players
     draws = shared = total = longest = 0
     shortest = None
     longest_seed = None
-    start = time.perf_counter()
-    for i in range(games):
-        game_seed = seed + i
-        try:
-            state = play_one(game, players, game_seed, kinds, max_actions)
-        except RulesError as e:
-            raise RulesError(
-                e.code, f"game {i + 1} of {games} (seed {game_seed}) failed: {e.message}",
-                e.span, tuple(e.hints) + (
-                    f"replay it with: rulesdsl play GAME --players {players} "
-                    f"--seed {game_seed} --seats {','.join(kinds)}",),
-                getattr(e, "trace", ())) from e
-        except Exception as e:  # a bug in rulesdsl itself: keep the traceback, add the seed
-            if hasattr(e, "add_note"):
-                e.add_note(f"in simulated game {i + 1} of {games} (seed {game_seed})")
-            raise
-        n = len(state.history)
+    score_sums: Optional[list[float]] = [0.0] * players
+    for r in records:
+        n = r["actions"]
         total += n
         if n > longest or longest_seed is None:
-            longest, longest_seed = n, game_seed
+            longest, longest_seed = n, r["seed"]
         shortest = n if shortest is None else min(shortest, n)
-        winners = list(state.winners or [])
+        winners = r["winners"]
         if not winners:
             draws += 1
         elif len(winners) > 1:
@@ -231,17 +265,16 @@ def simulate(game, players: Optional[int] = None, games: int = 100, seed: int = 
         for w in winners:
             wins[w] += 1
         if score_sums is not None:
-            scores = _score_list(state, players)
-            if scores is None:
+            if r["scores"] is None:
                 score_sums = None
             else:
-                score_sums = [a + b for a, b in zip(score_sums, scores)]
-    elapsed = time.perf_counter() - start
+                score_sums = [a + b for a, b in zip(score_sums, r["scores"])]
     mean_scores = [s / games for s in score_sums] if score_sums is not None else None
-    return SimResult(game=name, players=players, games=games, seed=seed, seats=kinds,
+    return SimResult(game=name, players=players, games=games, seed=seed, seats=list(kinds),
                      wins=wins, draws=draws, shared=shared, total_actions=total,
                      longest=longest, longest_seed=longest_seed, shortest=shortest or 0,
-                     elapsed=elapsed, mean_scores=mean_scores)
+                     elapsed=elapsed, mean_scores=mean_scores, records=records,
+                     stats=summary.summarize(records, players), **extra)
 
 
 __all__ = ["SimResult", "simulate", "play_one", "parse_seats", "agent_seed"]

@@ -179,6 +179,12 @@ class State:
         s.seed = self.seed
         return s
 
+    def determinize(self, seat: int, seed: int) -> "State":
+        """A complete state `seat` cannot tell from this one, sampled from what it knows
+        (see rulesdsl/engine/determinize.py); same observations and seed, same result."""
+        from rulesdsl.engine.determinize import determinize
+        return determinize(self, seat, seed)
+
     # ------------------------------------------------------------------ running
     def _pending(self):
         if self.pending is None and not self.over:

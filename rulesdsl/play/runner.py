@@ -34,6 +34,7 @@ from rulesdsl.play.screen import clean
 from rulesdsl.agents.seats import agent_seed, parse_seats
 
 HUMAN = "human"
+DEFAULT_OPPONENT = "ismcts"  # at its default level, medium
 
 
 class Quit(Exception):
@@ -578,7 +579,7 @@ class Runner:
                 # what this person saw before choosing; their own move is theirs to know
                 self.seen[seat] = len(state.view(seat)["log"])
             else:
-                action = self.agents[seat].choose(state)
+                action = self.agent_choice(seat, kind)
                 if self.omniscient:
                     self.say(f"{self.names[seat]} (seat {seat}, {kind}) plays: {action.label}")
             state.apply(action)
@@ -596,6 +597,14 @@ class Runner:
             self.flush_log()
         self.show_result()
         return 0
+
+    def agent_choice(self, seat: int, kind: str):
+        """The agent's move; a person at a terminal sees that it is thinking."""
+        from rulesdsl.play.thinking import describe_agent, thinking
+        agent = self.agents[seat]
+        text = f"{self.names[seat]} ({describe_agent(kind, agent)}) is thinking..."
+        with thinking(self.out, text, bool(self.humans) and self.o.tty):
+            return agent.choose(self.state)
 
     def show_result(self) -> None:
         state = self.state
@@ -808,7 +817,7 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
         state = game.new_game(players=players, seed=seed, scenario=scenario or None)
     allowed = [HUMAN] + agent_names()
     if seats_arg is None:
-        seats = [HUMAN] + ["random"] * (players - 1)
+        seats = [HUMAN] + [DEFAULT_OPPONENT] * (players - 1)
     else:
         seats = parse_seats(seats_arg, players, allowed=allowed)
     game_ref = game_name if not os.path.exists(game_name) else os.path.abspath(game_name)

@@ -1,0 +1,184 @@
+"""Run the games of a simulation: in this process, on worker processes, or on Ray.
+
+Game i is always dealt with seed `seed + i` and its agents get seeds derived from that, so
+a game's record does not depend on which worker played it or when; records come back in
+game order, and every statistic is computed from them in that order. The result is the
+same for any number of workers and either backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+import os
+import tempfile
+from pathlib import Path
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Callable, Optional, Sequence
+
+import attrs
+
+from rulesdsl.analysis.record import play_recorded
+from rulesdsl.lang.errors import RulesError
+
+
+@attrs.frozen
+class GameSpec:
+    """A loaded game as text, to load again in another process or on another machine (a
+    loaded game holds compiled code and cannot be pickled). Game.sources maps every file
+    read (the game and what it extends) to its text."""
+
+    path: str
+    sources: tuple          # ((path, text), ...)
+    options: tuple          # ((name, value), ...)
+    step_limit: int
+
+    @classmethod
+    def of(cls, game) -> "GameSpec":
+        return cls(str(game.path), tuple(sorted(game.sources.items())),
+                   tuple(sorted(game.options.items())), getattr(game, "step_limit", 1_000_000))
+
+    def load(self):
+        """The game, from the file itself when it is here and unchanged, else from a copy
+        of the sources in a temporary folder (their relative layout kept, for `extends`)."""
+        import rulesdsl
+        texts = dict(self.sources)
+        path = self.path
+        try:
+            here = Path(path).read_text(encoding="utf-8") == texts.get(path)
+        except OSError:
+            here = False
+        if not here:
+            digest = hashlib.sha256(repr(self.sources).encode()).hexdigest()[:16]
+            root = Path(tempfile.gettempdir()) / f"rulesdsl-{digest}"
+            for name, text in texts.items():
+                target = root / Path(name).as_posix().lstrip("/")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+            path = str(root / Path(path).as_posix().lstrip("/"))
+        return rulesdsl.load(path, options=dict(self.options), step_limit=self.step_limit)
+
+
+_LOADED: dict = {}
+
+
+def game_of(game):
+    """The playable game: a GameSpec is loaded once per process, anything else is used as
+    it is (a game object handed over by fork, or a test's fake)."""
+    if not isinstance(game, GameSpec):
+        return game
+    if game not in _LOADED:
+        _LOADED[game] = game.load()
+    return _LOADED[game]
+
+
+def portable(game):
+    """What to send to a process that does not share this one's memory."""
+    return GameSpec.of(game) if hasattr(game, "sources") and hasattr(game, "path") else game
+
+
+@attrs.frozen
+class Job:
+    """Everything a worker needs to play games start..stop-1 of a run."""
+
+    game: object
+    players: int
+    seed: int
+    seats: tuple
+    max_actions: int
+    games: int
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    """Ranges of game numbers: about ten per worker, so the bar moves and the load evens out."""
+    size = max(1, min(200, math.ceil(games / (workers * 10))))
+    return [(start, min(games, start + size)) for start in range(0, games, size)]
+
+
+def play_chunk(job: Job, start: int, stop: int) -> list:
+    """Records of games start..stop-1; a RulesError stops the chunk and comes back as a
+    plain tuple (it crosses process boundaries that cannot carry the exception itself)."""
+    out = []
+    game = game_of(job.game)
+    for i in range(start, stop):
+        try:
+            record = play_recorded(game, job.players, job.seed + i, job.seats,
+                                   job.max_actions)
+        except RulesError as e:
+            out.append(("error", i, e.code, e.message, e.span, tuple(e.hints),
+                        tuple(getattr(e, "trace", ()))))
+            return out
+        except Exception as e:  # a bug in rulesdsl itself: keep the traceback, add the seed
+            if hasattr(e, "add_note"):
+                e.add_note(f"in simulated game {i + 1} of {job.games} (seed {job.seed + i})")
+            raise
+        record["index"] = i
+        out.append(record)
+    return out
+
+
+def raise_if_failed(results: Sequence, job: Job) -> None:
+    """Re-raise the first failed game's RulesError, naming the game number and its seed."""
+    failed = [r for r in results if isinstance(r, tuple)]
+    if not failed:
+        return
+    _, i, code, message, span, hints, trace = min(failed, key=lambda r: r[1])
+    seed = job.seed + i
+    raise RulesError(code, f"game {i + 1} of {job.games} (seed {seed}) failed: {message}",
+                     span, hints + (f"replay it with: rulesdsl play GAME --players {job.players}"
+                                    f" --seed {seed} --seats {','.join(job.seats)}",), trace)
+
+
+_JOB: Optional[Job] = None
+
+
+def _init_worker(job: Job) -> None:
+    global _JOB
+    _JOB = job
+
+
+def _worker_chunk(start: int, stop: int) -> list:
+    return play_chunk(_JOB, start, stop)
+
+
+def run_local(job: Job, workers: int, advance: Callable[[int], None]) -> list:
+    """The records of every game, in game order, played on `workers` processes."""
+    ranges = chunks(job.games, workers)
+    results: dict[int, list] = {}
+    if workers <= 1 or len(ranges) == 1:
+        advance(0)
+        for start, stop in ranges:
+            results[start] = play_chunk(job, start, stop)
+            advance(stop - start)
+            if isinstance(results[start][-1], tuple):
+                break
+    else:
+        # fork hands the loaded game to the workers as it is; elsewhere they load it again
+        if "fork" in multiprocessing.get_all_start_methods():
+            context = multiprocessing.get_context("fork")
+        else:
+            context = multiprocessing.get_context()
+            job = attrs.evolve(job, game=portable(job.game))
+        with ProcessPoolExecutor(max_workers=min(workers, len(ranges)), mp_context=context,
+                                 initializer=_init_worker, initargs=(job,)) as pool:
+            pending = {pool.submit(_worker_chunk, start, stop): (start, stop)
+                       for start, stop in ranges}
+            advance(0)
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    start, stop = pending.pop(future)
+                    results[start] = future.result()
+                    advance(stop - start)
+    records = [r for start in sorted(results) for r in results[start]]
+    raise_if_failed(records, job)
+    return records

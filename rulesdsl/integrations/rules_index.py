@@ -1,0 +1,361 @@
+"""What an editor asks about a rules file, answered from its text alone (no editor
+protocol here; `lsp` puts it on the wire).
+
+Lines and columns here count from 0, as the Language Server Protocol does; a RulesError's
+span counts from 1. Diagnostics are the checker's, exactly as `rulesdsl check --format
+json` reports them (code, place, message, hints), for a buffer that need not be saved.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Optional
+
+import attrs
+
+from rulesdsl.lang import ast
+from rulesdsl.lang.check import (AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, check_file_tree,
+                                 elem_of)
+from rulesdsl.lang.errors import CheckFailed, RulesError
+from rulesdsl.lang.extend import load_tree
+from rulesdsl.lang.syntax import _keywords
+
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+# Each keyword's construct: its documentation is that AST node's docstring (one line and
+# an example in the language's own syntax).
+KEYWORD_NODES = {
+    "game": ast.Game, "players": ast.Players, "option": ast.Option, "enum": ast.Enum,
+    "board": ast.Board, "kind": ast.Kind, "deck": ast.Deck, "zone": ast.Zone, "var": ast.Var,
+    "define": ast.Define, "modifier": ast.Modifier, "phase": ast.Phase, "setup": ast.Setup,
+    "flow": ast.Flow, "response": ast.Response, "invariant": ast.Invariant,
+    "score": ast.Score, "extends": ast.Extends, "override": ast.Decl, "let": ast.Let,
+    "set": ast.Set, "move": ast.Move, "shuffle": ast.Shuffle, "deal": ast.Deal,
+    "reveal": ast.Reveal, "log": ast.Log, "ask": ast.Ask, "each": ast.AskEach, "if": ast.If,
+    "repeat": ast.Repeat, "while": ast.While, "for": ast.For, "turns": ast.Turns,
+    "win": ast.Win, "end": ast.EndGame, "break": ast.Break, "return": ast.Return,
+    "cancel": ast.Cancel, "play": ast.Play, "swap": ast.Swap, "none": ast.NoneLit,
+    "true": ast.Bool, "false": ast.Bool, "step": ast.Range, "where": ast.Comprehension,
+    "is": ast.IsKind,
+}
+
+# what each declaration is called in a hover and a symbol list
+DECL_WORDS = {ast.Enum: "enum", ast.Board: "board", ast.Kind: "kind", ast.Zone: "zone",
+              ast.Var: "var", ast.Define: "define", ast.Phase: "phase",
+              ast.Option: "option", ast.Modifier: "modifier"}
+
+
+@attrs.define
+class Symbol:
+    """A declared name: what it is, where it is declared (0-based), and for hovers a line
+    of its declaration and a description."""
+    name: str
+    sort: str                      # enum, board, kind, zone, var, define, phase, option,
+    path: str                      # modifier, value (of an enum or board), field
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    decl_line: int                 # the whole declaration
+    decl_end_line: int
+    decl_end_column: int
+    text: str                      # the declaration's first line
+    detail: str = ""
+    parent: str = ""               # the enum or kind a value or field belongs to
+    children: list = attrs.Factory(list)
+
+
+@attrs.define
+class Analysis:
+    """One buffer's diagnostics and symbols (symbols from the last text that parsed)."""
+    diagnostics: list
+    symbols: list
+    ok: bool
+
+
+def diagnostics_of(text: str, path: str) -> tuple[list, Optional[ast.File], object]:
+    """(diagnostics as `check --format json` has them, merged tree or None, model or None)."""
+    sources: dict = {}
+    found = []
+    tree = model = None
+    try:
+        tree = load_tree(text, path, sources)
+        model, warnings = check_file_tree(tree, sources)
+        found += [_diagnostic(w, path, "warning") for w in warnings]
+    except CheckFailed as failed:
+        found += [_diagnostic(w, path, "warning") for w in failed.warnings]
+        found += [_diagnostic(e, path, "error") for e in failed.errors]
+    except RulesError as e:
+        found.append(_diagnostic(e, path, "error"))
+    found.sort(key=lambda d: (d["path"] != path, d["path"], d["line"] or 0, d["column"] or 0,
+                              d["code"]))
+    return found, tree, model
+
+
+def _diagnostic(error: RulesError, path: str, severity: str) -> dict:
+    span = error.span
+    return {"path": span.path if span else path,
+            "line": span.line if span else None,
+            "column": span.column if span else None,
+            "end_line": span.end_line if span else None,
+            "end_column": span.end_column if span else None,
+            "severity": severity, "code": error.code, "message": error.message,
+            "hints": list(error.hints)}
+
+
+# ---------------------------------------------------------------- symbols
+
+def symbols_of(tree: ast.File, sources: dict, model=None) -> list:
+    """Every declared name of a merged tree, in declaration order."""
+    out = []
+    for d in tree.decls:
+        body = d.body
+        sort = DECL_WORDS.get(type(body))
+        if sort is None or not getattr(body, "name", ""):
+            continue
+        sym = _symbol(body.name, sort, body.span, sources, d.span)
+        if sym is None:
+            continue
+        sym.detail = _detail(body, sort, model)
+        if isinstance(body, ast.Enum):
+            for item in body.items:
+                child = _symbol(item.name, "value", item.span, sources, item.span)
+                if child:
+                    child.parent, child.detail = body.name, f"a value of enum {body.name}"
+                    child.text = sym.text
+                    sym.children.append(child)
+        elif isinstance(body, ast.Board):
+            for ref in body.nodes:
+                child = _symbol(ref.name, "value", ref.span, sources, ref.span)
+                if child:
+                    child.parent, child.detail = body.name, f"a node of board {body.name}"
+                    child.text = sym.text
+                    sym.children.append(child)
+        if isinstance(body, (ast.Enum, ast.Kind)):
+            for f in body.fields:
+                child = _symbol(f.name, "field", f.span, sources, f.span)
+                if child:
+                    child.parent = body.name
+                    child.detail = f"a field of {sort} {body.name}: {_type_text(f.type)}"
+                    sym.children.append(child)
+        out.append(sym)
+    return out
+
+
+def _symbol(name: str, sort: str, span, sources: dict, whole) -> Optional[Symbol]:
+    if span is None:
+        return None
+    text = sources.get(span.path, "")
+    start = span.start if span.end > span.start else _offset(text, span.line, span.column)
+    found = re.compile(rf"\b{re.escape(name)}\b").search(text, start)
+    line, col = span.line - 1, span.column - 1
+    if found and found.start() <= max(span.end, start + 200):
+        line, col = _position(text, found.start())
+    first = text[_offset(text, whole.line, whole.column):].split("\n", 1)[0].strip()
+    return Symbol(name, sort, span.path, line, col, line, col + len(name), whole.line - 1,
+                  whole.end_line - 1, whole.end_column - 1, first)
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[:line - 1]) + column - 1
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset)
+    return line, offset - (text.rfind("\n", 0, offset) + 1)
+
+
+def _type_text(t) -> str:
+    if t is None:
+        return "?"
+    name = getattr(t, "name", str(t))
+    if name == "list" and getattr(t, "of", None) is not None:
+        return f"list of {_type_text(t.of)}"
+    if name == "range":
+        return f"{t.low}..{t.high}"
+    return name
+
+
+def _detail(body, sort: str, model) -> str:
+    if isinstance(body, ast.Zone):
+        per = " per " + ", ".join(r.name for r in body.dims) if body.dims else ""
+        return f"zone{per}, {body.visibility}" + (", unordered" if body.unordered else "")
+    if isinstance(body, ast.Var):
+        per = " per " + ", ".join(r.name for r in body.dims) if body.dims else ""
+        return f"variable of type {_type_text(body.type)}{per}, {body.visibility}"
+    if isinstance(body, ast.Define):
+        params = ", ".join(f"{p.name}: {_type_text(p.type)}" for p in body.params)
+        info = model.defines.get(body.name) if model is not None else None
+        result = f" -> {info.type}" if info is not None else ""
+        return f"definition ({params}){result}"
+    if isinstance(body, ast.Phase):
+        params = ", ".join(f"{p.name}: {_type_text(p.type)}" for p in body.params)
+        return f"phase ({params})"
+    if isinstance(body, ast.Kind):
+        return "kind of card" + (f", a {body.parent}" if body.parent else "")
+    if isinstance(body, ast.Enum):
+        return "enum: " + ", ".join(i.name for i in body.items)
+    if isinstance(body, ast.Board):
+        return "board: " + ", ".join(r.name for r in body.nodes)
+    if isinstance(body, ast.Option):
+        return f"option of type {_type_text(body.type)}" + (f": {body.doc}" if body.doc else "")
+    return sort
+
+
+def flatten(symbols: list) -> list:
+    out = []
+    for s in symbols:
+        out.append(s)
+        out.extend(s.children)
+    return out
+
+
+def word_at(text: str, line: int, column: int) -> str:
+    lines = text.split("\n")
+    if not 0 <= line < len(lines):
+        return ""
+    for m in WORD.finditer(lines[line]):
+        if m.start() <= column <= m.end():
+            return m.group()
+    return ""
+
+
+def find(symbols: list, name: str) -> Optional[Symbol]:
+    """The declaration a name refers to (declarations first, then values and fields)."""
+    flat = flatten(symbols)
+    return next((s for s in flat if s.name == name and s.sort not in ("value", "field")),
+                None) or next((s for s in flat if s.name == name), None)
+
+
+def hover_text(symbols: list, name: str, local: Optional[Symbol] = None) -> Optional[str]:
+    """Markdown for a name: its declaration and type (a local's where given), or a
+    keyword's or built-in's docs."""
+    sym = local or find(symbols, name)
+    if sym is not None:
+        return f"```rules\n{sym.text}\n```\n{sym.detail}"
+    parts = []
+    if name in KEYWORD_NODES:
+        doc = inspect.cleandoc(KEYWORD_NODES[name].__doc__ or "")
+        parts.append(f"**{name}**: {doc}")
+    builtin = _builtin_text(name)
+    if builtin:
+        parts.append(builtin)
+    return "\n\n".join(parts) or None
+
+
+def _builtin_text(name: str) -> Optional[str]:
+    if name in BUILTIN_CALLS:
+        params, result = BUILTIN_CALLS[name]
+        return f"built-in `{name}({', '.join(params)}) -> {result}`"
+    if name in BUILTIN_VALUES:
+        return f"built-in value `{name}`: {BUILTIN_VALUES[name]}"
+    if name in AGGREGATES:
+        return (f"aggregate `{name}(x for c in source where condition)`: see "
+                f"{inspect.cleandoc(ast.Comprehension.__doc__ or '')}")
+    return None
+
+
+def completions(symbols: list) -> list:
+    """(label, sort) for every keyword, built-in and declared name."""
+    out = [(k, "keyword") for k in sorted(_keywords())]
+    out += [(b, "builtin") for b in sorted(set(BUILTIN_CALLS) | set(BUILTIN_VALUES) |
+                                           AGGREGATES)]
+    seen = set()
+    for s in flatten(symbols):
+        if s.name not in seen:
+            seen.add(s.name)
+            out.append((s.name, s.sort))
+    return out
+
+
+# ---------------------------------------------------------------- locals
+
+BINDERS = (ast.Let, ast.Param, ast.For, ast.BinderChoice, ast.Comprehension, ast.AskEach,
+           ast.Turns)
+
+
+def _children(node):
+    for f in attrs.fields(type(node))[1:]:
+        value = getattr(node, f.name)
+        items = value if isinstance(value, (tuple, list)) else (value,)
+        for x in items:
+            if isinstance(x, (tuple, list)):
+                yield from (y for y in x if attrs.has(type(y)))
+            elif attrs.has(type(x)) and hasattr(x, "span"):
+                yield x
+
+
+def _walk(node):
+    yield node
+    for child in _children(node):
+        yield from _walk(child)
+
+
+def _contains(span, path: str, line: int, column: int) -> bool:
+    """Does the span hold this 0-based place?"""
+    if span is None or span.path != path:
+        return False
+    here = (line + 1, column + 1)
+    return (span.line, span.column) <= here < (span.end_line, span.end_column)
+
+
+def local_at(tree: ast.File, model, sources: dict, path: str, line: int, column: int,
+             name: str) -> Optional[Symbol]:
+    """The local (parameter, let, or loop or choice binder) a name at this place refers to,
+    with its type where the file checks; None for a name that is not a local here."""
+    top = next((d for d in tree.decls if _contains(d.span, path, line, column)), None)
+    if top is None:
+        return None
+    text = sources.get(path, "")
+    here = _offset(text, line + 1, column + 1)
+    found = None
+    for node in _walk(top):
+        if not isinstance(node, BINDERS) or node.span is None:
+            continue
+        bound = node.name if isinstance(node, (ast.Let, ast.Param)) else node.binder
+        if bound != name or node.span.start > here:
+            continue
+        # a let stands for the rest of its block; other binders for their own construct
+        if not isinstance(node, (ast.Let, ast.Param)) and \
+                not _contains(node.span, path, line, column):
+            continue
+        if found is None or node.span.start >= found.span.start:
+            found = node
+    if found is None:
+        return None
+    sym = _symbol(name, "local", found.span, sources, found.span)
+    if sym is None:
+        return None
+    kind = {ast.Let: "let", ast.Param: "parameter"}.get(type(found), "binder")
+    if isinstance(found, ast.Param):
+        sym.text = f"{name}: {_type_text(found.type)}"
+    t = _type_at(top, model, path, line, column, name) or _bound_type(found, model)
+    sym.detail = f"local ({kind})" + (f" of type {t}" if t else "")
+    return sym
+
+
+def _bound_type(node, model) -> Optional[str]:
+    """The type a binder gives its name: declared, or its value's, or its source's element."""
+    if isinstance(node, ast.Param):
+        return _type_text(node.type)
+    if isinstance(node, ast.Let) and node.type is not None:
+        return _type_text(node.type)
+    if model is None:
+        return None
+    if isinstance(node, ast.Let):
+        return model.types.get(id(node.value))
+    source = getattr(node, "source", None)
+    t = model.types.get(id(source)) if source is not None else None
+    return elem_of(t) if t else None
+
+
+def _type_at(top, model, path: str, line: int, column: int, name: str) -> Optional[str]:
+    if model is None:
+        return None
+    for node in _walk(top):
+        if isinstance(node, ast.Name) and node.name == name and \
+                _contains(node.span, path, line, column):
+            return model.types.get(id(node))
+    return None

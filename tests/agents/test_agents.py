@@ -1,0 +1,84 @@
+"""make_agent, seat specs, levels, and that the searching agents play better than chance
+(seeded, with iteration budgets: the same every run)."""
+
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl import RulesError
+from rulesdsl.agents import GreedyAgent, ISMCTSAgent, agent_names, make_agent
+from rulesdsl.agents.outcome import rewards, score_sign
+from rulesdsl.agents.seats import agent_seed, parse_seats, parse_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_names_and_specs():
+    assert {"random", "greedy", "ismcts"} <= set(agent_names())
+    assert isinstance(make_agent("greedy", 1), GreedyAgent)
+    a = make_agent("ismcts:hard", 1)
+    assert isinstance(a, ISMCTSAgent) and a.level == "hard"
+    b = make_agent("ismcts:iterations=500", 1)
+    assert b.iterations == 500 and b.level is None and b.seconds is None
+    c = make_agent("ismcts", 1, level="easy", seconds=2)
+    assert c.seconds == 2.0 and c.iterations == 100
+    assert make_agent("ismcts", 1).level == "medium"
+    assert parse_spec("ismcts:hard,seconds=0.5") == ("ismcts", {"level": "hard", "seconds": 0.5})
+
+
+def test_seat_lists():
+    assert parse_seats("ismcts:hard,random", 2) == ["ismcts:hard", "random"]
+    assert parse_seats("ismcts:iterations=500,seconds=1,random", 2) == \
+        ["ismcts:iterations=500,seconds=1", "random"]
+    assert parse_seats("ismcts", 3) == ["ismcts"] * 3
+    assert parse_seats("human,ismcts:easy", 2, allowed=["human"] + agent_names()) == \
+        ["human", "ismcts:easy"]
+
+
+@pytest.mark.parametrize("spec, word", [("ismcts:superhard", "superhard"),
+                                        ("ismcts:depth=3", "depth"),
+                                        ("random:hard", "random"),
+                                        ("clever:hard", "clever")])
+def test_bad_specs_say_what_is_known(spec, word):
+    with pytest.raises(RulesError) as info:
+        parse_seats(f"{spec},random", 2)
+    assert info.value.code == "C002"
+    assert word in info.value.message
+
+
+def test_rewards_and_score_direction():
+    sevens = rulesdsl.load(str(ROOT / "examples" / "sevens.rules")).new_game(players=3, seed=1)
+    assert score_sign(sevens) == -1   # fewer cards held is better
+    tri = rulesdsl.load("triumvirat").new_game(players=2, seed=1)
+    assert score_sign(tri) == 1
+    r = rewards(sevens, -1)
+    assert len(r) == 3 and all(0 <= x <= 1 for x in r)
+
+
+def play(path, players, specs, seed):
+    game = rulesdsl.load(path)
+    st = game.new_game(players=players, seed=seed)
+    agents = [make_agent(s, agent_seed(seed, i)) for i, s in enumerate(specs)]
+    while not st.is_over:
+        st.apply(agents[st.to_move].choose(st))
+    return st.winners
+
+
+def test_ismcts_beats_random_in_a_small_game():
+    path = str(ROOT / "examples" / "gops.rules")
+    spec = "ismcts:iterations=150,seconds=none"
+    won = 0.0
+    for g in range(8):
+        seats = [spec, "random"] if g % 2 == 0 else ["random", spec]
+        w = play(path, 2, seats, g)
+        me = g % 2
+        won += (1 / len(w)) if me in w else 0
+    assert won >= 6
+
+
+def test_search_is_reproducible_without_a_time_cap():
+    st = rulesdsl.load("triumvirat").new_game(players=2, seed=4)
+    picks = {make_agent("ismcts:iterations=40,seconds=none", 9).choose(st).label
+             for _ in range(3)}
+    assert len(picks) == 1

@@ -1,0 +1,220 @@
+"""`rulesdsl lsp`, driven over stdio by a real LSP client (pygls's LanguageClient) running
+`python -m rulesdsl lsp` as another process."""
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+from lsprotocol import types  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
+
+from rulesdsl import cli  # noqa: E402
+from rulesdsl.lang.fmt import format_source  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+GAME = '''game "Pairs"
+players 2
+enum Suit { cups, coins }
+kind card { suit: Suit  value: int  label "{suit} {value}" }
+deck stock { card(Suit, [1, 2, 3]) }
+zone stock hidden
+zone hand per player private unordered
+zone pile public
+var turns_left: int = 4
+
+phase turn(p: player) {
+  ask p {
+    c in hand[p] { move c to pile }
+  }
+  set turns_left -= 1
+}
+
+phase round {
+  turns p from seat(0) until turns_left == 0 { turn(p) }
+  win seat(0)
+}
+
+setup { shuffle stock  deal 3 from stock to hand }
+flow round
+'''
+
+
+def run(coro):
+    return asyncio.run(asyncio.wait_for(coro, timeout=120))
+
+
+class Session:
+    """A client connected to a fresh server, collecting published diagnostics."""
+
+    def __init__(self):
+        self.client = LanguageClient("rulesdsl-test", "v1")
+        self.published = {}
+        self.arrived = asyncio.Event()
+
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params: types.PublishDiagnosticsParams):
+            self.published[params.uri] = params.diagnostics
+            self.arrived.set()
+
+    async def __aenter__(self):
+        await self.client.start_io(sys.executable, "-m", "rulesdsl", "lsp", cwd=str(ROOT))
+        await self.client.initialize_async(types.InitializeParams(
+            capabilities=types.ClientCapabilities(), root_uri=ROOT.as_uri()))
+        self.client.initialized(types.InitializedParams())
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+    async def open(self, uri: str, text: str):
+        self.arrived.clear()
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri, language_id="rules", version=1, text=text)))
+        await asyncio.wait_for(self.arrived.wait(), 60)
+        return self.published[uri]
+
+    async def change(self, uri: str, text: str, version: int):
+        self.arrived.clear()
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+        await asyncio.wait_for(self.arrived.wait(), 60)
+        return self.published[uri]
+
+
+def position_of(text: str, needle: str, offset: int = 0) -> types.Position:
+    i = text.index(needle) + offset
+    line = text.count("\n", 0, i)
+    return types.Position(line, i - (text.rfind("\n", 0, i) + 1))
+
+
+def check_json(path: Path, capsys) -> list:
+    cli.main(["check", "--format", "json", str(path)])
+    return json.loads(capsys.readouterr().out)
+
+
+def test_diagnostics_as_you_type_match_check_json(tmp_path, capsys):
+    broken = GAME.replace("move c to pile", "move c to piel")
+    path = tmp_path / "pairs.rules"
+    path.write_text(broken, encoding="utf-8")
+    expected = check_json(path, capsys)
+    assert [d["code"] for d in expected] == ["W700", "E200"]   # pile unused, piel unknown
+
+    async def go():
+        async with Session() as s:
+            first = await s.open(path.as_uri(), broken)
+            fixed = await s.change(path.as_uri(), GAME, 2)
+            return first, fixed
+
+    first, fixed = run(go())
+    assert len(first) == len(expected)
+    for got, want in zip(first, expected):
+        assert got.code == want["code"]
+        assert got.severity == {"error": types.DiagnosticSeverity.Error,
+                                "warning": types.DiagnosticSeverity.Warning}[want["severity"]]
+        assert (got.range.start.line + 1, got.range.start.character + 1) == \
+            (want["line"], want["column"])
+        assert (got.range.end.line + 1, got.range.end.character + 1) == \
+            (want["end_line"], want["end_column"])
+        assert got.message.startswith(want["message"])
+        assert all(f"hint: {h}" in got.message for h in want["hints"])
+    assert "did you mean 'pile'?" in first[1].message
+    start = first[1].range.start
+    assert broken.split("\n")[start.line][start.character:].startswith("piel")
+    assert list(fixed) == []    # the edit that fixes it clears the diagnostics
+
+
+def test_hover_definition_completion_symbols(tmp_path):
+    path = tmp_path / "pairs.rules"
+    uri = path.as_uri()
+    doc = types.TextDocumentIdentifier(uri=uri)
+
+    async def go():
+        async with Session() as s:
+            await s.open(uri, GAME)
+            c = s.client
+            use = position_of(GAME, "hand[p] {", 1)
+            hover = await c.text_document_hover_async(types.HoverParams(doc, use))
+            keyword = await c.text_document_hover_async(
+                types.HoverParams(doc, position_of(GAME, "shuffle stock")))
+            call = position_of(GAME, "turn(p) }", 1)
+            where = await c.text_document_definition_async(types.DefinitionParams(doc, call))
+            items = await c.text_document_completion_async(
+                types.CompletionParams(doc, types.Position(12, 0)))
+            symbols = await c.text_document_document_symbol_async(
+                types.DocumentSymbolParams(doc))
+            card = position_of(GAME, "c to pile")
+            local = await c.text_document_hover_async(types.HoverParams(doc, card))
+            binder = await c.text_document_definition_async(types.DefinitionParams(doc, card))
+            return hover, keyword, where, items, symbols, local, binder
+
+    hover, keyword, where, items, symbols, local, binder = run(go())
+    assert "c in hand[p]" in local.contents.value
+    assert "local (binder) of type card" in local.contents.value
+    assert binder.range.start == position_of(GAME, "c in hand[p]")
+    assert "zone hand per player private unordered" in hover.contents.value
+    assert "private" in hover.contents.value.split("```")[-1]
+    assert "Shuffles a zone" in keyword.contents.value
+    assert where.uri == uri
+    assert where.range.start == position_of(GAME, "turn(p: player)")
+    assert where.range.end.character == where.range.start.character + len("turn")
+    labels = {i.label for i in items.items}
+    assert {"shuffle", "ask", "hand", "pile", "turns_left", "turn", "cups", "size"} <= labels
+    names = {(s.name, s.kind) for s in symbols}
+    assert {("turn", types.SymbolKind.Module), ("round", types.SymbolKind.Module),
+            ("card", types.SymbolKind.Class), ("hand", types.SymbolKind.Array),
+            ("Suit", types.SymbolKind.Enum)} <= names
+
+
+def test_formatting_edits_give_the_formatted_text(tmp_path):
+    messy = GAME.replace("zone pile public", "zone   pile    public").replace(
+        "  set turns_left -= 1", "      set turns_left -= 1")
+    expected = format_source(messy, "pairs.rules")
+    assert expected != messy
+    uri = (tmp_path / "pairs.rules").as_uri()
+
+    async def go():
+        async with Session() as s:
+            await s.open(uri, messy)
+            return await s.client.text_document_formatting_async(types.DocumentFormattingParams(
+                types.TextDocumentIdentifier(uri=uri), types.FormattingOptions(2, True)))
+
+    edits = run(go())
+    assert len(edits) == 1
+    lines = messy.split("\n")
+    r = edits[0].range
+    assert (r.start.line, r.start.character) == (0, 0)
+    assert (r.end.line, r.end.character) == (len(lines) - 1, len(lines[-1]))
+    assert edits[0].new_text == expected
+
+
+def test_a_syntax_error_is_one_diagnostic_and_symbols_survive(tmp_path):
+    uri = (tmp_path / "pairs.rules").as_uri()
+    broken = GAME.replace("phase round {", "phase round {{")
+
+    async def go():
+        async with Session() as s:
+            await s.open(uri, GAME)
+            diags = await s.change(uri, broken, 2)
+            symbols = await s.client.text_document_document_symbol_async(
+                types.DocumentSymbolParams(types.TextDocumentIdentifier(uri=uri)))
+            return diags, symbols
+
+    diags, symbols = run(go())
+    assert len(diags) == 1 and diags[0].code.startswith("E1")
+    assert diags[0].range.start.line == GAME.split("\n").index("phase round {")
+    assert "round" in {s.name for s in symbols}     # from the last text that parsed
+
+
+def test_lsp_without_the_extra_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
+    monkeypatch.delitem(sys.modules, "rulesdsl.integrations.lsp", raising=False)
+    assert cli.main(["lsp"]) == 1
+    assert "pip install 'rulesdsl[lsp]'" in capsys.readouterr().err
