@@ -946,7 +946,11 @@ class Checker:
             m.slots[id(s)] = self.scope.bind(s.binder, "player")
             if s.where is not None:
                 self.cond(s.where, "a condition")
+            # a break out of the bodies would drop the choices not yet taken into effect
+            saved = self.scope.loop_depth, getattr(self.scope, "in_together", False)
+            self.scope.loop_depth, self.scope.in_together = 0, True
             self.choices(s.choices)
+            self.scope.loop_depth, self.scope.in_together = saved
             self.scope.pop()
         elif t is ast.If:
             for cond, block in s.branches:
@@ -989,7 +993,11 @@ class Checker:
         elif t is ast.EndGame:
             self.no_decision_here(s.span, "end game")
         elif t is ast.Break:
-            if self.scope.loop_depth == 0:
+            if self.scope.loop_depth == 0 and getattr(self.scope, "in_together", False):
+                self.err("E604", "break cannot leave an ask together: the choices not yet "
+                         "taken into effect would be lost", s.span,
+                         ["set a variable in the option and test it after the ask"])
+            elif self.scope.loop_depth == 0:
                 self.err("E604", "break outside a loop", s.span,
                          ["break leaves repeat, while, for or turns; use return to leave a phase"])
         elif t is ast.Return:

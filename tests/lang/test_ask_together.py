@@ -129,3 +129,11 @@ def test_a_sampled_state_forgets_the_others_secret_choices():
         assert "P1 chooses bid 3" in e.log
     assert len(outcomes) > 3  # P1's bid and P2's choice are no longer the true ones
     assert s.to_move == 2 and s.var("money[P1]") == 3  # the original is untouched
+
+
+def test_break_may_not_leave_the_choices_half_done():
+    errs = errors_of('phase other {\n  repeat {\n    ask together p in players { "x" { break } }\n'
+                     '  } until true\n}')
+    assert [code for code, _ in errs] == ["E604"] and "ask together" in errs[0][1]
+    assert errors_of('phase other {\n  ask together p in players {\n'
+                     '    "x" { repeat { break } until true }\n  }\n}') == []
