@@ -94,6 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", type=int, metavar="N", default=None,
                    help="print the state after N actions and exit (no keys read)")
     p.add_argument("--plain", action="store_true", help="plain text: no colours")
+    look = p.add_mutually_exclusive_group()
+    look.add_argument("--seat", metavar="P", default=None,
+                      help="show the game as seat P (P1, P2, ... or 1, 2, ...) saw it: its "
+                           "own hand, only counts of the others' (the default for a game "
+                           "not yet over: the one person who played, else P1)")
+    look.add_argument("--all", action="store_true",
+                      help="show everything, every hand and hidden pile, also of a game "
+                           "not yet over (the default only for a finished game)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help="play many games with agents and report statistics",

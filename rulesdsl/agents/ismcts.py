@@ -1,11 +1,13 @@
-"""Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse,
-2012) over `Knowledge.sample`: one tree for the mover's information set; each iteration
-samples a full state from what the mover knows, walks the tree with UCB1 over the actions
-available in that sample, adds one node, plays on at random and backs the outcome up.
+"""Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse, 2012) over
+`Knowledge.sample`: each iteration samples a full state from what the mover knows, walks
+down with UCB1 over the actions available in that sample, adds one node, plays on at
+random and backs the outcome up.
 
-A node's statistics are from the point of view of the player who moved into it, so every
-player in the tree plays to win; rewards are win shares at the end of the game, or the
-scaled scores when a playout is cut short.
+The search keeps one tree per player (their "multiple-observer" variant): the player to
+move chooses from its own tree, in which the others' moves appear as it saw them, so a
+card bid face down does not tell the opponent's statistics what was bid. A node's
+statistics are from the point of view of the player who moved into it; rewards are win
+shares at the end of the game, or the scaled scores when a playout is cut short.
 """
 
 from __future__ import annotations
@@ -79,52 +81,63 @@ class ISMCTSAgent:
         me = state.to_move
         knowledge = Knowledge(state, me)
         sign = score_sign(state)
-        root = _Node(None)
+        roots = [_Node(None) for _ in range(state.players)]
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.iterations
         done = 0
         while (budget is None or done < budget) and \
                 (deadline is None or time.perf_counter() < deadline or done == 0):
-            self._iterate(root, knowledge.sample(rng.getrandbits(63)), sign)
+            self._iterate(roots, knowledge.sample(rng.getrandbits(63)), sign)
             done += 1
         self.last_iterations = done
-        by_label = root.children
-        return max(actions, key=lambda a: (by_label[a.label].visits, by_label[a.label].total)
-                   if a.label in by_label else (-1, 0.0))
+        stats = roots[me].children
+        return max(actions, key=lambda a: (stats[me, a.label].visits, stats[me, a.label].total)
+                   if (me, a.label) in stats else (-1, 0.0))
 
-    def _iterate(self, root: _Node, s, sign: int) -> None:
+    def _iterate(self, roots: list, s, sign: int) -> None:
+        """One iteration over one tree per player (multiple-observer ISMCTS): each player
+        chooses from its own tree, and the others' trees follow the move as they saw it,
+        so no one's statistics depend on what it could not see (a card bid face down)."""
         rng = self.rng
         c = self.exploration
-        node = root
-        path = [root]
-        # selection: down the tree while every available action has a node
+        n = len(roots)
+        at = list(roots)
+        paths = [[r] for r in roots]
         while not s.is_over:
+            mover = s.to_move
+            node = at[mover]
             labels = [a.label for a in s.legal_actions()]
             children = node.children
-            untried = [lb for lb in labels if lb not in children]
+            mine = [(mover, lb) for lb in labels]
+            for k in mine:
+                if k in children:
+                    children[k].avail += 1
+            untried = [k for k in mine if k not in children]
             if untried:
-                label = untried[rng.randrange(len(untried))]
-                mover = s.to_move
-                s.apply(label)
-                child = children[label] = _Node(mover)
-                child.avail = 1
-                for lb in labels:
-                    if lb != label and lb in children:
-                        children[lb].avail += 1
-                path.append(child)
+                label = untried[rng.randrange(len(untried))][1]
+            else:
+                label, best_value = None, -1.0
+                for k in mine:
+                    ch = children[k]
+                    value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if value > best_value:
+                        label, best_value = k[1], value
+            before = len(s.events)
+            s.apply(label)
+            new = s.events[before:]
+            for q in range(n):
+                # keyed by who moved too: whose turn it is may differ between samples
+                key = (mover, label if q == mover else _seen_as(s, new, q, label))
+                child = at[q].children.get(key)
+                if child is None:
+                    child = at[q].children[key] = _Node(mover)
+                    if q == mover:
+                        child.avail = 1
+                at[q] = child
+                paths[q].append(child)
+            if untried:
                 break
-            best, best_value = None, -1.0
-            for lb in labels:
-                ch = children[lb]
-                ch.avail += 1
-                value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if value > best_value:
-                    best, best_value = lb, value
-            s.apply(best)
-            node = children[best]
-            path.append(node)
-        # playout
         cap = self.playout_cap
         steps = 0
         while not s.is_over and (cap is None or steps < cap):
@@ -132,11 +145,22 @@ class ISMCTSAgent:
             s.apply(acts[rng.randrange(len(acts))])
             steps += 1
         reward = rewards(s, sign)
-        for n in path:
-            n.visits += 1
-            if n.player is not None:
-                n.total += reward[n.player]
+        for path in paths:
+            for node in path:
+                node.visits += 1
+                if node.player is not None:
+                    node.total += reward[node.player]
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(seed={self.seed!r}, level={self.level!r}, "
                 f"iterations={self.iterations!r}, seconds={self.seconds!r})")
+
+
+def _seen_as(s, new: list, q: int, label: str):
+    """How seat q saw a move: its label when q could see everything the move showed, else
+    what q saw of it up to the first thing hidden from q (later events are not told
+    apart, as a player's own tree does not tell chance apart either)."""
+    for i, e in enumerate(new):
+        if s.render_log(e, q) != s.render_log(e):
+            return ("hidden",) + tuple(s.render_log(x, q) for x in new[:i + 1])
+    return label

@@ -781,10 +781,12 @@ class Compiler:
             st.events.append(("play", p, c))
             st.move_cards([c], to(st, L), False, log=False)
         self.emit(begin, span)
+        defers = self.responds_in_effect()
+        kind_of = self.p.card_kind
         for rid in self.response_ids:
             def respond(st, fr, rid=rid):
                 L = fr[2]
-                if not L[cancelled]:
+                if not L[cancelled] and not defers[kind_of[L[cs]]]:
                     st.call(rid, [L[cs], L[ps]], False)
             self.emit(respond, span)
 
@@ -806,6 +808,32 @@ class Compiler:
                 st.call(pid, [L[cs], L[ps]], True)
         self.emit(effect, span)
 
+    def responds_in_effect(self) -> list:
+        """Per kind id: does its `on play` hold a `respond`? Then the responses run there,
+        not before the effect."""
+        found = getattr(self, "_responds_in_effect", None)
+        if found is None:
+            by_name = {k: _holds_respond(self.m.kinds[k].decl.on_play) for k in self.kinds}
+            found = self._responds_in_effect = [
+                next((by_name[a] for a in self.m.kinds[k].ancestors
+                      if self.m.kinds[a].decl.on_play is not None), False)
+                for k in self.kinds]
+        return found
+
+    def s_Respond(self, s: ast.Respond):
+        # the effect's frame holds the card and its player in its first two slots
+        for rid in self.response_ids:
+            def respond(st, fr, rid=rid):
+                st.call(rid, [fr[2][0], fr[2][1]], False)
+            self.emit(respond, s.span)
+
+            def after(st, fr):
+                if st.cancelled:
+                    st.cancelled = False
+                    st.events.append(("cancelled", fr[2][0]))
+                    st.return_from(fr)  # a cancelled card's effect stops here
+            self.emit(after, s.span)
+
     def s_Ask(self, s: ast.Ask):
         who = self.expr(s.who)
         self.ask(s, who, s.choices, optional=False)
@@ -814,7 +842,8 @@ class Compiler:
         # for q in source where cond: ask q, optionally; a break inside ends the round
         slot = self.m.slots[id(s)]
         self.each(s, self.expr(s.source),
-                  lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True))
+                  lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True,
+                                   openly=s.openly))
 
     def s_AskTogether(self, s: ast.AskTogether):
         compile_ask_together(self, s)
@@ -832,7 +861,7 @@ class Compiler:
         text = self.text(ch.label) if ch.label is not None else None
         return ("tuple", text, where, body_pc, self.m.slots[id(ch)], srcs, ets)
 
-    def ask(self, s, who, choices, optional: bool):
+    def ask(self, s, who, choices, optional: bool, openly: bool = False):
         """A decision point: compute the options, suspend, resume in the chosen body."""
         alts = []
         at = self.jump_placeholder(s.span)
@@ -860,7 +889,7 @@ class Compiler:
         decline_pc = self.here()  # declining an optional ask continues after the bodies
         for j in bodies_end:
             self.patch_jump(j)
-        self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span)
+        self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span, openly)
 
     # ------------------------------------------------------------------ expressions
     def text(self, text: ast.Text) -> Callable:
@@ -1365,9 +1394,10 @@ class Ask:
     """The decision instruction. `options(st, fr)` lists (label, alt, value); running it
     suspends the game unless it is optional and nobody has an option."""
 
-    __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span")
+    __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly")
 
-    def __init__(self, who, alts, optional, decline_pc, labeller, span):
+    def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
+        self.openly = openly  # asked even with no option: then `decline` is the only one
         self.who = who
         self.alts = alts
         self.optional = optional
@@ -1392,11 +1422,15 @@ class Ask:
             if kind == "tuple":
                 tuple_options(st, L, ai, text, cond, slot, src, et, label, seen, out)
                 continue
+            mine = []
             for x in list(src(st, L)):
                 L[slot] = x
                 if cond is not None and not cond(st, L):
                     continue
-                lab = label(et, x) if text is None else text(st, L)
+                mine.append((label(et, x) if text is None else text(st, L), x))
+            if et == "card" and text is None and len(mine) > 1:
+                mine = by_position(st, mine, self.who(st, L))
+            for lab, x in mine:
                 prev = seen.get(lab)
                 if prev is not None:
                     if prev == ai:
@@ -1404,7 +1438,7 @@ class Ask:
                     lab = f"{lab} ({ai + 1})"
                 seen[lab] = ai
                 out.append((lab, ai, x))
-        if self.optional and out:
+        if self.optional and (out or self.openly):
             out.append(("decline", -1, None))
         return out
 
@@ -1436,6 +1470,54 @@ class Ask:
         elif slot is not None:
             fr[2][slot] = value
         fr[1] = body_pc
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def by_position(st, options: list, seat) -> list:
+    """Alike cards (one label) are one option where choosing either makes no difference;
+    where they lie in ordered zones, their position matters, so each is an option of its
+    own, labelled by its place: "red 3 (bottom)", "red 3 (2nd)", "red 3 (top)" (with the
+    zone's name when the copies lie in several zones). Only where the chooser sees the
+    copies: a place in a pile it cannot see would tell it what lies there."""
+    if len({lab for lab, _ in options}) == len(options):
+        return options  # no alike cards: the usual case, left as it is
+    copies = {}
+    for lab, c in options:
+        copies.setdefault(lab, []).append(c)
+    unordered, zone_names = st.prog.zone_unordered, st.prog.zone_names
+    out = []
+    for lab, c in options:
+        same = copies[lab]
+        zones = {st.loc[d] for d in same}
+        if len(same) == 1 or any(unordered[z] or not st.can_see(z, seat) for z in zones):
+            out.append((lab, c))
+            continue
+        z = st.loc[c]
+        pile = st.zones[z]
+        i = pile.index(c)
+        place = "bottom" if i == 0 else "top" if i == len(pile) - 1 else ordinal(i + 1)
+        out.append((f"{lab} ({zone_names[z]}, {place})" if len(zones) > 1 else
+                    f"{lab} ({place})", c))
+    return out
+
+
+def _holds_respond(node) -> bool:
+    """Does a statement tree (an `on play`, a block, a choice ...) hold a `respond`?"""
+    if isinstance(node, ast.Respond):
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(_holds_respond(x) for x in node)
+    if isinstance(node, (ast.Block, ast.If, ast.Ask, ast.AskEach, ast.NamedChoice,
+                         ast.BinderChoice, ast.Repeat, ast.While, ast.For, ast.Turns,
+                         ast.AskTogether, ast.TupleChoice)):
+        return any(_holds_respond(getattr(node, f.name)) for f in attrs.fields(type(node))
+                   if f.name != "span")
+    return False
 
 
 def compile_program(model: Model, nplayers: int, options: dict) -> Program:

@@ -1,13 +1,15 @@
 """Determinization: a complete State sampled from what one seat knows.
 
 `Knowledge(state, seat)` reads only what the seat may see: the cards in zones visible to
-it, the sizes of the others, the variables it may read, and the events of the log as the
-seat saw them. From the log it learns which cards it saw go into a zone hidden from it
-(a card passed face down, a hand shown to it); it forgets that when a hidden move takes
-cards out of that zone (it cannot tell which) or a card of it is played.
+it, the sizes of the others, the variables it may read, the rules' starting layout, and
+the events of the log as the seat saw them. From these it learns, for every card it
+cannot see, the hidden zones the card may be in: a card it saw go into a zone hidden from
+it (passed face down, a hand shown to it) is there, until a move it cannot follow takes
+cards out of that zone; a card never seen is where it started or wherever hidden moves
+from there may have carried it.
 
-`Knowledge.sample(seed)` then deals the cards it does not know, in a seat-independent
-order, over the places it cannot see, keeping every zone's size; puts hidden variables
+`Knowledge.sample(seed)` then deals the cards it cannot see, in a seat-independent order,
+over the hidden places they may be in, keeping every zone's size; puts hidden variables
 back to their declared values; and gives the new state its own random numbers. Two states
 that look the same to the seat give the same sample for the same seed, and sampling an
 already sampled state again gives the same result as sampling the real one.
@@ -31,32 +33,29 @@ class Knowledge:
         self.state = state
         self.seat = seat
         prog = state.prog
+        zones = state.zones
         see = [state.can_see(zi, seat) for zi in range(len(prog.zone_names))]
         self.see = see
-        known = _known_places(state, seat, see)
-        # cards a readable card variable names are known cards; keep them where they lie
+        self.hidden_zones = [zi for zi in range(len(zones)) if not see[zi] and zones[zi]]
+        hidden = set(self.hidden_zones)
+        possible = _possible_places(state, seat, see)
+        # a card a readable card variable names is a known card: it stays where it lies
         for i in self._card_vars_read():
             c = state.vars[i]
             if isinstance(c, int) and 0 <= c < len(state.loc) and not see[state.loc[c]]:
-                known[c] = state.loc[c]
-        zones = state.zones
+                possible[c] = {state.loc[c]}
         visible = {c for zi, z in enumerate(zones) if see[zi] for c in z}
-        # pin known cards to their hidden zone, never more than the zone holds
-        pinned = {}
-        for c in sorted(known):
-            zi = known[c]
-            if zi is None or see[zi] or c in visible:
-                continue
-            got = pinned.setdefault(zi, [])
-            if len(got) < len(zones[zi]):
-                got.append(c)
-        self.pinned = pinned
-        pinned_set = {c for cs in pinned.values() for c in cs}
         placed = [c for c in range(len(state.loc)) if 0 <= state.loc[c] < len(zones)]
-        # the cards the seat cannot place, sorted by id: never by where they truly lie
-        self.pool = sorted(c for c in placed if c not in visible and c not in pinned_set)
-        self.hidden_zones = [zi for zi in range(len(zones)) if not see[zi] and zones[zi]]
-        self.slots = {zi: len(zones[zi]) - len(pinned.get(zi, ())) for zi in self.hidden_zones}
+        # the cards the seat cannot see, sorted by id (never by where they truly lie), each
+        # with the hidden zones it may be in: anywhere hidden when the log rules out all
+        self.pool = sorted(c for c in placed if c not in visible)
+        every = tuple(self.hidden_zones)
+        self.allowed = {}
+        for c in self.pool:
+            where = possible[c]
+            ok = tuple(sorted(where & hidden)) if where is not None else ()
+            self.allowed[c] = ok or every
+        self.slots = {zi: len(zones[zi]) for zi in self.hidden_zones}
 
     def _card_vars_read(self):
         prog = self.state.prog
@@ -67,19 +66,44 @@ class Knowledge:
                 if _may_read(lay, k, self.seat):
                     yield lay.base + k
 
+    def deal(self, rnd: random.Random) -> dict:
+        """Zone -> cards: every pool card in a zone it may be in, every zone full. The most
+        constrained cards go first, each to a zone drawn by its free room; a dead end is
+        tried again, and at last a card that fits nowhere goes where there is room."""
+        for _ in range(4):
+            order = self.pool[:]
+            rnd.shuffle(order)
+            order.sort(key=lambda c: len(self.allowed[c]))
+            room = dict(self.slots)
+            out = {zi: [] for zi in self.hidden_zones}
+            stuck = []
+            for c in order:
+                options = [zi for zi in self.allowed[c] if room[zi] > 0]
+                if not options:
+                    stuck.append(c)
+                    continue
+                r = rnd.randrange(sum(room[zi] for zi in options))
+                for zi in options:
+                    r -= room[zi]
+                    if r < 0:
+                        break
+                out[zi].append(c)
+                room[zi] -= 1
+            if not stuck:
+                return out
+        for c in stuck:
+            zi = next(z for z in self.hidden_zones if room[z] > 0)
+            out[zi].append(c)
+            room[zi] -= 1
+        return out
+
     def sample(self, seed: int):
         """A full State consistent with this knowledge, the same for the same seed."""
         state = self.state
         prog = state.prog
         rnd = random.Random(seed & MASK64)
         d = state.clone()
-        pool = self.pool[:]
-        rnd.shuffle(pool)
-        at = 0
-        for zi in self.hidden_zones:
-            n = self.slots[zi]
-            cards = self.pinned.get(zi, []) + pool[at:at + n]
-            at += n
+        for zi, cards in self.deal(rnd).items():
             if prog.zone_unordered[zi]:
                 cards.sort()
             else:
@@ -130,10 +154,28 @@ def _owner_of(lay, k: int):
     return keys[lay.dims.index("player")]
 
 
-def _known_places(state, seat: int, see: list) -> dict:
-    """Replay the log as `seat` saw it: card -> the zone it was last seen go into (None:
-    seen, but where it went is not known)."""
-    known = {}
+def _possible_places(state, seat: int, see: list) -> list:
+    """Replay the log as the seat saw it: per card, the set of zones it may be in (None:
+    anywhere). Cards start where the rules lay them out; a move the seat sees, or a card
+    shown to it, puts the card in one zone; a move it cannot follow (n cards from one
+    hidden zone to another) lets every card that may have been in the source be in the
+    destination too; a card played moves without a logged move, to a place not told."""
+    prog = state.prog
+    possible = [{z} for z in prog.initial_zone]
+    maybe = {}
+    for c, z in enumerate(prog.initial_zone):
+        maybe.setdefault(z, set()).add(c)
+
+    def put(c, zones):
+        old = possible[c]
+        if old is not None:
+            for z in old:
+                maybe[z].discard(c)
+        possible[c] = zones
+        if zones is not None:
+            for z in zones:
+                maybe.setdefault(z, set()).add(c)
+
     for e in state.events:
         if isinstance(e, str):
             continue
@@ -142,19 +184,16 @@ def _known_places(state, seat: int, see: list) -> dict:
             cards, src, dst = e[1], e[2], e[3]
             if see[src] or see[dst]:
                 for c in cards:
-                    known[c] = dst
+                    put(c, {dst})
             else:
-                # some cards left src for dst; the seat cannot tell which
-                for c, zi in list(known.items()):
-                    if zi == src:
-                        known[c] = None
+                for c in list(maybe.get(src, ())):
+                    possible[c].add(dst)
+                    maybe.setdefault(dst, set()).add(c)
         elif kind == "play":
-            known[e[2]] = None  # moved without a logged move: its place is not known
+            put(e[2], None)
         elif kind == "reveal":
             zi = e[2]
-            if zi < 0:
-                continue
-            if len(e) <= 3 or seat in e[3] or see[zi]:
+            if zi >= 0 and (len(e) <= 3 or seat in e[3] or see[zi]):
                 for c in e[1]:
-                    known[c] = zi
-    return known
+                    put(c, {zi})
+    return possible

@@ -327,12 +327,15 @@ class AskTogether:
 @node
 class AskEach:
     """Offers each player in turn the options, and a `decline`; players with no option are
-    skipped. Example: `ask each q in others(p) { r in hand[q] where r is veto { cancel } }`"""
+    skipped, unless `openly`: then every player is asked, and one with no option gets only
+    `decline`, so who is asked never tells what they hold.
+    Example: `ask each q in others(p) openly { r in hand[q] where r is veto { cancel } }`"""
     span: Span = span_field()
     binder: str = ""
     source: object = None
     where: object = None
     choices: tuple = ()
+    openly: bool = False
 
 
 @node
@@ -420,6 +423,14 @@ class Return:
 @node
 class Cancel:
     """In a response: cancels the card being played, and closes the response. Example: `cancel`"""
+    span: Span = span_field()
+
+
+@node
+class Respond:
+    """In a kind's `on play`: the responses to the card run here, after the choices above
+    and before the effect below; a response that cancels the card ends the effect.
+    Example: `ask p { q in others(p) { respond  move top(line[q]) to discard } }`"""
     span: Span = span_field()
 
 

@@ -19,6 +19,7 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
+from rulesdsl.lang.secrets import choices_read_secret, reads_secret
 
 SCALARS = ("int", "bool", "player", "card")
 NULLABLE_BASE = ("player", "card", "int")  # a number may be none: not yet known
@@ -937,6 +938,7 @@ class Checker:
                 self.cond(s.where, "a condition")
             self.choices(s.choices)
             self.scope.pop()
+            self.warn_secret_asking(s)
         elif t is ast.AskTogether:
             self.no_decision_here(s.span, "a decision")
             self.current_phase.asks = True
@@ -952,6 +954,11 @@ class Checker:
             self.choices(s.choices)
             self.scope.loop_depth, self.scope.in_together = saved
             self.scope.pop()
+            found = reads_secret(s.where, self.m) if s.where is not None else ""
+            if found:  # every listed player is asked: only the list itself could tell
+                self.warn("W704", f"who is asked here depends on {found}, which not every "
+                          "seat may see: asking tells the table what it holds", s.span,
+                          ["ask every player and test the secret in the options"])
         elif t is ast.If:
             for cond, block in s.branches:
                 self.cond(cond, "an if")
@@ -972,6 +979,7 @@ class Checker:
                 self.cond(s.where, "a condition")
             self.loop_block(s.body)
             self.scope.pop()
+            self.warn_secret_asking(s)
         elif t is ast.Turns:
             self.expect("player", self.expr(s.start), s.start, "the first player")
             self.scope.push()
@@ -1007,6 +1015,13 @@ class Checker:
             if self.context != "response":
                 self.err("E604", "cancel only stands in a response", s.span,
                          ["declare: response NAME to x played by p { ... cancel ... }"])
+        elif t is ast.Respond:
+            if self.context != "effect":
+                self.err("E604", "respond only stands in a kind's `on play`", s.span,
+                         ["write it in the card's effect, after its choices: "
+                          "on play by p { ask p { ... { respond  ... } } }"])
+            elif m.responses:
+                self.current_phase.asks = True
         elif t is ast.Play:
             self.has_play = True
             self.expect("card", self.expr(s.card), s.card, "the card played")
@@ -1025,6 +1040,20 @@ class Checker:
     def revealable_value(self, e, t: str) -> bool:
         """`reveal cup[p]`: a variable's value (dice, a secret number) may be shown too."""
         return self.m.resolved.get(id(e), ("",))[0] == "var" and not t.startswith("family:")
+    def warn_secret_asking(self, s) -> None:
+        """W704: who is asked would tell what some seat may not see (a hand's contents)."""
+        found = reads_secret(s.where, self.m) if s.where is not None else ""
+        if isinstance(s, ast.For):
+            if not found or not any(isinstance(x, (ast.Ask, ast.AskEach))
+                                    for x in s.body.stmts):
+                return
+        elif not found and not s.openly:
+            found = choices_read_secret(s.choices, self.m)
+        if found:
+            self.warn("W704", f"who is asked here depends on {found}, which not every seat "
+                      "may see: asking tells the table what it holds", s.span,
+                      ["ask every player openly and test the secret in the options: "
+                       "ask each q in ... openly { ... }"])
 
     def set_stmt(self, s: ast.Set):
         m = self.m

@@ -22,7 +22,7 @@ DECLARATIONS = ("game", "extends", "option", "enum", "board", "kind", "deck", "z
 # Every other word of the grammar.
 KEYWORDS = ("let", "set", "move", "to", "at", "bottom", "shuffle", "deal", "all", "from",
             "starting", "with", "reveal", "log", "ask", "each", "together", "where", "if",
-            "then", "else",
+            "then", "else", "openly", "respond",
             "repeat", "until", "while", "for", "turns", "skip", "win", "end", "break",
             "return", "cancel", "play", "played", "playable", "by", "swap", "step", "of",
             "when", "keeps", "during", "effects", "per", "as", "on", "label", "borders",

@@ -489,8 +489,9 @@ class Build(Transformer):
     def ask_stmt(self, meta, who, *choices):
         return ast.Ask(self._span(meta), who, tuple(choices))
 
-    def ask_each_stmt(self, meta, binder, source, where, *choices):
-        return ast.AskEach(self._span(meta), str(binder), source, where, tuple(choices))
+    def ask_each_stmt(self, meta, binder, source, where, openly, *choices):
+        return ast.AskEach(self._span(meta), str(binder), source, where, tuple(choices),
+                           openly is not None)
 
     def named_choice(self, meta, label, cond, body):
         return ast.NamedChoice(self._span(meta), self._text(label), cond, body)
@@ -553,6 +554,9 @@ class Build(Transformer):
 
     def cancel_stmt(self, meta):
         return ast.Cancel(self._span(meta))
+
+    def respond_stmt(self, meta):
+        return ast.Respond(self._span(meta))
 
     def play_stmt(self, meta, card, by, to):
         return ast.Play(self._span(meta), card, by, to)

@@ -1,4 +1,6 @@
-"""`rulesdsl replay FILE`: step through a game, forwards and backwards, seeing everything.
+"""`rulesdsl replay FILE`: step through a game, forwards and backwards: a finished game
+with everything shown, a game not yet over as one seat saw it (`--seat P`; `--all` shows
+everything).
 
 FILE is a replay file (JSON: format "rulesdsl-replay", game, options, players, seed,
 scenario, actions), which the runner writes at the end of a game, or an autosave (the
@@ -8,6 +10,7 @@ next, p previous, g N go to action N, q quit. `--to N` prints the state after N 
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 
@@ -86,19 +89,30 @@ def omniscient_lines(layout: Layout, state, width: int) -> list:
     return layout.view_lines(view, None, compact=True, width=width)
 
 
-def show(o: Out, game, states: list, k: int, actions: list) -> None:
+def seat_lines(layout: Layout, state, seat: int, width: int) -> list:
+    """What one seat sees: its view, as at the table."""
+    return layout.view_lines(state.view(seat), seat, compact=True, width=width)
+
+
+def show(o: Out, game, states: list, k: int, actions: list, seat=None, seen=None) -> None:
+    """The position after k actions: everything (seat None), or as `seat` saw it (`seen`:
+    the actions as that seat saw them)."""
     state = states[k]
     o.clear()
     layout = Layout(state)
     n = len(states) - 1
     head = f" {game.name} " if getattr(game, "name", None) else ""
-    o.line([(head, "bold reverse"), (f"  after action {k} of {n}", "bold")])
+    eyes = "  everything shown" if seat is None else f"  as P{seat + 1} sees it"
+    o.line([(head, "bold reverse"), (f"  after action {k} of {n}", "bold"), (eyes, None)])
     if k:
-        o.line([("action: ", "bold"), (actions[k - 1], "yellow")])
+        o.line([("action: ", "bold"), (actions[k - 1] if seen is None else seen[k - 1],
+                                       "yellow")])
         before = len(states[k - 1].events)
-        for line in state.log[before:][-15:]:
-            o.line("  " + line)
-    for line in omniscient_lines(layout, state, o.width):
+        for e in state.events[before:][-15:]:
+            o.line("  " + state.render_log(e, seat))
+    lines = omniscient_lines(layout, state, o.width) if seat is None else \
+        seat_lines(layout, state, seat, o.width)
+    for line in lines:
         o.line([("  ", None)] + line)
     if state.is_over:
         w = ", ".join(f"P{s + 1}" for s in state.winners) or "nobody"
@@ -107,17 +121,46 @@ def show(o: Out, game, states: list, k: int, actions: list) -> None:
         o.line(f"P{state.to_move + 1} to move")
 
 
+def replay_seat(args, data: dict, states: list):
+    """Whose eyes the replay looks through: None (everything) for a finished game or with
+    --all; else --seat, or the one person who played, or P1. A game still under way is
+    never shown whole without --all: it would spoil it for whoever plays it."""
+    players = states[0].players
+    chosen = getattr(args, "seat", None)
+    if chosen is not None:
+        text = str(chosen).strip().upper().removeprefix("P")
+        if not text.isdecimal() or not 1 <= int(text) <= players:
+            raise RulesError("C014", f"--seat {chosen}: the game has seats P1 to P{players}",
+                             None, ["write --seat P1 (or 1)"])
+        return int(text) - 1
+    if getattr(args, "all", False) or states[-1].is_over:
+        return None
+    seats = data.get("seats") if isinstance(data.get("seats"), list) else []
+    humans = [k for k, kind in enumerate(seats) if kind == "human"]
+    return humans[0] if len(humans) == 1 and humans[0] < players else 0
+
+
 def run_replay(args, out=None, inp=None) -> int:
     data = read_replay(args.file)
     game, states, problem = states_of(data)
     o = Out(out, plain=bool(getattr(args, "plain", False)))
     actions = data["actions"]
     n = len(states) - 1
+    seat = replay_seat(args, data, states)
+    seen = None
+    if seat is not None:
+        from rulesdsl.play.seen import history_seen
+        seen = history_seen(states[0], actions[:n], seat)
+        if not states[-1].is_over and getattr(args, "seat", None) is None:
+            problem = (problem + "\n" if problem else "") + \
+                f"the game is not over: shown as P{seat + 1} sees it (--seat P chooses " \
+                "the seat, --all shows every hand and hidden pile)"
+    display = functools.partial(show, seat=seat, seen=seen)
     if getattr(args, "to", None) is not None:
         k = args.to
         if not 0 <= k <= n:
             raise RulesError("C013", f"--to {k}: the replay has actions 0 to {n}")
-        show(o, game, states, k, actions)
+        display(o, game, states, k, actions)
         if problem:
             o.line(problem)
         return 0
@@ -125,7 +168,7 @@ def run_replay(args, out=None, inp=None) -> int:
     k = 0
     message = problem
     while True:
-        show(o, game, states, k, actions)
+        display(o, game, states, k, actions)
         if message:
             o.line(message)
             message = None

@@ -208,6 +208,7 @@ HELP = ["choose: type an option's number, or its label (any unique start of it, 
         "  help      this help and the options again",
         "  rules     a summary of the rules (cards, zones, phases)",
         "  log       everything you have seen so far",
+        "  history   the actions so far, as you saw them",
         "  save F    save the game in the file F too (it is saved after every move anyway)",
         "  quit      stop; continue later with rulesdsl play --resume FILE"]
 
@@ -264,6 +265,8 @@ class Runner:
         self.save_path = save
         self.extra_saves: list = []   # files named with `save FILE`
         self.meta = dict(meta or {})  # what --resume needs besides the state
+        # the position before the first action, for `history` as each seat saw it
+        self.initial = state.clone() if not getattr(state, "history", None) else None
         self._out = out
         self._inp = inp
         self.o = Out(out, plain=plain)
@@ -328,6 +331,20 @@ class Runner:
     def save(self) -> None:
         if self.save_path:
             write_file(self.save_path, self.save_data(), "the save file")
+
+    def history_lines(self, seat) -> list:
+        """The actions so far as `seat` saw them (others' secret choices unnamed); the
+        seat's log when the game cannot be replayed from its start."""
+        from rulesdsl.play.seen import history_seen
+        try:
+            initial = self.initial
+            if initial is None:
+                initial = self.game.new_game(players=self.state.players,
+                                             seed=self.meta.get("seed", self.state.seed),
+                                             scenario=self.meta.get("scenario") or None)
+            return history_seen(initial, list(self.state.history), seat)
+        except (RulesError, AttributeError, TypeError):
+            return log_lines(self.state, seat)
 
     def replay_data(self) -> dict:
         return {"format": "rulesdsl-replay", "game": self.meta.get("game"),
@@ -527,8 +544,8 @@ class Runner:
             if cmd in ("quit", "exit", "q"):
                 raise Quit()
             if cmd == "history":
-                for k, label in enumerate(self.state.history, 1):
-                    self.say(f"  {k}. {label}")
+                for k, line in enumerate(self.history_lines(seat), 1):
+                    self.say(f"  {k}. {line}")
                 continue
             if cmd == "log":
                 for line in log_lines(self.state, seat):
@@ -708,7 +725,7 @@ def choose_game(out: IO, inp: IO) -> tuple:
         n = (f"{g.min_players}" if g.min_players == g.max_players
              else f"{g.min_players}-{g.max_players}")
         print(f"  {k}. {g.name:<30} {n:>3} players   (rulesdsl play {name})", file=out)
-    print("you play against the computer (random players); --seats changes that",
+    print("you play against the computer (ismcts at medium); --seats changes that",
           file=out)
 
     def ask(prompt):
@@ -798,7 +815,7 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
             print("", file=out or sys.stdout)
             return 0
         if requested_players is not None and seats_arg is None:
-            seats_arg = ",".join([HUMAN] + ["random"] * (requested_players - 1))
+            seats_arg = ",".join([HUMAN] + [DEFAULT_OPPONENT] * (requested_players - 1))
     game = load_game(game_name, given_options)
     seed = args.seed if args.seed is not None else 0
     if args.seed is None and not resume and not script and \

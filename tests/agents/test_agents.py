@@ -82,3 +82,18 @@ def test_search_is_reproducible_without_a_time_cap():
     picks = {make_agent("ismcts:iterations=40,seconds=none", 9).choose(st).label
              for _ in range(3)}
     assert len(picks) == 1
+
+
+def test_a_face_down_choice_looks_the_same_to_the_others():
+    from rulesdsl.agents.ismcts import _seen_as
+    st = rulesdsl.load(str(ROOT / "examples" / "gops.rules")).new_game(players=2, seed=3)
+    mover = st.to_move
+    other = 1 - mover
+    seen = set()
+    for a in st.legal_actions()[:3]:
+        s = st.clone()
+        n = len(s.events)
+        s.apply(a.label)
+        assert _seen_as(s, s.events[n:], mover, a.label) == a.label
+        seen.add(_seen_as(s, s.events[n:], other, a.label))
+    assert len(seen) == 1 and next(iter(seen))[0] == "hidden"

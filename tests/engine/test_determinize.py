@@ -152,3 +152,20 @@ def test_a_card_the_seat_passed_face_down_stays_known():
     for d in samples:
         assert all(d.loc[c] == dest for c in cards)
     assert len({tuple(d.zones[dest]) for d in samples}) > 1
+
+
+def test_unseen_cards_stay_among_the_places_they_can_have_reached():
+    """In GOPS each player bids from a suit of their own and the prizes lie apart: a
+    sample never gives one player's cards to another, nor a prize to a hand."""
+    game = rulesdsl.load(str(ROOT / "examples" / "gops.rules"))
+    st = game.new_game(players=3, seed=2)
+    rnd = random.Random(1)
+    for _ in range(7):
+        st.apply(rnd.choice(st.legal_actions()))
+    seat = st.to_move
+    start = st.prog.initial_zone
+    for k in range(6):
+        d = st.determinize(seat, k)
+        for zi, z in enumerate(d.zones):
+            if not st.can_see(zi, seat):
+                assert {start[c] for c in z} <= {start[c] for c in st.zones[zi]}

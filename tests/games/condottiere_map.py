@@ -1,4 +1,4 @@
-"""The Condottiere map of RULINGS.md, written out independently of the rules files, for the
+"""The Condottiere map of docs/rulings.md, written out independently of the rules files, for the
 tests of both editions: the 17 regions, the 34 borders and connected groups."""
 
 REGIONS = ["Torino", "Milano", "Venezia", "Genova", "Mantova", "Ferrara", "Parma", "Modena",

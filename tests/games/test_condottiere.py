@@ -1,4 +1,4 @@
-"""Condottiere, 1995 rules: the rulebook's strength examples, every point of RULINGS'
+"""Condottiere, 1995 rules: the rulebook's strength examples, every point of docs/rulings.md's
 Condottiere section, the choices games/condottiere.rules makes where both are silent, and
 properties over many random games for 2 to 6 players."""
 
@@ -35,12 +35,23 @@ def table(game, players=3, hands=None, lines=None, vars=None, seed=1):
     return game.new_game(players, seed, scenario={"zones": zones, "vars": dict(vars or {})})
 
 
+def pass_forced(s):
+    """Answer every decision whose only action is `decline`: after a battle everyone with
+    cards is asked about throwing the hand away, so nobody learns whose hand lacks a
+    mercenary; those holding one can only decline."""
+    while not s.is_over and labels(s) == ["decline"]:
+        s.apply("decline")
+
+
 def play(s, *moves):
-    """Apply (seat, label) pairs, checking whose turn it is before each."""
+    """Apply (seat, label) pairs, checking whose turn it is before each (forced declines
+    are answered on the way)."""
     for seat, label in moves:
+        pass_forced(s)
         assert s.to_move == seat, f"expected P{seat + 1} to move before {label!r}, " \
                                   f"not P{s.to_move + 1}: {labels(s)}"
         s.apply(label)
+    pass_forced(s)
 
 
 def labels(s):
@@ -391,18 +402,33 @@ def test_a_hand_without_mercenaries_may_be_discarded(game):
     hands = {1: ["mercenary 5", "mercenary 1"], 2: ["mercenary 2", "drummer"],
              3: ["scarecrow", "winter"]}
     s = table(game, 3, hands=hands)
-    play(s, (P1, "Milano"), (P1, "mercenary 5"), (P2, "pass"), (P3, "pass"), (P1, "pass"))
-    # P1 and P2 hold mercenaries and are not asked; P3 is
+    for seat, label in [(P1, "Milano"), (P1, "mercenary 5"), (P2, "pass"), (P3, "pass"),
+                        (P1, "pass")]:
+        s.apply(label)
+    # everyone with cards is asked, from the condottiere (P1) on: a hand with a mercenary
+    # can only decline, which reads exactly as P3's keeping the hand would
+    assert (s.to_move, labels(s)) == (P1, ["decline"])
+    s.apply("decline")
+    assert (s.to_move, labels(s)) == (P2, ["decline"])
+    s.apply("decline")
     assert s.to_move == P3
-    assert labels(s) == ["discard my hand", "keep my hand"]
+    assert labels(s) == ["discard my hand", "decline"]
     play(s, (P3, "discard my hand"))
     assert s.zone("hand[P3]") == []
-    assert sorted(s.zone("discard")) == ["mercenary 5", "scarecrow", "winter"]
+    # face down (docs/rulings.md): the others see that two cards went, not which
+    assert s.zone("discard") == ["mercenary 5"]
+    assert s.zone("thrown") == ["scarecrow", "winter"]
+    for seat in (P1, P2):
+        view = s.view(seat)
+        assert view["zones"]["thrown"] == {"count": 2}
+        assert "hand[P3] -> thrown: 2 cards" in view["log"]
+        assert not any("thrown: " in line and "scarecrow" in line for line in view["log"])
+    assert "hand[P3] -> thrown: scarecrow, winter" in s.view(P3)["log"]
     assert s.to_move == P1 and names_a_battle(s)   # two players still have cards
 
     s = table(game, 3, hands=hands)
     play(s, (P1, "Milano"), (P1, "mercenary 5"), (P2, "pass"), (P3, "pass"), (P1, "pass"),
-         (P3, "keep my hand"))
+         (P3, "decline"))
     assert s.zone("hand[P3]") == ["scarecrow", "winter"]
 
 
@@ -541,7 +567,7 @@ def random_game(game, players, seed, zones, deck, need):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games(game, players):
-    zones = ["stock", "discard"] + [f"{z}[P{p}]" for z in ("hand", "line")
+    zones = ["stock", "discard", "thrown"] + [f"{z}[P{p}]" for z in ("hand", "line")
                                     for p in range(1, players + 1)]
     need = {2: 6, 3: 5}.get(players, 4)
     lengths = [random_game(game, players, seed, zones, DECK, need)

@@ -1,4 +1,4 @@
-"""Condottiere, second edition: the rules that differ from 1995 (RULINGS' second section),
+"""Condottiere, second edition: the rules that differ from 1995 (docs/rulings.md's second section),
 the choices games/condottiere_edition2.rules makes where both are silent, and properties
 over many random games for 2 to 6 players."""
 
@@ -34,11 +34,23 @@ def table(game, players=3, hands=None, lines=None, vars=None, seed=1):
     return game.new_game(players, seed, scenario={"zones": zones, "vars": dict(vars or {})})
 
 
+def pass_forced(s):
+    """Answer every decision whose only action is `decline`: after a battle everyone with
+    cards is asked about throwing the hand away, so nobody learns whose hand lacks a
+    mercenary; those holding one can only decline."""
+    while not s.is_over and labels(s) == ["decline"]:
+        s.apply("decline")
+
+
 def play(s, *moves):
+    """Apply (seat, label) pairs, checking whose turn it is before each (forced declines
+    are answered on the way)."""
     for seat, label in moves:
+        pass_forced(s)
         assert s.to_move == seat, f"expected P{seat + 1} to move before {label!r}, " \
                                   f"not P{s.to_move + 1}: {labels(s)}"
         s.apply(label)
+    pass_forced(s)
 
 
 def labels(s):
@@ -248,9 +260,21 @@ def test_a_hand_without_mercenaries_may_still_be_discarded(game):
     s = table(game, 3, hands={1: ["mercenary 5", "mercenary 1"], 2: ["mercenary 2"],
                               3: ["courtesan", "spring"]})
     play(s, (P1, "Milano"), (P1, "mercenary 5"), (P2, "pass"), (P3, "pass"), (P1, "pass"))
-    assert labels(s) == ["discard my hand", "keep my hand"] and s.to_move == P3
+    assert labels(s) == ["discard my hand", "decline"] and s.to_move == P3
     play(s, (P3, "discard my hand"))
     assert s.zone("hand[P3]") == []
+    assert s.zone("thrown") == ["courtesan", "spring"]  # face down, as in the 1995 rules
+    assert s.view(P1)["zones"]["thrown"] == {"count": 2}
+
+
+def test_a_hand_thrown_face_down_is_shuffled_in_at_the_new_round(game):
+    s = table(game, 3, hands={1: ["mercenary 10"], 2: ["mercenary 1"],
+                              3: ["courtesan", "spring"]})
+    play(s, (P1, "Milano"), (P1, "mercenary 10"), (P2, "pass"), (P3, "pass"),
+         (P3, "discard my hand"))
+    # only P2 had cards left: a new round, with the thrown hand shuffled in
+    assert s.zone("thrown") == []
+    assert sum(len(s.zone(f"hand[P{p}]")) for p in (1, 2, 3)) + len(s.zone("stock")) == 110
 
 
 def test_the_last_player_keeps_two_cards_and_the_rest_is_dealt_anew(game):
@@ -307,6 +331,7 @@ def win_battle(s, region, winner):
         else:
             s.apply("pass")
     assert s.var(f"owner[{region}]") == winner
+    pass_forced(s)
 
 
 def victory_table(game, players, regions):
@@ -477,7 +502,7 @@ def random_game(game, players, seed, zones):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games(game, players):
-    zones = ["stock", "discard"] + [f"{z}[P{p}]" for z in ("hand", "line", "kept")
+    zones = ["stock", "discard", "thrown"] + [f"{z}[P{p}]" for z in ("hand", "line", "kept")
                                     for p in range(1, players + 1)]
     ends = Counter()
     for seed in range(GAMES_PER_COUNT):

@@ -1,5 +1,5 @@
 """Intrige: the rulebook's three worked examples, income, bribes and the refund variant,
-the choices games/intrige.rules makes where the rulebook and RULINGS are silent, and
+the choices games/intrige.rules makes where the rulebook and docs/rulings.md are silent, and
 properties over 300 random games for each of 3, 4 and 5 players.
 
 The rulebook's players A, B, C, D, E are P1..P5; A (seat 0) is the host whose turn it is.

@@ -1,5 +1,5 @@
 """Ivanhoe: the rulebook's example game (section 15), every action card, every point of
-RULINGS' Ivanhoe section, the choices games/ivanhoe.rules makes where both are silent, and
+docs/rulings.md's Ivanhoe section, the choices games/ivanhoe.rules makes where both are silent, and
 properties over many random games for 2, 3, 4 and 5 players."""
 
 import json
@@ -64,9 +64,18 @@ def labels(s):
     return sorted(a.label for a in s.legal_actions())
 
 
+def pass_forced(s):
+    """Answer every decision whose only action is `decline`: the players asked about
+    ivanhoe who do not hold it (everyone still in is asked, so nobody learns who holds it)."""
+    while not s.is_over and [a.label for a in s.legal_actions()] == ["decline"]:
+        s.apply("decline")
+
+
 def play(s, *actions):
     for a in actions:
+        pass_forced(s)
         s.apply(a)
+    pass_forced(s)
 
 
 def value(label):
@@ -207,8 +216,13 @@ def test_example_second_tournament(game):
     assert "blue 4" not in labels(s)  # only green cards now
     play(s, "green 1", "green 1")
     announce(s, DIANE, 4)
-    # Andy: adapt. Chris loses one blue 5, Diane a blue 3 and a green 1; Andy has no pairs
+    # Andy: adapt. Chris loses one blue 5, Diane a blue 3 and a green 1; Andy has no pairs.
+    # Alike copies lie at different places in a display: each player chooses which stays.
     play(s, "adapt")
+    assert s.to_move == CHRIS and labels(s) == ["blue 5 (bottom)", "blue 5 (top)"]
+    play(s, "blue 5 (bottom)")
+    assert s.to_move == DIANE and labels(s) == ["green 1 (3rd)", "green 1 (top)"]
+    play(s, "green 1 (3rd)", "blue 3 (bottom)")
     assert s.zone("display[P1]") == ["blue 2", "blue 4"]
     assert s.zone("display[P3]") == ["blue 5"]
     assert s.zone("display[P4]") == ["blue 3", "green 1"]
@@ -486,8 +500,11 @@ def test_adapt_lets_each_player_choose_which_card_to_keep(game):
     assert s.to_move == BILL and labels(s) == ["red 3", "squire 3"]
     play(s, "squire 3")
     assert s.zone("display[P2]") == ["squire 3", "red 5"]
-    # two alike cards: the earliest stays, nobody is asked
+    # two alike cards: their places differ, so the player chooses which stays
+    assert s.to_move == CHRIS and labels(s) == ["red 4 (bottom)", "red 4 (top)"]
+    play(s, "red 4 (top)")
     assert s.zone("display[P3]") == ["red 4"]
+    assert s.zone("discard")[-1] == "red 4"
     assert s.to_move == ANDY  # back to the player's turn
 
 
@@ -529,9 +546,9 @@ def test_outwit_never_empties_a_display(game):
                   beside={2: ["stunned"]}, hands={1: ["outwit"]})
     play(s, "outwit", "P2", "red 3")
     assert labels(s) == ["red 4", "red 5"]  # not the stunned card for my only card
-    play(s, "red 4")  # a swap: each card takes the other's place
+    play(s, "red 4")  # an exchange: each card goes on top of its new display
     assert s.zone("display[P1]") == ["red 4"]
-    assert s.zone("display[P2]") == ["red 3", "red 5"]
+    assert s.zone("display[P2]") == ["red 5", "red 3"]
 
 
 def test_outwit_not_against_a_shield(game):
@@ -620,8 +637,9 @@ def test_stunned_on_a_player_who_has_not_played_yet(game):
 def test_ivanhoe_cancels_an_action_card(game):
     s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
                   hands={1: ["dodge"], 3: ["ivanhoe"]})
-    play(s, "dodge")
-    assert s.to_move == CHRIS
+    play(s, "dodge", "P2", "red 5")
+    # the holder answers once the target and the card are named, and only then
+    assert s.to_move == CHRIS and s.zone("display[P2]") == ["red 4", "red 5"]
     assert labels(s) == ["decline", "ivanhoe"]
     play(s, "ivanhoe")
     assert s.zone("display[P2]") == ["red 4", "red 5"]
@@ -633,10 +651,9 @@ def test_ivanhoe_cancels_an_action_card(game):
 def test_ivanhoe_declined_lets_the_card_act(game):
     s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
                   hands={1: ["dodge"], 3: ["ivanhoe"]})
-    play(s, "dodge", "decline")
-    assert s.to_move == ANDY
-    play(s, "P2", "red 5")
+    play(s, "dodge", "P2", "red 5", "decline")
     assert s.zone("display[P2]") == ["red 4"]
+    assert s.to_move == ANDY
     assert s.zone("hand[P3]") == ["ivanhoe"]
 
 
@@ -1045,16 +1062,10 @@ def test_outwit_never_gives_a_second_maiden(game):
     s = under_way(game, "red", displays={1: ["red 3", "maiden"], 2: ["maiden", "red 4"]},
                   hands={1: ["outwit"]})
     play(s, "outwit", "P2")
-    assert labels(s) == ["maiden", "red 3"]
+    # my maiden could go only for P2's maiden: alike, no effect, so it is not offered
+    assert labels(s) == ["red 3"]
     play(s, "red 3")
     assert labels(s) == ["red 4"]  # not P2's maiden for my red 3
-    s = under_way(game, "red", displays={1: ["red 3", "maiden"], 2: ["maiden", "red 4"]},
-                  hands={1: ["outwit"]})
-    play(s, "outwit", "P2", "maiden")
-    assert labels(s) == ["maiden"]  # a maiden for a maiden, nothing else
-    play(s, "maiden")
-    assert s.zone("display[P1]") == ["red 3", "maiden"]
-    assert s.zone("display[P2]") == ["maiden", "red 4"]
 
 
 def test_countercharge_counts_a_shielded_display_when_finding_the_highest(game):

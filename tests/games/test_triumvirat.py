@@ -1,4 +1,4 @@
-"""Triumvirat: the rulebook's worked examples, every trick-winner case of RULINGS, follow
+"""Triumvirat: the rulebook's worked examples, every trick-winner case of docs/rulings.md, follow
 suit, and invariants over many random matches."""
 
 import json

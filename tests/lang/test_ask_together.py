@@ -137,3 +137,11 @@ def test_break_may_not_leave_the_choices_half_done():
     assert [code for code, _ in errs] == ["E604"] and "ask together" in errs[0][1]
     assert errors_of('phase other {\n  ask together p in players {\n'
                      '    "x" { repeat { break } until true }\n  }\n}') == []
+
+
+def test_a_list_of_players_that_reads_a_secret_is_warned(tmp_path):
+    path = tmp_path / "t.rules"
+    text = (HERE / "ask_together.rules").read_text().replace(
+        "var money: int per player = 3", "var money: int per player = 3 private")
+    path.write_text(text)
+    assert [w.code for w in rulesdsl.check_file(path)] == ["W704"]

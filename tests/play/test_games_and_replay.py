@@ -49,7 +49,8 @@ def test_numbers_name_amounts_not_options():
 def test_replay_file_from_a_game_and_from_an_autosave(capsys, monkeypatch, tmp_path):
     save = tmp_path / "g.json"
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
-    code, out, err = run(capsys, "play", "triumvirat", "--seed", "3", "--save", str(save))
+    code, out, err = run(capsys, "play", "triumvirat", "--seed", "3", "--save", str(save),
+                         "--seats", "human,random")
     assert code == 0, err
     replay = tmp_path / "g.replay.json"
     assert f"rulesdsl replay {replay}" in out
@@ -89,7 +90,7 @@ def test_play_without_a_game_offers_the_bundled_games(capsys, monkeypatch, tmp_p
     code, out, err = run(capsys, "play")
     assert code == 0, err
     assert "bundled games:" in out and all(n in out for n in names)
-    assert "Ivanhoe: 4 players" in out and "P2 random, P3 random, P4 random" in out
+    assert "Ivanhoe: 4 players" in out and "P2 ismcts, P3 ismcts, P4 ismcts" in out
     saves = list((tmp_path / ".rulesdsl" / "saves").glob("ivanhoe-*.json"))
     assert saves and f"--resume {saves[0]}" in out
 
