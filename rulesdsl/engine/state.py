@@ -453,6 +453,10 @@ class State:
             return f"{where} shows: {shown}"
         if kind == "choice":
             return f"{seat_label(entry[1])} chooses {entry[2]}"
+        if kind == "chosen":  # a secret choice (ask together): its label for its player only
+            who = seat_label(entry[1])
+            return f"{who} has chosen" + ("" if seat is not None and seat != entry[1] else
+                                          f": {entry[2]}")
         if kind == "reveal_value":  # (name, value as text, seats shown to or None)
             name, text, seats = entry[1], entry[2], entry[3]
             if seats is None:

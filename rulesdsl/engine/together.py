@@ -91,7 +91,7 @@ class AskTogether:
         label, ai, value = option
         L[self.picks] = L[self.picks] + [[seat, label, ai, value]]
         L[self.k] += 1
-        st.events.append(("text", f"{seat_label(seat)} has chosen"))
+        st.events.append(("chosen", seat, label))  # the others read only "P2 has chosen"
         if L[self.k] >= len(L[self.seats]):  # the last one: to the reveal
             fr[1] = self.inner.decline_pc
         # else fr[1] still points here: the next seat is asked

@@ -27,15 +27,16 @@ def test_a_choice_changes_nothing_and_shows_nothing_until_all_have_chosen():
     s.apply("bid 3")
     assert s.to_move == 1
     assert s.var("bid[P1]") == 0 and s.var("money[P1]") == 3  # nothing has happened yet
-    for seat in (0, 1, 2):
+    for seat in (0, 1, 2):  # the others read that P1 has chosen; P1 reads what
         log = s.view(seat)["log"]
-        assert log == ["P1 has chosen"]
+        assert log == (["P1 has chosen: bid 3"] if seat == 0 else ["P1 has chosen"])
     assert labels(s) == ["bid 1", "bid 2", "bid 3", "pass", "token"]
     s.apply("token")
     assert s.zone("hand[P2]") == ["token"] and s.zone("offered[P2]") == []
     assert s.view(0)["log"][-1] == "P2 has chosen"
     s.apply("bid 2")  # the last choice: all take effect, in the order of the list
-    assert s.log[:6] == ["P1 has chosen", "P2 has chosen", "P3 has chosen",
+    assert s.log[:6] == ["P1 has chosen: bid 3", "P2 has chosen: token",
+                         "P3 has chosen: bid 2",
                          "P1 chooses bid 3", "hand[P2] -> offered[P2]: token",
                          "P3 chooses bid 2"]
     assert s.zone("won[P1]") == ["lot 20"] and s.var("money[P1]") == 0
