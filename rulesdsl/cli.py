@@ -8,6 +8,8 @@
                            [--compare K=V] [--games-out F.jsonl] [--report F.html]
     rulesdsl replay FILE [--to N] [--plain]
     rulesdsl fmt FILE... [--check]
+    rulesdsl rules GAME [NAME] [--players N] [--option K=V]
+    rulesdsl saves
     rulesdsl lsp
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
@@ -83,7 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="F", help="keep the game saved in F after every action "
                    "(default with a person playing: a new file in ~/.rulesdsl/saves/)")
     p.add_argument("--resume", metavar="F", help="continue a saved game (GAME may be left "
-                   "out: the file says which game it is)")
+                   "out: the file says which game it is); 'last': the newest autosave "
+                   "(see rulesdsl saves)")
+    p.add_argument("--names", metavar="NAMES", help="the players' names, one per seat, "
+                   "e.g. Ann,Bob (default: P1, P2, ...)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="step through a finished or saved game",
@@ -131,6 +136,26 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write a self-contained HTML page with tables and plots "
                         "(pip install 'rulesdsl[report]')")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("rules", help="print a game's rules: how to win, the cards, the flow",
+                       description="Print the rules text a game declares (its about, what "
+                                   "each card does, the table, the options and the flow), "
+                                   "or explain one card or word with NAME.")
+    p.add_argument("game", metavar="GAME", help="a bundled game's name or a .rules path")
+    p.add_argument("name", metavar="NAME", nargs="?", default=None,
+                   help="a card's label, a kind or another word of the game to explain")
+    p.add_argument("--players", type=int, metavar="N", help="for the card counts "
+                   "(default: the game's minimum)")
+    p.add_argument("--option", action="append", default=[], metavar="K=V",
+                   help="set a game option (as for play); repeatable")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("saves", help="list the autosaved games, newest first",
+                       description="List the games saved in ~/.rulesdsl/saves/ (or "
+                                   "$RULESDSL_SAVES), newest first; continue one with "
+                                   "rulesdsl play --resume FILE, the newest with "
+                                   "--resume last.")
+    p.set_defaults(func=cmd_saves)
 
     p = sub.add_parser("fmt", help="lay rules files out in the one canonical layout",
                        description="Rewrite rules files in place in the canonical layout "
@@ -211,6 +236,16 @@ def cmd_play(args) -> int:
 def run_play(args) -> int:
     from rulesdsl.play import runner  # imported only when playing
     return runner.run_play(args)
+
+
+def cmd_rules(args) -> int:
+    from rulesdsl.play.rulestext import print_rules
+    return print_rules(args)
+
+
+def cmd_saves(args) -> int:
+    from rulesdsl.play.saves import list_saves
+    return list_saves()
 
 
 def cmd_replay(args) -> int:

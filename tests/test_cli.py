@@ -183,9 +183,9 @@ def test_play_script_replays_a_game(tmp_path, capsys, no_stdin):
     assert code == 0, err
     assert f"game over after {len(labels)} actions" in out
     if final.winners:
-        assert f"seat {final.winners[0]}" in out.split("game over")[1]
+        assert f"winner: P{final.winners[0] + 1}," in out.split("game over")[1]
     # the log is printed as it happens: check the lines every seat sees alike
-    public = [x for x, y in zip(final.view(0)["log"], final.view(1)["log"]) if x == y]
+    public = [x for x, y in zip(final.story(0), final.story(1)) if x == y]
     assert public
     for line in public[:5] + public[-5:]:
         assert line in out
@@ -255,9 +255,9 @@ def test_play_shows_only_what_the_human_may_see(capsys, monkeypatch):
     feed(monkeypatch, "1\n" * 2000)
     code, out, err = run(capsys, "play", GAME, "--seed", "2", "--seats", "human,random")
     assert code == 0, err
-    assert "hand[P2]: 11 cards" in out          # the other hand is dealt face down
+    assert "11 cards: from the draw pile to P2's hand" in out   # dealt face down
     assert "(random) plays" not in out         # an agent's choice may be secret
-    assert "P1 (seat 0) to move" in out
+    assert "P1 to move" in out and "(seat" not in out
 
 
 def test_play_with_a_scenario(tmp_path, capsys, monkeypatch):
@@ -269,7 +269,7 @@ def test_play_with_a_scenario(tmp_path, capsys, monkeypatch):
     code, out, err = run(capsys, "play", GAME, "--seed", "1", "--seats", "human,random",
                          "--scenario", str(scenario))
     assert code == 0, err
-    shown = [l for l in out.splitlines() if l.strip().startswith("hand[P1]:")][-1]
+    shown = [l for l in out.splitlines() if l.strip().startswith("hand:")][-1]
     assert sorted(shown.split(":", 1)[1].strip().split(", ")) == sorted(p2)
 
 

@@ -100,6 +100,8 @@ class Program:
     depth_limit: int = 200
     labeller: Callable = None
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
+    present: object = None  # the model's Presentation: about, titles, texts, internal
+    shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
 
     def label(self, t: str, v) -> str:
         return self.labeller(t, v)
@@ -184,7 +186,17 @@ class Compiler:
         for v in p.vars.values():
             d = m.vars[v.name].decl
             v.default = self.expr(d.default)
+        self.compile_shows()
         return p
+
+    def compile_shows(self):
+        """`show` declarations: each a closure (state, seat) -> the definition's value."""
+        present = getattr(self.m, "present", None)
+        self.p.present = present
+        for name, title, vis, per_player in (present.shows if present else ()):
+            call = self.define_call(name, [(lambda st, L: L[0])] if per_player else [])
+            value = (lambda call: lambda st, seat: call(st, [seat]))(call)
+            self.p.shows.append((title, value, self.m.defines[name].type, vis, per_player))
 
     def instances(self, name: str, dims: list):
         """The sizes of a per-player/per-enum family, and each instance's keys and name."""
@@ -528,10 +540,30 @@ class Compiler:
         what = self.cards_of(s.what)
         to = self.expr(s.to)
         bottom = s.bottom
+        if s.words is not None:
+            self.move_with_words(s, what, to)
+            return
 
         def move(st, fr):
             L = fr[2]
             st.move_cards(what(st, L), to(st, L), bottom)
+        self.emit(move, s.span)
+
+    def move_with_words(self, s: ast.Move, what, to):
+        """`move ... as "{p} plays {c}"`: the move's log entry carries the words, once as
+        everyone may read them and once with the moved cards masked ("a card"), for a seat
+        that sees neither place."""
+        full = self.text(s.words)
+        masked = self.text(mask_cards(s.words, self.m.types))
+        bottom = s.bottom
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            n = len(cards)
+            words = (full(st, L), masked(st, L).replace(MASK, "a card" if n == 1 else
+                                                        f"{n} cards"))
+            st.move_cards(cards, to(st, L), bottom, words=words)
         self.emit(move, s.span)
 
     def s_Shuffle(self, s: ast.Shuffle):
@@ -890,6 +922,8 @@ class Compiler:
         for j in bodies_end:
             self.patch_jump(j)
         self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span, openly)
+        if getattr(s, "question", None) is not None:
+            self.code[at].question = self.text(s.question)
 
     # ------------------------------------------------------------------ expressions
     def text(self, text: ast.Text) -> Callable:
@@ -1394,7 +1428,7 @@ class Ask:
     """The decision instruction. `options(st, fr)` lists (label, alt, value); running it
     suspends the game unless it is optional and nobody has an option."""
 
-    __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly")
+    __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -1404,6 +1438,7 @@ class Ask:
         self.decline_pc = decline_pc
         self.label = labeller
         self.span = span
+        self.question = None  # closure (st, L) -> the question, when the rules ask one
 
     def options(self, st, fr) -> list:
         L = fr[2]
@@ -1518,6 +1553,21 @@ def _holds_respond(node) -> bool:
         return any(_holds_respond(getattr(node, f.name)) for f in attrs.fields(type(node))
                    if f.name != "span")
     return False
+
+
+MASK = "\x00card\x00"  # stands for the moved cards in words a seat may not read
+
+
+def mask_cards(text: ast.Text, types: dict) -> ast.Text:
+    """The words with every hole that tells a card (a card, a list of cards, a card's
+    attribute) replaced by MASK; holes naming players, numbers of the game stay."""
+    def tells_card(e) -> bool:
+        t = types.get(id(e), "any")
+        if t in ("card", "list of card", "zone", "any"):
+            return True
+        return isinstance(e, ast.Attr) and tells_card(e.obj)
+    return attrs.evolve(text, parts=tuple(
+        MASK if not isinstance(p, str) and tells_card(p) else p for p in text.parts))
 
 
 def compile_program(model: Model, nplayers: int, options: dict) -> Program:

@@ -243,7 +243,7 @@ class State:
             proc = self.prog.procs[fr[0]]
             span = proc.span
             out.append(f"{proc.name}" + (f" ({span})" if span else ""))
-        return out
+        return fold_repeats(out)
 
     def call(self, pid: int, args: list, effect: bool) -> None:
         if len(self.frames) >= self.prog.depth_limit:
@@ -293,7 +293,8 @@ class State:
             z[i], z[j] = z[j], z[i]
         self.events.append(("shuffle", zi))
 
-    def move_cards(self, cards: list, dest: int, bottom: bool = False, log: bool = True) -> None:
+    def move_cards(self, cards: list, dest: int, bottom: bool = False, log: bool = True,
+                   words: Optional[tuple] = None) -> None:
         if not cards:
             return
         zones, loc = self.zones, self.loc
@@ -324,7 +325,10 @@ class State:
         if log:
             for src, cs in groups.items():
                 if src != dest:
-                    self.events.append(("move", tuple(cs), src, dest))
+                    # a move told in words: (full, masked) on its first entry, None after
+                    extra = () if words is None else tuple(words)
+                    self.events.append(("move", tuple(cs), src, dest) + extra)
+                    words = None if words is None else (None, None)
 
     def _respect_invariants(self, cards: list, dest: int) -> list:
         """While a card effect runs, zones with `keeps N` keep their earliest N cards."""
@@ -523,6 +527,22 @@ class State:
             out["actions"] = [a.label for a in self.legal_actions()]
         return out
 
+    # ------------------------------------------------------------------ the game's words
+    def question(self) -> Optional[str]:
+        """The pending decision's question (`ask p "..."`), its names filled in; else None."""
+        from rulesdsl.engine.words import question
+        return question(self)
+
+    def story(self, seat: Optional[int] = None) -> list:
+        """The log in the game's words, as `seat` may read it (None: everything)."""
+        from rulesdsl.engine.words import story
+        return story(self, seat)
+
+    def shown(self, seat: Optional[int] = None) -> list:
+        """The declared `show` values `seat` may see: [(title, {owner or None: text})]."""
+        from rulesdsl.engine.words import shown
+        return shown(self, seat)
+
     def phase_path(self) -> list:
         """The names of the phases being run, outermost first (e.g. ["game", "tournament",
         "turn"]): where in the flow the pending decision stands. Empty once over."""
@@ -586,6 +606,8 @@ class State:
                "grids": {b: [g.width, g.height] for b, g in prog.grids.items()},
                "enums": {e: list(v) for e, v in prog.enums.items()},
                "cards": cards}
+        from rulesdsl.engine.words import presentation
+        out.update(presentation(self))
         try:
             prog._describe = out
         except AttributeError:
@@ -668,6 +690,33 @@ class State:
             "log": [list(e) for e in self.events],
         }
         return json.dumps(data, separators=(",", ":"))
+
+
+def fold_repeats(chain: list) -> list:
+    """A call chain with its repeating stretch told once: runaway recursion shows
+    "a -> b" and "... a -> b again 99 more times", not 200 lines."""
+    out: list = []
+    k = 0
+    n = len(chain)
+    while k < n:
+        best = None
+        for size in range(1, min(8, (n - k) // 2) + 1):
+            unit = chain[k:k + size]
+            reps = 1
+            while chain[k + reps * size:k + (reps + 1) * size] == unit:
+                reps += 1
+            if reps >= 3 and (best is None or reps * size > best[0] * best[1]):
+                best = (reps, size)
+        if best is None:
+            out.append(chain[k])
+            k += 1
+            continue
+        reps, size = best
+        out += chain[k:k + size]
+        out.append(f"... the {'call' if size == 1 else f'{size} calls'} above again "
+                   f"{reps - 1} more times")
+        k += reps * size
+    return out
 
 
 def _copy_locals(L: list) -> list:

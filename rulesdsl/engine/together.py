@@ -72,6 +72,10 @@ class AskTogether:
     def alts(self):
         return self.inner.alts
 
+    @property
+    def question(self):  # the question of the decision (a closure (st, L)), or None
+        return self.inner.question
+
     def who(self, st, L):
         return L[self.seats][L[self.k]]
 

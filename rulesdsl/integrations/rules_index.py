@@ -38,7 +38,9 @@ KEYWORD_NODES = {
     "win": ast.Win, "end": ast.EndGame, "break": ast.Break, "return": ast.Return,
     "cancel": ast.Cancel, "play": ast.Play, "swap": ast.Swap, "none": ast.NoneLit,
     "true": ast.Bool, "false": ast.Bool, "step": ast.Range, "where": ast.Comprehension,
-    "is": ast.IsKind, "together": ast.AskTogether, "grid": ast.Grid,
+    "is": ast.IsKind, "about": ast.About, "title": ast.Title, "text": ast.Explain,
+    "internal": ast.Internal, "show": ast.Show, "together": ast.AskTogether,
+    "grid": ast.Grid,
 }
 
 # what each declaration is called in a hover and a symbol list

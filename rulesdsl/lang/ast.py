@@ -233,6 +233,7 @@ class Move:
     what: object = None
     to: object = None
     bottom: bool = False
+    words: Optional[Text] = None  # `as "{p} plays {c}"`: the log line in the game's words
 
 
 @node
@@ -297,6 +298,7 @@ class Ask:
     span: Span = span_field()
     who: object = None
     choices: tuple = ()
+    question: Optional[Text] = None  # `ask p "Lay a card face down?" { ... }`
 
 
 @node
@@ -322,6 +324,7 @@ class AskTogether:
     source: object = None
     where: object = None
     choices: tuple = ()
+    question: Optional[Text] = None  # what the runner asks each of them
 
 
 @node
@@ -336,6 +339,7 @@ class AskEach:
     where: object = None
     choices: tuple = ()
     openly: bool = False
+    question: Optional[Text] = None
 
 
 @node
@@ -676,6 +680,53 @@ class Score:
     span: Span = span_field()
     param: Param = None
     value: object = None
+    visibility: str = "public"
+
+
+# ---------------------------------------------------------------- what a player reads
+
+
+@node
+class About:
+    """The game told in a few lines: what it is, how to win, the flow; one string a line.
+    Example: `about "Collect sets of fruit." "The most points after three rounds wins."`"""
+    span: Span = span_field()
+    lines: tuple = ()
+
+
+@node
+class Title:
+    """What a zone, variable, phase, definition, kind or enum is called on the screen.
+    Example: `title stock "the draw pile"`"""
+    span: Span = span_field()
+    name: str = ""
+    title: str = ""
+
+
+@node
+class Explain:
+    """What a card kind, an enum value or any declared name means, for `help NAME`.
+    Example: `text wild "A wild card counts as any colour."`"""
+    span: Span = span_field()
+    name: str = ""
+    lines: tuple = ()
+
+
+@node
+class Internal:
+    """Variables kept for the rules' bookkeeping, never shown on a screen. Example:
+    `internal passes_left, last_bid`"""
+    span: Span = span_field()
+    names: tuple = ()  # Ref
+
+
+@node
+class Show:
+    """A definition shown on the screen: one value, or one per player when it takes a
+    player. Example: `show wealth(p: player)` is written `show wealth "money" private`"""
+    span: Span = span_field()
+    name: str = ""
+    title: str = ""
     visibility: str = "public"
 
 

@@ -19,6 +19,7 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
+from rulesdsl.lang.present import check_presentation, question_missing
 from rulesdsl.lang.secrets import choices_read_secret, reads_secret
 
 SCALARS = ("int", "bool", "player", "card")
@@ -167,6 +168,7 @@ class Model:
     sources: dict = attrs.Factory(dict)  # path -> text
     files: list = attrs.Factory(list)
     kind_handlers: dict = attrs.Factory(dict)  # kind name -> nslots for playable/on_play
+    present: object = None  # rulesdsl.lang.present.Presentation: what a player reads
 
 
 class Scope:
@@ -241,6 +243,7 @@ class Checker:
         decls = [d.body for d in self.file.decls]
         self.collect(decls)
         self.check_bodies(decls)
+        self.m.present = check_presentation(self, decls)
         self.check_unused()
         if self.errors:
             raise CheckFailed(self.errors, self.warnings)
@@ -891,6 +894,8 @@ class Checker:
                 self.err("E300", f"move needs a card, a list of cards or a zone, not "
                          f"{self.show(wt)}", s.what.span)
             self.expect("zone", self.expr(s.to), s.to, "the destination of move")
+            if s.words is not None:
+                self.text(s.words)
         elif t is ast.Shuffle:
             self.expect("zone", self.expr(s.zone), s.zone, "shuffle")
         elif t is ast.Deal:
@@ -926,6 +931,7 @@ class Checker:
             self.no_decision_here(s.span, "a decision")
             self.current_phase.asks = True
             self.expect("player", self.expr(s.who), s.who, "who decides")
+            self.question(s)
             self.choices(s.choices)
         elif t is ast.AskEach:
             self.no_decision_here(s.span, "a decision")
@@ -936,6 +942,7 @@ class Checker:
             m.slots[id(s)] = self.scope.bind(s.binder, "player")
             if s.where is not None:
                 self.cond(s.where, "a condition")
+            self.question(s)
             self.choices(s.choices)
             self.scope.pop()
             self.warn_secret_asking(s)
@@ -948,6 +955,7 @@ class Checker:
             m.slots[id(s)] = self.scope.bind(s.binder, "player")
             if s.where is not None:
                 self.cond(s.where, "a condition")
+            self.question(s)
             # a break out of the bodies would drop the choices not yet taken into effect
             saved = self.scope.loop_depth, getattr(self.scope, "in_together", False)
             self.scope.loop_depth, self.scope.in_together = 0, True
@@ -1114,6 +1122,13 @@ class Checker:
         for a in s.args[len(p.params):]:
             self.expr(a)
         m.resolved[id(s)] = ("phase", s.name)
+
+    def question(self, s):
+        """A decision's question: its holes are checked like a log line's; none is W705."""
+        if getattr(s, "question", None) is not None:
+            self.text(s.question)
+        else:
+            question_missing(self, s)
 
     def choices(self, choices):
         labels = set()

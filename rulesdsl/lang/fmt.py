@@ -34,6 +34,8 @@ The layout (docs/tools.md says the same for authors):
   of definitions) the author's choice is kept. For this, `game`, `extends`, `players` and
   `option` are one sort (the header), and `define` and `modifier` are one sort. Inside
   bodies, the author's single blank lines between items are kept.
+- `about` and `text NAME` put each of their strings on a line of its own, indented one
+  level; a single string written on the head's line stays there. `title`, `text`, `internal` and `show` are one sort of declaration.
 - Comments are kept, in order. A comment on a line of its own stays on a line of its own,
   before the code that followed it, at that code's indentation; a comment after code stays
   at the end of that line, two spaces after the code. The trailing comments of
@@ -186,7 +188,9 @@ _BREAK_BEFORE = {"WHERE"}
 NL, SOFT, BLANK, INDENT, DEDENT = "nl", "soft", "blank", "indent", "dedent"
 
 _SORTS = {"game_decl": "header", "extends_decl": "header", "players_decl": "header",
-          "option_decl": "header", "define_decl": "define", "modifier_decl": "define"}
+          "option_decl": "header", "define_decl": "define", "modifier_decl": "define",
+          "title_decl": "present", "text_decl": "present", "internal_decl": "present",
+          "show_decl": "present"}
 
 
 def _first_line(x) -> int:
@@ -317,6 +321,29 @@ class _Walker:
 
     def r_kind_body(self, tree: Tree) -> None:
         self.braced(tree)
+
+    def lines_of_text(self, tree: Tree) -> None:
+        """`about` and `text NAME`: one string stays on the head's line if written so;
+        several go one a line, indented."""
+        kids = self.kids(tree)
+        strings = [c for c in kids if _is(c, "STRING")]
+        for c in kids:
+            if not _is(c, "STRING"):
+                self.emit(c)
+        if len(strings) == 1 and strings[0].line == tree.meta.line:
+            self.tok(strings[0])
+            return
+        self.out.append(INDENT)
+        for c in strings:
+            self.out.append(NL)
+            self.tok(c)
+        self.out.append(DEDENT)
+
+    def r_about_decl(self, tree: Tree) -> None:
+        self.lines_of_text(tree)
+
+    def r_text_decl(self, tree: Tree) -> None:
+        self.lines_of_text(tree)
 
     def r_ask_stmt(self, tree: Tree) -> None:
         self.braced(tree)

@@ -427,6 +427,23 @@ class Build(Transformer):
     def score_decl(self, meta, param, value, vis):
         return ast.Score(self._span(meta), param, value, vis or "public")
 
+    # -- what a player reads
+    def about_decl(self, meta, *lines):
+        return ast.About(self._span(meta), tuple(self._plain(t) for t in lines))
+
+    def title_decl(self, meta, name, title):
+        return ast.Title(self._span(meta), str(name), self._plain(title))
+
+    def text_decl(self, meta, name, *lines):
+        return ast.Explain(self._span(meta), str(name), tuple(self._plain(t) for t in lines))
+
+    def internal_decl(self, meta, *names):
+        return ast.Internal(self._span(meta), tuple(ast.Ref(self._tok_span(n), str(n))
+                                                    for n in names))
+
+    def show_decl(self, meta, name, title, vis):
+        return ast.Show(self._span(meta), str(name), self._plain(title), vis or "public")
+
     def param_list(self, meta, *params):
         return tuple(p for p in params if p is not None)
 
@@ -466,8 +483,11 @@ class Build(Transformer):
     def at_bottom(self, meta):
         return True
 
-    def move_stmt(self, meta, what, to, bottom):
-        return ast.Move(self._span(meta), what, to, bool(bottom))
+    def move_stmt(self, meta, what, to, bottom, words=None):
+        return ast.Move(self._span(meta), what, to, bool(bottom), words)
+
+    def words(self, meta, text):
+        return self._text(text)
 
     def shuffle_stmt(self, meta, zone):
         return ast.Shuffle(self._span(meta), zone)
@@ -486,12 +506,14 @@ class Build(Transformer):
     def log_stmt(self, meta, text):
         return ast.Log(self._span(meta), self._text(text))
 
-    def ask_stmt(self, meta, who, *choices):
-        return ast.Ask(self._span(meta), who, tuple(choices))
+    def ask_stmt(self, meta, who, question, *choices):
+        q = self._text(question) if question is not None else None
+        return ast.Ask(self._span(meta), who, tuple(choices), q)
 
-    def ask_each_stmt(self, meta, binder, source, where, openly, *choices):
+    def ask_each_stmt(self, meta, binder, source, where, openly, question, *choices):
+        q = self._text(question) if question is not None else None
         return ast.AskEach(self._span(meta), str(binder), source, where, tuple(choices),
-                           openly is not None)
+                           openly is not None, q)
 
     def named_choice(self, meta, label, cond, body):
         return ast.NamedChoice(self._span(meta), self._text(label), cond, body)
@@ -503,8 +525,9 @@ class Build(Transformer):
         return ast.BinderChoice(self._span(meta), str(binder), source, where, body,
                                 self._text(label))
 
-    def ask_together_stmt(self, meta, binder, source, where, *choices):
-        return ast.AskTogether(self._span(meta), str(binder), source, where, tuple(choices))
+    def ask_together_stmt(self, meta, binder, source, where, question, *choices):
+        q = self._text(question) if question is not None else None
+        return ast.AskTogether(self._span(meta), str(binder), source, where, tuple(choices), q)
 
     def binders(self, meta, *names):
         return tuple(str(n) for n in names)

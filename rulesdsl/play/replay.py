@@ -107,9 +107,10 @@ def show(o: Out, game, states: list, k: int, actions: list, seat=None, seen=None
     if k:
         o.line([("action: ", "bold"), (actions[k - 1] if seen is None else seen[k - 1],
                                        "yellow")])
-        before = len(states[k - 1].events)
-        for e in state.events[before:][-15:]:
-            o.line("  " + state.render_log(e, seat))
+        # the log in the game's words, as the seat shown read it
+        before = len(states[k - 1].story(seat))
+        for line in state.story(seat)[before:][-15:]:
+            o.line("  " + line)
     lines = omniscient_lines(layout, state, o.width) if seat is None else \
         seat_lines(layout, state, seat, o.width)
     for line in lines:

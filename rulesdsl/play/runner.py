@@ -177,7 +177,11 @@ def view_lines(view, indent: str = "  ") -> list[str]:
 
 
 def log_lines(state, seat=None) -> list[str]:
-    """The log as text: as `seat` sees it (from its view), or everything when seat is None."""
+    """The log as text: as `seat` sees it (from its view), or everything when seat is None;
+    in the game's words (State.story) where the state tells them."""
+    story = getattr(state, "story", None)
+    if callable(story):
+        return [str(line) for line in story(seat)]
     if seat is not None:
         view = state.view(seat)
         if isinstance(view, dict) and isinstance(view.get("log"), list):
@@ -202,11 +206,34 @@ def seat_names(state) -> list[str]:
     return names
 
 
+def rename_seats(text: str, names: Sequence[str]) -> str:
+    """P1, P2, ... in a line replaced by the seats' names (whole words only)."""
+    import re
+    return re.sub(r"\bP([1-9][0-9]?)\b",
+                  lambda m: names[int(m.group(1)) - 1] if int(m.group(1)) <= len(names)
+                  else m.group(0), text)
+
+
+def parse_names(text: Optional[str], players: int) -> Optional[list]:
+    """--names Ann,Bob: one short name per seat (C013 when they do not fit)."""
+    if not text:
+        return None
+    names = [clean(n.strip(), 20) for n in text.split(",")]
+    if len(names) != players or any(not n for n in names) or len(set(names)) != len(names):
+        raise RulesError("C013", f"--names needs {players} different names, one per seat, "
+                         f"not {text!r}", hints=["for example: --names Ann,Bob"])
+    return names
+
+
+# a game with only computer players stops after this many actions, as simulate does
+MAX_AGENT_ACTIONS = 100_000
+
 # ---------------------------------------------------------------- the runner
 
 HELP = ["choose: type an option's number, or its label (any unique start of it, any case)",
         "  help      this help and the options again",
-        "  rules     a summary of the rules (cards, zones, phases)",
+        "  rules     the rules: how to win, what each card does, the flow",
+        "  ? NAME    explain one card or word (also: help NAME)",
         "  log       everything you have seen so far",
         "  history   the actions so far, as you saw them",
         "  save F    save the game in the file F too (it is saved after every move anyway)",
@@ -273,6 +300,7 @@ class Runner:
         self.layout = Layout(state)
         self.log_seen = 0             # log entries printed so far
         self.names = seat_names(state)
+        self.given_names = False
         humans = [seat for seat, kind in enumerate(self.seats) if kind == HUMAN]
         self.humans = humans
         # whose eyes the log is printed through: the one human, else none (everything)
@@ -287,7 +315,12 @@ class Runner:
         self.last_on_screen = None           # the person whose view is on screen
 
     def seat_name(self, seat: int) -> str:
-        return f"{self.names[seat]} (seat {seat})"
+        return self.names[seat]
+
+    def named(self, text: str) -> str:
+        """A line with the seats' labels (P1, P2, ...) replaced by the names given with
+        --names; unchanged without them."""
+        return rename_seats(text, self.names) if self.given_names else text
 
     @property
     def out(self) -> IO:
@@ -316,7 +349,7 @@ class Runner:
         seat = viewer if viewer is not None else self.viewer
         lines = log_lines(self.state, seat)
         for line in lines[self.log_seen:]:
-            self.say(f"  {line}")
+            self.say(f"  {self.named(line)}")
         self.log_seen = len(lines)
 
     def save_data(self) -> str:
@@ -411,8 +444,9 @@ class Runner:
         except RulesError:
             view = None
         if view:
-            for line in self.layout.view_lines(view, seat, compact=True, width=o.width):
-                self.say([("  ", None)] + line)
+            for line in self.layout.view_lines(view, seat, compact=True, width=o.width - 3,
+                                               shown=self.shown(seat)):
+                self.say([("  ", None)] + [(self.named(t), st) for t, st in line])
         self.show_choices(actions, view)
 
     def show_recent(self, seat: int) -> None:
@@ -427,6 +461,7 @@ class Runner:
             self.say(f"  ... {len(new) - limit} earlier lines (type log to see them)", "dim")
             new = new[-limit:]
         for line in new:
+            line = self.named(line)
             self.say([("  ", None), (line, "cyan" if line.startswith(self.names[seat])
                                      else None)])
 
@@ -458,18 +493,25 @@ class Runner:
 
     def show_choices(self, actions: Sequence, view=None) -> None:
         if numeric_labels(actions):
+            question = self.question()
+            if question:
+                self.say(question, "bold")
             values = sorted(int(a.label) for a in actions)
             self.say([("options: ", "bold"), ("type an amount: ", None),
                       (_ranges(values), "bold yellow")])
             self.say("  (a number here is the amount itself; #N picks option N)", "dim")
             return
         what = self.what_is_asked(actions, view) if self.screens else ""
+        question = self.question()
+        if question:
+            self.say(question, "bold")
+            what = ""
         self.say([("options:", "bold"), (f" {what}" if what else "", "bold"),
                   ("  (type a number or the start of a label; help: commands)"
                    if self.screens else "", "dim")])
         width = len(str(len(actions)))
         cells = [[(f"  {k:>{width}}. ", "bold yellow"),
-                  (a.label, self.layout.card_style(a.label))]
+                  (a.label, self.layout.card_style(a.label))] + self.option_note(a.label)
                  for k, a in enumerate(actions, 1)]
         cols = 1
         if self.screens and len(actions) > 8:
@@ -491,13 +533,68 @@ class Runner:
                     line += c + ([(" " * pad, None)] if col < cols - 1 else [])
             self.say(line)
 
+    def shown(self, seat: int) -> list:
+        """The values the rules declare for the screen (`show`), as `seat` may see them."""
+        shown = getattr(self.state, "shown", None)
+        try:
+            return shown(seat) if callable(shown) else []
+        except RulesError:
+            return []
+
+    def question(self) -> str:
+        """The rules' question for the pending decision, names filled in ("" if none)."""
+        ask = getattr(self.state, "question", None)
+        try:
+            text = ask() if callable(ask) else None
+        except RulesError:
+            text = None
+        return self.named(text) if text else ""
+
+    def hand_order(self, actions: list, seat: Optional[int] = None) -> list:
+        """The options in the order the hand is shown above them: cards sorted as the
+        screen sorts a hand, every other option after them, in the rules' order. Cards
+        from a pile the screen shows in its own order (a display) keep the rules' order."""
+        cards = self.layout.info.get("cards", {})
+        labels = [a.label for a in actions if a.label in cards]
+        if len(labels) < 2 or not self.shown_sorted(labels, seat):
+            return list(actions)
+        order = {lab: k for k, lab in enumerate(self.layout.sort_cards(
+            [a.label for a in actions if a.label in cards]))}
+        return sorted(actions, key=lambda a: (0, order[a.label]) if a.label in order
+                      else (1, 0))
+
+    def shown_sorted(self, labels: list, seat: Optional[int]) -> bool:
+        """Every card lies in a zone the screen shows sorted: an unordered zone, or one of
+        the seat's own zones the others may not see (Layout.zone_pieces groups those)."""
+        if seat is None:
+            return True
+        try:
+            zones = self.state.view(seat).get("zones") or {}
+        except RulesError:
+            return True
+        info = self.layout.info.get("zones", {})
+        sorted_cards = set()
+        for name, held in zones.items():
+            z = info.get(name, {})
+            if isinstance(held, list) and (z.get("unordered") or (
+                    z.get("owner") == seat and z.get("visibility") != "public")):
+                sorted_cards.update(held)
+        return all(lab in sorted_cards for lab in labels)
+
+    def option_note(self, label: str) -> list:
+        """An enum value's declared title beside the option: "a10  (the 10,000 area)"."""
+        for titles in self.layout.info.get("enum_titles", {}).values():
+            if label in titles:
+                return [(f"  ({titles[label]})", "dim")]
+        return []
+
     def hand_over(self, seat: int) -> None:
         """Several people at one screen: hide the last person's view until the next one is
         at the keyboard."""
         if not (self.screens and self.several_humans) or self.last_on_screen == seat:
             return
         self.o.clear()
-        self.say(f"pass the keyboard to {self.names[seat]} (seat {seat}), "
+        self.say(f"pass the keyboard to {self.names[seat]}, "
                  "then press Enter", "bold")
         text = self._read_line("")
         if text is None:
@@ -507,7 +604,7 @@ class Runner:
         self.last_on_screen = None
 
     def ask_human(self, seat: int):
-        actions = self.state.legal_actions()
+        actions = self.hand_order(self.state.legal_actions(), seat)
         line = self._next_script_line()
         if line is not None:
             lineno, text = line
@@ -533,6 +630,9 @@ class Runner:
                 raise InputEnded()
             cmd = text.strip().lower()
             word, _, rest = text.strip().partition(" ")
+            if word.lower() in ("?", "help", "h") and rest.strip():
+                self.explain(rest)
+                continue
             if cmd in ("?", "help", "options", "h"):
                 for line in HELP:
                     self.say(line)
@@ -552,9 +652,7 @@ class Runner:
                     self.say(f"  {line}")
                 continue
             if cmd == "rules":
-                from rulesdsl.play.screen import rules_summary
-                for line in rules_summary(self.game, self.state.players):
-                    self.say(line)
+                self.show_rules()
                 continue
             if word.lower() == "save":
                 self.save_as(rest.strip())
@@ -568,6 +666,19 @@ class Runner:
                 self.say(f"  {clean(problem, 120)}; type ? for help")
                 continue
             return action
+
+    def show_rules(self) -> None:
+        """`rules`: the rules text the file declares (about, cards, table, flow)."""
+        from rulesdsl.play.rulestext import rules_text
+        for line in rules_text(self.game, self.state.players, width=min(self.o.width, 100)):
+            self.say(line)
+
+    def explain(self, what: str) -> None:
+        """`help NAME` / `? NAME`: one card, kind or word of the game."""
+        from rulesdsl.play.rulestext import explain
+        for line in explain(self.game, self.state.players, clean(what, 80),
+                            width=min(self.o.width, 100)):
+            self.say(line)
 
     def save_as(self, path: str) -> None:
         if not path:
@@ -585,20 +696,28 @@ class Runner:
     def run(self) -> int:
         state = self.state
         self.save()                   # a bad --save path shows up before the game starts
+        agent_actions = 0
         while not state.is_over:
             seat = state.to_move
             kind = self.seats[seat]
+            if not self.humans:
+                agent_actions += 1
+                if agent_actions > MAX_AGENT_ACTIONS:
+                    raise RulesError("C010", f"the game did not end within "
+                                     f"{MAX_AGENT_ACTIONS} actions",
+                                     hints=["the rules may loop forever; look at the end "
+                                            "conditions"])
             if not self.screens:
                 # with several people at one screen, each sees the log through their own eyes
                 self.flush_log(seat if self.several_humans and kind == HUMAN else None)
             if kind == HUMAN:
                 action = self.ask_human(seat)
                 # what this person saw before choosing; their own move is theirs to know
-                self.seen[seat] = len(state.view(seat)["log"])
+                self.seen[seat] = len(log_lines(state, seat))
             else:
                 action = self.agent_choice(seat, kind)
                 if self.omniscient:
-                    self.say(f"{self.names[seat]} (seat {seat}, {kind}) plays: {action.label}")
+                    self.say(f"{self.names[seat]} ({kind}) plays: {action.label}")
             state.apply(action)
             self.save()
         if self.screens:
@@ -784,7 +903,8 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
     given_options = parse_options(getattr(args, "option", None))
     script_path = getattr(args, "script", None)
     script = read_script(script_path) if script_path else None
-    resume = getattr(args, "resume", None)
+    from rulesdsl.play.saves import resolve_resume
+    resume = resolve_resume(getattr(args, "resume", None))   # `last`: the newest autosave
     game_name = getattr(args, "game", None)
     requested_players = args.players
     seats_arg = args.seats
@@ -849,15 +969,18 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
     runner = Runner(state, seats, seed=seed, script=script, script_path=script_path,
                     save=save, out=out, inp=inp, plain=bool(getattr(args, "plain", False)),
                     meta=meta, game=game)
+    given = parse_names(getattr(args, "names", None), players)
+    if given:
+        runner.names, runner.given_names = given, True
     runner.say(f"{getattr(game, 'name', game_name)}: {players} players, seed {seed}; "
                + ", ".join(f"{runner.names[s]} {k}" for s, k in enumerate(seats)), "bold")
     if save and HUMAN in seats:
         runner.say(f"the game is saved after every move in {save}")
     if resume:
         runner.say(f"resumed after {len(state.history)} actions")
-        runner.log_seen = len(state.events)
+        runner.log_seen = len(log_lines(state, runner.viewer))
         for s in runner.seen:
-            runner.seen[s] = max(0, len(state.view(s)["log"]) - 12)
+            runner.seen[s] = max(0, len(log_lines(state, s)) - 12)
     try:
         code = runner.run()
     except Quit:
@@ -873,6 +996,11 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
         raise
     except InputEnded:
         _save_quietly(runner)
+        if runner.screens and runner.save_path:
+            # Ctrl-D at a prompt on a terminal: the person leaves; the game is kept
+            runner.say(f"stopped; the game is saved in {runner.save_path}; continue with: "
+                       f"rulesdsl play --resume {runner.save_path}")
+            return 0
         hints = ([f"the game is saved in {runner.save_path}; continue with: rulesdsl play "
                   f"--resume {runner.save_path}"] if runner.save_path else [])
         raise RulesError("C012", "the input ended before the game was over",

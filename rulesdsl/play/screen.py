@@ -61,6 +61,16 @@ class Out:
     def line(self, pieces) -> None:
         if isinstance(pieces, str):
             pieces = [(pieces, None)]
+        if self.tty:
+            # the terminal would break a long line anywhere, mid-word too: break it here
+            wrapped = wrap_pieces(pieces, self.width - 1)
+            if len(wrapped) > 1:
+                for one in wrapped:
+                    self.line_as_is(one)
+                return
+        self.line_as_is(pieces)
+
+    def line_as_is(self, pieces) -> None:
         if self.console is not None:
             from rich.text import Text
             t = Text()
@@ -76,6 +86,59 @@ class Out:
         if self.tty:
             self.stream.write("\x1b[2J\x1b[3J\x1b[H")
             self.stream.flush()
+
+
+def wrap_pieces(pieces: Line, width: int) -> list:
+    """A line of (text, style) pieces broken at spaces to fit `width`; the lines after the
+    first are indented 4 more than the first. A word longer than a line stays whole."""
+    if sum(len(t) for t, _ in pieces) <= width:
+        return [pieces]
+    first = "".join(t for t, _ in pieces)
+    indent = " " * (len(first) - len(first.lstrip(" ")) + 4)
+    words: list = []                        # (text, style), spaces kept as their own words
+    for text, style in pieces:
+        for part in re.split(r"( +)", text):
+            if part:
+                words.append((part, style))
+    lines, cur, n, has_word = [], [], 0, False
+    for text, style in words:
+        if text.isspace():
+            if cur or not lines:            # the first line keeps its own indent
+                cur.append((text, style))
+                n += len(text)
+            continue
+        if has_word and n + len(text) > width:
+            while cur and cur[-1][0].isspace():
+                cur.pop()
+            carry: list = []
+            if cur and cur[-1][0].endswith(":"):
+                # a label goes down with its value: back to the separator before it
+                back = len(cur) - 1
+                while back > 0 and cur[back - 1][0].strip() not in ("·", "") and \
+                        not cur[back - 1][0].endswith((":", ",")) and len(cur) - back < 8:
+                    back -= 1
+                while back > 0 and cur[back - 1][0].isspace():
+                    back -= 1
+                if back > 1 and any(t.strip() for t, _ in cur[:back]):
+                    carry = [x for x in cur[back:] if x[0].strip() or x[0] == " "]
+                    del cur[back:]
+                    while carry and carry[0][0].isspace():
+                        carry.pop(0)
+            while cur and cur[-1][0].isspace():
+                cur.pop()
+            lines.append(cur)
+            cur = [(indent, None)] + carry
+            n = sum(len(t) for t, _ in cur)
+            has_word = bool(carry)
+            if carry:
+                cur.append((" ", None))
+                n += 1
+        cur.append((text, style))
+        n += len(text)
+        has_word = True
+    if cur:
+        lines.append(cur)
+    return lines
 
 
 # ---------------------------------------------------------------- values
@@ -150,9 +213,31 @@ class Layout:
                 pieces.append((f" x{counts[l]}", "bold"))
         return pieces
 
+    # -- names as the rules file calls them
+    def title(self, name: str) -> str:
+        return self.info.get("titles", {}).get(name, name)
+
+    def zone_title(self, name: str) -> str:
+        """hand[P1] -> its title ("hand"), with the keys other than its owner: a zone per
+        enum value keeps the value ("row (hearts)")."""
+        zinfo = self.info["zones"].get(name)
+        if not zinfo or "titles" not in self.info:
+            return name
+        keys = [k for k in _keys_of(name) if zinfo.get("owner") is None or
+                k != f"P{zinfo['owner'] + 1}"]
+        base = self.title(zinfo.get("zone", name))
+        return f"{base} ({', '.join(keys)})" if keys else base
+
+    def enum_text(self, value: str) -> str:
+        for titles in self.info.get("enum_titles", {}).values():
+            if value in titles:
+                return f"{value} ({titles[value]})"
+        return value
+
     # -- the view
     def zone_pieces(self, name: str, value, *, mine: bool, compact: bool) -> Line:
         zinfo = self.info["zones"].get(name, {})
+        name = self.zone_title(name)
         if isinstance(value, dict) and set(value) == {"count"}:
             n = value["count"]
             return [(f"{name}: ", "bold"), (f"{count_text(n)}, hidden" if n else "(empty)",
@@ -171,8 +256,11 @@ class Layout:
         instances of one variable folded into one item (a board's owners by owner)."""
         per: dict = {}
         folded: dict = {}
+        internal = set(self.info.get("internal", ()))
         for name, value in variables.items():
             vinfo = self.info["vars"].get(name)
+            if vinfo is not None and vinfo["var"] in internal:
+                continue                          # bookkeeping the rules keep to themselves
             if vinfo is None:
                 per.setdefault(None, []).append([(f"{name}={value_text(value)}", None)])
                 continue
@@ -185,8 +273,13 @@ class Layout:
             folded.setdefault((owner, base, vinfo["board"], vinfo["type"]), []).append(
                 (keys, value))
         for (owner, base, board, typ), entries in folded.items():
+            var = base
+            base = self.title(base)
             if len(entries) == 1 and not entries[0][0]:
-                item = [(f"{base}=", None), (value_text(entries[0][1]), "bold")]
+                shown = value_text(entries[0][1])
+                item = [(f"{base.replace('_', ' ')}: ", None), (self.enum_text(shown), "bold")]
+            elif board is not None and "borders" in self.info:
+                item = [(BOARD, None), (base, board, entries)]
             elif board is not None:
                 by_value: dict = {}
                 for keys, value in entries:
@@ -242,7 +335,7 @@ class Layout:
         return out
 
     def view_lines(self, view: dict, seat: Optional[int], compact: bool = True,
-                   width: int = 10_000) -> list:
+                   width: int = 10_000, shown: Optional[list] = None) -> list:
         """The seat's view: the table (boards, shared zones, variables), then each seat's
         zones and variables (the viewer's own first), then the scores."""
         lines: list = []
@@ -258,10 +351,17 @@ class Layout:
         variables, grids = self.split_grids(view.get("vars") or {})
         per_var = self.var_items(variables)
 
+        for title, values in shown or ():      # the rules' `show` values
+            for owner, text in values.items():
+                per_var.setdefault(owner, []).append([(f"{title}: ", None), (text, "bold")])
+        maps = [v for v in per_var.get(None, []) if v and v[0][0] is BOARD]
+        per_var[None] = [v for v in per_var.get(None, []) if not (v and v[0][0] is BOARD)]
         boards = [v for v in per_var.get(None, []) if v and v[0][1] == "bold blue"]
         table = [self.zone_pieces(n, v, mine=False, compact=compact)
                  for n, v in per_zone.get(None, [])] + \
             [v for v in per_var.get(None, []) if not any(v is b for b in boards)]
+        for _, (title, board, entries) in maps:
+            lines += self.board_lines(title, board, entries)
         if table or boards or grids:
             lines.append([("table", "bold underline")])
             for (base, board), values in grids.items():
@@ -294,6 +394,27 @@ class Layout:
                 (("  " if k else "") + f"{p} {v}", "bold green" if p == f"P{(seat or 0) + 1}"
                  and seat is not None else None) for k, (p, v) in enumerate(scores.items())])
         return lines
+
+
+    def board_lines(self, title: str, board: str, entries: list) -> list:
+        """A region map: one line a region, in the order the rules declare them, with its
+        owner (the variable's value) and its neighbours."""
+        nodes = self.info["boards"].get(board, [])
+        near = self.info.get("borders", {}).get(board, [[] for _ in nodes])
+        value_of = {keys[0]: value for keys, value in entries if keys}
+        wide = max((len(n) for n in nodes), default=0)
+        owners = [value_text(value_of.get(n)) for n in nodes]
+        owide = max((len(o) for o in owners), default=1)
+        lines = [[(f"{self.title(board)}", "bold underline"),
+                  (f" ({title} and neighbours)", "dim")]]
+        for n, o, nb in zip(nodes, owners, near):
+            lines.append([(f"  {n:<{wide}}  ", None), (f"{o:<{owide}}", "bold" if o != "-"
+                                                       else "dim"),
+                          (f"  next to {', '.join(nb)}" if nb else "", "dim")])
+        return lines
+
+
+BOARD = object()   # marks a board item in var_items: (BOARD, None), (title, board, entries)
 
 
 def _joined(items: list, head: str, width: int, style: Optional[str] = None) -> list:

@@ -28,7 +28,7 @@ zone pile public
 var turns_left: int = 4
 
 phase turn(p: player) {
-  ask p {
+  ask p "Which card goes on the pile, {p}?" {
     c in hand[p] { move c to pile }
   }
   set turns_left -= 1

@@ -136,6 +136,12 @@ DECLS = [
     ('invariant table keeps 2 during effects', '(Invariant table 2)'),
     ('score(p: player) = gold[p] private', '(Score (Param p player) (Index gold [p]) private)'),
     ('override define total = 1', '(override (Define total [] 1))'),
+    ('about "A game." "Win it."', '(About ["A game." "Win it."])'),
+    ('title hand "your hand"', '(Title hand "your hand")'),
+    ('text mob "The mob." "Wins."', '(Explain mob ["The mob." "Wins."])'),
+    ('internal a, b', '(Internal [a b])'),
+    ('show total "Total" private', '(Show total Total private)'),
+    ('show total', '(Show total)'),
 ]
 
 STMTS = [
@@ -184,6 +190,14 @@ STMTS = [
      '(Ask p [(TupleChoice [q f] [(Range 1 n) Face] (> q 1) {})])'),
     ('ask p { "{q} x {f}" for (q, f) in 1..n, 1..q { } }',
      '(Ask p [(TupleChoice [q f] [(Range 1 n) (Range 1 q)] _ {} (text q " x " f))])'),
+    ('ask p "Bid, {p}?" { "pass" { } }',
+     '(Ask p [(NamedChoice "pass" _ {})] (text "Bid, " p "?"))'),
+    ('ask each q in others(p) where q != p "Veto, {q}?" { "no" { } }',
+     '(AskEach q (Call others [p]) (!= q p) [(NamedChoice "no" _ {})] #f (text "Veto, " q "?"))'),
+    ('ask each q in others(p) openly "Veto, {q}?" { "no" { } }',
+     '(AskEach q (Call others [p]) _ [(NamedChoice "no" _ {})] #t (text "Veto, " q "?"))'),
+    ('move c to trick as "{p} plays {c}"', '(Move c trick #f (text p " plays " c))'),
+    ('move c to stock at bottom as "gone"', '(Move c stock #t "gone")'),
 ]
 
 EXPRS = [

@@ -33,8 +33,13 @@ def played(tmp_path):
 def face_down_cards(tmp_path, save):
     code, out = rulesdsl(tmp_path, "replay", save, "--to", "3", "--plain", "--all")
     assert code == 0, out
-    line = next(l for l in out.splitlines() if " · facedown[P2]: card" in l)
-    return re.findall(r"card \d", line.split("facedown[P2]:")[1])
+    line = next(l for l in out.splitlines() if row_of(l, "P2") and "facedown: card" in l)
+    return re.findall(r"card \d", line.split("facedown:")[1])
+
+
+def row_of(line: str, seat: str) -> bool:
+    """A line of the screen's row for a seat ("P2       hand: ... · facedown: ...")."""
+    return line.strip().startswith(seat + " ")
 
 
 def test_history_shows_a_seat_only_what_it_saw(tmp_path):
@@ -54,12 +59,13 @@ def test_replay_of_a_game_not_over_shows_one_seat_unless_all(tmp_path):
     code, out = rulesdsl(tmp_path, "replay", save, "--to", "3", "--plain")
     assert code == 0, out
     assert "as P1 sees it" in out and "--all shows every hand" in out
-    assert "facedown[P2]: 2 cards, hidden" in out
+    assert any(row_of(l, "P2") and "facedown: 2 cards, hidden" in l
+               for l in out.splitlines())
     assert not any(label in out for label in hidden)
     code, out = rulesdsl(tmp_path, "replay", save, "--to", "3", "--plain", "--seat", "P2")
     assert code == 0 and "as P2 sees it" in out
     assert re.search(r"action: P2: card \d", out)    # P2's own choice, by its label
-    assert "hand[P1]: 2 cards, hidden" in out
+    assert any(row_of(l, "P1") and "hand: 2 cards, hidden" in l for l in out.splitlines())
     code, out = rulesdsl(tmp_path, "replay", save, "--to", "1", "--plain", "--seat", "9")
     assert code != 0 and "C014" in out and "P1 to P2" in out
 

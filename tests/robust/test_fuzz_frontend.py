@@ -182,7 +182,7 @@ def small_game(draw):
         "flow main",
         "phase main {",
         f"  turns p from seat(0) until {end} {{",
-        "    ask p {",
+        "    ask p \"Which card does {p} lay on the table?\" {",
     ]
     if special:
         lines.append(f"      c in hand[p] where c is joker {{ play c by p to {table} }}")

@@ -1,0 +1,130 @@
+"""The game told in its own words: the pending question, the log as a player reads it and
+the values the rules file declares for the screen (`show`).
+
+The raw log (State.render_log) names zone instances and arrows; here a move told with
+`move ... as "..."` reads as written (masked for a seat that sees neither place), any other
+move names its places by their titles ("from P1's hand to the trick"), and nothing a seat
+may not see is named.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from rulesdsl.engine.compile import seat_label
+
+
+def question(state) -> Optional[str]:
+    if state.over or not state.frames:
+        return None
+    state._pending()
+    fr = state.frames[-1]
+    ins = state.prog.procs[fr[0]].code[fr[1]]
+    ask = getattr(ins, "question", None)  # an Ask, or an ask together's decision
+    if ask is None:
+        return None
+    return ask(state, fr[2])
+
+
+def title_of(prog, name: str) -> str:
+    present = prog.present
+    if present is not None and name in present.titles:
+        return present.titles[name]
+    return name.replace("_", " ")
+
+
+def place(prog, zi: int) -> str:
+    """A zone instance as a player says it: "P1's hand", "the trick", "the red expedition"."""
+    layout = prog.zone_layout_of[zi]
+    title = title_of(prog, layout)
+    owner = prog.zone_owner[zi]
+    name = prog.zone_names[zi]
+    keys = name[name.index("[") + 1:-1].split(",") if "[" in name else []
+    keys = [k.strip() for k in keys if k.strip() != seat_label(owner)]
+    if keys:
+        title = f"{title} ({', '.join(keys)})"
+    return f"{seat_label(owner)}'s {title}" if owner is not None else f"the {title}"
+
+
+def _cards(prog, cards) -> str:
+    return ", ".join(prog.card_label[c] for c in cards)
+
+
+def _count(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def story_line(state, entry, seat: Optional[int]) -> Optional[str]:
+    """One log entry in words for `seat`, or None when it adds nothing (the rest of a
+    worded move)."""
+    prog = state.prog
+    if isinstance(entry, str) or not entry:
+        return str(entry)
+    kind = entry[0]
+    if kind == "move":
+        cards, src, dst = entry[1], entry[2], entry[3]
+        sees = state.can_see(src, seat) or state.can_see(dst, seat)
+        if len(entry) >= 6:
+            if entry[4] is None:
+                return None
+            return entry[4] if sees else entry[5]
+        what = _cards(prog, cards) if sees else _count(len(cards))
+        return f"{what}: from {place(prog, src)} to {place(prog, dst)}"
+    if kind == "shuffle":
+        return f"{place(prog, entry[1])[0].upper()}{place(prog, entry[1])[1:]} is shuffled"
+    if kind == "reveal" and len(entry) > 2 and entry[2] >= 0:
+        raw = state.render_log(entry, seat)
+        head = prog.zone_names[entry[2]]
+        return place(prog, entry[2]) + raw[len(head):] if raw.startswith(head) else raw
+    return state.render_log(entry, seat)
+
+
+def story(state, seat: Optional[int] = None) -> list:
+    out = []
+    for e in state.events:
+        line = story_line(state, e, seat)
+        if line is not None:
+            out.append(line)
+    return out
+
+
+def shown(state, seat: Optional[int] = None) -> list:
+    """[(title, {owner seat or None: value text})] for the declared `show`s `seat` may see."""
+    prog = state.prog
+    out = []
+    for title, value, typ, vis, per_player in prog.shows:
+        values = {}
+        if not per_player:
+            if vis == "public":
+                values[None] = prog.label(typ, value(state, None))
+        else:
+            for p in range(prog.nplayers):
+                if vis == "public" or (vis == "private" and p == seat) or seat is None \
+                        and vis != "hidden":
+                    values[p] = prog.label(typ, value(state, p))
+        if values:
+            out.append((title, values))
+    return out
+
+
+def presentation(state) -> dict:
+    """What State.describe() adds for the screen: "titles" (declared name -> title),
+    "internal" (variables never shown), "borders" ({board: [[neighbour names]]}, in
+    declaration order) and "enum_titles" ({enum: {value: title}})."""
+    prog = state.prog
+    present = prog.present
+    model = getattr(state.game, "model", None)
+    enum_titles: dict = {}
+    for name, e in (getattr(model, "enums", None) or {}).items():
+        items = getattr(getattr(e, "decl", None), "items", ()) or ()
+        titled = {i.name: i.title for i in items if getattr(i, "title", "")}
+        if titled:
+            enum_titles[name] = titled
+    return {"titles": dict(present.titles) if present else {},
+            "internal": sorted(present.internal) if present else [],
+            "borders": {b: [[prog.enums[b][k] for k in near] for near in adj]
+                        for b, adj in prog.adjacency.items()},
+            "enum_titles": enum_titles}
+
+
+__all__ = ["presentation", "question", "story", "shown", "place", "title_of"]

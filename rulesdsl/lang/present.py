@@ -1,0 +1,112 @@
+"""What a player reads at the table, checked: `about`, `title`, `text`, `internal`, `show`.
+
+These declarations change nothing in play; they tell the runner what to call things, what
+each card does, which variables are bookkeeping and which derived values a player looks at.
+The checker calls `check_presentation` once the other declarations are collected.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from rulesdsl.lang import ast
+from rulesdsl.lang.errors import did_you_mean
+
+W_NO_QUESTION = "W705"
+
+
+@attrs.define
+class Presentation:
+    """The checked presentation of a game (all empty when the file declares none)."""
+    about: list = attrs.Factory(list)       # lines
+    titles: dict = attrs.Factory(dict)      # declared name -> title
+    texts: dict = attrs.Factory(dict)       # declared name -> list of lines
+    internal: set = attrs.Factory(set)      # variable names
+    shows: list = attrs.Factory(list)       # (definition, title, visibility, per player)
+
+
+def named_things(m) -> dict:
+    """Every name a title or text may explain -> what it is, in declaration order."""
+    out: dict = {}
+    for k in m.kinds:
+        out.setdefault(k, "kind")
+    for e in m.enums.values():
+        out.setdefault(e.name, "board" if e.is_board else "enum")
+        for v in e.values:
+            out.setdefault(v, f"value of {e.name}")
+    for group, what in ((m.zones, "zone"), (m.vars, "variable"), (m.defines, "definition"),
+                        (m.phases, "phase"), (m.options, "option")):
+        for n in group:
+            out.setdefault(n, what)
+    return out
+
+
+def check_presentation(checker, decls) -> Presentation:
+    """Fill a Presentation from the declarations; unknown names are errors (E200)."""
+    m = checker.m
+    p = Presentation()
+    things = named_things(m)
+
+    def known(name: str, span, what: str) -> bool:
+        if name in things:
+            return True
+        checker.err("E200", f"{what} names '{name}', which is not declared",
+                    checker.name_at(span, name), did_you_mean(name, things) or
+                    ["name a kind, an enum value, a zone, a variable, a phase or a definition"])
+        return False
+
+    for d in decls:
+        if isinstance(d, ast.About):
+            p.about = list(d.lines)   # a file that extends another replaces its summary
+        elif isinstance(d, ast.Title):
+            if known(d.name, d.span, "title"):
+                p.titles[d.name] = d.title
+        elif isinstance(d, ast.Explain):
+            if known(d.name, d.span, "text"):
+                p.texts[d.name] = list(d.lines)
+        elif isinstance(d, ast.Internal):
+            for ref in d.names:
+                if ref.name not in m.vars:
+                    checker.err("E200", f"internal names '{ref.name}', which is not a variable",
+                                ref.span, did_you_mean(ref.name, m.vars) or
+                                ["internal lists variables the screen should not show"])
+                else:
+                    p.internal.add(ref.name)
+        elif isinstance(d, ast.Show):
+            shown = _show(checker, d)
+            if shown is not None:
+                p.shows.append(shown)
+    return p
+
+
+def _show(checker, d: ast.Show) -> Optional[tuple]:
+    m = checker.m
+    define = m.defines.get(d.name)
+    if define is None:
+        checker.err("E200", f"show names '{d.name}', which is not a definition",
+                    checker.name_at(d.span, d.name, r"show\s+"),
+                    did_you_mean(d.name, m.defines) or
+                    ["declare it first: define NAME(p: player) = ..."])
+        return None
+    params = define.params
+    if len(params) > 1 or (params and params[0][1] != "player"):
+        checker.err("E400", f"show needs a definition with no parameters or one player, and "
+                    f"{d.name} takes ({', '.join(f'{n}: {t}' for n, t in params)})",
+                    checker.name_at(d.span, d.name, r"show\s+"),
+                    ["show a definition such as total(p: player)"])
+        return None
+    if d.visibility == "private" and not params:
+        checker.err("E601", f"show {d.name} is private but belongs to no player", d.span,
+                    ["make it a definition of a player: define NAME(p: player) = ..."])
+        return None
+    checker.used.add(d.name)          # a shown definition is used
+    return (d.name, d.title or d.name.replace("_", " "), d.visibility, bool(params))
+
+
+def question_missing(checker, s) -> None:
+    """W705: a decision a person cannot read, for the runner has nothing to ask them."""
+    checker.warn(W_NO_QUESTION, "this decision has no question for the player", s.span,
+                 ['write the question after the player: ask p "Which card do you play?" '
+                  '{ ... }'])

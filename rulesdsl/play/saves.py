@@ -1,0 +1,83 @@
+"""The autosaves: `rulesdsl saves` lists them newest first; `--resume last` is the newest."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Optional
+
+from rulesdsl.lang.errors import RulesError
+
+
+def save_folder() -> str:
+    from rulesdsl.play.runner import SAVE_DIR
+    return os.environ.get("RULESDSL_SAVES") or os.path.expanduser(SAVE_DIR)
+
+
+def autosaves() -> list:
+    """The save files (not replays), newest first: [(path, modified time)]."""
+    folder = save_folder()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if not name.endswith(".json") or name.endswith(".replay.json"):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            out.append((path, os.path.getmtime(path)))
+        except OSError:
+            continue
+    return sorted(out, key=lambda x: (-x[1], x[0]))
+
+
+def latest() -> str:
+    """The newest autosave, for `--resume last`."""
+    saves = autosaves()
+    if not saves:
+        raise RulesError("C001", f"there is no saved game in {save_folder()}",
+                         hints=["a game with a person in it is saved there after every move"])
+    return saves[0][0]
+
+
+def _summary(path: str) -> str:
+    """"Triumvirat, 14 actions" from the file, or why it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return "(cannot be read)"
+    if not isinstance(data, dict):
+        return "(not a saved game)"
+    runner = data.get("runner") if isinstance(data.get("runner"), dict) else {}
+    game = runner.get("game") or data.get("source") or "?"
+    history = data.get("history")
+    n = len(history) if isinstance(history, list) else "?"
+    over = " (over)" if data.get("over") else ""
+    return f"{os.path.basename(str(game))}, {n} actions{over}"
+
+
+def list_saves(out=None) -> int:
+    out = out or sys.stdout
+    saves = autosaves()
+    if not saves:
+        print(f"no saved games in {save_folder()}", file=out)
+        return 0
+    print(f"saved games in {save_folder()}, newest first:", file=out)
+    for k, (path, mtime) in enumerate(saves, 1):
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime))
+        print(f"  {k}. {when}  {os.path.basename(path)}  {_summary(path)}", file=out)
+    print("continue one with: rulesdsl play --resume FILE  (the newest: --resume last)",
+          file=out)
+    return 0
+
+
+def resolve_resume(value: Optional[str]) -> Optional[str]:
+    """`--resume last` -> the newest autosave; any other value is a path."""
+    if value is not None and value.strip().lower() == "last" and not os.path.exists(value):
+        return latest()
+    return value
