@@ -18,6 +18,10 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.check import Model, elem_of
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
 from rulesdsl.engine.hoist import MISSING, LoopContext, Scanner
+from rulesdsl.engine.recursion import recursive_call
+from rulesdsl.engine.grid import (grid_builtin, grid_tables, prefix_closure,
+                                  var_filter_aggregate)
+from rulesdsl.engine.together import bind_tuple, compile_ask_together, tuple_options
 
 SUSPEND = True
 MAX_RANGE = 100_000
@@ -92,6 +96,7 @@ class Program:
     score: Optional[Callable] = None
     score_visibility: str = "public"
     adjacency: dict = attrs.Factory(dict)  # board name -> list of neighbour lists
+    grids: dict = attrs.Factory(dict)  # grid board name -> grid.GridTables
     step_limit: int = 1_000_000
     depth_limit: int = 200
     labeller: Callable = None
@@ -130,6 +135,8 @@ class Compiler:
                     adj[a].append(b)
                     adj[b].append(a)
                 p.adjacency[name] = [sorted(x) for x in adj]
+            if e.grid:
+                p.grids[name] = grid_tables(*e.grid)
         self.enum_fields = {}
         for name, e in m.enums.items():
             for f in e.fields:
@@ -580,6 +587,8 @@ class Compiler:
         self.emit(deal, s.span)
 
     def s_Reveal(self, s: ast.Reveal):
+        if self.m.types.get(id(s.what)) not in ("card", "zone", "list of card", "any"):
+            return self.reveal_value(s)
         what = self.cards_of(s.what)
         if s.to is None:
             self.emit(lambda st, fr: st.reveal(what(st, fr[2])), s.span)
@@ -591,6 +600,27 @@ class Compiler:
             seats = [seats] if isinstance(seats, int) else [q for q in seats if q is not None]
             st.reveal(what(st, fr[2]), seats)
         self.emit(reveal_to, s.span)
+
+    def reveal_value(self, s: ast.Reveal):
+        """`reveal v[i] [to P]`: a variable's value shown in the log, named by its instance."""
+        kind, name = self.m.resolved[id(s.what)]
+        layout = self.p.vars[name]
+        args = [self.expr(a) for a in s.what.args] if isinstance(s.what, ast.Index) else []
+        idx = self.instance(layout, args, s.span)
+        t = layout.type
+        names, label = self.p.var_names, self.p.labeller
+        to = self.expr(s.to) if s.to is not None else None
+
+        def reveal(st, fr):
+            L = fr[2]
+            i = idx(st, L)
+            seats = None
+            if to is not None:
+                seats = to(st, L)
+                seats = (seats,) if isinstance(seats, int) else \
+                    tuple(sorted({q for q in seats if q is not None}))
+            st.events.append(("reveal_value", names[i], label(t, st.vars[i]), seats))
+        self.emit(reveal, s.span)
 
     def s_Log(self, s: ast.Log):
         text = self.text(s.text)
@@ -850,6 +880,22 @@ class Compiler:
                   lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True,
                                    openly=s.openly))
 
+    def s_AskTogether(self, s: ast.AskTogether):
+        compile_ask_together(self, s)
+
+    def tuple_alt(self, ch: ast.TupleChoice, body_pc: int) -> tuple:
+        """The decision's entry for `(a, b) in A, B`: one slot, source and type per name."""
+        srcs, ets = [], []
+        for src in ch.sources:
+            f = self.expr(src)
+            if self.m.types.get(id(src)) == "zone":
+                f = (lambda zf: lambda st, L: st.zones[zf(st, L)])(f)
+            srcs.append(f)
+            ets.append(elem_of(self.m.types.get(id(src), "any")) or "any")
+        where = self.expr(ch.where) if ch.where is not None else None
+        text = self.text(ch.label) if ch.label is not None else None
+        return ("tuple", text, where, body_pc, self.m.slots[id(ch)], srcs, ets)
+
     def ask(self, s, who, choices, optional: bool, openly: bool = False):
         """A decision point: compute the options, suspend, resume in the chosen body."""
         alts = []
@@ -861,6 +907,8 @@ class Compiler:
                 label = self.text(ch.label)
                 cond = self.expr(ch.cond) if ch.cond is not None else None
                 alts.append(("named", label, cond, body_pc, None, None, None))
+            elif isinstance(ch, ast.TupleChoice):
+                alts.append(self.tuple_alt(ch, body_pc))
             else:
                 slot = self.m.slots[id(ch)]
                 et = elem_of(self.m.types.get(id(ch.source), "any")) or "any"
@@ -1000,6 +1048,18 @@ class Compiler:
         if kind == "self_field":  # inside a kind's label; compiled directly by card_label
             return lambda st, L: None
         raise AssertionError(kind)
+
+    def e_LetIn(self, e):
+        slot = self.m.slots[id(e)]
+        value, body = self.expr(e.value), self.expr(e.body)
+
+        def let_in(st, L):
+            L[slot] = value(st, L)
+            return body(st, L)
+        return let_in
+
+    def e_Prefix(self, e):
+        return prefix_closure(self, e)
 
     def e_ListLit(self, e):
         items = [self.expr(i) for i in e.items]
@@ -1229,8 +1289,10 @@ class Compiler:
         cache = getattr(self, "_define_bodies", None)
         if cache is None:
             cache = self._define_bodies = {}
+        if name in cache and cache[name] is None:  # a call from inside its own body
+            return recursive_call(cache, name, args, len(d.params), d.decl.span)
         if name not in cache:
-            cache[name] = None  # placeholder while compiling (definitions never recurse)
+            cache[name] = None  # placeholder while compiling: a call from the body recurses
             outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
             body = self.expr(d.decl.body)
             mods = []
@@ -1352,6 +1414,9 @@ class Compiler:
     def aggregate(self, e: ast.Call):
         name = e.name
         a = e.args[0]
+        fast = var_filter_aggregate(self, name, a)
+        if fast is not None:
+            return fast
         if isinstance(a, ast.Comprehension):
             slot = self.m.slots[id(a)]
             src = self.source_of(a.source)
@@ -1474,6 +1539,24 @@ class Compiler:
         if name == "random":
             src = self.source_of(e.args[0])
             return lambda st, L: st.random_choice(src(st, L))
+        if name in ("column_of", "row_of", "neighbour", "ray", "around", "distance",
+                    "opposite"):
+            board = self.m.types.get(id(e.args[0]))
+            tables = self.p.grids.get(board) or next(iter(self.p.grids.values()), None)
+            return grid_builtin(name, tables, args, span)
+        if name == "sorted":  # numbers and enum values by value, cards in deck order
+            src = self.source_of(e.args[0])
+            return lambda st, L: sorted(src(st, L), key=lambda x: (x is not None, x))
+        if name == "roll":
+            count, sides = args
+
+            def roll(st, L):
+                k, d = count(st, L), sides(st, L)
+                if k is None or d is None or not 0 <= k <= MAX_RANGE or d < 1:
+                    raise RuntimeRulesError("R016", f"cannot roll {k} dice of {d} sides", span,
+                                            [f"roll 0 to {MAX_RANGE} dice of at least 1 side"])
+                return [st.next_random(d) + 1 for _ in range(k)]
+            return roll
         if name == "playable":
             checks = self.p.playable
             kind_of = self.p.card_kind
@@ -1560,6 +1643,9 @@ class Ask:
                     seen[lab] = True
                     out.append((lab, ai, None))
                 continue
+            if kind == "tuple":
+                tuple_options(st, L, ai, text, cond, slot, src, et, label, seen, out)
+                continue
             mine = []
             for x in list(src(st, L)):
                 L[slot] = x
@@ -1603,7 +1689,9 @@ class Ask:
             fr[1] = self.decline_pc
             return
         kind, text, cond, body_pc, slot, src, et = self.alts[ai]
-        if slot is not None:
+        if kind == "tuple":
+            bind_tuple(fr[2], slot, value)
+        elif slot is not None:
             fr[2][slot] = value
         fr[1] = body_pc
 
@@ -1649,7 +1737,8 @@ def _holds_respond(node) -> bool:
     if isinstance(node, (list, tuple)):
         return any(_holds_respond(x) for x in node)
     if isinstance(node, (ast.Block, ast.If, ast.Ask, ast.AskEach, ast.NamedChoice,
-                         ast.BinderChoice, ast.Repeat, ast.While, ast.For, ast.Turns)):
+                         ast.BinderChoice, ast.Repeat, ast.While, ast.For, ast.Turns,
+                         ast.AskTogether, ast.TupleChoice)):
         return any(_holds_respond(getattr(node, f.name)) for f in attrs.fields(type(node))
                    if f.name != "span")
     return False

@@ -21,6 +21,7 @@ import math
 import random
 
 from rulesdsl.engine.state import splitmix64
+from rulesdsl.engine.together import hide_pending_choices
 
 MASK64 = (1 << 64) - 1
 
@@ -123,6 +124,8 @@ class Knowledge:
                 d.vars[lay.base + k] = list(v) if isinstance(v, list) else v
         d.rng = splitmix64(seed & MASK64 ^ 0x5DEECE66D)[1]
         d.seed = seed
+        # the others' secret choices not yet revealed (ask together): known only to be made
+        hide_pending_choices(d, self.seat, rnd)
         d.pending = None
         return d
 

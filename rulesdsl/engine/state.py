@@ -160,7 +160,9 @@ class State:
             self._history.append(chosen[0])
             ai = chosen[1]
             # a chosen card shows up in the log through its move, with its visibility
-            if not (ai >= 0 and ins.alts[ai][0] == "binder" and ins.alts[ai][6] == "card"):
+            # a secret choice (ask together) is logged by the decision itself, at the reveal
+            if not getattr(ins, "secret", False) and \
+                    not (ai >= 0 and ins.alts[ai][0] == "binder" and ins.alts[ai][6] == "card"):
                 self._events.append(("choice", seat, chosen[0]))
             self.run()
         except BaseException:  # a rules error, or Ctrl-C anywhere: back to before
@@ -515,6 +517,16 @@ class State:
             return f"{where} shows: {shown}"
         if kind == "choice":
             return f"{seat_label(entry[1])} chooses {entry[2]}"
+        if kind == "chosen":  # a secret choice (ask together): its label for its player only
+            who = seat_label(entry[1])
+            return f"{who} has chosen" + ("" if seat is not None and seat != entry[1] else
+                                          f": {entry[2]}")
+        if kind == "reveal_value":  # (name, value as text, seats shown to or None)
+            name, text, seats = entry[1], entry[2], entry[3]
+            if seats is None:
+                return f"{name} shows: {text}"
+            to = ", ".join(seat_label(q) for q in seats) or "nobody"
+            return f"{name} shows {to}" + (f": {text}" if seat is None or seat in seats else "")
         if kind == "end":
             w = entry[1]
             if not w:
@@ -600,7 +612,7 @@ class State:
         (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
         "visibility", "unordered"}}, "vars": {instance name: {"var", "owner" (seat or
         None), "board" (the board enum it is indexed by, or None), "type"}}, "boards":
-        {board: [nodes]}, "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
+        {board: [nodes]}, "grids": {grid board: [width, height]}, "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
         "group", "order"}}}. A card's group is the value of its first enum field (e.g. its
         colour) or else its root kind; "order" sorts a hand."""
         prog = self.prog
@@ -650,6 +662,7 @@ class State:
                             "order": list(gkey + rest + (prog.card_kind[c],))}
         out = {"zones": zones, "vars": variables,
                "boards": {b: list(prog.enums[b]) for b in prog.adjacency},
+               "grids": {b: [g.width, g.height] for b, g in prog.grids.items()},
                "enums": {e: list(v) for e, v in prog.enums.items()},
                "cards": cards}
         from rulesdsl.engine.words import presentation

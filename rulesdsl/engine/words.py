@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from rulesdsl.engine.compile import Ask, seat_label
+from rulesdsl.engine.compile import seat_label
 
 
 def question(state) -> Optional[str]:
@@ -20,9 +20,10 @@ def question(state) -> Optional[str]:
     state._pending()
     fr = state.frames[-1]
     ins = state.prog.procs[fr[0]].code[fr[1]]
-    if not isinstance(ins, Ask) or ins.question is None:
+    ask = getattr(ins, "question", None)  # an Ask, or an ask together's decision
+    if ask is None:
         return None
-    return ins.question(state, fr[2])
+    return ask(state, fr[2])
 
 
 def title_of(prog, name: str) -> str:

@@ -14,6 +14,9 @@ lists them, followed by one id for "decline" when the ask is optional:
   true/false                       2 ids (false, true)
   an amount (or any other value)   `amount_slots` ids: the k-th smallest value offered
                                    now; values past the last slot are left out
+  several values ((q, f) in A, B)  as an amount: the k-th smallest combination offered now
+
+`ask together` sites are sites like any other: each listed player decides in turn.
 
 An action id therefore names a site, an alternative and a value; `describe(id)` says so
 in words, and `legal(state)` maps the ids legal now onto the engine's own labels (the
@@ -37,6 +40,7 @@ import math
 from typing import Optional
 
 from rulesdsl.engine.compile import Ask
+from rulesdsl.engine.together import AskTogether
 from rulesdsl.engine.state import _owner_of
 
 VALUE_LIMIT = 1e9
@@ -66,7 +70,8 @@ class ActionSpace:
         self.blocks: dict = {}         # (proc id, pc, alt) -> Block; alt -1 is "decline"
         self.by_id: list = []          # id -> Block
         for pid, proc in enumerate(prog.procs):
-            asks = [pc for pc, ins in enumerate(proc.code) if isinstance(ins, Ask)]
+            asks = [pc for pc, ins in enumerate(proc.code)
+                    if isinstance(ins, (Ask, AskTogether))]
             for k, pc in enumerate(asks):
                 name = proc.name + (f"#{k + 1}" if len(asks) > 1 else "")
                 self.site_of[(pid, pc)] = len(self.sites)
@@ -83,6 +88,8 @@ class ActionSpace:
     def _domain(self, alt):
         if alt[0] == "named":
             return "named", 1
+        if alt[0] == "tuple":  # several values at once: ranked like amounts
+            return "amount", self.amount_slots
         et = alt[6]
         if et == "card":
             return "card", max(1, len(self.identities))
@@ -110,7 +117,7 @@ class ActionSpace:
         for label, ai, value in options:
             b = self.blocks.get((fr[0], fr[1], ai))
             if b is not None and b.kind == "amount":
-                amounts.setdefault(ai, []).append(value)
+                amounts.setdefault(ai, []).append(_key(value))
         ranks = {ai: {v: r for r, v in enumerate(sorted(set(vs), key=_sort_key))}
                  for ai, vs in amounts.items()}
         out: dict = {}
@@ -118,7 +125,7 @@ class ActionSpace:
             b = self.blocks.get((fr[0], fr[1], ai))
             if b is None:
                 continue
-            k = self._offset(b, value, ranks.get(ai))
+            k = self._offset(b, _key(value), ranks.get(ai))
             if k is None or not 0 <= k < b.size:
                 continue
             out.setdefault(b.base + k, label)   # the first of two alike options wins
@@ -164,7 +171,15 @@ class ActionSpace:
         return self.site_of.get((fr[0], fr[1]))
 
 
+def _key(v):
+    """A value as a dictionary key: the values of a several-value option are a tuple (a
+    list after a save is restored)."""
+    return tuple(v) if isinstance(v, list) else v
+
+
 def _sort_key(v):
+    if isinstance(v, tuple):
+        return (2, v)
     return (0, v) if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, str(v))
 
 

@@ -39,7 +39,8 @@ KEYWORD_NODES = {
     "cancel": ast.Cancel, "play": ast.Play, "swap": ast.Swap, "none": ast.NoneLit,
     "true": ast.Bool, "false": ast.Bool, "step": ast.Range, "where": ast.Comprehension,
     "is": ast.IsKind, "about": ast.About, "title": ast.Title, "text": ast.Explain,
-    "internal": ast.Internal, "show": ast.Show,
+    "internal": ast.Internal, "show": ast.Show, "together": ast.AskTogether,
+    "grid": ast.Grid,
 }
 
 # what each declaration is called in a hover and a symbol list
@@ -275,7 +276,7 @@ def completions(symbols: list) -> list:
 # ---------------------------------------------------------------- locals
 
 BINDERS = (ast.Let, ast.Param, ast.For, ast.BinderChoice, ast.Comprehension, ast.AskEach,
-           ast.Turns)
+           ast.Turns, ast.AskTogether, ast.LetIn, ast.Prefix)
 
 
 def _children(node):
@@ -316,7 +317,7 @@ def local_at(tree: ast.File, model, sources: dict, path: str, line: int, column:
     for node in _walk(top):
         if not isinstance(node, BINDERS) or node.span is None:
             continue
-        bound = node.name if isinstance(node, (ast.Let, ast.Param)) else node.binder
+        bound = node.name if isinstance(node, (ast.Let, ast.Param, ast.LetIn)) else node.binder
         if bound != name or node.span.start > here:
             continue
         # a let stands for the rest of its block; other binders for their own construct

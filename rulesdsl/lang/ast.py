@@ -78,6 +78,16 @@ class Comprehension:
 
 
 @node
+class Prefix:
+    """The leading elements of a list that satisfy a condition, up to the first that does
+    not. Example: `[x in ray(c, d) while disc[x] == other]`"""
+    span: Span = span_field()
+    binder: str = ""
+    source: object = None
+    cond: object = None
+
+
+@node
 class Attr:
     """An attribute of a card or enum value. Example: `c.colour`"""
     span: Span = span_field()
@@ -152,6 +162,16 @@ class Range:
     start: object = None
     stop: object = None
     step: object = None
+
+
+@node
+class LetIn:
+    """A name for a value inside an expression. Example:
+    `let run = size(line_of(c, d)) in run > 0 and run < 4`"""
+    span: Span = span_field()
+    name: str = ""
+    value: object = None
+    body: object = None
 
 
 # ---------------------------------------------------------------- types
@@ -279,6 +299,32 @@ class Ask:
     who: object = None
     choices: tuple = ()
     question: Optional[Text] = None  # `ask p "Lay a card face down?" { ... }`
+
+
+@node
+class TupleChoice:
+    """One option per combination of elements, one element from each collection; a later
+    collection may depend on the earlier elements. Example:
+    `"bid {q} x {f}" for (q, f) in 1..dice_out, 1..6 where beats(q, f) { ... }`"""
+    span: Span = span_field()
+    binders: tuple = ()
+    sources: tuple = ()
+    where: object = None
+    body: Block = None
+    label: Text = None  # None: the elements' labels, joined by spaces
+
+
+@node
+class AskTogether:
+    """A simultaneous decision: each player chooses without seeing the others' choices, then
+    all the choices take effect together, in the order of the list. Example:
+    `ask together p in players { "bid {c}" for c in hand[p] { move c to bid[p] } }`"""
+    span: Span = span_field()
+    binder: str = ""
+    source: object = None
+    where: object = None
+    choices: tuple = ()
+    question: Optional[Text] = None  # what the runner asks each of them
 
 
 @node
@@ -498,6 +544,16 @@ class Board:
 
 
 @node
+class Grid:
+    """A rectangular board of cells named by column letter and row number, a1 at the
+    bottom left. Example: `board Cell grid 8 x 8`"""
+    span: Span = span_field()
+    name: str = ""
+    width: int = 0
+    height: int = 0
+
+
+@node
 class Kind:
     """A kind of card, with fields, a label, a playability condition and an effect. Example:
     `kind mob: card { label "{colour} mob" }`"""
@@ -692,4 +748,4 @@ class File:
 
 
 Expr = Union[Name, Int, Bool, NoneLit, Text, ListLit, Comprehension, Attr, Index, Call, Unary,
-             Binary, IsKind, IsIn, IfExpr, Range]
+             Binary, IsKind, IsIn, IfExpr, Range, LetIn, Prefix]

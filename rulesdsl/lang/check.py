@@ -23,7 +23,7 @@ from rulesdsl.lang.present import check_presentation, question_missing
 from rulesdsl.lang.secrets import choices_read_secret, reads_secret
 
 SCALARS = ("int", "bool", "player", "card")
-NULLABLE_BASE = ("player", "card")
+NULLABLE_BASE = ("player", "card", "int")  # a number may be none: not yet known
 RESERVED_TYPE_NAMES = {"int", "bool", "player", "card", "list", "text", "zone"}
 # Words that start a statement: a phase of such a name could never be run.
 STATEMENT_KEYWORDS = {"let", "set", "move", "shuffle", "deal", "reveal", "log", "ask", "if",
@@ -49,7 +49,23 @@ BUILTIN_CALLS = {
     "neighbours": (("node",), "list of node"),
     "connected": (("node", "node"), "bool"),
     "playable": (("card", "player"), "bool"),
+    "roll": (("int", "int"), "list of int"),
+    "sorted": (("coll",), "list of elem"),
+    # grid boards: "cell" is a cell of any grid; the result "cell" is the argument's grid
+    "column_of": (("cell",), "int"),
+    "row_of": (("cell",), "int"),
+    "neighbour": (("cell", "Direction"), "cell"),
+    "ray": (("cell", "Direction"), "list of cell"),
+    "around": (("cell",), "list of cell"),
+    "distance": (("cell", "cell"), "int"),
+    "opposite": (("Direction",), "Direction"),
 }
+# The directions of grid boards: name, columns and rows moved (north: up a row).
+DIRECTIONS = (("north", 0, 1), ("north_east", 1, 1), ("east", 1, 0), ("south_east", 1, -1),
+              ("south", 0, -1), ("south_west", -1, -1), ("west", -1, 0),
+              ("north_west", -1, 1))
+GRID_MAX = (26, 99)  # columns a..z, rows 1..99
+RANDOM_CALLS = ("random", "roll")  # drawn once: only directly in let, set or move
 AGGREGATES = {"count", "sum", "max", "min", "any", "all", "first", "last"}
 
 
@@ -76,6 +92,7 @@ class EnumInfo:
     decl: object
     is_board: bool = False
     borders: list = attrs.Factory(list)  # (a_index, b_index)
+    grid: tuple = ()  # (width, height) of a grid board; cells row by row from a1
 
 
 @attrs.define
@@ -345,6 +362,8 @@ class Checker:
                         pairs.add(key)
                         info.borders.append((values.index(b.a), values.index(b.b)))
                     m.enums[d.name] = info
+            elif isinstance(d, ast.Grid):
+                self.grid(d, claim)
         # enum values must not clash with each other across enums
         owner: dict[str, str] = {}
         for e in m.enums.values():
@@ -449,6 +468,31 @@ class Checker:
                 if any(r.name == d.name for r in m.responses):
                     self.err("E500", f"response '{d.name}' is declared twice", d.span)
                 m.responses.append(d)
+
+    def grid(self, d: ast.Grid, claim) -> None:
+        """`board B grid W x H`: a board whose nodes are the cells a1, b1, ..., row by row,
+        bordering their orthogonal neighbours; the first grid also declares Direction."""
+        if not (1 <= d.width <= GRID_MAX[0] and 1 <= d.height <= GRID_MAX[1]):
+            self.err("E601", f"a grid is 1 to {GRID_MAX[0]} columns by 1 to {GRID_MAX[1]} "
+                     f"rows, not {d.width} x {d.height}", d.span)
+            return
+        if not claim(d.name, "board", d.span):
+            return
+        w, h = d.width, d.height
+        cells = [f"{chr(97 + x)}{y + 1}" for y in range(h) for x in range(w)]
+        info = EnumInfo(d.name, cells, {}, [{} for _ in cells], d, True, [], (w, h))
+        for i in range(len(cells)):
+            x, y = i % w, i // w
+            if x + 1 < w:
+                info.borders.append((i, i + 1))
+            if y + 1 < h:
+                info.borders.append((i, i + w))
+        self.m.enums[d.name] = info
+        if "Direction" not in self.m.enums and claim("Direction", "enum", d.span):
+            self.m.enums["Direction"] = EnumInfo(
+                "Direction", [n for n, _, _ in DIRECTIONS], {"dx": "int", "dy": "int"},
+                [{"dx": ast.Int(d.span, dx), "dy": ast.Int(d.span, dy)}
+                 for _, dx, dy in DIRECTIONS], d)
 
     def check_dims(self, dims) -> int:
         """Report dimensions that are not 'player', an enum or a board; return how many."""
@@ -673,8 +717,11 @@ class Checker:
         if state == "done":
             return
         if state == "busy":
+            if d.params:  # a call of itself with arguments: recursion, bounded when run
+                return
             self.err("E602", f"definition {d.name} depends on itself", d.decl.span,
-                     ["definitions are formulas and cannot recurse; use a phase with a loop"])
+                     ["a definition without parameters that uses itself never ends; "
+                      "give it a parameter that comes closer to an end at every call"])
             d.type = "any"
             return
         self.define_state[d.name] = "busy"
@@ -869,7 +916,8 @@ class Checker:
                 self.expect("player", self.expr(s.start), s.start, "the first player dealt to")
         elif t is ast.Reveal:
             wt = self.expr(s.what)
-            if wt not in ("card", "zone", "list of card", "any"):
+            if wt not in ("card", "zone", "list of card", "any") and \
+                    not self.revealable_value(s.what, wt):
                 self.err("E300", f"reveal needs a card, a list of cards or a zone, not "
                          f"{self.show(wt)}", s.what.span)
             if s.to is not None:
@@ -898,6 +946,27 @@ class Checker:
             self.choices(s.choices)
             self.scope.pop()
             self.warn_secret_asking(s)
+        elif t is ast.AskTogether:
+            self.no_decision_here(s.span, "a decision")
+            self.current_phase.asks = True
+            et = self.collection(s.source)
+            self.expect("player", et, s.source, "who is asked")
+            self.scope.push()
+            m.slots[id(s)] = self.scope.bind(s.binder, "player")
+            if s.where is not None:
+                self.cond(s.where, "a condition")
+            self.question(s)
+            # a break out of the bodies would drop the choices not yet taken into effect
+            saved = self.scope.loop_depth, getattr(self.scope, "in_together", False)
+            self.scope.loop_depth, self.scope.in_together = 0, True
+            self.choices(s.choices)
+            self.scope.loop_depth, self.scope.in_together = saved
+            self.scope.pop()
+            found = reads_secret(s.where, self.m) if s.where is not None else ""
+            if found:  # every listed player is asked: only the list itself could tell
+                self.warn("W704", f"who is asked here depends on {found}, which not every "
+                          "seat may see: asking tells the table what it holds", s.span,
+                          ["ask every player and test the secret in the options"])
         elif t is ast.If:
             for cond, block in s.branches:
                 self.cond(cond, "an if")
@@ -940,7 +1009,11 @@ class Checker:
         elif t is ast.EndGame:
             self.no_decision_here(s.span, "end game")
         elif t is ast.Break:
-            if self.scope.loop_depth == 0:
+            if self.scope.loop_depth == 0 and getattr(self.scope, "in_together", False):
+                self.err("E604", "break cannot leave an ask together: the choices not yet "
+                         "taken into effect would be lost", s.span,
+                         ["set a variable in the option and test it after the ask"])
+            elif self.scope.loop_depth == 0:
                 self.err("E604", "break outside a loop", s.span,
                          ["break leaves repeat, while, for or turns; use return to leave a phase"])
         elif t is ast.Return:
@@ -972,6 +1045,9 @@ class Checker:
         else:  # pragma: no cover - the grammar makes no other statements
             self.err("E699", f"unknown statement {t.__name__}", getattr(s, "span", None))
 
+    def revealable_value(self, e, t: str) -> bool:
+        """`reveal cup[p]`: a variable's value (dice, a secret number) may be shown too."""
+        return self.m.resolved.get(id(e), ("",))[0] == "var" and not t.startswith("family:")
     def warn_secret_asking(self, s) -> None:
         """W704: who is asked would tell what some seat may not see (a hand's contents)."""
         found = reads_secret(s.where, self.m) if s.where is not None else ""
@@ -1015,7 +1091,7 @@ class Checker:
                          [f"declare it: var {s.name}: int = 0"])
             self.expr(s.value)
             return
-        vt = self.expr(s.value)
+        vt = self.expr(s.value, allow_random=True)
         if s.op != "=":
             self.expect("int", target_type, s, f"what '{s.op}' changes")
             self.expect("int", vt, s.value, f"the amount after '{s.op}'")
@@ -1067,6 +1143,8 @@ class Checker:
                 if c.cond is not None:
                     self.cond(c.cond, "an option's condition")
                 self.block(c.body)
+            elif isinstance(c, ast.TupleChoice):
+                self.tuple_choice(c)
             else:
                 et = self.collection(c.source)
                 self.scope.push()
@@ -1077,6 +1155,25 @@ class Checker:
                     self.text(c.label)
                 self.block(c.body)
                 self.scope.pop()
+
+    def tuple_choice(self, c: ast.TupleChoice):
+        """`(a, b) in A, B where ...`: one binder per collection; B may use a."""
+        if len(c.binders) != len(c.sources):
+            self.err("E400", f"{len(c.binders)} names but {len(c.sources)} collections", c.span,
+                     ["give one collection for each name: (q, f) in 1..10, 1..6"])
+        if len(set(c.binders)) != len(c.binders):
+            self.err("E502", "a name appears twice in ( ... )", c.span)
+        self.scope.push()
+        slots = []
+        for name, src in zip(c.binders, c.sources):
+            slots.append(self.scope.bind(name, self.collection(src)))
+        self.m.slots[id(c)] = tuple(slots)
+        if c.where is not None:
+            self.cond(c.where, "an option's condition")
+        if c.label is not None:
+            self.text(c.label)
+        self.block(c.body)
+        self.scope.pop()
 
     def indexes(self, name, dims, args, span):
         if len(args) != len(dims):
@@ -1235,7 +1332,7 @@ class Checker:
             self.cond(e.cond, "'if'")
             a = self._expr(e.then)
             b = self._expr(e.else_)
-            if a == "none":
+            if a == "none" or a == "any" and b != "none":  # (any: a call of itself)
                 a, b = b, a
             if not self.fits(a, b):
                 self.err("E300", f"the two branches differ: {self.show(a)} and {self.show(b)}",
@@ -1246,8 +1343,36 @@ class Checker:
                 if part is not None:
                     self.expect("int", self._expr(part), part, "each bound of a range")
             return self.record(e, "list of int")
+        if t is ast.LetIn:
+            return self.record(e, self.let_in(e))
+        if t is ast.Prefix:
+            et = self.collection(e.source)
+            self.scope.push()
+            m.slots[id(e)] = self.scope.bind(e.binder, et)
+            self.cond(e.cond, "while")
+            self.scope.pop()
+            return self.record(e, list_of(et))
         self.err("E699", f"unknown expression {t.__name__}", getattr(e, "span", None))
         return "any"
+
+    def let_in(self, e: ast.LetIn) -> str:
+        """`let x = value in body`: x is a local of the body only."""
+        vt = self._expr(e.value)
+        if vt == "none":
+            self.err("E300", f"'{e.name}' would have no type: it is set to none", e.span,
+                     ["give it a value of a known type, or use if ... then ... else"])
+        if self.scope.lookup(e.name) is not None:
+            self.err("E502", f"'{e.name}' is already a local here", e.span,
+                     ["pick another name"])
+        elif e.name in self.global_names() or e.name in self.m.kinds:
+            self.err("E502", f"'{e.name}' would hide the "
+                     f"{self.global_names().get(e.name, 'kind')} of that name", e.span,
+                     ["pick another name for the local"])
+        self.scope.push()
+        self.m.slots[id(e)] = self.scope.bind(e.name, vt)
+        bt = self._expr(e.body)
+        self.scope.pop()
+        return bt
 
     def binary(self, e: ast.Binary) -> str:
         a = self._expr(e.left)
@@ -1443,9 +1568,9 @@ class Checker:
         if n in BUILTIN_CALLS:
             if n == "playable":
                 self.reads_playable = True
-            if n == "random" and not getattr(self, "allow_random", False):
-                self.err("E606", "random(...) can only stand directly in let or move", e.span,
-                         ["draw it once: let c = random(hand[q])"])
+            if n in RANDOM_CALLS and not getattr(self, "allow_random", False):
+                self.err("E606", f"{n}(...) can only stand directly in let or move, or as "
+                         "the value of set", e.span, [f"draw it once: let x = {n}(...)"])
             params, result = BUILTIN_CALLS[n]
             if n in ("top", "bottom") and len(args) == 2:
                 params, result = ("zone", "int"), "list of card"
@@ -1462,6 +1587,10 @@ class Checker:
                 if pt == "coll":
                     if elem_of(at) is None:
                         self.err("E302", f"{n} needs a list or a zone, not {self.show(at)}", a.span)
+                elif pt == "cell":
+                    if at != "any" and not (at in m.enums and m.enums[at].grid):
+                        self.err("E300", f"{n} needs a cell of a grid board, not "
+                                 f"{self.show(at)}", a.span)
                 elif pt == "node" or pt == "list of node":
                     base = at[8:] if pt.startswith("list") else at
                     if at != "any" and not (base in m.enums and m.enums[base].is_board):
@@ -1473,6 +1602,11 @@ class Checker:
             m.resolved[id(e)] = ("builtin", n)
             if result == "elem":
                 return elem_of(ts[0]) or "any"
+            if result == "list of elem":
+                return list_of(elem_of(ts[0]) or "any")
+            if result in ("cell", "list of cell"):
+                cell = ts[0] if ts[0] in m.enums else "any"
+                return cell if result == "cell" else list_of(cell)
             if result == "list of node":
                 return list_of(ts[0]) if ts[0] != "any" else "any"
             return result

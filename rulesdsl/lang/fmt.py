@@ -351,6 +351,17 @@ class _Walker:
     def r_ask_each_stmt(self, tree: Tree) -> None:
         self.braced(tree)
 
+    def r_ask_together_stmt(self, tree: Tree) -> None:
+        self.braced(tree)
+
+    def r_let_expr(self, tree: Tree) -> None:
+        """`let x = v in body`: a break the author made after `in` is kept."""
+        for c in tree.children:
+            if isinstance(c, Token) and c.type == "IN":
+                self.tok(c).brk = "after"
+            else:
+                self.emit(c)
+
     def r_deck_decl(self, tree: Tree) -> None:
         self.braced(tree)
 

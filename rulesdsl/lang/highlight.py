@@ -21,19 +21,20 @@ DECLARATIONS = ("game", "extends", "option", "enum", "board", "kind", "deck", "z
                 "score", "override", "about", "title", "text", "internal", "show")
 # Every other word of the grammar.
 KEYWORDS = ("let", "set", "move", "to", "at", "bottom", "shuffle", "deal", "all", "from",
-            "starting", "with", "reveal", "log", "ask", "each", "where", "if", "then", "else",
-            "openly", "respond",
+            "starting", "with", "reveal", "log", "ask", "each", "together", "where", "if",
+            "then", "else", "openly", "respond",
             "repeat", "until", "while", "for", "turns", "skip", "win", "end", "break",
             "return", "cancel", "play", "played", "playable", "by", "swap", "step", "of",
             "when", "keeps", "during", "effects", "per", "as", "on", "label", "borders",
-            "public", "private", "hidden", "unordered", "capacity", "players")
+            "public", "private", "hidden", "unordered", "capacity", "players", "grid")
 OPERATOR_WORDS = ("and", "or", "not", "is", "in")
 CONSTANTS = ("true", "false", "none")
 TYPES = ("int", "bool", "player", "card", "list", "text", "zone")
 # Built-in values, and built-in functions (highlighted where they are called).
 BUILTIN_VALUES = ("players", "cards", "player_count")
 BUILTIN_CALLS = ("size", "next", "previous", "others", "seat", "top", "bottom", "abs",
-                 "random", "largest_group", "neighbours", "connected", "playable",
+                 "random", "roll", "sorted", "column_of", "row_of", "neighbour", "ray",
+                 "around", "distance", "opposite", "largest_group", "neighbours", "connected", "playable",
                  "count", "sum", "max", "min", "any", "all", "first", "last")
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"

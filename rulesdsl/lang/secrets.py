@@ -44,7 +44,8 @@ def choices_read_secret(choices, model) -> str:
     """The secret zone or variable that decides whether the choices of a decision offer
     anything (their sources, conditions and `if`s; not their bodies)."""
     for ch in choices:
-        parts = [ch.cond] if isinstance(ch, ast.NamedChoice) else [ch.source, ch.where]
+        parts = [ch.cond] if isinstance(ch, ast.NamedChoice) else \
+            [*ch.sources, ch.where] if isinstance(ch, ast.TupleChoice) else [ch.source, ch.where]
         found = reads_secret([p for p in parts if p is not None], model)
         if found:
             return found

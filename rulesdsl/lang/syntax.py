@@ -324,6 +324,10 @@ class Build(Transformer):
                 borders.append(item)
         return ast.Board(self._span(meta), str(name), tuple(nodes), tuple(borders))
 
+    def grid_decl(self, meta, name, width, height):
+        return ast.Grid(self._span(meta), str(name), int(str(width).replace("_", "")),
+                        int(str(height).replace("_", "")))
+
     def border(self, meta, a, _minus, b):
         return ast.Border(self._span(meta), str(a), str(b))
 
@@ -521,6 +525,23 @@ class Build(Transformer):
         return ast.BinderChoice(self._span(meta), str(binder), source, where, body,
                                 self._text(label))
 
+    def ask_together_stmt(self, meta, binder, source, where, question, *choices):
+        q = self._text(question) if question is not None else None
+        return ast.AskTogether(self._span(meta), str(binder), source, where, tuple(choices), q)
+
+    def binders(self, meta, *names):
+        return tuple(str(n) for n in names)
+
+    def sources(self, meta, *exprs):
+        return tuple(exprs)
+
+    def tuple_choice(self, meta, binders, sources, where, body):
+        return ast.TupleChoice(self._span(meta), binders, sources, where, body)
+
+    def labelled_tuple_choice(self, meta, label, binders, sources, where, body):
+        return ast.TupleChoice(self._span(meta), binders, sources, where, body,
+                               self._text(label))
+
     def if_stmt(self, meta, *items):
         items = list(items)
         else_ = items.pop() if len(items) % 2 == 1 else None
@@ -570,6 +591,9 @@ class Build(Transformer):
     def if_expr(self, meta, cond, then, else_):
         return ast.IfExpr(self._span(meta), cond, then, else_)
 
+    def let_expr(self, meta, name, value, body):
+        return ast.LetIn(self._span(meta), str(name), value, body)
+
     def or_op(self, meta, a, b):
         return ast.Binary(self._span(meta), "or", a, b)
 
@@ -615,7 +639,7 @@ class Build(Transformer):
     def call_args(self, meta, args):
         if args is None:
             return ()
-        if isinstance(args, ast.Comprehension):
+        if isinstance(args, (ast.Comprehension, ast.Prefix)):
             return (args,)
         return args
 
@@ -648,6 +672,9 @@ class Build(Transformer):
 
     def filter_comp(self, meta, binder, source, where):
         return ast.Comprehension(self._span(meta), str(binder), source, where, None)
+
+    def prefix_comp(self, meta, binder, source, cond):
+        return ast.Prefix(self._span(meta), str(binder), source, cond)
 
     def map_comp(self, meta, value, binder, source, where):
         return ast.Comprehension(self._span(meta), str(binder), source, where, value)

@@ -302,6 +302,38 @@ class Layout:
             per.setdefault(owner, []).append(item)
         return per
 
+    def split_grids(self, variables: dict) -> tuple:
+        """Variables of the table indexed by a grid board's cells, taken out to be drawn
+        as grids: (the other variables, {(variable, board): {cell: value}})."""
+        rest, grids = {}, {}
+        for name, value in variables.items():
+            vinfo = self.info["vars"].get(name) or {}
+            board = vinfo.get("board")
+            if board in self.info.get("grids", {}) and vinfo.get("owner") is None and \
+                    len(_keys_of(name)) == 1:
+                grids.setdefault((vinfo["var"], board), {})[_keys_of(name)[0]] = value
+            else:
+                rest[name] = value
+        return rest, grids
+
+    def grid_lines(self, base: str, board: str, values: dict) -> list:
+        """A grid variable as rows of cells, the top row first, with column letters and
+        row numbers; an empty (none) cell is '.'."""
+        width, height = self.info["grids"][board]
+        shown = {k: ("." if v is None else value_text(v)) for k, v in values.items()}
+        w = max([len(t) for t in shown.values()] + [1])
+        letters = [chr(97 + x) for x in range(width)]
+        margin = len(str(height))
+        out = [[(f"  {base} ({board})", "bold blue")]]
+        for y in range(height, 0, -1):
+            line = [(f"  {y:>{margin}} ", "dim")]
+            for x in letters:
+                t = shown.get(f"{x}{y}", "?")
+                line.append((f"{t:>{w}} ", None if t == "." else "bold"))
+            out.append(line)
+        out.append([(" " * (margin + 3) + "".join(f"{x:>{w}} " for x in letters), "dim")])
+        return out
+
     def view_lines(self, view: dict, seat: Optional[int], compact: bool = True,
                    width: int = 10_000, shown: Optional[list] = None) -> list:
         """The seat's view: the table (boards, shared zones, variables), then each seat's
@@ -316,7 +348,8 @@ class Layout:
                     (owner != seat or vis == "public"):
                 continue                          # an empty zone on the table: clutter
             per_zone.setdefault(owner, []).append((name, value))
-        per_var = self.var_items(view.get("vars") or {})
+        variables, grids = self.split_grids(view.get("vars") or {})
+        per_var = self.var_items(variables)
 
         for title, values in shown or ():      # the rules' `show` values
             for owner, text in values.items():
@@ -329,8 +362,10 @@ class Layout:
             [v for v in per_var.get(None, []) if not any(v is b for b in boards)]
         for _, (title, board, entries) in maps:
             lines += self.board_lines(title, board, entries)
-        if table or boards:
+        if table or boards or grids:
             lines.append([("table", "bold underline")])
+            for (base, board), values in grids.items():
+                lines += self.grid_lines(base, board, values)
             for b in boards:                      # a board on lines of its own
                 lines += _joined([b], "  ", width)
             lines += _joined(table, "  ", width)
@@ -436,6 +471,10 @@ def rules_summary(game, players: int) -> list:
             lines.append(f"  {name} = {game.options.get(name)!r}{doc}")
     for name, e in m.enums.items():
         what = "board" if getattr(e, "is_board", False) else "enum"
+        if getattr(e, "grid", ()):
+            w, h = e.grid
+            lines.append(f"board {name}: a grid of {w} x {h} cells, a1 to {e.values[-1]}")
+            continue
         lines.append(f"{what} {name}: " + ", ".join(e.values))
         if getattr(e, "is_board", False) and getattr(e, "borders", None):
             lines.append(f"  {len(e.borders)} borders between neighbouring {name} values")

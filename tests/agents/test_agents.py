@@ -69,12 +69,14 @@ def test_ismcts_beats_random_in_a_small_game():
     path = str(ROOT / "examples" / "gops.rules")
     spec = "ismcts:iterations=150,seconds=none"
     won = 0.0
-    for g in range(8):
+    # GOPS bids are simultaneous (ask together): nothing leaks from the order of bidding,
+    # so the edge is smaller and takes more games to show; the bar stays at 3 in 4
+    for g in range(12):
         seats = [spec, "random"] if g % 2 == 0 else ["random", spec]
         w = play(path, 2, seats, g)
         me = g % 2
         won += (1 / len(w)) if me in w else 0
-    assert won >= 6
+    assert won >= 9
 
 
 def test_search_is_reproducible_without_a_time_cap():

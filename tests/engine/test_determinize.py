@@ -24,10 +24,14 @@ def positions(path, count=4, seed=0):
     for g in range(count):
         players = rnd.randint(game.min_players, min(game.max_players, 5))
         st = game.new_game(players=players, seed=rnd.randrange(1 << 30))
+        before = None
         for _ in range(rnd.randrange(1, 120)):
             if st.is_over:
                 break
+            before = st.clone()
             st.apply(rnd.choice(st.legal_actions()))
+        if st.is_over and before is not None:  # a short game: the last decision before the end
+            st = before
         if not st.is_over:
             seat = st.to_move if g % 2 == 0 else rnd.randrange(players)
             out.append((st, seat))

@@ -130,13 +130,22 @@ def test_gops():
     game = load("gops")
     for players in range(2, 5):
         for seed in range(30):
+            before = {}
+
             def bids_stay_hidden(s):
-                # every bid made this round is hidden from everyone but its bidder
+                # while bids are pending, nobody's view changes except for "has chosen"
+                log = s.log
+                if not log or " has chosen" not in log[-1]:
+                    before.clear()
+                    before.update({q: s.view(q) for q in range(players)})
+                    return
                 for q in range(players):
-                    if s.zone("bid", q):
-                        for other in range(players):
-                            shown = s.view(other)["zones"][f"bid[P{q + 1}]"]
-                            assert shown == (s.zone("bid", q) if other == q else {"count": 1})
+                    view = s.view(q)
+                    assert view["zones"] == before[q]["zones"]
+                    new = view["log"][len(before[q]["log"]):]
+                    # the others read that a player has chosen; the player reads what
+                    assert all(line.endswith(" has chosen") or line.startswith(f"P{q + 1} ")
+                               for line in new)
             s = random_game(game, players, seed, bids_stay_hidden)
             points = [sum(int(c.split()[1]) for c in s.zone("won", p)) for p in range(players)]
             assert s.scores == points
@@ -155,19 +164,23 @@ def test_gops_the_pending_bid_is_hidden():
     game = load("gops")
     s = game.new_game(players=3, seed=4, scenario=prizes(12))
     s.apply("bid 7")
-    for other in (1, 2):
-        view = s.view(other)
-        assert view["zones"]["bid[P1]"] == {"count": 1}
-        assert view["zones"]["hand[P1]"] == {"count": 12}
-        assert not any("7" in line for line in view["log"])
-    assert s.view(0)["zones"]["bid[P1]"] == ["7"]
+    assert s.to_move == 1
+    for seat in (0, 1, 2):  # nothing has moved: the bid waits for the others
+        view = s.view(seat)
+        assert view["zones"]["played[P1]"] == []
+        assert view["zones"]["hand[P1]"] == ({"count": 13} if seat else
+                                             [str(v) for v in range(1, 14)])
+        assert view["log"][-1] == ("P1 has chosen: bid 7" if seat == 0 else "P1 has chosen")
+        assert seat == 0 or not any("7" in line for line in view["log"])
+    assert [a.label for a in s.legal_actions()] == [f"bid {v}" for v in range(1, 14)]
     s.apply("bid 9")
-    assert s.view(2)["zones"]["bid[P2]"] == {"count": 1}
-    assert s.view(0)["zones"]["bid[P2]"] == {"count": 1}
+    assert s.view(2)["zones"]["played[P2]"] == []
     s.apply("bid 3")  # the last bid: all are turned face up together
     for seat in range(3):
         view = s.view(seat)
         assert [view["zones"][f"played[P{q}]"] for q in (1, 2, 3)] == [["7"], ["9"], ["3"]]
+        assert [line[:13] for line in view["log"][-8:-5]] == [
+            "P1 has chosen", "P2 has chosen", "P3 has chosen"]
     assert s.zone("won", 1) == ["prize 12"]
 
 

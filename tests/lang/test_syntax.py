@@ -97,6 +97,7 @@ DECLS = [
     ('extends "base"', '(Extends base)'),
     ('players 2', '(Players 2 2)'),
     ('players 2..4', '(Players 2 4)'),
+    ('board Cell grid 8 x 6', '(Grid Cell 8 6)'),
     ('option rounds: 1..9 = 2 "rounds to play"',
      '(Option rounds 1..9 2 "rounds to play")'),
     ('option fast: bool = false', '(Option fast bool false)'),
@@ -183,6 +184,12 @@ STMTS = [
     ('round()', '(CallStmt round [] #t)'),
     ('play c by p to table[p]', '(Play c p (Index table [p]))'),
     ('swap a with b', '(Swap a b)'),
+    ('ask together q in players where q != p { "no" { } }',
+     '(AskTogether q players (!= q p) [(NamedChoice "no" _ {})])'),
+    ('ask p { (q, f) in 1..n, Face where q > 1 { } }',
+     '(Ask p [(TupleChoice [q f] [(Range 1 n) Face] (> q 1) {})])'),
+    ('ask p { "{q} x {f}" for (q, f) in 1..n, 1..q { } }',
+     '(Ask p [(TupleChoice [q f] [(Range 1 n) (Range 1 q)] _ {} (text q " x " f))])'),
     ('ask p "Bid, {p}?" { "pass" { } }',
      '(Ask p [(NamedChoice "pass" _ {})] (text "Bid, " p "?"))'),
     ('ask each q in others(p) where q != p "Veto, {q}?" { "no" { } }',
@@ -227,6 +234,10 @@ EXPRS = [
     ('[p in players where p != dealer]', '(Comprehension p players (!= p dealer))'),
     ('[c.value * 2 for c in pile where c is mob]',
      '(Comprehension c pile (IsKind c mob) (* (Attr c value) 2))'),
+    ('let n = size(pile) in n * 2', '(LetIn n (Call size [pile]) (* n 2))'),
+    ('let a = 1 in let b = a + 1 in a < b', '(LetIn a 1 (LetIn b (+ a 1) (< a b)))'),
+    ('[x in ray(c, d) while v[x] == q]',
+     '(Prefix x (Call ray [c d]) (== (Index v [x]) q))'),
 ]
 
 

@@ -1,0 +1,182 @@
+"""Grid boards at run time: tables of each cell's neighbour and ray in every direction,
+built once per program, and the built-ins that read them. A cell is an enum index, row by
+row from a1 (index = row * width + column, both from 0); directions are in the order of
+check.DIRECTIONS.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import attrs
+
+from rulesdsl.lang import ast
+from rulesdsl.lang.check import DIRECTIONS
+from rulesdsl.lang.errors import RuntimeRulesError
+
+
+@attrs.define
+class GridTables:
+    width: int
+    height: int
+    step: list  # [cell][direction] -> the next cell, or None at the edge
+    rays: list  # [cell][direction] -> the cells from there (excluded) to the edge
+    around: list  # [cell] -> the up to 8 cells touching it, in direction order
+
+
+def grid_tables(width: int, height: int) -> GridTables:
+    n = width * height
+    step, rays, around = [], [], []
+    for c in range(n):
+        x, y = c % width, c // width
+        row_step, row_rays = [], []
+        for _, dx, dy in DIRECTIONS:
+            ray = []
+            cx, cy = x + dx, y + dy
+            while 0 <= cx < width and 0 <= cy < height:
+                ray.append(cy * width + cx)
+                cx, cy = cx + dx, cy + dy
+            row_step.append(ray[0] if ray else None)
+            row_rays.append(ray)
+        step.append(row_step)
+        rays.append(row_rays)
+        around.append([s for s in row_step if s is not None])
+    return GridTables(width, height, step, rays, around)
+
+
+def grid_builtin(name: str, tables: GridTables, args: list, span) -> Callable:
+    """The closure of a grid built-in (column_of, row_of, neighbour, ray, around, distance,
+    opposite) over argument closures; a none cell or direction is an error (R013)."""
+    def need(v, what):
+        if v is None:
+            raise RuntimeRulesError("R013", f"{name}(...) was given none for {what}", span,
+                                    ["check for none first: a neighbour off the board is none"])
+        return v
+    if name == "opposite":
+        f = args[0]
+        half = len(DIRECTIONS) // 2
+        return lambda st, L: (need(f(st, L), "a direction") + half) % len(DIRECTIONS)
+    w = tables.width
+    a = args[0]
+    if name == "column_of":
+        return lambda st, L: need(a(st, L), "a cell") % w + 1
+    if name == "row_of":
+        return lambda st, L: need(a(st, L), "a cell") // w + 1
+    if name == "around":
+        around = tables.around
+        return lambda st, L: around[need(a(st, L), "a cell")]
+    b = args[1]
+    if name == "distance":
+        def distance(st, L):
+            p, q = need(a(st, L), "a cell"), need(b(st, L), "a cell")
+            return max(abs(p % w - q % w), abs(p // w - q // w))
+        return distance
+    table = tables.step if name == "neighbour" else tables.rays
+
+    def lookup(st, L):  # (boards ask this of every cell and direction: no helper calls)
+        c, d = a(st, L), b(st, L)
+        if c is None or d is None:
+            need(c, "a cell")
+            need(d, "a direction")
+        return table[c][d]
+    return lookup
+
+
+def prefix_closure(compiler, e: ast.Prefix) -> Callable:
+    """`[x in L while COND]`: the leading elements of L for which COND holds. When COND
+    reads `v[x] == E` (or `!=`) with E not using x, the run is read straight from the
+    variable's values: the common "cells from here while they hold the other colour"."""
+    slot = compiler.m.slots[id(e)]
+    src = compiler.source_of(e.source)
+    fast = _var_compare(compiler, e.binder, e.cond)
+    if fast is not None:
+        base, op, rhs = fast
+
+        def run_fast(st, L):
+            want = rhs(st, L)
+            values = st.vars
+            out = []
+            for x in src(st, L):
+                if (values[base + x] == want) != (op == "=="):
+                    break
+                out.append(x)
+            return out
+        return run_fast
+    cond = compiler.expr(e.cond)
+
+    def run(st, L):
+        out = []
+        for x in src(st, L):
+            L[slot] = x
+            if not cond(st, L):
+                break
+            out.append(x)
+        return out
+    return run
+
+
+def var_filter_aggregate(compiler, name: str, a) -> Optional[Callable]:
+    """`any`, `all` or `count` of `x in L where v[x] == E` (or `!=`), E not using x: the
+    variable's values are compared directly, with no closure per element. Board games ask
+    this of every cell and its neighbours, at every decision."""
+    if name not in ("any", "all", "count") or not isinstance(a, ast.Comprehension) or \
+            a.value is not None or a.where is None:
+        return None
+    fast = _var_compare(compiler, a.binder, a.where)
+    if fast is None:
+        return None
+    base, op, rhs = fast
+    src = compiler.source_of(a.source)
+    same = op == "=="
+    if name == "count":
+        def count(st, L):
+            want, values = rhs(st, L), st.vars
+            return sum(1 for x in src(st, L) if (values[base + x] == want) == same)
+        return count
+    if name == "any":
+        def any_(st, L):
+            want, values = rhs(st, L), st.vars
+            for x in src(st, L):
+                if (values[base + x] == want) == same:
+                    return True
+            return False
+        return any_
+
+    def all_(st, L):
+        want, values = rhs(st, L), st.vars
+        for x in src(st, L):
+            if (values[base + x] == want) != same:
+                return False
+        return True
+    return all_
+
+
+def _var_compare(compiler, binder: str, c) -> Optional[tuple]:
+    """(base, op, rhs closure) when `c` is `v[binder] == E` or `!=`, v a variable with one
+    index and E not using the binder; else None."""
+    if not (isinstance(c, ast.Binary) and c.op in ("==", "!=")):
+        return None
+    left, right = c.left, c.right
+    if _mentions(left, binder):
+        left, right = right, left
+    if not (isinstance(right, ast.Index) and len(right.args) == 1 and
+            isinstance(right.args[0], ast.Name) and right.args[0].name == binder):
+        return None
+    kind, var = compiler.m.resolved.get(id(right), ("", None))
+    if kind != "var" or _mentions(left, binder):
+        return None
+    layout = compiler.p.vars[var]
+    if len(layout.dims) != 1:
+        return None
+    return layout.base, c.op, compiler.expr(left)
+
+
+def _mentions(node, name: str) -> bool:
+    if isinstance(node, ast.Name):
+        return node.name == name
+    if isinstance(node, tuple):
+        return any(_mentions(x, name) for x in node)
+    if attrs.has(type(node)):
+        return any(_mentions(getattr(node, f.name), name)
+                   for f in attrs.fields(type(node)) if f.name != "span")
+    return False

@@ -1,0 +1,181 @@
+"""Decisions beyond one player and one value: simultaneous choices (`ask together`) and
+options that bind several values at once (`(q, f) in A, B`).
+
+`AskTogether` wraps an ordinary decision instruction. Each listed player is asked in turn,
+but a choice changes nothing when it is made: it is kept in a hidden local and the log only
+says "P2 has chosen". When the last player has chosen, the choices take effect one after
+another, in the order of the list, and only then are they logged or seen through the moves
+they make. So every player chooses from the same state, and nobody (no view, no log line,
+no legal action) learns another's choice before the reveal.
+"""
+
+from __future__ import annotations
+
+from rulesdsl.lang.errors import RuntimeRulesError
+
+
+def seat_label(s) -> str:  # (compile.seat_label; not imported: compile imports this module)
+    return "none" if s is None else f"P{s + 1}"
+
+
+def tuple_options(st, L, ai, text, cond, slots, srcs, ets, label, seen, out) -> None:
+    """Options of a `(a, b, ...) in A, B, ...` choice, appended to `out` as (label, ai,
+    values). The combinations are walked one element at a time: each collection is read
+    when the elements before it are bound (so it may depend on them) and no product is
+    ever built, so a large product with a narrow `where` costs only what it yields."""
+    depth = len(slots)
+
+    def walk(k):
+        if k == depth:
+            if cond is not None and not cond(st, L):
+                return
+            values = tuple(L[s] for s in slots)
+            lab = text(st, L) if text is not None else \
+                " ".join(label(t, v) for t, v in zip(ets, values))
+            prev = seen.get(lab)
+            if prev is not None:
+                if prev == ai:
+                    return  # the same label twice: one action
+                lab = f"{lab} ({ai + 1})"
+            seen[lab] = ai
+            out.append((lab, ai, values))
+            return
+        slot = slots[k]
+        for x in list(srcs[k](st, L)):
+            L[slot] = x
+            walk(k + 1)
+    walk(0)
+
+
+def bind_tuple(L, slots, values) -> None:
+    for s, v in zip(slots, values):
+        L[s] = v
+
+
+class AskTogether:
+    """The decision instruction of `ask together`: who is asked now, their options, and the
+    recording of a choice (see the module's docstring). Hidden locals: the list of seats,
+    how many have chosen, the choices as [seat, label, alt, value], and how many of those
+    have taken effect."""
+
+    __slots__ = ("inner", "binder", "seats", "k", "picks", "done", "span")
+    secret = True  # State.apply logs nothing: the choice is hidden until the reveal
+    optional = False  # (like Ask: every listed player must choose)
+
+    def __init__(self, inner, binder, seats, k, picks, done, span):
+        self.inner = inner
+        self.binder = binder
+        self.seats, self.k, self.picks, self.done = seats, k, picks, done
+        self.span = span
+
+    @property
+    def alts(self):
+        return self.inner.alts
+
+    @property
+    def question(self):  # the question of the decision (a closure (st, L)), or None
+        return self.inner.question
+
+    def who(self, st, L):
+        return L[self.seats][L[self.k]]
+
+    def options(self, st, fr) -> list:
+        L = fr[2]
+        L[self.binder] = self.who(st, L)
+        return self.inner.options(st, fr)
+
+    def __call__(self, st, fr):
+        L = fr[2]
+        L[self.binder] = self.who(st, L)
+        return self.inner(st, fr)
+
+    def choose(self, st, fr, option):
+        L = fr[2]
+        seat = self.who(st, L)
+        label, ai, value = option
+        L[self.picks] = L[self.picks] + [[seat, label, ai, value]]
+        L[self.k] += 1
+        st.events.append(("chosen", seat, label))  # the others read only "P2 has chosen"
+        if L[self.k] >= len(L[self.seats]):  # the last one: to the reveal
+            fr[1] = self.inner.decline_pc
+        # else fr[1] still points here: the next seat is asked
+
+
+def compile_ask_together(c, s) -> None:
+    """Emit `ask together q in SOURCE [where C] { OPTIONS }` into compiler `c`:
+
+        init    the seats, no choices yet (none listed: straight to the end)
+        at      AskTogether: asks each seat in turn, keeps the choices
+        bodies  the options' bodies, each ending at the reveal
+        reveal  the next kept choice: log it, bind it, run its body; none left: the end
+    """
+    binder = c.m.slots[id(s)]
+    src = c.expr(s.source)
+    where = c.expr(s.where) if s.where is not None else None
+    seats, k, picks, done = (c.hidden_slot() for _ in range(4))
+    span = s.span
+
+    def init(st, fr):
+        L = fr[2]
+        chosen = []
+        for q in list(src(st, L)):
+            L[binder] = q
+            if q is None:
+                raise RuntimeRulesError("R018", "a decision for none: nobody to ask", span)
+            if where is None or where(st, L):
+                chosen.append(q)
+        L[seats], L[k], L[picks], L[done] = chosen, 0, [], 0
+        if not chosen:
+            fr[1] = end_pc[0]
+    c.emit(init, span)
+    at = c.here()
+    c.ask(s, lambda st, L: L[seats][L[k]], s.choices, optional=False)
+    inner = c.code[at]
+    reveal_pc = c.here()  # where every body ends (the inner decision's decline_pc)
+    assert inner.decline_pc == reveal_pc
+    end_pc = [reveal_pc + 1]
+
+    def reveal(st, fr):
+        L = fr[2]
+        j = L[done]
+        if j >= len(L[picks]):
+            fr[1] = reveal_pc + 1
+            return
+        L[done] = j + 1
+        seat, label, ai, value = L[picks][j]
+        L[binder] = seat
+        alt = inner.alts[ai]
+        if not (alt[0] == "binder" and alt[6] == "card"):  # a card shows through its move
+            st.events.append(("choice", seat, label))
+        inner.choose(st, fr, (label, ai, value))
+    c.emit(reveal, span)
+    c.code[at] = AskTogether(inner, binder, seats, k, picks, done, span)
+
+
+def hide_pending_choices(st, seat: int, rnd) -> int:
+    """In `st` (a copy being sampled for `seat`, as a determinizing agent does), replace
+    every secret choice of another player that has not taken effect yet by a random
+    option of that player: what `seat` knows is only that they have chosen. Returns how
+    many choices were replaced."""
+    replaced = 0
+    for fr in st.frames:
+        L = fr[2]
+        for ins in st.prog.procs[fr[0]].code:
+            if not isinstance(ins, AskTogether) or not isinstance(L[ins.picks], list):
+                continue
+            picks = list(L[ins.picks])
+            for j in range(L[ins.done] or 0, len(picks)):
+                who = picks[j][0]
+                if who == seat:
+                    continue
+                saved = L[ins.binder]
+                L[ins.binder] = who
+                options = ins.inner.options(st, fr)
+                L[ins.binder] = saved
+                if options:
+                    label, ai, value = options[rnd.randrange(len(options))]
+                    picks[j] = [who, label, ai, value]
+                    replaced += 1
+            L[ins.picks] = picks
+    st.pending = None
+    return replaced
