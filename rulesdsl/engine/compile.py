@@ -16,7 +16,9 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import Model, elem_of
+from rulesdsl.engine.budget import Budget
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
+from rulesdsl.lang.limits import limit
 
 SUSPEND = True
 MAX_RANGE = 100_000
@@ -95,9 +97,19 @@ class Program:
     depth_limit: int = 200
     labeller: Callable = None
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
+    budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
 
     def label(self, t: str, v) -> str:
         return self.labeller(t, v)
+
+
+def moves_cost(st, cards: list) -> int:
+    """What moving `cards` costs: one each, plus a thousandth of the pile each leaves (taking
+    a card out of a long list shifts the rest: a loop of single moves is quadratic)."""
+    if len(cards) == 1:
+        return 1 + len(st.zones[st.loc[cards[0]]]) // 1000
+    zones, loc = st.zones, st.loc
+    return len(cards) + sum(len(zones[loc[c]]) for c in cards) // 1000
 
 
 def seat_label(s) -> str:
@@ -112,6 +124,7 @@ class Compiler:
         self.p = Program(model.title, nplayers, dict(options),
                          {k: list(v.values) for k, v in model.enums.items()})
         self.p.labeller = self.make_labeller()
+        self.b = self.p.budget
 
     # ------------------------------------------------------------------ layout
     def build(self) -> Program:
@@ -169,6 +182,7 @@ class Compiler:
             size = m.nslots.get(id(m.score), 1)
 
             def score(st, seat, f=f, size=size):
+                st.prog.budget.refill()  # asked for outside any run: its own budget
                 L = [None] * size
                 L[0] = seat
                 return f(st, L)
@@ -295,9 +309,10 @@ class Compiler:
                     need = entry.count
                     for v in values:
                         need *= len(v)
-                    if len(p.card_kind) + need > MAX_CARDS:
+                    most = limit("cards")
+                    if len(p.card_kind) + need > most:
                         raise RulesError("R020", f"the decks make {len(p.card_kind) + need:,} "
-                                         f"cards; the limit is {MAX_CARDS:,}", entry.span
+                                         f"cards; the limit is {most:,}", entry.span
                                          or deck.span,
                                          ["a deck that large is surely a mistake in a count"])
                     for combo in itertools.product(*values):
@@ -522,25 +537,39 @@ class Compiler:
         to = self.expr(s.to)
         bottom = s.bottom
 
+        b, span = self.b, s.span
+
         def move(st, fr):
             L = fr[2]
-            st.move_cards(what(st, L), to(st, L), bottom)
+            cards = what(st, L)
+            b.moves -= moves_cost(st, cards)
+            if b.moves < 0:
+                b.move(0, span)
+            st.move_cards(cards, to(st, L), bottom)
         self.emit(move, s.span)
 
     def s_Shuffle(self, s: ast.Shuffle):
         z = self.expr(s.zone)
-        self.emit(lambda st, fr: st.shuffle(z(st, fr[2])), s.span)
+        b, span = self.b, s.span
+
+        def shuffle(st, fr):
+            zi = z(st, fr[2])
+            b.move(len(st.zones[zi]), span)
+            st.shuffle(zi)
+        self.emit(shuffle, s.span)
 
     def s_Deal(self, s: ast.Deal):
         count = self.expr(s.count) if s.count is not None else None
         source = self.expr(s.source)
         family = self.p.zones[s.family].base
         start = self.expr(s.start) if s.start is not None else None
+        b, span = self.b, s.span
 
         def deal(st, fr):
             L = fr[2]
             n = count(st, L) if count is not None else None
             first = start(st, L) if start is not None else 0
+            b.move(len(st.zones[source(st, L)]), span)
             st.deal(source(st, L), family, n, first)
         self.emit(deal, s.span)
 
@@ -827,8 +856,11 @@ class Compiler:
             s = "".join(x for _, x in parts)
             return lambda st, L: s
 
+        b, span = self.b, text.span
+
         def render(st, L):
-            return "".join(x if t is None else label(t, x(st, L)) for t, x in parts)
+            s = "".join(x if t is None else label(t, x(st, L)) for t, x in parts)
+            return s if len(s) <= b.text_length else b.check_text(s, span)
         return render
 
     def expr(self, e) -> Callable:
@@ -866,7 +898,7 @@ class Compiler:
             v = self.options[payload]
             return lambda st, L: v
         if kind == "define":
-            return self.define_call(payload, [])
+            return self.define_call(payload, [], e.span)
         if kind == "builtin":
             if payload == "players":
                 seats = list(range(self.n))
@@ -897,9 +929,21 @@ class Compiler:
             return lambda st, L: st.zones[f(st, L)]
         return f
 
+    def counted(self, src: Callable, span) -> Callable:
+        """A source whose length is spent from the work budget each time it is visited."""
+        b = self.b
+
+        def visit(st, L):
+            s = src(st, L)
+            b.work -= len(s)
+            if b.work < 0:
+                b.spend(0, span)
+            return s
+        return visit
+
     def e_Comprehension(self, e):
         slot = self.m.slots[id(e)]
-        src = self.source_of(e.source)
+        src = self.counted(self.source_of(e.source), e.span)
         where = self.expr(e.where) if e.where is not None else None
         value = self.expr(e.value) if e.value is not None else None
         if value is None and where is None:
@@ -985,7 +1029,8 @@ class Compiler:
                           rt.startswith("list")):
             sa = self.source_of(e.left)
             sb = self.source_of(e.right)
-            return lambda st, L: list(sa(st, L)) + list(sb(st, L))
+            b = self.b
+            return lambda st, L: b.check_list(list(sa(st, L)) + list(sb(st, L)), span)
         import operator
         fn = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge,
               "+": operator.add, "-": operator.sub, "*": operator.mul}.get(op)
@@ -1025,7 +1070,7 @@ class Compiler:
 
     def e_IsIn(self, e):
         f = self.expr(e.expr)
-        src = self.source_of(e.collection)
+        src = self.counted(self.source_of(e.collection), e.span)
         if e.negated:
             return lambda st, L: f(st, L) not in src(st, L)
         return lambda st, L: f(st, L) in src(st, L)
@@ -1037,7 +1082,7 @@ class Compiler:
     def e_Range(self, e):
         a, b = self.expr(e.start), self.expr(e.stop)
         step = self.expr(e.step) if e.step is not None else (lambda st, L: 1)
-        span = e.span
+        span, budget = e.span, self.b
 
         def rng(st, L):
             x, y, k = a(st, L), b(st, L), step(st, L)
@@ -1046,18 +1091,33 @@ class Compiler:
             if (y - x) // k > MAX_RANGE:
                 raise RuntimeRulesError("R016", f"the range {x}..{y} has more than {MAX_RANGE} "
                                         "values", span, ["use a larger step"])
-            return list(range(x, y + 1, k))
+            values = range(x, y + 1, k)
+            budget.spend(len(values), span)
+            return list(values)
         return rng
 
     def e_Call(self, e):
         kind, payload = self.m.resolved[id(e)]
         if kind == "define":
-            return self.define_call(payload, [self.expr(a) for a in e.args])
+            return self.define_call(payload, [self.expr(a) for a in e.args], e.span)
         if kind == "aggregate":
             return self.aggregate(e)
         return self.builtin(e)
 
-    def define_call(self, name: str, args: list) -> Callable:
+    def define_call(self, name: str, args: list, span=None) -> Callable:
+        """A call of a definition, spending one unit of work: a chain of definitions can
+        call each other 3^40 times in one step."""
+        f = self.uncounted_define_call(name, args)
+        b = self.b
+
+        def counted_call(st, L):
+            b.work -= 1
+            if b.work < 0:
+                b.spend(0, span or self.m.defines[name].decl.span)
+            return f(st, L)
+        return counted_call
+
+    def uncounted_define_call(self, name: str, args: list) -> Callable:
         d = self.m.defines[name]
         cache = getattr(self, "_define_bodies", None)
         if cache is None:
@@ -1109,12 +1169,12 @@ class Compiler:
         a = e.args[0]
         if isinstance(a, ast.Comprehension):
             slot = self.m.slots[id(a)]
-            src = self.source_of(a.source)
+            src = self.counted(self.source_of(a.source), e.span)
             where = self.expr(a.where) if a.where is not None else None
             value = self.expr(a.value) if a.value is not None else None
         else:
             slot, where, value = None, None, None
-            src = self.source_of(a)
+            src = self.counted(self.source_of(a), e.span)
         if name == "all" and where is not None and value is None:
             # all(x in L where cond): every element satisfies the condition
             def all_(st, L):

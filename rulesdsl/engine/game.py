@@ -16,6 +16,7 @@ from rulesdsl.engine.compile import Program, compile_program
 from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
+from rulesdsl.lang.limits import limit
 from rulesdsl.lang.resources import bundled_games, bundled_path
 
 
@@ -62,7 +63,7 @@ class Game:
     """A checked game with its options fixed. `new_game` starts a State."""
 
     def __init__(self, model: Model, sources: dict, path: str, options: dict,
-                 step_limit: int = 1_000_000):
+                 step_limit: Optional[int] = None):
         self.model = model
         self.sources = sources
         self.path = path
@@ -72,7 +73,7 @@ class Game:
         self.max_players = model.max_players
         self.options = self._resolve_options(options or {})
         self.source_hash = source_hash(sources)
-        self.step_limit = step_limit
+        self.step_limit = step_limit if step_limit is not None else limit("steps")
         self._programs: dict[int, Program] = {}
         self.warnings: list = []
 
@@ -180,7 +181,8 @@ def _option_value(name: str, o, value):
     raise RulesError("C006", f"option {name} of type {t.name} cannot be set from outside")
 
 
-def load(name_or_path, options: Optional[dict] = None, step_limit: int = 1_000_000) -> Game:
+def load(name_or_path, options: Optional[dict] = None,
+         step_limit: Optional[int] = None) -> Game:
     path = find_game(str(name_or_path))
     model, warnings, sources = check_path(path)
     game = Game(model, sources, str(path), options or {}, step_limit)

@@ -180,6 +180,7 @@ class State:
     # ------------------------------------------------------------------ running
     def _pending(self):
         if self.pending is None and not self.over:
+            self.prog.budget.refill()
             fr = self.frames[-1]
             ins = self.prog.procs[fr[0]].code[fr[1]]
             seat = ins.who(self, fr[2])
@@ -192,6 +193,7 @@ class State:
         frames = self.frames
         limit = self.prog.step_limit
         steps = 0
+        self.prog.budget.refill()  # the work budget is per decision, as the step limit
         while frames:
             fr = frames[-1]
             pc = fr[1]

@@ -19,6 +19,7 @@ from rulesdsl.lang.errors import RulesError, Span
 from rulesdsl.lang.resources import grammar_text
 
 MAX_SOURCE_BYTES = 2_000_000
+_PLAIN_RUN = re.compile(r"[^\\{]*")  # text up to the next escape or hole
 
 
 @functools.lru_cache(maxsize=1)
@@ -247,13 +248,18 @@ class Build(Transformer):
         body = raw[1:-1]
         parts = []
         i = 0
-        buf = ""
+        buf: list = []  # pieces of plain text, joined once: '+=' per character was quadratic
         base_col = tok.column + (self.column_offset if tok.line == 1 else 0) + 1
         line = tok.line + self.line_offset
         while i < len(body):
+            m = _PLAIN_RUN.match(body, i)
+            if m.end() > i:
+                buf.append(m.group())
+                i = m.end()
+                continue
             ch = body[i]
             if ch == "\\" and i + 1 < len(body):
-                buf += {"n": "\n", "t": "\t"}.get(body[i + 1], body[i + 1])
+                buf.append({"n": "\n", "t": "\t"}.get(body[i + 1], body[i + 1]))
                 i += 2
                 continue
             if ch == "{":
@@ -268,15 +274,15 @@ class Build(Transformer):
                                      Span(self.path, line, base_col + i, line, base_col + i + 2),
                                      ["put an expression between the braces, like {p}"])
                 if buf:
-                    parts.append(buf)
-                    buf = ""
+                    parts.append("".join(buf))
+                    buf = []
                 parts.append(parse_expression(inner, self.path, line, base_col + i + 1))
                 i = close + 1
                 continue
-            buf += ch
+            buf.append(ch)
             i += 1
         if buf:
-            parts.append(buf)
+            parts.append("".join(buf))
         return ast.Text(self._tok_span(tok), tuple(parts))
 
     @staticmethod

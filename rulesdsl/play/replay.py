@@ -17,12 +17,12 @@ from rulesdsl.play.screen import Layout, Out
 
 def read_replay(path: str) -> dict:
     """A replay's fields from a replay file or an autosave; RulesError when it is neither."""
+    from rulesdsl.lang.limits import read_text
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = json.loads(read_text(path, "C001", "replay"))
     except OSError as e:
         raise RulesError("C001", f"cannot read {path}: {e.strerror or e}") from None
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):
         raise RulesError("C001", f"{path} is not a replay file (not JSON)") from None
     if not isinstance(data, dict):
         raise RulesError("C001", f"{path} is not a replay file")

@@ -625,36 +625,26 @@ class InputEnded(Exception):
 
 
 def write_file(path: str, text: str, what: str) -> None:
-    try:
-        folder = os.path.dirname(os.path.abspath(path))
-        os.makedirs(folder, exist_ok=True)
-        tmp = f"{path}.tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise RulesError("C001", f"cannot write {what} {path}: {e.strerror or e}") from None
+    """Saves and replays: written atomically, never over a file that is not one (safefile)."""
+    from rulesdsl.lang.safefile import is_save, write_atomic
+    write_atomic(path, text, what, is_save, "a save or replay file")
 
 
 def read_script(path: str) -> list[str]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read().splitlines()
-    except OSError as e:
-        raise RulesError("C001", f"cannot read the script {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise RulesError("C001", f"the script {path} is not UTF-8 text") from None
+    return _read_limited(path, "the script").splitlines()
 
 
 def read_save(path: str) -> str:
+    return _read_limited(path, "the saved game")
+
+
+def _read_limited(path: str, what: str) -> str:
+    """A file's text, refused past the file size limit before it is read whole."""
+    from rulesdsl.lang.limits import read_text
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        return read_text(path, "C001", what.removeprefix("the "))
     except OSError as e:
-        raise RulesError("C001", f"cannot read the saved game {path}: {e.strerror or e}") \
-            from None
-    except UnicodeDecodeError:
-        raise RulesError("C001", f"the saved game {path} is not UTF-8 text") from None
+        raise RulesError("C001", f"cannot read {what} {path}: {e.strerror or e}") from None
 
 
 SAVE_DIR = os.path.join("~", ".rulesdsl", "saves")
