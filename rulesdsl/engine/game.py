@@ -16,12 +16,22 @@ from rulesdsl.engine.compile import Program, compile_program
 from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
-from rulesdsl.lang.limits import limit
+from rulesdsl.lang.limits import limit, read_bytes
 from rulesdsl.lang.resources import bundled_games, bundled_path
 
 
 def find_game(name_or_path: str) -> Path:
     """A bundled game's name or a path to a .rules file."""
+    try:
+        return _find_game(name_or_path)
+    except (OSError, ValueError):  # a name too long for the file system, or with a NUL
+        raise RulesError("C001", f"no game named '{str(name_or_path)[:60]}"
+                         f"{'...' if len(str(name_or_path)) > 60 else ''}': not a file the "
+                         "system can open, not a bundled game", None,
+                         [f"bundled games: {', '.join(bundled_games())}"]) from None
+
+
+def _find_game(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.is_file():
         return p
@@ -39,7 +49,7 @@ def check_path(path) -> tuple[Model, list, dict]:
     """Parse and check a file (and what it extends): (model, warnings, sources)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM
     except OSError as e:
         raise RulesError("E001", f"cannot read {path}: {e.strerror or e}") from None
     from rulesdsl.lang.syntax import parse_file  # for its UTF-8 reporting
@@ -85,7 +95,13 @@ class Game:
         out = {}
         for name, o in m.options.items():
             out[name] = _const(m, o.default)
+        if not isinstance(given, dict):
+            raise RulesError("C003", f"options are a dict of names and values, not "
+                             f"{type(given).__name__}")
         for name, value in given.items():
+            if not isinstance(name, str):
+                raise RulesError("C003", f"an option's name is text, not {name!r:.40}", None,
+                                 [f"options: {', '.join(m.options) or 'none'}"])
             if name not in m.options:
                 raise RulesError("C003", f"{self.name} has no option '{name}'", None,
                                  did_you_mean(name, m.options) or

@@ -15,6 +15,7 @@ import json
 import math
 from typing import Optional
 
+from rulesdsl.lang.limits import bounded_int
 from rulesdsl.engine.compile import Ask, Program, seat_label
 from rulesdsl.lang.errors import IllegalAction, RulesError, RuntimeRulesError
 
@@ -465,8 +466,9 @@ class State:
     def view(self, seat: int) -> dict:
         """What `seat` may see, as JSON-ready data."""
         prog = self.prog
-        if not isinstance(seat, int) or not 0 <= seat < prog.nplayers:
-            raise RulesError("A002", f"there is no seat {seat!r} in a game of {prog.nplayers}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < prog.nplayers:
+            raise RulesError("A002", f"there is no seat {seat!r:.40} in a game of "
+                             f"{prog.nplayers}", None, ["a seat is a number from 0"])
         zones = {}
         for zi, name in enumerate(prog.zone_names):
             cards = self.zones[zi]
@@ -718,9 +720,9 @@ def _key_value(prog, dim: str, key, name: str) -> int:
             return key
         s = str(key).strip()
         if s.upper().startswith("P") and s[1:].isdecimal():
-            return int(s[1:]) - 1
+            return bounded_int(s[1:]) - 1
         if s.isdecimal():
-            return int(s)
+            return bounded_int(s)
         raise RulesError("A004", f"{name}: '{key}' is not a seat", None,
                          [f"seats are 0..{prog.nplayers - 1} or P1..P{prog.nplayers}"])
     values = prog.enums[dim]

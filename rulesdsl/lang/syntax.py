@@ -15,11 +15,18 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
                              UnexpectedToken, VisitError)
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.limits import read_bytes, whole_number
 from rulesdsl.lang.errors import RulesError, Span
 from rulesdsl.lang.resources import grammar_text
 
 MAX_SOURCE_BYTES = 2_000_000
 _PLAIN_RUN = re.compile(r"[^\\{]*")  # text up to the next escape or hole
+
+
+def _whole(tok) -> int:
+    """A number token's value; past 30 digits a stand-in past every limit (int() of more
+    than 4,300 digits raises ValueError, and the checks report any number past 2^53)."""
+    return whole_number(str(tok))
 
 
 @functools.lru_cache(maxsize=1)
@@ -303,8 +310,8 @@ class Build(Transformer):
         return ast.Extends(self._span(meta), self._plain(path))
 
     def players_decl(self, meta, low, high):
-        low = int(str(low).replace("_", ""))
-        return ast.Players(self._span(meta), low, int(str(high).replace("_", "")) if high else low)
+        low = _whole(low)
+        return ast.Players(self._span(meta), low, _whole(high) if high else low)
 
     def option_decl(self, meta, name, type_, default, doc):
         return ast.Option(self._span(meta), str(name), type_, default, self._plain(doc))
@@ -369,7 +376,7 @@ class Build(Transformer):
         return str(binder)
 
     def deck_entry(self, meta, count, kind, args):
-        n = int(str(count).replace("_", "")) if count is not None else 1
+        n = _whole(count) if count is not None else 1
         return ast.DeckEntry(self._span(meta), n, str(kind), args or ())
 
     def zone_decl(self, meta, name, *items):
@@ -395,7 +402,7 @@ class Build(Transformer):
         return "unordered"
 
     def zone_capacity(self, meta, n):
-        return ("cap", int(str(n).replace("_", "")))
+        return ("cap", _whole(n))
 
     def visibility(self, meta, tok):
         return str(tok)
@@ -424,7 +431,7 @@ class Build(Transformer):
         return ast.Response(self._span(meta), str(name), str(card), str(player), where, body)
 
     def invariant_decl(self, meta, zone, keep):
-        return ast.Invariant(self._span(meta), str(zone), int(str(keep).replace("_", "")))
+        return ast.Invariant(self._span(meta), str(zone), _whole(keep))
 
     def score_decl(self, meta, param, value, vis):
         return ast.Score(self._span(meta), param, value, vis or "public")
@@ -445,8 +452,8 @@ class Build(Transformer):
         return ast.TypeRef(self._span(meta), "list", of)
 
     def type_range(self, meta, low, high):
-        return ast.TypeRef(self._span(meta), "range", None, int(str(low).replace("_", "")),
-                           int(str(high).replace("_", "")))
+        return ast.TypeRef(self._span(meta), "range", None, _whole(low),
+                           _whole(high))
 
     # -- statements
     def block(self, meta, *stmts):
@@ -606,7 +613,7 @@ class Build(Transformer):
         return ast.Name(self._span(meta), str(tok))
 
     def int_lit(self, meta, tok):
-        return ast.Int(self._span(meta), int(str(tok).replace("_", "")))
+        return ast.Int(self._span(meta), _whole(tok))
 
     def true_lit(self, meta):
         return ast.Bool(self._span(meta), True)
@@ -636,7 +643,7 @@ class Build(Transformer):
 def parse_file(path: str) -> ast.File:
     """Read and parse a file; unreadable or non-UTF-8 files are reported as RulesErrors."""
     try:
-        data = Path(path).read_bytes()
+        data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM
     except OSError as e:
         raise RulesError("E001", f"cannot read {path}: {e.strerror or e}", None,
                          ["check the path; bundled games can be named without '.rules'"]) from None

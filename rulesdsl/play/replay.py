@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
+from rulesdsl.lang.limits import bounded_int
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.play.screen import Layout, Out
 
@@ -156,8 +157,8 @@ def run_replay(args, out=None, inp=None) -> int:
             return 0
         elif cmd.startswith("g"):
             arg = cmd[1:].strip()
-            if arg.lstrip("-").isdecimal() and 0 <= int(arg) <= n:
-                k = int(arg)
+            if arg.lstrip("-").isdecimal() and 0 <= bounded_int(arg) <= n:
+                k = bounded_int(arg)
             else:
                 message = f"g N goes to action N, from 0 to {n}"
         else:

@@ -28,6 +28,7 @@ import shutil
 import sys
 from typing import IO, Optional, Sequence
 
+from rulesdsl.lang.limits import bounded_int
 from rulesdsl.agents import agent_names, make_agent
 from rulesdsl.lang.errors import RulesError, Span, did_you_mean
 from rulesdsl.play.screen import clean
@@ -89,7 +90,7 @@ def match_action(text: str, actions: Sequence, allow_number: bool = True):
     if allow_number:
         digits = text[1:] if text.startswith("#") else text
         if digits.isdecimal():
-            k = int(digits)
+            k = bounded_int(digits)
             if 1 <= k <= len(actions):
                 return actions[k - 1], None
             choose = "1" if len(actions) == 1 else f"1 to {len(actions)}"
@@ -712,8 +713,8 @@ def choose_game(out: IO, inp: IO) -> tuple:
     while True:
         text = ask(f"which game? (1-{len(games)}) ")
         pick = None
-        if text.isdecimal() and 1 <= int(text) <= len(games):
-            pick = games[int(text) - 1]
+        if text.isdecimal() and 1 <= bounded_int(text) <= len(games):
+            pick = games[bounded_int(text) - 1]
         else:
             hits = [g for g in games if g[0].startswith(text.lower())
                     or g[1].name.lower().startswith(text.lower())] if text else []
@@ -730,8 +731,8 @@ def choose_game(out: IO, inp: IO) -> tuple:
                        f"Enter for {g.min_players}) ") if True else ""
             if text == "":
                 break
-            if text.isdecimal() and g.min_players <= int(text) <= g.max_players:
-                players = int(text)
+            if text.isdecimal() and g.min_players <= bounded_int(text) <= g.max_players:
+                players = bounded_int(text)
                 break
             print(f"  type a number from {g.min_players} to {g.max_players}", file=out)
     return name, players
