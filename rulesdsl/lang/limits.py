@@ -29,7 +29,8 @@ LIMITS = {
     "file_bytes": Limit(10_000_000, "E107", "bytes in any file read (rules, save, replay, "
                         "script, scenario)"),
     "source_chars": Limit(2_000_000, "E104", "characters in one rules file"),
-    "nesting": Limit(100, "E106", "expressions, blocks and lists nested in each other"),
+    "nesting": Limit(200, "E106", "levels of the syntax tree: a chained '+' or 'and' or a "
+                     "unary '-' or 'not' adds one, a nested block, 'if' or list two"),
     "steps": Limit(1_000_000, "R003", "steps without a decision"),
     "work": Limit(5_000_000, "R005", "work per decision: definition calls, values visited by "
                   "aggregates, comprehensions and ranges, list items joined"),
@@ -120,7 +121,8 @@ def _short(path) -> str:
 
 def nesting_error(path: str, line: int, column: int) -> RulesError:
     most = limit("nesting")
-    return RulesError("E106", f"expressions, blocks or lists nest more than {most} deep here",
+    return RulesError("E106", f"expressions, blocks or lists nest more than {most} levels "
+                      "deep here",
                       Span(path, line, column, line, column + 1),
                       ["split the expression with 'let' or a 'define'",
                        f"raise the limit with {ENV}=nesting=N"])

@@ -10,12 +10,12 @@ import re
 from pathlib import Path
 from typing import Optional
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                              UnexpectedToken, VisitError)
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.limits import read_bytes, whole_number
+from rulesdsl.lang.limits import limit, nesting_error, read_bytes, whole_number
 from rulesdsl.lang.errors import RulesError, Span
 from rulesdsl.lang.resources import grammar_text
 
@@ -37,18 +37,38 @@ def parser() -> Lark:
 
 def parse(text: str, path: str = "<rules>") -> ast.File:
     """Parse a whole rules file into an ast.File, or raise a RulesError pointing at the place."""
-    if len(text) > MAX_SOURCE_BYTES:
-        raise RulesError("E104", f"the file is {len(text)} characters long; the limit is "
-                         f"{MAX_SOURCE_BYTES}", Span(path, 1, 1, 1, 2), ["split the game into "
+    most = limit("source_chars")  # MAX_SOURCE_BYTES unless RULESDSL_LIMITS raises it
+    if len(text) > most:
+        raise RulesError("E104", f"the file is {len(text):,} characters long; the limit is "
+                         f"{most:,}", Span(path, 1, 1, 1, 2), ["split the game into "
                          "smaller files with 'extends'"])
     try:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as e:
         raise _syntax_error(e, text, path) from None
+    except RecursionError:
+        raise nesting_error(path, 1, 1) from None
+    _check_nesting(tree, path)
     try:
         return Build(path).transform(tree)
     except VisitError as e:  # a RulesError raised while building (a bad string template)
         raise _unwrap(e) from None
+
+
+def _check_nesting(tree, path: str, line_offset: int = 0, column_offset: int = 0) -> None:
+    """E106 where the tree is deeper than the nesting limit; every later stage recurses."""
+    most = limit("nesting")
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > most:
+            meta = getattr(node, "meta", None)
+            line = getattr(meta, "line", None) or getattr(node, "line", 1) or 1
+            column = getattr(meta, "column", None) or getattr(node, "column", 1) or 1
+            raise nesting_error(path, line + line_offset,
+                                column + (column_offset if line == 1 else 0))
+        if isinstance(node, Tree):
+            stack.extend((c, depth + 1) for c in node.children)
 
 
 def _unwrap(e: VisitError) -> Exception:
@@ -63,6 +83,9 @@ def parse_expression(text: str, path: str, line: int, column: int):
     """Parse an expression embedded in a string template at the given place."""
     try:
         tree = parser().parse(text, start="expr")
+        _check_nesting(tree, path, line - 1, column - 1)
+    except RecursionError:
+        raise nesting_error(path, line, column) from None
     except UnexpectedInput as e:
         err = _syntax_error(e, text, path)
         col = column + (err.span.column - 1 if err.span else 0)
