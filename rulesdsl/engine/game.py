@@ -149,8 +149,10 @@ class Game:
             st.run()
             st.over = False
         if scenario is not None:
-            from rulesdsl.engine.scenario import apply_scenario
+            from rulesdsl.engine.scenario import apply_scenario, read_scenario
+            scenario = read_scenario(scenario)
             apply_scenario(st, scenario)
+            st.scenario = scenario
         st.call(prog.flow, [], False)
         st.run()
         return st

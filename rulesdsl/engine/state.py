@@ -59,7 +59,8 @@ class State:
     """One game in progress. Mutate it only through `apply`."""
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
-                 "history", "events", "cancelled", "effect_depth", "pending", "seed")
+                 "history", "events", "cancelled", "effect_depth", "pending", "seed",
+                 "scenario")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -77,6 +78,7 @@ class State:
         self.effect_depth = 0
         self.pending = None  # (seat, options) while waiting for a decision
         self.seed = 0
+        self.scenario = None  # the scenario it started from (saved: a restore replays it)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -176,6 +178,7 @@ class State:
         s.effect_depth = self.effect_depth
         s.pending = self.pending
         s.seed = self.seed
+        s.scenario = self.scenario
         return s
 
     # ------------------------------------------------------------------ running
@@ -652,6 +655,8 @@ class State:
             "history": self.history,
             "log": [list(e) for e in self.events],
         }
+        if self.scenario is not None:
+            data["scenario"] = self.scenario
         return json.dumps(data, separators=(",", ":"))
 
 

@@ -326,7 +326,9 @@ class Runner:
         return json.dumps(data, separators=(",", ":"))
 
     def save(self) -> None:
-        if self.save_path:
+        # only a state that waits for a decision (or is over): Ctrl-C in the middle of the
+        # rules must not replace the last good autosave with a half-applied state
+        if self.save_path and at_decision(self.state):
             write_file(self.save_path, self.save_data(), "the save file")
 
     def replay_data(self) -> dict:
@@ -851,6 +853,17 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
         except RulesError as e:
             runner.say(e.message)
     return code
+
+
+def at_decision(state) -> bool:
+    """A state the engine stopped at: over, or a pending decision with the rules at an ask."""
+    if getattr(state, "over", False):
+        return True
+    frames = getattr(state, "frames", None)
+    if getattr(state, "pending", None) is None or not frames:
+        return False
+    fr = frames[-1]
+    return hasattr(state.prog.procs[fr[0]].code[fr[1]], "options")
 
 
 def _save_quietly(runner) -> None:
