@@ -1338,6 +1338,16 @@ class Compiler:
         raise AssertionError(name)
 
 
+def _unique(label: str, seen: dict) -> str:
+    """A label not yet taken: 'a1 (2)' may itself be another option's own label."""
+    k = 2
+    out = label
+    while out in seen:
+        out = f"{label} ({k})"
+        k += 1
+    return out
+
+
 class Ask:
     """The decision instruction. `options(st, fr)` lists (label, alt, value); running it
     suspends the game unless it is optional and nobody has an option."""
@@ -1362,8 +1372,8 @@ class Ask:
                 if cond is None or cond(st, L):
                     lab = text(st, L)
                     if lab in seen:
-                        lab = f"{lab} ({ai + 1})"
-                    seen[lab] = True
+                        lab = _unique(f"{lab} ({ai + 1})", seen)
+                    seen[lab] = -1  # not an alternative's number: True == 1 in Python
                     out.append((lab, ai, None))
                 continue
             for x in list(src(st, L)):
@@ -1375,7 +1385,7 @@ class Ask:
                 if prev is not None:
                     if prev == ai:
                         continue  # two copies of the same card are one action
-                    lab = f"{lab} ({ai + 1})"
+                    lab = _unique(f"{lab} ({ai + 1})", seen)
                 seen[lab] = ai
                 out.append((lab, ai, x))
         if self.optional and out:

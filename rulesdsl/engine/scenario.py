@@ -35,6 +35,18 @@ def read_scenario(scenario) -> dict:
     return data
 
 
+def _named_once(resolved: list, names, what: str) -> None:
+    """S002 when two spellings name one zone or variable ('trick' and 'trick ', hand[P1]
+    and hand[0], full-width digits): one would silently undo the other."""
+    first: dict = {}
+    for key, name in resolved:
+        if key in first:
+            shown = names[key] if names is not None else str(name).strip()
+            raise _fail(f"the {what} {shown} is named twice, as {first[key]!r} and {name!r}",
+                        [f"name each {what} once"])
+        first[key] = name
+
+
 def apply_scenario(st: State, scenario) -> None:
     data = read_scenario(scenario)
     unknown = set(data) - {"zones", "vars", "displaced_to"}
@@ -55,6 +67,8 @@ def apply_scenario(st: State, scenario) -> None:
         if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
             raise _fail(f"zone {name} must be given a list of card labels")
         targets.append((zi, labels))
+    _named_once([(zi, name) for (zi, _), name in zip(targets, zones_spec)], prog.zone_names,
+                "zone")
     target_set = {zi for zi, _ in targets}
     claimed: set = set()
     plan = []
@@ -97,6 +111,7 @@ def apply_scenario(st: State, scenario) -> None:
         raise _fail("'vars' must map variable names to values")
     for name, value in vars_spec.items():
         sets.append(_var_assignment(st, name, value))
+    _named_once([(index, name) for (index, _), name in zip(sets, vars_spec)], None, "variable")
     # now act
     for zi, cards in plan:
         for c in cards:

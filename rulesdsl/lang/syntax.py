@@ -42,6 +42,7 @@ def parse(text: str, path: str = "<rules>") -> ast.File:
         raise RulesError("E104", f"the file is {len(text):,} characters long; the limit is "
                          f"{most:,}", Span(path, 1, 1, 1, 2), ["split the game into "
                          "smaller files with 'extends'"])
+    _refuse_control_characters(text, path)
     try:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as e:
@@ -53,6 +54,22 @@ def parse(text: str, path: str = "<rules>") -> ast.File:
         return Build(path).transform(tree)
     except VisitError as e:  # a RulesError raised while building (a bad string template)
         raise _unwrap(e) from None
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _refuse_control_characters(text: str, path: str) -> None:
+    """E108 for ESC, BEL and other control characters anywhere in a rules file: printed
+    raw they could retitle or recolour a terminal and fake what a player sees."""
+    m = _CONTROL.search(text)
+    if m is None:
+        return
+    line = text.count("\n", 0, m.start()) + 1
+    column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+    raise RulesError("E108", f"a control character (U+{ord(m.group()):04X}) in the file",
+                     Span(path, line, column, line, column + 1),
+                     ["remove it; in a string, write \\n or \\t for a new line or a tab"])
 
 
 def _check_nesting(tree, path: str, line_offset: int = 0, column_offset: int = 0) -> None:
