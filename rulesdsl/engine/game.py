@@ -16,7 +16,7 @@ from rulesdsl.engine.compile import Program, compile_program
 from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
-from rulesdsl.lang.limits import limit, read_bytes
+from rulesdsl.lang.limits import brief, limit, read_bytes
 from rulesdsl.lang.resources import bundled_games, bundled_path
 
 
@@ -100,10 +100,10 @@ class Game:
                              f"{type(given).__name__}")
         for name, value in given.items():
             if not isinstance(name, str):
-                raise RulesError("C003", f"an option's name is text, not {name!r:.40}", None,
+                raise RulesError("C003", f"an option's name is text, not {brief(name)}", None,
                                  [f"options: {', '.join(m.options) or 'none'}"])
             if name not in m.options:
-                raise RulesError("C003", f"{self.name} has no option '{name}'", None,
+                raise RulesError("C003", f"{self.name} has no option '{brief(name)}'", None,
                                  did_you_mean(name, m.options) or
                                  [f"options: {', '.join(m.options) or 'none'}"])
             o = m.options[name]
@@ -125,9 +125,9 @@ class Game:
                 not self.min_players <= players <= self.max_players:
             raise RulesError("C004", f"{self.name} is for {self.min_players}"
                              + (f" to {self.max_players}" if self.max_players != self.min_players
-                                else "") + f" players, not {players}")
+                                else "") + f" players, not {brief(players)}")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RulesError("C005", f"a seed is a whole number, not {seed!r}")
+            raise RulesError("C005", f"a seed is a whole number, not {brief(seed)}")
         prog = self.program(players)
         st = State(self, prog)
         st.seed = seed
@@ -185,16 +185,16 @@ def _option_value(name: str, o, value):
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RulesError("C006", f"option {name} is true or false, not '{value}'")
+        raise RulesError("C006", f"option {name} is true or false, not '{brief(value)}'")
     if t.name in ("int", "range"):
         try:
             v = int(value) if not isinstance(value, bool) else None
         except (TypeError, ValueError):
             v = None
         if v is None:
-            raise RulesError("C006", f"option {name} is a whole number, not '{value}'")
+            raise RulesError("C006", f"option {name} is a whole number, not '{brief(value)}'")
         if t.name == "range" and not t.low <= v <= t.high:
-            raise RulesError("C006", f"option {name} must lie in {t.low}..{t.high}, not {v}")
+            raise RulesError("C006", f"option {name} must lie in {t.low}..{t.high}, not {brief(v)}")
         return v
     raise RulesError("C006", f"option {name} of type {t.name} cannot be set from outside")
 

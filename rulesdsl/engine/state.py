@@ -15,7 +15,7 @@ import json
 import math
 from typing import Optional
 
-from rulesdsl.lang.limits import bounded_int
+from rulesdsl.lang.limits import bounded_int, brief
 from rulesdsl.engine.compile import Ask, Program, seat_label
 from rulesdsl.lang.errors import IllegalAction, RulesError, RuntimeRulesError
 
@@ -470,7 +470,7 @@ class State:
         """What `seat` may see, as JSON-ready data."""
         prog = self.prog
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < prog.nplayers:
-            raise RulesError("A002", f"there is no seat {seat!r:.40} in a game of "
+            raise RulesError("A002", f"there is no seat {brief(seat)} in a game of "
                              f"{prog.nplayers}", None, ["a seat is a number from 0"])
         zones = {}
         for zi, name in enumerate(prog.zone_names):
@@ -596,7 +596,7 @@ class State:
         lay = prog.zones.get(name)
         if lay is None:
             from rulesdsl.lang.errors import did_you_mean
-            raise RulesError("A003", f"no zone named '{name}'", None,
+            raise RulesError("A003", f"no zone named '{brief(name)}'", None,
                              did_you_mean(name, prog.zones))
         if seat is not None:
             keys = [seat] + ([] if key is None else (list(key) if isinstance(key, (list, tuple))
@@ -611,7 +611,7 @@ class State:
         lay = prog.vars.get(name)
         if lay is None:
             from rulesdsl.lang.errors import did_you_mean
-            raise RulesError("A003", f"no variable named '{name}'", None,
+            raise RulesError("A003", f"no variable named '{brief(name)}'", None,
                              did_you_mean(name, prog.vars))
         if key is not None:
             keys = list(key) if isinstance(key, (list, tuple)) else [key]
@@ -692,7 +692,7 @@ def _jsonable(prog, t: str, v):
 def _split_name(name: str):
     """'hand[P1]' -> ('hand', ['P1']); 'hand' -> ('hand', [])."""
     if not isinstance(name, str):
-        raise RulesError("A003", f"a zone or variable name is text, not {name!r}")
+        raise RulesError("A003", f"a zone or variable name is text, not {brief(name)}")
     name = name.strip()
     if name.endswith("]") and "[" in name:
         base, rest = name.split("[", 1)
@@ -712,7 +712,7 @@ def _flat(prog, lay, keys: list, name: str) -> int:
     for dim, size, key in zip(lay.dims, lay.sizes, keys):
         k = _key_value(prog, dim, key, name)
         if not 0 <= k < size:
-            raise RulesError("A004", f"{name}[{key}] is out of range")
+            raise RulesError("A004", f"{name}[{brief(key)}] is out of range")
         flat = flat * size + k
     return flat
 
@@ -728,7 +728,7 @@ def _key_value(prog, dim: str, key, name: str) -> int:
             return bounded_int(s[1:]) - 1
         if s.isdecimal():
             return bounded_int(s)
-        raise RulesError("A004", f"{name}: '{key}' is not a seat", None,
+        raise RulesError("A004", f"{name}: '{brief(key)}' is not a seat", None,
                          [f"seats are 0..{prog.nplayers - 1} or P1..P{prog.nplayers}"])
     values = prog.enums[dim]
     if isinstance(key, int) and not isinstance(key, bool):
@@ -736,7 +736,7 @@ def _key_value(prog, dim: str, key, name: str) -> int:
     if str(key) in values:
         return values.index(str(key))
     from rulesdsl.lang.errors import did_you_mean
-    raise RulesError("A004", f"{name}: '{key}' is not a value of {dim}", None,
+    raise RulesError("A004", f"{name}: '{brief(key)}' is not a value of {dim}", None,
                      did_you_mean(str(key), values))
 
 

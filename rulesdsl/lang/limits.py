@@ -164,3 +164,15 @@ def bounded_int(text: str) -> int:
     if len(digits) > 30:
         return -10 ** 30 if t.startswith("-") else 10 ** 30
     return int(t)
+
+
+def brief(value, width: int = 40) -> str:
+    """A value from outside, shown in a message: cut short, and never the ValueError that
+    str() of an int past 4,300 digits raises."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10 ** 30:
+        return "a number of more than 30 digits"
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except (ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= width else text[:width] + "..."
