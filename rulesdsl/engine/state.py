@@ -319,8 +319,8 @@ class State:
                                     f"card{'s' if cap != 1 else ''}; this move makes "
                                     f"{len(target)}", None,
                                     ["check that the place is free before moving there"])
-        if log:
-            for src, cs in groups.items():
+        if log:  # by source zone, not by first card: that order would reveal a hidden card
+            for src, cs in sorted(groups.items()):
                 if src != dest:
                     self.events.append(("move", tuple(cs), src, dest))
 

@@ -52,3 +52,15 @@ def test_option_labels_are_unique_even_when_a_suffix_is_itself_a_label(tmp_path)
     for label in labels:
         s = state.clone()
         s.apply(label)
+
+
+def test_a_move_from_several_zones_logs_them_in_an_order_that_hides_the_cards():
+    """The set-aside card must not show through which group of a multi-zone move comes
+    first (the order of card ids is the order of ranks)."""
+    from pathlib import Path
+    game = rulesdsl.load(Path(__file__).parent / "hidden_order.rules")
+    seen = []
+    for label in ["1", "4"]:
+        state = game.new_game(players=2, seed=1, scenario={"zones": {"secret": [label]}})
+        seen.append([line.split(":")[0] for line in state.view(1)["log"] if "-> heap" in line])
+    assert seen[0] == seen[1], seen
