@@ -943,15 +943,20 @@ class Compiler:
 
     def e_Comprehension(self, e):
         slot = self.m.slots[id(e)]
-        src = self.counted(self.source_of(e.source), e.span)
+        src = self.source_of(e.source)
         where = self.expr(e.where) if e.where is not None else None
         value = self.expr(e.value) if e.value is not None else None
+        b, span = self.b, e.span
         if value is None and where is None:
-            return lambda st, L: list(src(st, L))
+            return self.counted(lambda st, L: list(src(st, L)), span)
 
         def comp(st, L):
             out = []
-            for x in src(st, L):
+            s = src(st, L)
+            b.work -= len(s)
+            if b.work < 0:
+                b.spend(0, span)
+            for x in s:
                 L[slot] = x
                 if where is None or where(st, L):
                     out.append(x if value is None else value(st, L))
@@ -1105,19 +1110,8 @@ class Compiler:
         return self.builtin(e)
 
     def define_call(self, name: str, args: list, span=None) -> Callable:
-        """A call of a definition, spending one unit of work: a chain of definitions can
-        call each other 3^40 times in one step."""
-        f = self.uncounted_define_call(name, args)
-        b = self.b
-
-        def counted_call(st, L):
-            b.work -= 1
-            if b.work < 0:
-                b.spend(0, span or self.m.defines[name].decl.span)
-            return f(st, L)
-        return counted_call
-
-    def uncounted_define_call(self, name: str, args: list) -> Callable:
+        """A call of a definition. Each call spends one unit of work, counted inline (no
+        extra call): a chain of definitions can call each other 3^40 times in one step."""
         d = self.m.defines[name]
         cache = getattr(self, "_define_bodies", None)
         if cache is None:
@@ -1133,19 +1127,31 @@ class Compiler:
             cache[name] = (body, mods, size)
         body, mods, size = cache[name]
         k = len(d.params)
+        b, span = self.b, span or d.decl.span
         if not mods:
             if not args:
-                return lambda st, L: body(st, [None] * size)
+                def call0(st, L):
+                    b.work -= 1
+                    if b.work < 0:
+                        b.spend(0, span)
+                    return body(st, [None] * size)
+                return call0
             if len(args) == 1:
                 a0 = args[0]
 
                 def call1(st, L):
+                    b.work -= 1
+                    if b.work < 0:
+                        b.spend(0, span)
                     env = [None] * size
                     env[0] = a0(st, L)
                     return body(st, env)
                 return call1
 
             def calln(st, L):
+                b.work -= 1
+                if b.work < 0:
+                    b.spend(0, span)
                 env = [None] * size
                 for i, a in enumerate(args):
                     env[i] = a(st, L)
@@ -1153,6 +1159,9 @@ class Compiler:
             return calln
 
         def modified(st, L):
+            b.work -= 1
+            if b.work < 0:
+                b.spend(0, span)
             env = [None] * size
             for i, a in enumerate(args):
                 env[i] = a(st, L)
@@ -1169,32 +1178,46 @@ class Compiler:
         a = e.args[0]
         if isinstance(a, ast.Comprehension):
             slot = self.m.slots[id(a)]
-            src = self.counted(self.source_of(a.source), e.span)
+            src = self.source_of(a.source)  # its length is spent inline below
             where = self.expr(a.where) if a.where is not None else None
             value = self.expr(a.value) if a.value is not None else None
         else:
             slot, where, value = None, None, None
-            src = self.counted(self.source_of(a), e.span)
+            src = self.source_of(a)  # counted where it is aggregated, below
         if name == "all" and where is not None and value is None:
+            b, span = self.b, e.span
             # all(x in L where cond): every element satisfies the condition
             def all_(st, L):
-                for x in src(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
                     L[slot] = x
                     if not where(st, L):
                         return False
                 return True
             return all_
         if slot is None or (where is None and value is None):
-            return self.plain_aggregate(name, src)
+            return self.plain_aggregate(name, self.counted(src, e.span))
+        b, span = self.b, e.span
 
         def values(st, L):
-            for x in src(st, L):
+            s = src(st, L)
+            b.work -= len(s)
+            if b.work < 0:
+                b.spend(0, span)
+            for x in s:
                 L[slot] = x
                 if where is None or where(st, L):
                     yield x if value is None else value(st, L)
         if name == "any":
             def any_(st, L):
-                for x in src(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
                     L[slot] = x
                     if where is None or where(st, L):
                         return True if value is None else bool(value(st, L))
@@ -1205,7 +1228,11 @@ class Compiler:
         if name == "count":
             def count(st, L):
                 n = 0
-                for x in src(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
                     L[slot] = x
                     if where(st, L):
                         n += 1
@@ -1213,7 +1240,11 @@ class Compiler:
             return count
         if name == "first":
             def first(st, L):
-                for x in src(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
                     L[slot] = x
                     if where is None or where(st, L):
                         return x if value is None else value(st, L)
