@@ -358,8 +358,16 @@ def cmd_fmt(args) -> int:
             print(f"{path}: would be reformatted")
             status = EXIT_ERROR
         else:
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(formatted)
+            from rulesdsl.lang.safefile import write_atomic
+            try:  # atomically, and only over the rules file just read: a full disk or a
+                # link planted meanwhile leaves everything as it was
+                write_atomic(path, formatted, "the formatted file",
+                             lambda old: old.removeprefix(b"\xef\xbb\xbf").decode(
+                                 "utf-8", "replace") == text, "the rules file just read")
+            except RulesError as e:
+                print(f"{path}: error: {e.message}", file=sys.stderr)
+                status = EXIT_ERROR
+                continue
             print(f"{path}: reformatted")
     return status
 

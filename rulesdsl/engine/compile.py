@@ -16,12 +16,14 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import Model, elem_of
+from rulesdsl.engine.budget import Budget
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
 from rulesdsl.engine.hoist import MISSING, LoopContext, Scanner
 from rulesdsl.engine.recursion import recursive_call
 from rulesdsl.engine.grid import (grid_builtin, grid_tables, prefix_closure,
                                   var_filter_aggregate)
 from rulesdsl.engine.together import bind_tuple, compile_ask_together, tuple_options
+from rulesdsl.lang.limits import limit
 
 SUSPEND = True
 MAX_RANGE = 100_000
@@ -103,9 +105,19 @@ class Program:
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
     present: object = None  # the model's Presentation: about, titles, texts, internal
     shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
+    budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
 
     def label(self, t: str, v) -> str:
         return self.labeller(t, v)
+
+
+def moves_cost(st, cards: list) -> int:
+    """What moving `cards` costs: one each, plus a thousandth of the pile each leaves (taking
+    a card out of a long list shifts the rest: a loop of single moves is quadratic)."""
+    if len(cards) == 1:
+        return 1 + len(st.zones[st.loc[cards[0]]]) // 1000
+    zones, loc = st.zones, st.loc
+    return len(cards) + sum(len(zones[loc[c]]) for c in cards) // 1000
 
 
 def seat_label(s) -> str:
@@ -122,6 +134,7 @@ class Compiler:
         self.p.labeller = self.make_labeller()
         self.loop_stack: list = []  # LoopContexts of the candidate loops being compiled
         self.scanner = Scanner(model)
+        self.b = self.p.budget
 
     # ------------------------------------------------------------------ layout
     def build(self) -> Program:
@@ -181,6 +194,7 @@ class Compiler:
             size = m.nslots.get(id(m.score), 1)
 
             def score(st, seat, f=f, size=size):
+                st.prog.budget.refill()  # asked for outside any run: its own budget
                 L = [None] * size
                 L[0] = seat
                 return f(st, L)
@@ -317,9 +331,10 @@ class Compiler:
                     need = entry.count
                     for v in values:
                         need *= len(v)
-                    if len(p.card_kind) + need > MAX_CARDS:
+                    most = limit("cards")
+                    if len(p.card_kind) + need > most:
                         raise RulesError("R020", f"the decks make {len(p.card_kind) + need:,} "
-                                         f"cards; the limit is {MAX_CARDS:,}", entry.span
+                                         f"cards; the limit is {most:,}", entry.span
                                          or deck.span,
                                          ["a deck that large is surely a mistake in a count"])
                     for combo in itertools.product(*values):
@@ -547,9 +562,15 @@ class Compiler:
             self.move_with_words(s, what, to)
             return
 
+        b, span = self.b, s.span
+
         def move(st, fr):
             L = fr[2]
-            st.move_cards(what(st, L), to(st, L), bottom)
+            cards = what(st, L)
+            b.moves -= moves_cost(st, cards)
+            if b.moves < 0:
+                b.move(0, span)
+            st.move_cards(cards, to(st, L), bottom)
         self.emit(move, s.span)
 
     def move_with_words(self, s: ast.Move, what, to):
@@ -571,18 +592,26 @@ class Compiler:
 
     def s_Shuffle(self, s: ast.Shuffle):
         z = self.expr(s.zone)
-        self.emit(lambda st, fr: st.shuffle(z(st, fr[2])), s.span)
+        b, span = self.b, s.span
+
+        def shuffle(st, fr):
+            zi = z(st, fr[2])
+            b.move(len(st.zones[zi]), span)
+            st.shuffle(zi)
+        self.emit(shuffle, s.span)
 
     def s_Deal(self, s: ast.Deal):
         count = self.expr(s.count) if s.count is not None else None
         source = self.expr(s.source)
         family = self.p.zones[s.family].base
         start = self.expr(s.start) if s.start is not None else None
+        b, span = self.b, s.span
 
         def deal(st, fr):
             L = fr[2]
             n = count(st, L) if count is not None else None
             first = start(st, L) if start is not None else 0
+            b.move(len(st.zones[source(st, L)]), span)
             st.deal(source(st, L), family, n, first)
         self.emit(deal, s.span)
 
@@ -944,8 +973,11 @@ class Compiler:
             s = "".join(x for _, x in parts)
             return lambda st, L: s
 
+        b, span = self.b, text.span
+
         def render(st, L):
-            return "".join(x if t is None else label(t, x(st, L)) for t, x in parts)
+            s = "".join(x if t is None else label(t, x(st, L)) for t, x in parts)
+            return s if len(s) <= b.text_length else b.check_text(s, span)
         return render
 
     def expr(self, e) -> Callable:
@@ -1029,7 +1061,7 @@ class Compiler:
             v = self.options[payload]
             return lambda st, L: v
         if kind == "define":
-            return self.define_call(payload, [])
+            return self.define_call(payload, [], e.span)
         if kind == "builtin":
             if payload == "players":
                 seats = list(range(self.n))
@@ -1072,17 +1104,34 @@ class Compiler:
             return lambda st, L: st.zones[f(st, L)]
         return f
 
+    def counted(self, src: Callable, span) -> Callable:
+        """A source whose length is spent from the work budget each time it is visited."""
+        b = self.b
+
+        def visit(st, L):
+            s = src(st, L)
+            b.work -= len(s)
+            if b.work < 0:
+                b.spend(0, span)
+            return s
+        return visit
+
     def e_Comprehension(self, e):
         slot = self.m.slots[id(e)]
         src = self.source_of(e.source)
         where = self.expr(e.where) if e.where is not None else None
         value = self.expr(e.value) if e.value is not None else None
+        b, span = self.b, e.span
         if value is None and where is None:
-            return lambda st, L: list(src(st, L))
+            return self.counted(lambda st, L: list(src(st, L)), span)
 
         def comp(st, L):
             out = []
-            for x in src(st, L):
+            s = src(st, L)
+            b.work -= len(s)
+            if b.work < 0:
+                b.spend(0, span)
+            for x in s:
                 L[slot] = x
                 if where is None or where(st, L):
                     out.append(x if value is None else value(st, L))
@@ -1212,7 +1261,8 @@ class Compiler:
                           rt.startswith("list")):
             sa = self.source_of(e.left)
             sb = self.source_of(e.right)
-            return lambda st, L: list(sa(st, L)) + list(sb(st, L))
+            b = self.b
+            return lambda st, L: b.check_list(list(sa(st, L)) + list(sb(st, L)), span)
         import operator
         fn = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge,
               "+": operator.add, "-": operator.sub, "*": operator.mul}.get(op)
@@ -1252,7 +1302,7 @@ class Compiler:
 
     def e_IsIn(self, e):
         f = self.expr(e.expr)
-        src = self.source_of(e.collection)
+        src = self.counted(self.source_of(e.collection), e.span)
         if e.negated:
             return lambda st, L: f(st, L) not in src(st, L)
         return lambda st, L: f(st, L) in src(st, L)
@@ -1264,7 +1314,7 @@ class Compiler:
     def e_Range(self, e):
         a, b = self.expr(e.start), self.expr(e.stop)
         step = self.expr(e.step) if e.step is not None else (lambda st, L: 1)
-        span = e.span
+        span, budget = e.span, self.b
 
         def rng(st, L):
             x, y, k = a(st, L), b(st, L), step(st, L)
@@ -1273,18 +1323,22 @@ class Compiler:
             if (y - x) // k > MAX_RANGE:
                 raise RuntimeRulesError("R016", f"the range {x}..{y} has more than {MAX_RANGE} "
                                         "values", span, ["use a larger step"])
-            return list(range(x, y + 1, k))
+            values = range(x, y + 1, k)
+            budget.spend(len(values), span)
+            return list(values)
         return rng
 
     def e_Call(self, e):
         kind, payload = self.m.resolved[id(e)]
         if kind == "define":
-            return self.define_call(payload, [self.expr(a) for a in e.args])
+            return self.define_call(payload, [self.expr(a) for a in e.args], e.span)
         if kind == "aggregate":
             return self.aggregate(e)
         return self.builtin(e)
 
-    def define_call(self, name: str, args: list) -> Callable:
+    def define_call(self, name: str, args: list, span=None) -> Callable:
+        """A call of a definition. Each call spends one unit of work, counted inline (no
+        extra call): a chain of definitions can call each other 3^40 times in one step."""
         d = self.m.defines[name]
         cache = getattr(self, "_define_bodies", None)
         if cache is None:
@@ -1308,17 +1362,26 @@ class Compiler:
                 not getattr(self, "_plain_call", False):
             self._plain_call = True  # first the call as it is, for outside options
             try:
-                plain = self.define_call(name, args)
+                plain = self.define_call(name, args, span)
             finally:
                 self._plain_call = False
             return self.memo_define_call(name, args, plain, body, mods, size, k)
+        b, span = self.b, span or d.decl.span
         if not mods:
             if not args:
-                return lambda st, L: body(st, [None] * size)
+                def call0(st, L):
+                    b.work -= 1
+                    if b.work < 0:
+                        b.spend(0, span)
+                    return body(st, [None] * size)
+                return call0
             if len(args) == 1:
                 a0 = args[0]
 
                 def call1(st, L):
+                    b.work -= 1
+                    if b.work < 0:
+                        b.spend(0, span)
                     env = [None] * size
                     env[0] = a0(st, L)
                     return body(st, env)
@@ -1327,6 +1390,9 @@ class Compiler:
                 a0, a1 = args
 
                 def call2(st, L):
+                    b.work -= 1
+                    if b.work < 0:
+                        b.spend(0, span)
                     env = [None] * size
                     env[0] = a0(st, L)
                     env[1] = a1(st, L)
@@ -1334,6 +1400,9 @@ class Compiler:
                 return call2
 
             def calln(st, L):
+                b.work -= 1
+                if b.work < 0:
+                    b.spend(0, span)
                 env = [None] * size
                 for i, a in enumerate(args):
                     env[i] = a(st, L)
@@ -1341,6 +1410,9 @@ class Compiler:
             return calln
 
         def modified(st, L):
+            b.work -= 1
+            if b.work < 0:
+                b.spend(0, span)
             env = [None] * size
             for i, a in enumerate(args):
                 env[i] = a(st, L)
@@ -1419,32 +1491,46 @@ class Compiler:
             return fast
         if isinstance(a, ast.Comprehension):
             slot = self.m.slots[id(a)]
-            src = self.source_of(a.source)
+            src = self.source_of(a.source)  # its length is spent inline below
             where = self.expr(a.where) if a.where is not None else None
             value = self.expr(a.value) if a.value is not None else None
         else:
             slot, where, value = None, None, None
-            src = self.source_of(a)
+            src = self.source_of(a)  # counted where it is aggregated, below
         if name == "all" and where is not None and value is None:
+            b, span = self.b, e.span
             # all(x in L where cond): every element satisfies the condition
             def all_(st, L):
-                for x in src(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
                     L[slot] = x
                     if not where(st, L):
                         return False
                 return True
             return all_
         if slot is None or (where is None and value is None):
-            return self.plain_aggregate(name, src)
+            return self.plain_aggregate(name, self.counted(src, e.span))
+        b, span = self.b, e.span
 
         def values(st, L):
-            for x in src(st, L):
+            s = src(st, L)
+            b.work -= len(s)
+            if b.work < 0:
+                b.spend(0, span)
+            for x in s:
                 L[slot] = x
                 if where is None or where(st, L):
                     yield x if value is None else value(st, L)
         if name == "any":
             def any_(st, L):
-                for x in src(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
                     L[slot] = x
                     if where is None or where(st, L):
                         return True if value is None else bool(value(st, L))
@@ -1455,7 +1541,11 @@ class Compiler:
         if name == "count":
             def count(st, L):
                 n = 0
-                for x in src(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
                     L[slot] = x
                     if where(st, L):
                         n += 1
@@ -1463,7 +1553,11 @@ class Compiler:
             return count
         if name == "first":
             def first(st, L):
-                for x in src(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
                     L[slot] = x
                     if where is None or where(st, L):
                         return x if value is None else value(st, L)
@@ -1606,6 +1700,16 @@ class Compiler:
         raise AssertionError(name)
 
 
+def _unique(label: str, seen: dict) -> str:
+    """A label not yet taken: 'a1 (2)' may itself be another option's own label."""
+    k = 2
+    out = label
+    while out in seen:
+        out = f"{label} ({k})"
+        k += 1
+    return out
+
+
 class Ask:
     """The decision instruction. `options(st, fr)` lists (label, alt, value); running it
     suspends the game unless it is optional and nobody has an option."""
@@ -1639,8 +1743,8 @@ class Ask:
                 if cond is None or cond(st, L):
                     lab = text(st, L)
                     if lab in seen:
-                        lab = f"{lab} ({ai + 1})"
-                    seen[lab] = True
+                        lab = _unique(f"{lab} ({ai + 1})", seen)
+                    seen[lab] = -1  # not an alternative's number: True == 1 in Python
                     out.append((lab, ai, None))
                 continue
             if kind == "tuple":
@@ -1659,7 +1763,7 @@ class Ask:
                 if prev is not None:
                     if prev == ai:
                         continue  # two copies of the same card are one action
-                    lab = f"{lab} ({ai + 1})"
+                    lab = _unique(f"{lab} ({ai + 1})", seen)
                 seen[lab] = ai
                 out.append((lab, ai, x))
         if self.optional and (out or self.openly):

@@ -16,11 +16,22 @@ from rulesdsl.engine.compile import Program, compile_program
 from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
+from rulesdsl.lang.limits import brief, limit, read_bytes
 from rulesdsl.lang.resources import bundled_games, bundled_path
 
 
 def find_game(name_or_path: str) -> Path:
     """A bundled game's name or a path to a .rules file."""
+    try:
+        return _find_game(name_or_path)
+    except (OSError, ValueError):  # a name too long for the file system, or with a NUL
+        raise RulesError("C001", f"no game named '{str(name_or_path)[:60]}"
+                         f"{'...' if len(str(name_or_path)) > 60 else ''}': not a file the "
+                         "system can open, not a bundled game", None,
+                         [f"bundled games: {', '.join(bundled_games())}"]) from None
+
+
+def _find_game(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.is_file():
         return p
@@ -38,7 +49,7 @@ def check_path(path) -> tuple[Model, list, dict]:
     """Parse and check a file (and what it extends): (model, warnings, sources)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM
     except OSError as e:
         raise RulesError("E001", f"cannot read {path}: {e.strerror or e}") from None
     from rulesdsl.lang.syntax import parse_file  # for its UTF-8 reporting
@@ -62,7 +73,7 @@ class Game:
     """A checked game with its options fixed. `new_game` starts a State."""
 
     def __init__(self, model: Model, sources: dict, path: str, options: dict,
-                 step_limit: int = 1_000_000):
+                 step_limit: Optional[int] = None):
         self.model = model
         self.sources = sources
         self.path = path
@@ -72,7 +83,7 @@ class Game:
         self.max_players = model.max_players
         self.options = self._resolve_options(options or {})
         self.source_hash = source_hash(sources)
-        self.step_limit = step_limit
+        self.step_limit = step_limit if step_limit is not None else limit("steps")
         self._programs: dict[int, Program] = {}
         self.warnings: list = []
 
@@ -84,9 +95,15 @@ class Game:
         out = {}
         for name, o in m.options.items():
             out[name] = _const(m, o.default)
+        if not isinstance(given, dict):
+            raise RulesError("C003", f"options are a dict of names and values, not "
+                             f"{type(given).__name__}")
         for name, value in given.items():
+            if not isinstance(name, str):
+                raise RulesError("C003", f"an option's name is text, not {brief(name)}", None,
+                                 [f"options: {', '.join(m.options) or 'none'}"])
             if name not in m.options:
-                raise RulesError("C003", f"{self.name} has no option '{name}'", None,
+                raise RulesError("C003", f"{self.name} has no option '{brief(name)}'", None,
                                  did_you_mean(name, m.options) or
                                  [f"options: {', '.join(m.options) or 'none'}"])
             o = m.options[name]
@@ -108,9 +125,9 @@ class Game:
                 not self.min_players <= players <= self.max_players:
             raise RulesError("C004", f"{self.name} is for {self.min_players}"
                              + (f" to {self.max_players}" if self.max_players != self.min_players
-                                else "") + f" players, not {players}")
+                                else "") + f" players, not {brief(players)}")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RulesError("C005", f"a seed is a whole number, not {seed!r}")
+            raise RulesError("C005", f"a seed is a whole number, not {brief(seed)}")
         prog = self.program(players)
         st = State(self, prog)
         st.seed = seed
@@ -132,8 +149,10 @@ class Game:
             st.run()
             st.over = False
         if scenario is not None:
-            from rulesdsl.engine.scenario import apply_scenario
+            from rulesdsl.engine.scenario import apply_scenario, read_scenario
+            scenario = read_scenario(scenario)
             apply_scenario(st, scenario)
+            st.scenario = scenario
         st.call(prog.flow, [], False)
         st.run()
         return st
@@ -166,21 +185,22 @@ def _option_value(name: str, o, value):
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RulesError("C006", f"option {name} is true or false, not '{value}'")
+        raise RulesError("C006", f"option {name} is true or false, not '{brief(value)}'")
     if t.name in ("int", "range"):
         try:
             v = int(value) if not isinstance(value, bool) else None
         except (TypeError, ValueError):
             v = None
         if v is None:
-            raise RulesError("C006", f"option {name} is a whole number, not '{value}'")
+            raise RulesError("C006", f"option {name} is a whole number, not '{brief(value)}'")
         if t.name == "range" and not t.low <= v <= t.high:
-            raise RulesError("C006", f"option {name} must lie in {t.low}..{t.high}, not {v}")
+            raise RulesError("C006", f"option {name} must lie in {t.low}..{t.high}, not {brief(v)}")
         return v
     raise RulesError("C006", f"option {name} of type {t.name} cannot be set from outside")
 
 
-def load(name_or_path, options: Optional[dict] = None, step_limit: int = 1_000_000) -> Game:
+def load(name_or_path, options: Optional[dict] = None,
+         step_limit: Optional[int] = None) -> Game:
     path = find_game(str(name_or_path))
     model, warnings, sources = check_path(path)
     game = Game(model, sources, str(path), options or {}, step_limit)

@@ -142,4 +142,43 @@ def state_from_json(game, text: str) -> State:
             raise _fail(f"its state does not fit the rules ({e.code}: {e.message})") from None
         except Exception as e:  # a damaged save must never escape as a crash
             raise _fail(f"its state does not fit the rules ({type(e).__name__})") from None
+    st.scenario = data.get("scenario")
+    verify_by_replay(game, st)
     return st
+
+
+# what replaying the history must reproduce exactly, with the words for a difference
+REPLAYED = (("zones", "cards"), ("vars", "variables"), ("winners", "winners"),
+            ("over", "end of the game"), ("frames", "position in the rules"),
+            ("rng", "random state"), ("cancelled", "position in the rules"),
+            ("log", "log"))
+
+
+def verify_by_replay(game, st: State) -> None:
+    """S001 unless replaying the save's history from its seed, options and scenario makes
+    exactly the stored state: a save cannot hold cards, values or winners that no play
+    makes, nor a history that was never played."""
+    scenario = st.scenario
+    if scenario is not None and not isinstance(scenario, dict):
+        raise _differs("its scenario is damaged")
+    k = 0
+    try:
+        again = game.new_game(players=st.prog.nplayers, seed=st.seed, scenario=scenario)
+        for k, label in enumerate(st.history, 1):
+            again.apply(label)
+    except RulesError as e:
+        where = f"action {k} ({st.history[k - 1][:60]!r})" if k else "its start"
+        raise _differs(f"its history does not replay: {where} fails with {e.code}") from None
+    except Exception as e:  # a damaged save must never escape as a crash
+        raise _differs(f"its history does not replay ({type(e).__name__})") from None
+    mine, theirs = json.loads(st.to_json()), json.loads(again.to_json())
+    for key, what in REPLAYED:
+        if mine.get(key) != theirs.get(key):
+            raise _differs(f"its {what} differ from what its history makes" if what.endswith("s")
+                           else f"its {what} differs from what its history makes")
+
+
+def _differs(msg: str) -> RulesError:
+    return RulesError("S001", f"cannot restore this save: {msg}", None,
+                      ["the file was edited or damaged; its replay file (or the history) "
+                       "restarts the game"])

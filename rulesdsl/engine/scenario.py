@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from rulesdsl.engine.state import State, _key_value, _split_name
+from rulesdsl.lang.limits import read_text
 from rulesdsl.lang.errors import RulesError, did_you_mean
 
 
@@ -20,16 +21,30 @@ def read_scenario(scenario) -> dict:
         return scenario
     path = Path(str(scenario))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise _fail(f"cannot read {path}: {e}") from None
+        text = read_text(path, "S002", "scenario")
+    except OSError as e:
+        raise _fail(f"cannot read {path}: {e.strerror or e}") from None
     try:
         data = json.loads(text)
     except ValueError as e:
         raise _fail(f"{path} is not valid JSON: {e}") from None
+    except RecursionError:
+        raise _fail(f"{path} nests lists or objects too deeply") from None
     if not isinstance(data, dict):
         raise _fail(f"{path} must hold a JSON object with 'zones' and/or 'vars'")
     return data
+
+
+def _named_once(resolved: list, names, what: str) -> None:
+    """S002 when two spellings name one zone or variable ('trick' and 'trick ', hand[P1]
+    and hand[0], full-width digits): one would silently undo the other."""
+    first: dict = {}
+    for key, name in resolved:
+        if key in first:
+            shown = names[key] if names is not None else str(name).strip()
+            raise _fail(f"the {what} {shown} is named twice, as {first[key]!r} and {name!r}",
+                        [f"name each {what} once"])
+        first[key] = name
 
 
 def apply_scenario(st: State, scenario) -> None:
@@ -52,6 +67,8 @@ def apply_scenario(st: State, scenario) -> None:
         if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
             raise _fail(f"zone {name} must be given a list of card labels")
         targets.append((zi, labels))
+    _named_once([(zi, name) for (zi, _), name in zip(targets, zones_spec)], prog.zone_names,
+                "zone")
     target_set = {zi for zi, _ in targets}
     claimed: set = set()
     plan = []
@@ -94,6 +111,7 @@ def apply_scenario(st: State, scenario) -> None:
         raise _fail("'vars' must map variable names to values")
     for name, value in vars_spec.items():
         sets.append(_var_assignment(st, name, value))
+    _named_once([(index, name) for (index, _), name in zip(sets, vars_spec)], None, "variable")
     # now act
     for zi, cards in plan:
         for c in cards:

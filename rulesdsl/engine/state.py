@@ -15,6 +15,7 @@ import json
 import math
 from typing import Optional
 
+from rulesdsl.lang.limits import bounded_int, brief
 from rulesdsl.engine.compile import Ask, Program, seat_label
 from rulesdsl.engine.journal import Journal
 from rulesdsl.lang.errors import IllegalAction, RulesError, RuntimeRulesError
@@ -61,7 +62,7 @@ class State:
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
-                 "_actions", "_origin", "memo")
+                 "_actions", "_origin", "memo", "scenario")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -101,6 +102,7 @@ class State:
     @events.setter
     def events(self, items) -> None:
         self._events = Journal(items)
+        self.scenario = None  # the scenario it started from (saved: a restore replays it)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -214,6 +216,7 @@ class State:
         s._actions = self._actions
         s._origin = None  # its own, at its first apply: a clone may be changed before it
         s.memo = None
+        s.scenario = self.scenario
         return s
 
     def determinize(self, seat: int, seed: int) -> "State":
@@ -226,6 +229,7 @@ class State:
     def _pending(self):
         if self.pending is None and not self.over:
             self.memo = None
+            self.prog.budget.refill()
             fr = self.frames[-1]
             ins = self.prog.procs[fr[0]].code[fr[1]]
             seat = ins.who(self, fr[2])
@@ -238,6 +242,7 @@ class State:
         frames = self.frames
         limit = self.prog.step_limit
         steps = 0
+        self.prog.budget.refill()  # the work budget is per decision, as the step limit
         while frames:
             fr = frames[-1]
             pc = fr[1]
@@ -382,8 +387,8 @@ class State:
                                     f"card{'s' if cap != 1 else ''}; this move makes "
                                     f"{len(target)}", None,
                                     ["check that the place is free before moving there"])
-        if log:
-            for src, cs in groups.items():
+        if log:  # by source zone, not by first card: that order would reveal a hidden card
+            for src, cs in sorted(groups.items()):
                 if src != dest:
                     # a move told in words: (full, masked) on its first entry, None after
                     extra = () if words is None else tuple(words)
@@ -544,8 +549,9 @@ class State:
     def view(self, seat: int) -> dict:
         """What `seat` may see, as JSON-ready data."""
         prog = self.prog
-        if not isinstance(seat, int) or not 0 <= seat < prog.nplayers:
-            raise RulesError("A002", f"there is no seat {seat!r} in a game of {prog.nplayers}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < prog.nplayers:
+            raise RulesError("A002", f"there is no seat {brief(seat)} in a game of "
+                             f"{prog.nplayers}", None, ["a seat is a number from 0"])
         zones = {}
         for zi, name in enumerate(prog.zone_names):
             cards = self.zones[zi]
@@ -689,7 +695,7 @@ class State:
         lay = prog.zones.get(name)
         if lay is None:
             from rulesdsl.lang.errors import did_you_mean
-            raise RulesError("A003", f"no zone named '{name}'", None,
+            raise RulesError("A003", f"no zone named '{brief(name)}'", None,
                              did_you_mean(name, prog.zones))
         if seat is not None:
             keys = [seat] + ([] if key is None else (list(key) if isinstance(key, (list, tuple))
@@ -704,7 +710,7 @@ class State:
         lay = prog.vars.get(name)
         if lay is None:
             from rulesdsl.lang.errors import did_you_mean
-            raise RulesError("A003", f"no variable named '{name}'", None,
+            raise RulesError("A003", f"no variable named '{brief(name)}'", None,
                              did_you_mean(name, prog.vars))
         if key is not None:
             keys = list(key) if isinstance(key, (list, tuple)) else [key]
@@ -775,6 +781,8 @@ class State:
             "history": self._history.tolist(),
             "log": [list(e) for e in self._events],
         }
+        if self.scenario is not None:
+            data["scenario"] = self.scenario
         return json.dumps(data, separators=(",", ":"))
 
 
@@ -837,7 +845,7 @@ def _jsonable(prog, t: str, v):
 def _split_name(name: str):
     """'hand[P1]' -> ('hand', ['P1']); 'hand' -> ('hand', [])."""
     if not isinstance(name, str):
-        raise RulesError("A003", f"a zone or variable name is text, not {name!r}")
+        raise RulesError("A003", f"a zone or variable name is text, not {brief(name)}")
     name = name.strip()
     if name.endswith("]") and "[" in name:
         base, rest = name.split("[", 1)
@@ -857,7 +865,7 @@ def _flat(prog, lay, keys: list, name: str) -> int:
     for dim, size, key in zip(lay.dims, lay.sizes, keys):
         k = _key_value(prog, dim, key, name)
         if not 0 <= k < size:
-            raise RulesError("A004", f"{name}[{key}] is out of range")
+            raise RulesError("A004", f"{name}[{brief(key)}] is out of range")
         flat = flat * size + k
     return flat
 
@@ -870,10 +878,10 @@ def _key_value(prog, dim: str, key, name: str) -> int:
             return key
         s = str(key).strip()
         if s.upper().startswith("P") and s[1:].isdecimal():
-            return int(s[1:]) - 1
+            return bounded_int(s[1:]) - 1
         if s.isdecimal():
-            return int(s)
-        raise RulesError("A004", f"{name}: '{key}' is not a seat", None,
+            return bounded_int(s)
+        raise RulesError("A004", f"{name}: '{brief(key)}' is not a seat", None,
                          [f"seats are 0..{prog.nplayers - 1} or P1..P{prog.nplayers}"])
     values = prog.enums[dim]
     if isinstance(key, int) and not isinstance(key, bool):
@@ -881,7 +889,7 @@ def _key_value(prog, dim: str, key, name: str) -> int:
     if str(key) in values:
         return values.index(str(key))
     from rulesdsl.lang.errors import did_you_mean
-    raise RulesError("A004", f"{name}: '{key}' is not a value of {dim}", None,
+    raise RulesError("A004", f"{name}: '{brief(key)}' is not a value of {dim}", None,
                      did_you_mean(str(key), values))
 
 

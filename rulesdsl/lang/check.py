@@ -18,6 +18,7 @@ from typing import Callable, Optional
 import attrs
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.limits import instance_errors
 from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean
 from rulesdsl.lang.present import check_presentation, question_missing
 from rulesdsl.lang.secrets import choices_read_secret, reads_secret
@@ -1654,5 +1655,8 @@ class Checker:
 def check_file_tree(file: ast.File, sources: dict) -> tuple[Model, list]:
     checker = Checker(file, sources)
     model = checker.run()
+    too_many = instance_errors(model)  # before any layout is built (issue 20)
+    if too_many:
+        raise CheckFailed(too_many, checker.warnings)
     model.files = [file]
     return model, sorted(checker.warnings, key=RulesError.sort_key)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.limits import is_rules_file, read_bytes
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.resources import bundled_path
 from rulesdsl.lang.syntax import parse
@@ -39,9 +40,27 @@ def resolve_base(spec: str, from_path: str) -> Path | None:
     here = Path(from_path).resolve().parent if from_path and not from_path.startswith("<") \
         else Path.cwd()
     for candidate in (here / spec, here / f"{spec}.rules"):
-        if candidate.is_file():
+        if is_rules_file(candidate):
             return candidate
     return bundled_path(spec)
+
+
+def read_base(path: Path, ext) -> str:
+    """A base's text: only a .rules file of UTF-8 text, size-limited; never echoed when it
+    is not one (a base named '/proc/self/environ' must not print the environment)."""
+    try:
+        data = read_bytes(path, "E212", "file to extend")
+    except OSError as e:
+        raise RulesError("E210", f"cannot read the file '{ext.body.path}' to extend: "
+                         f"{e.strerror or e}", ext.span) from None
+    except RulesError as e:
+        raise RulesError(e.code, e.message, ext.span, e.hints) from None
+    try:
+        return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError("E212", f"the file '{ext.body.path}' to extend is not UTF-8 text",
+                         ext.span, ["only rules files can be extended: UTF-8 text whose name "
+                                    "ends in .rules"]) from None
 
 
 def load_tree(text: str, path: str, sources: dict, depth: int = 0) -> ast.File:
@@ -63,9 +82,11 @@ def load_tree(text: str, path: str, sources: dict, depth: int = 0) -> ast.File:
                          ext.span, ["check for a file that extends itself"])
     base_path = resolve_base(ext.body.path, path)
     if base_path is None:
-        raise RulesError("E210", f"cannot find the file '{ext.body.path}' to extend", ext.span,
-                         ["name a file next to this one, or a bundled game"])
-    base_text = base_path.read_text(encoding="utf-8")
+        raise RulesError("E210", f"cannot find the file '{ext.body.path}' to extend",
+                         ext.span, ["name a .rules file next to this one, or a bundled game",
+                                    "only rules files can be extended: UTF-8 text whose name "
+                                    "ends in .rules"])
+    base_text = read_base(base_path, ext)
     base = load_tree(base_text, str(base_path), sources, depth + 1)
     return merge(base, tree)
 

@@ -54,6 +54,7 @@ from typing import Optional
 from lark import Lark, Token, Tree
 
 from rulesdsl.lang import syntax
+from rulesdsl.lang.limits import read_bytes
 from rulesdsl.lang.errors import RulesError, Span
 from rulesdsl.lang.resources import grammar_text
 
@@ -128,7 +129,7 @@ def comments_of(text: str) -> list:
 def read_source(path: str) -> str:
     """A rules file's text; unreadable or non-UTF-8 files are reported as RulesErrors."""
     try:
-        data = Path(path).read_bytes()
+        data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM
     except OSError as e:
         raise RulesError("E001", f"cannot read {path}: {e.strerror or e}", None,
                          ["check the path"]) from None

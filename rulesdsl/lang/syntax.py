@@ -10,15 +10,23 @@ import re
 from pathlib import Path
 from typing import Optional
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                              UnexpectedToken, VisitError)
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.limits import limit, nesting_error, read_bytes, whole_number
 from rulesdsl.lang.errors import RulesError, Span
 from rulesdsl.lang.resources import grammar_text
 
 MAX_SOURCE_BYTES = 2_000_000
+_PLAIN_RUN = re.compile(r"[^\\{]*")  # text up to the next escape or hole
+
+
+def _whole(tok) -> int:
+    """A number token's value; past 30 digits a stand-in past every limit (int() of more
+    than 4,300 digits raises ValueError, and the checks report any number past 2^53)."""
+    return whole_number(str(tok))
 
 
 @functools.lru_cache(maxsize=1)
@@ -29,18 +37,55 @@ def parser() -> Lark:
 
 def parse(text: str, path: str = "<rules>") -> ast.File:
     """Parse a whole rules file into an ast.File, or raise a RulesError pointing at the place."""
-    if len(text) > MAX_SOURCE_BYTES:
-        raise RulesError("E104", f"the file is {len(text)} characters long; the limit is "
-                         f"{MAX_SOURCE_BYTES}", Span(path, 1, 1, 1, 2), ["split the game into "
+    most = limit("source_chars")  # MAX_SOURCE_BYTES unless RULESDSL_LIMITS raises it
+    if len(text) > most:
+        raise RulesError("E104", f"the file is {len(text):,} characters long; the limit is "
+                         f"{most:,}", Span(path, 1, 1, 1, 2), ["split the game into "
                          "smaller files with 'extends'"])
+    _refuse_control_characters(text, path)
     try:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as e:
         raise _syntax_error(e, text, path) from None
+    except RecursionError:
+        raise nesting_error(path, 1, 1) from None
+    _check_nesting(tree, path)
     try:
         return Build(path).transform(tree)
     except VisitError as e:  # a RulesError raised while building (a bad string template)
         raise _unwrap(e) from None
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _refuse_control_characters(text: str, path: str) -> None:
+    """E108 for ESC, BEL and other control characters anywhere in a rules file: printed
+    raw they could retitle or recolour a terminal and fake what a player sees."""
+    m = _CONTROL.search(text)
+    if m is None:
+        return
+    line = text.count("\n", 0, m.start()) + 1
+    column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+    raise RulesError("E108", f"a control character (U+{ord(m.group()):04X}) in the file",
+                     Span(path, line, column, line, column + 1),
+                     ["remove it; in a string, write \\n or \\t for a new line or a tab"])
+
+
+def _check_nesting(tree, path: str, line_offset: int = 0, column_offset: int = 0) -> None:
+    """E106 where the tree is deeper than the nesting limit; every later stage recurses."""
+    most = limit("nesting")
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > most:
+            meta = getattr(node, "meta", None)
+            line = getattr(meta, "line", None) or getattr(node, "line", 1) or 1
+            column = getattr(meta, "column", None) or getattr(node, "column", 1) or 1
+            raise nesting_error(path, line + line_offset,
+                                column + (column_offset if line == 1 else 0))
+        if isinstance(node, Tree):
+            stack.extend((c, depth + 1) for c in node.children)
 
 
 def _unwrap(e: VisitError) -> Exception:
@@ -55,6 +100,9 @@ def parse_expression(text: str, path: str, line: int, column: int):
     """Parse an expression embedded in a string template at the given place."""
     try:
         tree = parser().parse(text, start="expr")
+        _check_nesting(tree, path, line - 1, column - 1)
+    except RecursionError:
+        raise nesting_error(path, line, column) from None
     except UnexpectedInput as e:
         err = _syntax_error(e, text, path)
         col = column + (err.span.column - 1 if err.span else 0)
@@ -247,13 +295,18 @@ class Build(Transformer):
         body = raw[1:-1]
         parts = []
         i = 0
-        buf = ""
+        buf: list = []  # pieces of plain text, joined once: '+=' per character was quadratic
         base_col = tok.column + (self.column_offset if tok.line == 1 else 0) + 1
         line = tok.line + self.line_offset
         while i < len(body):
+            m = _PLAIN_RUN.match(body, i)
+            if m.end() > i:
+                buf.append(m.group())
+                i = m.end()
+                continue
             ch = body[i]
             if ch == "\\" and i + 1 < len(body):
-                buf += {"n": "\n", "t": "\t"}.get(body[i + 1], body[i + 1])
+                buf.append({"n": "\n", "t": "\t"}.get(body[i + 1], body[i + 1]))
                 i += 2
                 continue
             if ch == "{":
@@ -268,15 +321,15 @@ class Build(Transformer):
                                      Span(self.path, line, base_col + i, line, base_col + i + 2),
                                      ["put an expression between the braces, like {p}"])
                 if buf:
-                    parts.append(buf)
-                    buf = ""
+                    parts.append("".join(buf))
+                    buf = []
                 parts.append(parse_expression(inner, self.path, line, base_col + i + 1))
                 i = close + 1
                 continue
-            buf += ch
+            buf.append(ch)
             i += 1
         if buf:
-            parts.append(buf)
+            parts.append("".join(buf))
         return ast.Text(self._tok_span(tok), tuple(parts))
 
     @staticmethod
@@ -297,8 +350,8 @@ class Build(Transformer):
         return ast.Extends(self._span(meta), self._plain(path))
 
     def players_decl(self, meta, low, high):
-        low = int(str(low).replace("_", ""))
-        return ast.Players(self._span(meta), low, int(str(high).replace("_", "")) if high else low)
+        low = _whole(low)
+        return ast.Players(self._span(meta), low, _whole(high) if high else low)
 
     def option_decl(self, meta, name, type_, default, doc):
         return ast.Option(self._span(meta), str(name), type_, default, self._plain(doc))
@@ -367,7 +420,7 @@ class Build(Transformer):
         return str(binder)
 
     def deck_entry(self, meta, count, kind, args):
-        n = int(str(count).replace("_", "")) if count is not None else 1
+        n = _whole(count) if count is not None else 1
         return ast.DeckEntry(self._span(meta), n, str(kind), args or ())
 
     def zone_decl(self, meta, name, *items):
@@ -393,7 +446,7 @@ class Build(Transformer):
         return "unordered"
 
     def zone_capacity(self, meta, n):
-        return ("cap", int(str(n).replace("_", "")))
+        return ("cap", _whole(n))
 
     def visibility(self, meta, tok):
         return str(tok)
@@ -422,7 +475,7 @@ class Build(Transformer):
         return ast.Response(self._span(meta), str(name), str(card), str(player), where, body)
 
     def invariant_decl(self, meta, zone, keep):
-        return ast.Invariant(self._span(meta), str(zone), int(str(keep).replace("_", "")))
+        return ast.Invariant(self._span(meta), str(zone), _whole(keep))
 
     def score_decl(self, meta, param, value, vis):
         return ast.Score(self._span(meta), param, value, vis or "public")
@@ -460,8 +513,8 @@ class Build(Transformer):
         return ast.TypeRef(self._span(meta), "list", of)
 
     def type_range(self, meta, low, high):
-        return ast.TypeRef(self._span(meta), "range", None, int(str(low).replace("_", "")),
-                           int(str(high).replace("_", "")))
+        return ast.TypeRef(self._span(meta), "range", None, _whole(low),
+                           _whole(high))
 
     # -- statements
     def block(self, meta, *stmts):
@@ -650,7 +703,7 @@ class Build(Transformer):
         return ast.Name(self._span(meta), str(tok))
 
     def int_lit(self, meta, tok):
-        return ast.Int(self._span(meta), int(str(tok).replace("_", "")))
+        return ast.Int(self._span(meta), _whole(tok))
 
     def true_lit(self, meta):
         return ast.Bool(self._span(meta), True)
@@ -683,7 +736,7 @@ class Build(Transformer):
 def parse_file(path: str) -> ast.File:
     """Read and parse a file; unreadable or non-UTF-8 files are reported as RulesErrors."""
     try:
-        data = Path(path).read_bytes()
+        data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM
     except OSError as e:
         raise RulesError("E001", f"cannot read {path}: {e.strerror or e}", None,
                          ["check the path; bundled games can be named without '.rules'"]) from None

@@ -14,18 +14,19 @@ import functools
 import json
 import sys
 
+from rulesdsl.lang.limits import bounded_int
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.play.screen import Layout, Out
 
 
 def read_replay(path: str) -> dict:
     """A replay's fields from a replay file or an autosave; RulesError when it is neither."""
+    from rulesdsl.lang.limits import read_text
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = json.loads(read_text(path, "C001", "replay"))
     except OSError as e:
         raise RulesError("C001", f"cannot read {path}: {e.strerror or e}") from None
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):
         raise RulesError("C001", f"{path} is not a replay file (not JSON)") from None
     if not isinstance(data, dict):
         raise RulesError("C001", f"{path} is not a replay file")
@@ -131,7 +132,7 @@ def replay_seat(args, data: dict, states: list):
     if chosen is not None:
         text = str(chosen).strip().upper().removeprefix("P")
         if not text.isdecimal() or not 1 <= int(text) <= players:
-            raise RulesError("C014", f"--seat {chosen}: the game has seats P1 to P{players}",
+            raise RulesError("C015", f"--seat {chosen}: the game has seats P1 to P{players}",
                              None, ["write --seat P1 (or 1)"])
         return int(text) - 1
     if getattr(args, "all", False) or states[-1].is_over:
@@ -200,8 +201,8 @@ def run_replay(args, out=None, inp=None) -> int:
             return 0
         elif cmd.startswith("g"):
             arg = cmd[1:].strip()
-            if arg.lstrip("-").isdecimal() and 0 <= int(arg) <= n:
-                k = int(arg)
+            if arg.lstrip("-").isdecimal() and 0 <= bounded_int(arg) <= n:
+                k = bounded_int(arg)
             else:
                 message = f"g N goes to action N, from 0 to {n}"
         else:

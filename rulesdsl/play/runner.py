@@ -28,6 +28,7 @@ import shutil
 import sys
 from typing import IO, Optional, Sequence
 
+from rulesdsl.lang.limits import bounded_int
 from rulesdsl.agents import agent_names, make_agent
 from rulesdsl.lang.errors import RulesError, Span, did_you_mean
 from rulesdsl.play.screen import clean
@@ -90,7 +91,7 @@ def match_action(text: str, actions: Sequence, allow_number: bool = True):
     if allow_number:
         digits = text[1:] if text.startswith("#") else text
         if digits.isdecimal():
-            k = int(digits)
+            k = bounded_int(digits)
             if 1 <= k <= len(actions):
                 return actions[k - 1], None
             choose = "1" if len(actions) == 1 else f"1 to {len(actions)}"
@@ -349,7 +350,9 @@ class Runner:
         return json.dumps(data, separators=(",", ":"))
 
     def save(self) -> None:
-        if self.save_path:
+        # only a state that waits for a decision (or is over): Ctrl-C in the middle of the
+        # rules must not replace the last good autosave with a half-applied state
+        if self.save_path and at_decision(self.state):
             write_file(self.save_path, self.save_data(), "the save file")
 
     def history_lines(self, seat) -> list:
@@ -757,36 +760,26 @@ class InputEnded(Exception):
 
 
 def write_file(path: str, text: str, what: str) -> None:
-    try:
-        folder = os.path.dirname(os.path.abspath(path))
-        os.makedirs(folder, exist_ok=True)
-        tmp = f"{path}.tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise RulesError("C001", f"cannot write {what} {path}: {e.strerror or e}") from None
+    """Saves and replays: written atomically, never over a file that is not one (safefile)."""
+    from rulesdsl.lang.safefile import is_save, write_atomic
+    write_atomic(path, text, what, is_save, "a save or replay file")
 
 
 def read_script(path: str) -> list[str]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read().splitlines()
-    except OSError as e:
-        raise RulesError("C001", f"cannot read the script {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise RulesError("C001", f"the script {path} is not UTF-8 text") from None
+    return _read_limited(path, "the script").splitlines()
 
 
 def read_save(path: str) -> str:
+    return _read_limited(path, "the saved game")
+
+
+def _read_limited(path: str, what: str) -> str:
+    """A file's text, refused past the file size limit before it is read whole."""
+    from rulesdsl.lang.limits import read_text
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        return read_text(path, "C001", what.removeprefix("the "))
     except OSError as e:
-        raise RulesError("C001", f"cannot read the saved game {path}: {e.strerror or e}") \
-            from None
-    except UnicodeDecodeError:
-        raise RulesError("C001", f"the saved game {path} is not UTF-8 text") from None
+        raise RulesError("C001", f"cannot read {what} {path}: {e.strerror or e}") from None
 
 
 SAVE_DIR = os.path.join("~", ".rulesdsl", "saves")
@@ -854,8 +847,8 @@ def choose_game(out: IO, inp: IO) -> tuple:
     while True:
         text = ask(f"which game? (1-{len(games)}) ")
         pick = None
-        if text.isdecimal() and 1 <= int(text) <= len(games):
-            pick = games[int(text) - 1]
+        if text.isdecimal() and 1 <= bounded_int(text) <= len(games):
+            pick = games[bounded_int(text) - 1]
         else:
             hits = [g for g in games if g[0].startswith(text.lower())
                     or g[1].name.lower().startswith(text.lower())] if text else []
@@ -872,8 +865,8 @@ def choose_game(out: IO, inp: IO) -> tuple:
                        f"Enter for {g.min_players}) ") if True else ""
             if text == "":
                 break
-            if text.isdecimal() and g.min_players <= int(text) <= g.max_players:
-                players = int(text)
+            if text.isdecimal() and g.min_players <= bounded_int(text) <= g.max_players:
+                players = bounded_int(text)
                 break
             print(f"  type a number from {g.min_players} to {g.max_players}", file=out)
     return name, players
@@ -1001,6 +994,17 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
         except RulesError as e:
             runner.say(e.message)
     return code
+
+
+def at_decision(state) -> bool:
+    """A state the engine stopped at: over, or a pending decision with the rules at an ask."""
+    if getattr(state, "over", False):
+        return True
+    frames = getattr(state, "frames", None)
+    if getattr(state, "pending", None) is None or not frames:
+        return False
+    fr = frames[-1]
+    return hasattr(state.prog.procs[fr[0]].code[fr[1]], "options")
 
 
 def _save_quietly(runner) -> None:

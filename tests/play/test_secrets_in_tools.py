@@ -67,7 +67,7 @@ def test_replay_of_a_game_not_over_shows_one_seat_unless_all(tmp_path):
     assert re.search(r"action: P2: card \d", out)    # P2's own choice, by its label
     assert any(row_of(l, "P1") and "hand: 2 cards, hidden" in l for l in out.splitlines())
     code, out = rulesdsl(tmp_path, "replay", save, "--to", "1", "--plain", "--seat", "9")
-    assert code != 0 and "C014" in out and "P1 to P2" in out
+    assert code != 0 and "C015" in out and "P1 to P2" in out
 
 
 def test_replay_all_says_what_it_does(tmp_path):

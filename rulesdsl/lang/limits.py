@@ -1,0 +1,178 @@
+"""Every bound on what a rules file, a save or a command may ask for: one table, one place.
+
+docs/language.md ("Limits") has one row per entry of LIMITS, and tests/robust/test_limits.py
+holds the two together. A limit is raised for one process with the environment variable
+RULESDSL_LIMITS=name=value,name=value (for example RULESDSL_LIMITS=work=20000000).
+
+Runtime budgets are spent through a Budget (rulesdsl/engine/budget.py); the rest is
+checked where the thing is read or built.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import attrs
+
+from rulesdsl.lang.errors import RulesError, Span
+
+
+@attrs.frozen
+class Limit:
+    default: int
+    code: str
+    what: str
+
+
+LIMITS = {
+    "file_bytes": Limit(10_000_000, "E107", "bytes in any file read (rules, save, replay, "
+                        "script, scenario)"),
+    "source_chars": Limit(2_000_000, "E104", "characters in one rules file"),
+    "nesting": Limit(200, "E106", "levels of the syntax tree: a chained '+' or 'and' or a "
+                     "unary '-' or 'not' adds one, a nested block, 'if' or list two"),
+    "steps": Limit(1_000_000, "R003", "steps without a decision"),
+    "work": Limit(5_000_000, "R005", "work per decision: definition calls, values visited by "
+                  "aggregates, comprehensions and ranges, list items joined"),
+    "moves": Limit(1_000_000, "R006", "card moves per decision (a card taken from a pile of "
+                   "N counts 1 + N/1000; shuffles and deals count each card)"),
+    "list_length": Limit(1_000_000, "R007", "items in one list"),
+    "text_length": Limit(100_000, "R008", "characters in one text the rules build"),
+    "cards": Limit(1_000_000, "R020", "cards in all decks together"),
+    "instances": Limit(100_000, "E608", "zone and variable instances (per player, per enum)"),
+}
+
+ENV = "RULESDSL_LIMITS"
+
+
+def limit(name: str) -> int:
+    """The value of a limit now: RULESDSL_LIMITS's if it names it, else the default."""
+    return _overrides().get(name, LIMITS[name].default)
+
+
+def _overrides() -> dict:
+    text = os.environ.get(ENV, "")
+    out = {}
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        name, _, value = item.partition("=")
+        name = name.strip()
+        if name not in LIMITS:
+            raise RulesError("C014", f"{ENV} names no limit '{name[:40]}'", None,
+                             [f"limits: {', '.join(LIMITS)}"])
+        value = value.strip().replace("_", "")
+        if not (value.isascii() and value.isdecimal()) or len(value) > 15 or int(value) < 1:
+            raise RulesError("C014", f"{ENV}: {name} needs a positive whole number, not "
+                             f"'{value[:20]}'")
+        out[name] = int(value)
+    return out
+
+
+def whole_number(text: str, digits: int = 30):
+    """A whole number written in ASCII digits (with '_' allowed), or None.
+
+    Up to `digits` digits only: longer ones are past every limit anyway, and Python's int()
+    refuses more than 4,300 digits with a ValueError.
+    """
+    t = text.strip().replace("_", "")
+    sign = -1 if t.startswith("-") else 1
+    t = t.lstrip("+-") if t[:1] in "+-" else t
+    if not t or not t.isascii() or not t.isdecimal():
+        return None
+    t = t.lstrip("0") or "0"
+    if len(t) > digits:
+        return sign * 10 ** digits  # a stand-in past every limit, not the number itself
+    return sign * int(t)
+
+
+def read_bytes(path, code: str = "E107", what: str = "file") -> bytes:
+    """A file's bytes, refusing more than file_bytes before reading them all.
+
+    Reads at most the limit plus one byte, so /dev/zero or a 3 GB file ends fast.
+    OSError is left to the caller, who knows how to phrase it.
+    """
+    most = limit("file_bytes")
+    with open(path, "rb") as f:
+        data = f.read(most + 1)
+    if len(data) > most:
+        raise RulesError(code, f"the {what} {_short(path)} is larger than {most:,} bytes",
+                         None, [f"raise the limit with {ENV}=file_bytes=N if it is meant "
+                                "to be this large"])
+    return data
+
+
+def read_text(path, code: str = "E107", what: str = "file") -> str:
+    """A UTF-8 file's text (a leading byte-order mark dropped), size-limited as read_bytes."""
+    data = read_bytes(path, code, what)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(code, f"the {what} {_short(path)} is not UTF-8 text", None,
+                         ["save it as UTF-8"]) from None
+
+
+def _short(path) -> str:
+    s = str(path)
+    return s if len(s) <= 200 else s[:100] + "..." + s[-60:]
+
+
+def nesting_error(path: str, line: int, column: int) -> RulesError:
+    most = limit("nesting")
+    return RulesError("E106", f"expressions, blocks or lists nest more than {most} levels "
+                      "deep here",
+                      Span(path, line, column, line, column + 1),
+                      ["split the expression with 'let' or a 'define'",
+                       f"raise the limit with {ENV}=nesting=N"])
+
+
+def is_rules_file(path: Path) -> bool:
+    """What `extends` may name: a regular file whose name ends in .rules."""
+    return path.suffix == ".rules" and path.is_file()
+
+
+def instance_errors(model) -> list:
+    """E608 for each zone or variable declaration whose instances, added up over the file,
+    pass the limit: a zone `per Big per Big per Big` is refused before anything is built."""
+    most = limit("instances")
+    total = 0
+    errors = []
+    for info in list(model.zones.values()) + list(model.vars.values()):
+        count = 1
+        for d in info.dims:
+            count *= max(1, model.max_players) if d == "player" else \
+                len(model.enums[d].values) if d in model.enums else 1
+        total += count
+        if total > most:
+            what = "zone" if info in model.zones.values() else "variable"
+            errors.append(RulesError(
+                "E608", f"{what} {info.name} makes {count:,} instances, {total:,} with the "
+                f"ones declared before it; the limit is {most:,}", info.decl.span,
+                ["index by fewer or smaller enums",
+                 f"raise the limit with {ENV}=instances=N"]))
+            break
+    return errors
+
+
+def bounded_int(text: str) -> int:
+    """int() of decimal text (already checked with isdecimal), without the ValueError that
+    Python raises past 4,300 digits: past 30 digits, a stand-in past every limit."""
+    t = text.strip()
+    digits = t.lstrip("+-")
+    if len(digits) > 30:
+        return -10 ** 30 if t.startswith("-") else 10 ** 30
+    return int(t)
+
+
+def brief(value, width: int = 40) -> str:
+    """A value from outside, shown in a message: cut short, and never the ValueError that
+    str() of an int past 4,300 digits raises."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10 ** 30:
+        return "a number of more than 30 digits"
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except (ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= width else text[:width] + "..."
