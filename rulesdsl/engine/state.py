@@ -83,6 +83,7 @@ class State:
         self._actions = None  # the Action objects of `pending`, made on first request
         self._origin = None  # a snapshot to replay from after an interrupted apply
         self.memo = None  # while a decision's options are computed: pure calls' results
+        self.scenario = None  # the scenario it started from (saved: a restore replays it)
 
     # ------------------------------------------------------------------ history and log
     @property
@@ -102,7 +103,6 @@ class State:
     @events.setter
     def events(self, items) -> None:
         self._events = Journal(items)
-        self.scenario = None  # the scenario it started from (saved: a restore replays it)
 
     # ------------------------------------------------------------------ public API
     @property
