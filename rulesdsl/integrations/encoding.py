@@ -7,8 +7,11 @@ lists them, followed by one id for "decline" when the ask is optional:
 
   a named choice ("pass")          1 id
   a card from a source             one id per card identity (distinct card label, in deck
-                                   order): two copies of a card are one action, as in
-                                   the engine's own decisions
+                                   order) and copy: two copies of a card are one action
+                                   where the engine makes them one; where it offers them
+                                   apart ("red 3 (bottom)", "red 3 (top)": alike cards in
+                                   an ordered zone), the n-th copy offered takes the n-th
+                                   id of that identity
   a player                         one id per seat
   an enum value or board node      one id per value
   true/false                       2 ids (false, true)
@@ -37,6 +40,7 @@ Observation vector, from one seat's view (what `State.view(seat)` shows, no more
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import Optional
 
 from rulesdsl.engine.compile import Ask
@@ -64,6 +68,8 @@ class ActionSpace:
         self.amount_slots = amount_slots
         self.identities = list(dict.fromkeys(prog.card_label))
         self.identity_of = {lab: i for i, lab in enumerate(self.identities)}
+        # ids per identity: as many as the copies of the most frequent card
+        self.copies = max(Counter(prog.card_label).values(), default=1)
         self.sites: list = []          # (proc id, pc) per site
         self.site_names: list = []
         self.site_of: dict = {}        # (proc id, pc) -> site index
@@ -92,7 +98,7 @@ class ActionSpace:
             return "amount", self.amount_slots
         et = alt[6]
         if et == "card":
-            return "card", max(1, len(self.identities))
+            return "card", max(1, len(self.identities)) * self.copies
         if et == "player":
             return "player", self.prog.nplayers
         if et in self.prog.enums:
@@ -121,11 +127,16 @@ class ActionSpace:
         ranks = {ai: {v: r for r, v in enumerate(sorted(set(vs), key=_sort_key))}
                  for ai, vs in amounts.items()}
         out: dict = {}
+        nth: Counter = Counter()  # copies of one card offered so far, per alternative
         for label, ai, value in options:
             b = self.blocks.get((fr[0], fr[1], ai))
             if b is None:
                 continue
             k = self._offset(b, _key(value), ranks.get(ai))
+            if k is not None and b.kind == "card":
+                copy = nth[(ai, k)]
+                nth[(ai, k)] += 1
+                k = k * self.copies + copy
             if k is None or not 0 <= k < b.size:
                 continue
             out.setdefault(b.base + k, label)   # the first of two alike options wins
@@ -153,7 +164,8 @@ class ActionSpace:
         if b.kind in ("named", "decline"):
             return f"{b.site}: {what}"
         if b.kind == "card":
-            value = self.identities[k]
+            value = self.identities[k // self.copies] + \
+                (f" (copy {k % self.copies + 1})" if k % self.copies else "")
         elif b.kind == "player":
             value = f"P{k + 1}"
         elif b.kind == "bool":
