@@ -27,10 +27,24 @@ def _swap(st, a: int, b: int) -> None:
     st.pending = None  # the options are worked out again from the changed position
 
 
+def _committed(st) -> set:
+    """Cards chosen in secret choices not yet revealed (`ask together`): at a table they
+    lie face down apart from the hand, so no swap may touch them."""
+    from rulesdsl.engine.together import AskTogether
+    out = set()
+    for fr in st.frames:
+        L = fr[2]
+        for ins in st.prog.procs[fr[0]].code:
+            if isinstance(ins, AskTogether) and isinstance(L[ins.picks], list):
+                out.update(p[3] for p in L[ins.picks] if isinstance(p[3], int))
+    return out
+
+
 def _swaps(st, mover: int, pick: random.Random, limit: int) -> list:
     """Up to `limit` pairs of differently labelled cards in two different zones that are
-    not public and that the mover cannot see."""
+    not public and that the mover cannot see (and not chosen in secret already)."""
     n = st.players
+    committed = _committed(st)
     zones = [zi for zi, cards in enumerate(st.zones)
              if cards and st.prog.zone_vis[zi] != "public" and not st.can_see(zi, mover)]
     pairs = [(za, zb) for za in zones for zb in zones if za < zb]
@@ -39,7 +53,9 @@ def _swaps(st, mover: int, pick: random.Random, limit: int) -> list:
     label = st.prog.card_label
     for za, zb in pairs:
         for x in pick.sample(st.zones[za], min(3, len(st.zones[za]))):
-            ys = [y for y in st.zones[zb] if label[y] != label[x]]
+            if x in committed:
+                continue
+            ys = [y for y in st.zones[zb] if label[y] != label[x] and y not in committed]
             if ys:
                 observers = [o for o in range(n) if not st.can_see(za, o)
                              and not st.can_see(zb, o)]
