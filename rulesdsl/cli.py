@@ -234,8 +234,8 @@ def cmd_play(args) -> int:
 
 
 def run_play(args) -> int:
-    from rulesdsl.play import runner  # imported only when playing
-    return runner.run_play(args)
+    from rulesdsl.play import session  # imported only when playing
+    return session.run_play(args)
 
 
 def cmd_rules(args) -> int:
@@ -254,18 +254,18 @@ def cmd_replay(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from rulesdsl.play import runner
+    from rulesdsl.play import answers, session
     from rulesdsl.analysis import simulate as sim
     from rulesdsl.analysis.run import default_workers
-    options = runner.parse_options(args.option)
+    options = answers.parse_options(args.option)
     compare = []
     for item in args.compare:
         if "=" not in item or not item.partition("=")[0].strip():
             from rulesdsl.lang.errors import RulesError
             raise RulesError("C013", f"--compare expects NAME=VALUE, not {item!r}",
                              hints=["name one of the game's options and a value for it"])
-        compare.append(runner.parse_options([item]))
-    game = runner.load_game(args.game, options)
+        compare.append(answers.parse_options([item]))
+    game = session.load_game(args.game, options)
     workers = args.workers if args.workers is not None else default_workers()
     result = sim.simulate(game, players=args.players, games=args.games,
                           seed=args.seed if args.seed is not None else 0, seats=args.seats,

@@ -330,7 +330,7 @@ def test_keyboard_interrupt_exits_130(capsys, monkeypatch):
 
 
 def test_option_values_are_typed():
-    from rulesdsl.play.runner import parse_options
+    from rulesdsl.play.answers import parse_options
     assert parse_options(["a=true", "b=False", "c=3", "d=-2", "e=ivanhoe"]) == \
         {"a": True, "b": False, "c": 3, "d": -2, "e": "ivanhoe"}
 

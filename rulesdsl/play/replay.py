@@ -47,7 +47,7 @@ def read_replay(path: str) -> dict:
 def states_of(data: dict) -> tuple:
     """(game, [state after 0, 1, ... actions]); a replay that stops fitting the rules is
     cut where it stops, with a RulesError's message."""
-    from rulesdsl.play.runner import load_game
+    from rulesdsl.play.session import load_game
     game = load_game(data["game"], data.get("options") or {})
     seed = data.get("seed") if isinstance(data.get("seed"), int) else 0
     state = game.new_game(players=data.get("players"), seed=seed,

@@ -209,7 +209,7 @@ def print_rules(args, out=None) -> int:
     import shutil
     import sys
     import rulesdsl
-    from rulesdsl.play.runner import parse_options
+    from rulesdsl.play.answers import parse_options
     out = out or sys.stdout
     options = parse_options(getattr(args, "option", None))
     game = rulesdsl.load(args.game, options=options) if options else rulesdsl.load(args.game)

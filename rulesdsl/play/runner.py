@@ -23,16 +23,16 @@ else a new file in ~/.rulesdsl/saves/); Ctrl-C and the end of input leave it sav
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 from typing import IO, Optional, Sequence
 
-from rulesdsl.lang.limits import bounded_int
-from rulesdsl.agents import agent_names, make_agent
+from rulesdsl.agents import make_agent
 from rulesdsl.lang.errors import RulesError, Span, did_you_mean
 from rulesdsl.play.screen import clean
-from rulesdsl.agents.seats import agent_seed, parse_seats
+from rulesdsl.agents.seats import agent_seed
+from rulesdsl.play.answers import _is_int, _ranges, match_action, numeric_labels
+from rulesdsl.play.saves import write_file
 
 HUMAN = "human"
 DEFAULT_OPPONENT = "ismcts"  # at its default level, medium
@@ -44,70 +44,8 @@ class Quit(Exception):
 
 # ---------------------------------------------------------------- arguments
 
-def parse_option_value(text: str):
-    """"true"/"false" -> bool, an integer -> int, anything else stays a string."""
-    low = text.strip().lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    try:
-        return int(text.strip())
-    except ValueError:
-        return text
-
-
-def parse_options(items: Optional[Sequence[str]]) -> dict:
-    """["K=V", ...] from --option into a dict; a malformed item is a RulesError (C003)."""
-    options: dict = {}
-    for item in items or ():
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise RulesError("C013", f"--option expects NAME=VALUE, not {item!r}",
-                             hints=["for example: --option games_to_win=3"])
-        options[key] = parse_option_value(value)
-    return options
-
-
-def load_game(name: str, options: Optional[dict] = None):
-    """A bundled game or a path, through the public API."""
-    import rulesdsl
-    return rulesdsl.load(name, options=options) if options else rulesdsl.load(name)
-
 
 # ---------------------------------------------------------------- matching input
-
-def match_action(text: str, actions: Sequence, allow_number: bool = True):
-    """The action that `text` names, or None. Returns (action, problem message)."""
-    text = text.strip()
-    if not text:
-        return None, "type a number or a label"
-    labels = [a.label for a in actions]
-    # an exact label first, so labels that are numbers ("3") mean themselves
-    for a in actions:
-        if a.label == text:
-            return a, None
-    if allow_number:
-        digits = text[1:] if text.startswith("#") else text
-        if digits.isdecimal():
-            k = bounded_int(digits)
-            if 1 <= k <= len(actions):
-                return actions[k - 1], None
-            choose = "1" if len(actions) == 1 else f"1 to {len(actions)}"
-            return None, f"there is no option {k}; choose {choose}"
-    low = text.casefold()
-    same = [a for a in actions if a.label.casefold() == low]
-    if len(same) == 1:
-        return same[0], None
-    starts = [a for a in actions if a.label.casefold().startswith(low)]
-    if len(starts) == 1:
-        return starts[0], None
-    if len(starts) > 1:
-        shown = ", ".join(repr(a.label) for a in starts[:5])
-        return None, f"{text!r} could be {shown}{', ...' if len(starts) > 5 else ''}"
-    hint = did_you_mean(text, labels)
-    return None, f"{text!r} is not one of the options" + (f"; {hint[0]}" if hint else "")
 
 
 # ---------------------------------------------------------------- showing state
@@ -202,17 +140,6 @@ def rename_seats(text: str, names: Sequence[str]) -> str:
                   else m.group(0), text)
 
 
-def parse_names(text: Optional[str], players: int) -> Optional[list]:
-    """--names Ann,Bob: one short name per seat (C013 when they do not fit)."""
-    if not text:
-        return None
-    names = [clean(n.strip(), 20) for n in text.split(",")]
-    if len(names) != players or any(not n for n in names) or len(set(names)) != len(names):
-        raise RulesError("C013", f"--names needs {players} different names, one per seat, "
-                         f"not {text!r}", hints=["for example: --names Ann,Bob"])
-    return names
-
-
 # a game with only computer players stops after this many actions, as simulate does
 MAX_AGENT_ACTIONS = 100_000
 
@@ -226,34 +153,6 @@ HELP = ["choose: type an option's number, or its label (any unique start of it, 
         "  history   the actions so far, as you saw them",
         "  save F    save the game in the file F too (it is saved after every move anyway)",
         "  quit      stop; continue later with rulesdsl play --resume FILE"]
-
-
-def numeric_labels(actions: Sequence) -> bool:
-    """A decision whose labels are all numbers (an amount): typing a number names the
-    label itself, and `#N` picks option N."""
-    return bool(actions) and all(_is_int(a.label) for a in actions)
-
-
-def _is_int(text: str) -> bool:
-    t = text.strip()
-    return t.lstrip("-").isdecimal()
-
-
-def _ranges(values: list) -> str:
-    """[0, 1, 2, 3, 5, 10, 15] -> '0..3, 5..15 by 5'."""
-    out, k = [], 0
-    while k < len(values):
-        j = k
-        step = values[k + 1] - values[k] if k + 1 < len(values) else 0
-        while step > 0 and j + 1 < len(values) and values[j + 1] - values[j] == step:
-            j += 1
-        if j - k >= 2:
-            out.append(f"{values[k]}..{values[j]}" + (f" by {step}" if step != 1 else ""))
-            k = j + 1
-        else:
-            out.append(str(values[k]))
-            k += 1
-    return ", ".join(out)
 
 
 class Runner:
@@ -759,243 +658,6 @@ class InputEnded(Exception):
     """Standard input ended (Ctrl-D, or a pipe ran dry) before the game did."""
 
 
-def write_file(path: str, text: str, what: str) -> None:
-    """Saves and replays: written atomically, never over a file that is not one (safefile)."""
-    from rulesdsl.lang.safefile import is_save, write_atomic
-    write_atomic(path, text, what, is_save, "a save or replay file")
-
-
-def read_script(path: str) -> list[str]:
-    return _read_limited(path, "the script").splitlines()
-
-
-def read_save(path: str) -> str:
-    return _read_limited(path, "the saved game")
-
-
-def _read_limited(path: str, what: str) -> str:
-    """A file's text, refused past the file size limit before it is read whole."""
-    from rulesdsl.lang.limits import read_text
-    try:
-        return read_text(path, "C001", what.removeprefix("the "))
-    except OSError as e:
-        raise RulesError("C001", f"cannot read {what} {path}: {e.strerror or e}") from None
-
-
-SAVE_DIR = os.path.join("~", ".rulesdsl", "saves")
-
-
-def default_save_path(game) -> str:
-    """Where a game is autosaved unless --save names a file: ~/.rulesdsl/saves/, or the
-    folder named by the environment variable RULESDSL_SAVES."""
-    import time
-    stem = getattr(game, "source_name", None) or "game"
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    folder = os.environ.get("RULESDSL_SAVES") or os.path.expanduser(SAVE_DIR)
-    path = os.path.join(folder, f"{stem}-{stamp}.json")
-    k = 2
-    while os.path.exists(path):
-        path = os.path.join(folder, f"{stem}-{stamp}-{k}.json")
-        k += 1
-    return path
-
-
-def replay_path_for(save_path: str) -> str:
-    base = save_path[:-5] if save_path.endswith(".json") else save_path
-    return base + ".replay.json"
-
-
-def choose_game(out: IO, inp: IO) -> tuple:
-    """`rulesdsl play` without a game: list the bundled games, read a choice and a number
-    of players. Returns (game name, players)."""
-    import rulesdsl
-    from rulesdsl.lang.resources import bundled_games
-
-    names = list(bundled_games())
-    games = []
-    for name in names:
-        try:
-            g = rulesdsl.load(name)
-            games.append((name, g))
-        except RulesError:
-            continue
-    print("bundled games:", file=out)
-    for k, (name, g) in enumerate(games, 1):
-        n = (f"{g.min_players}" if g.min_players == g.max_players
-             else f"{g.min_players}-{g.max_players}")
-        print(f"  {k}. {g.name:<30} {n:>3} players   (rulesdsl play {name})", file=out)
-    print("you play against the computer (ismcts at medium); --seats changes that",
-          file=out)
-
-    def ask(prompt):
-        out.write(prompt)
-        out.flush()
-        try:
-            tty = inp is sys.stdin and inp.isatty()
-        except (AttributeError, ValueError):
-            tty = False
-        if tty:
-            try:
-                return input().strip()
-            except EOFError:
-                raise InputEnded() from None
-        line = inp.readline()
-        if not line:
-            raise InputEnded()
-        return line.strip()
-
-    while True:
-        text = ask(f"which game? (1-{len(games)}) ")
-        pick = None
-        if text.isdecimal() and 1 <= bounded_int(text) <= len(games):
-            pick = games[bounded_int(text) - 1]
-        else:
-            hits = [g for g in games if g[0].startswith(text.lower())
-                    or g[1].name.lower().startswith(text.lower())] if text else []
-            if len(hits) == 1:
-                pick = hits[0]
-        if pick:
-            break
-        print(f"  type a number from 1 to {len(games)}", file=out)
-    name, g = pick
-    players = g.min_players
-    if g.max_players > g.min_players:
-        while True:
-            text = ask(f"how many players? ({g.min_players}-{g.max_players}, "
-                       f"Enter for {g.min_players}) ") if True else ""
-            if text == "":
-                break
-            if text.isdecimal() and g.min_players <= bounded_int(text) <= g.max_players:
-                players = bounded_int(text)
-                break
-            print(f"  type a number from {g.min_players} to {g.max_players}", file=out)
-    return name, players
-
-
-def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
-    """`rulesdsl play`: args carry game, players, seed, seats, option, scenario, script,
-    save, resume and plain (argparse names). RulesErrors propagate to the caller.
-
-    Every game with a person in it is saved after every action (in --save's file, else in
-    ~/.rulesdsl/saves/); `--resume FILE` continues it, the game coming from the file."""
-    import rulesdsl
-
-    given_options = parse_options(getattr(args, "option", None))
-    script_path = getattr(args, "script", None)
-    script = read_script(script_path) if script_path else None
-    from rulesdsl.play.saves import resolve_resume
-    resume = resolve_resume(getattr(args, "resume", None))   # `last`: the newest autosave
-    game_name = getattr(args, "game", None)
-    requested_players = args.players
-    seats_arg = args.seats
-    meta: dict = {}
-    saved = None
-    if resume:
-        text = read_save(resume)
-        try:
-            saved = json.loads(text)
-        except ValueError:
-            saved = None
-        meta = saved.get("runner") if isinstance(saved, dict) and \
-            isinstance(saved.get("runner"), dict) else {}
-        if game_name is None:
-            game_name = meta.get("game") or (saved.get("source") if isinstance(saved, dict)
-                                             else None)
-            if not isinstance(game_name, str) or not game_name:
-                raise RulesError("C001", f"{resume} does not say which game it is",
-                                 hints=["name the game: rulesdsl play GAME --resume FILE"])
-        if not given_options and isinstance(meta.get("options"), dict):
-            given_options = meta["options"]
-        if seats_arg is None and isinstance(meta.get("seats"), list):
-            seats_arg = ",".join(str(k) for k in meta["seats"])
-    elif game_name is None:
-        try:
-            game_name, requested_players = choose_game(out or sys.stdout, inp or sys.stdin)
-        except InputEnded:
-            print("", file=out or sys.stdout)
-            return 0
-        if requested_players is not None and seats_arg is None:
-            seats_arg = ",".join([HUMAN] + [DEFAULT_OPPONENT] * (requested_players - 1))
-    game = load_game(game_name, given_options)
-    seed = args.seed if args.seed is not None else 0
-    if args.seed is None and not resume and not script and \
-            (seats_arg is None or HUMAN in str(seats_arg).split(",")):
-        import random
-        seed = random.SystemRandom().randrange(1, 100_000)   # a new deal each time; shown
-    scenario = getattr(args, "scenario", None)
-    if resume:
-        state = rulesdsl.restore(game, text)
-        players = _players_of(state, requested_players, game)
-        if args.seed is None and isinstance(getattr(state, "seed", None), int):
-            seed = state.seed
-        scenario = meta.get("scenario") if scenario is None else scenario
-    else:
-        players = requested_players if requested_players is not None else game.min_players
-        state = game.new_game(players=players, seed=seed, scenario=scenario or None)
-    allowed = [HUMAN] + agent_names()
-    if seats_arg is None:
-        seats = [HUMAN] + [DEFAULT_OPPONENT] * (players - 1)
-    else:
-        seats = parse_seats(seats_arg, players, allowed=allowed)
-    game_ref = game_name if not os.path.exists(game_name) else os.path.abspath(game_name)
-    meta = {"game": game_ref, "options": given_options, "seed": seed,
-            "scenario": os.path.abspath(scenario) if isinstance(scenario, str) and
-            os.path.exists(scenario) else None}
-    save = getattr(args, "save", None)
-    if save is None and resume:
-        save = resume
-    if save is None and HUMAN in seats:
-        save = default_save_path(game)
-    runner = Runner(state, seats, seed=seed, script=script, script_path=script_path,
-                    save=save, out=out, inp=inp, plain=bool(getattr(args, "plain", False)),
-                    meta=meta, game=game)
-    given = parse_names(getattr(args, "names", None), players)
-    if given:
-        runner.names, runner.given_names = given, True
-    runner.say(f"{getattr(game, 'name', game_name)}: {players} players, seed {seed}; "
-               + ", ".join(f"{runner.names[s]} {k}" for s, k in enumerate(seats)), "bold")
-    if save and HUMAN in seats:
-        runner.say(f"the game is saved after every move in {save}")
-    if resume:
-        runner.say(f"resumed after {len(state.history)} actions")
-        runner.log_seen = len(log_lines(state, runner.viewer))
-        for s in runner.seen:
-            runner.seen[s] = max(0, len(log_lines(state, s)) - 12)
-    try:
-        code = runner.run()
-    except Quit:
-        runner.say("stopped" + (f"; the game is saved in {runner.save_path}; continue with: "
-                                f"rulesdsl play --resume {runner.save_path}"
-                                if runner.save_path else ""))
-        return 0
-    except KeyboardInterrupt:
-        _save_quietly(runner)
-        if runner.save_path:
-            runner.say(f"\nstopped; the game is saved in {runner.save_path}; continue with: "
-                       f"rulesdsl play --resume {runner.save_path}")
-        raise
-    except InputEnded:
-        _save_quietly(runner)
-        if runner.screens and runner.save_path:
-            # Ctrl-D at a prompt on a terminal: the person leaves; the game is kept
-            runner.say(f"stopped; the game is saved in {runner.save_path}; continue with: "
-                       f"rulesdsl play --resume {runner.save_path}")
-            return 0
-        hints = ([f"the game is saved in {runner.save_path}; continue with: rulesdsl play "
-                  f"--resume {runner.save_path}"] if runner.save_path else [])
-        raise RulesError("C012", "the input ended before the game was over",
-                         hints=hints) from None
-    if runner.save_path and HUMAN in seats and state.is_over:
-        path = replay_path_for(runner.save_path)
-        try:
-            write_file(path, json.dumps(runner.replay_data(), indent=1), "the replay file")
-            runner.say(f"the whole game is in {path}; watch it again with: "
-                       f"rulesdsl replay {path}")
-        except RulesError as e:
-            runner.say(e.message)
-    return code
-
-
 def at_decision(state) -> bool:
     """A state the engine stopped at: over, or a pending decision with the rules at an ask."""
     if getattr(state, "over", False):
@@ -1007,33 +669,4 @@ def at_decision(state) -> bool:
     return hasattr(state.prog.procs[fr[0]].code[fr[1]], "options")
 
 
-def _save_quietly(runner) -> None:
-    try:
-        runner.save()
-    except Exception:
-        pass
-
-
-def _players_of(state, requested, game) -> int:
-    """The number of seats of a restored state, from its view (seat numbers) or the request."""
-    for attr in ("players", "num_players", "n_players"):
-        n = getattr(state, attr, None)
-        if isinstance(n, int):
-            return n
-    scores = None
-    try:
-        scores = state.scores
-    except Exception:
-        scores = None
-    if scores is not None and not isinstance(scores, (int, float)):
-        try:
-            return len(scores)
-        except TypeError:
-            pass
-    if requested is not None:
-        return requested
-    return game.min_players
-
-
-__all__ = ["Runner", "run_play", "match_action", "parse_options", "parse_option_value",
-           "view_lines"]
+__all__ = ["Runner", "view_lines", "log_lines", "at_decision"]

@@ -1,4 +1,6 @@
-"""The autosaves: `rulesdsl saves` lists them newest first; `--resume last` is the newest."""
+"""Saves on disk: where autosaves go and `rulesdsl saves` listing them newest first
+(`--resume last` is the newest); saves, scripts and replays read within the size limit and
+written atomically."""
 
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ from rulesdsl.lang.errors import RulesError
 
 
 def save_folder() -> str:
-    from rulesdsl.play.runner import SAVE_DIR
     return os.environ.get("RULESDSL_SAVES") or os.path.expanduser(SAVE_DIR)
 
 
@@ -81,3 +82,49 @@ def resolve_resume(value: Optional[str]) -> Optional[str]:
     if value is not None and value.strip().lower() == "last" and not os.path.exists(value):
         return latest()
     return value
+
+
+def write_file(path: str, text: str, what: str) -> None:
+    """Saves and replays: written atomically, never over a file that is not one (safefile)."""
+    from rulesdsl.lang.safefile import is_save, write_atomic
+    write_atomic(path, text, what, is_save, "a save or replay file")
+
+
+def read_script(path: str) -> list[str]:
+    return _read_limited(path, "the script").splitlines()
+
+
+def read_save(path: str) -> str:
+    return _read_limited(path, "the saved game")
+
+
+def _read_limited(path: str, what: str) -> str:
+    """A file's text, refused past the file size limit before it is read whole."""
+    from rulesdsl.lang.limits import read_text
+    try:
+        return read_text(path, "C001", what.removeprefix("the "))
+    except OSError as e:
+        raise RulesError("C001", f"cannot read {what} {path}: {e.strerror or e}") from None
+
+
+SAVE_DIR = os.path.join("~", ".rulesdsl", "saves")
+
+
+def default_save_path(game) -> str:
+    """Where a game is autosaved unless --save names a file: ~/.rulesdsl/saves/, or the
+    folder named by the environment variable RULESDSL_SAVES."""
+    import time
+    stem = getattr(game, "source_name", None) or "game"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folder = os.environ.get("RULESDSL_SAVES") or os.path.expanduser(SAVE_DIR)
+    path = os.path.join(folder, f"{stem}-{stamp}.json")
+    k = 2
+    while os.path.exists(path):
+        path = os.path.join(folder, f"{stem}-{stamp}-{k}.json")
+        k += 1
+    return path
+
+
+def replay_path_for(save_path: str) -> str:
+    base = save_path[:-5] if save_path.endswith(".json") else save_path
+    return base + ".replay.json"

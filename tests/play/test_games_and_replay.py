@@ -11,7 +11,7 @@ import pytest
 import rulesdsl
 from rulesdsl import cli
 from rulesdsl.lang.resources import bundled_games
-from rulesdsl.play.runner import match_action, numeric_labels, _ranges
+from rulesdsl.play.answers import match_action, numeric_labels, _ranges
 
 
 def run(capsys, *argv):

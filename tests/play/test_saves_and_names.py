@@ -12,7 +12,8 @@ import pytest
 from rulesdsl import cli
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.play import runner as runner_mod
-from rulesdsl.play.runner import parse_names, rename_seats
+from rulesdsl.play.answers import parse_names
+from rulesdsl.play.runner import rename_seats
 
 
 def run(capsys, *args):

@@ -33,7 +33,7 @@ def test_dev_zero_as_rules_file_save_scenario_script_replay_ends_fast(capsys):
     with pytest.raises(RulesError) as info:
         read_scenario(zero)
     assert info.value.code == "S002"
-    from rulesdsl.play.runner import read_save, read_script
+    from rulesdsl.play.saves import read_save, read_script
     from rulesdsl.play.replay import read_replay
     for read in (read_save, read_script, read_replay):
         with pytest.raises(RulesError) as info:

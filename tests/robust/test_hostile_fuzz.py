@@ -87,7 +87,7 @@ def _make(kind: str, folder, payload: bytes):
 def _readers():
     from rulesdsl.engine.scenario import read_scenario
     from rulesdsl.play.replay import read_replay
-    from rulesdsl.play.runner import read_save, read_script
+    from rulesdsl.play.saves import read_save, read_script
     return [rulesdsl.check_file, read_scenario, read_save, read_script, read_replay,
             lambda p: rulesdsl.restore(GAME, read_save(p)),
             lambda p: GAME.new_game(players=2, seed=1, scenario=p)]

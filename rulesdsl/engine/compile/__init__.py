@@ -1,0 +1,119 @@
+"""Checked model -> an executable Program, once per load and player count.
+
+Expressions become Python closures `f(st, L)` over the state and the frame's locals list;
+statements become flat lists of instructions with jumps, so the position in the rules is
+plain data: a stack of frames `[proc, pc, locals, is_effect]`. An instruction is called as
+`ins(st, frame)` after the pc has moved past it; it returns None, or SUSPEND when a player
+must decide. The compiler never imports the engine: instructions call the state's methods."""
+
+from __future__ import annotations
+
+from rulesdsl.lang.check import Model
+from rulesdsl.engine.hoist import Scanner
+from rulesdsl.engine.grid import grid_tables
+from rulesdsl.engine.compile.layout import Layout
+from rulesdsl.engine.compile.flow import Flow
+from rulesdsl.engine.compile.effects import Effects
+from rulesdsl.engine.compile.expressions import Expressions
+from rulesdsl.engine.compile.calls import Calls
+# the program and the decision instruction are this package's API to the engine
+from rulesdsl.engine.compile.program import Ask, MAX_INT, Program, seat_label  # noqa: F401
+
+
+class Compiler(Layout, Flow, Effects, Expressions, Calls):
+    def __init__(self, model: Model, nplayers: int, options: dict):
+        self.m = model
+        self.n = nplayers
+        self.options = options
+        self.p = Program(model.title, nplayers, dict(options),
+                         {k: list(v.values) for k, v in model.enums.items()})
+        self.p.labeller = self.make_labeller()
+        self.loop_stack: list = []  # LoopContexts of the candidate loops being compiled
+        self.scanner = Scanner(model)
+        self.b = self.p.budget
+
+    # ------------------------------------------------------------------ layout
+    def build(self) -> Program:
+        m, p = self.m, self.p
+        self.layout_zones()
+        self.layout_vars()
+        for name, e in m.enums.items():
+            if e.is_board:
+                adj = [[] for _ in e.values]
+                for a, b in e.borders:
+                    adj[a].append(b)
+                    adj[b].append(a)
+                p.adjacency[name] = [sorted(x) for x in adj]
+            if e.grid:
+                p.grids[name] = grid_tables(*e.grid)
+        self.enum_fields = {}
+        for name, e in m.enums.items():
+            for f in e.fields:
+                self.enum_fields[(name, f)] = [self.const(a[f]) for a in e.attrs]
+        # procs first get ids, so calls can refer to them before they are compiled
+        self.proc_ids = {}
+        self.pending = []
+        for name, ph in m.phases.items():
+            self.declare_proc(name, ph.decl)
+        self.kinds = list(m.kinds)
+        p.kind_names = self.kinds
+        self.response_ids = []
+        for r in m.responses:
+            self.response_ids.append(self.declare_proc(f"response {r.name}", r))
+        p.on_play = [None] * len(self.kinds)
+        p.playable = [None] * len(self.kinds)
+        handler_of = {}
+        for k in m.kinds.values():
+            if k.decl.on_play is not None:
+                handler_of[k.name] = self.declare_proc(f"on play of {k.name}", k.decl.on_play)
+        for i, kname in enumerate(self.kinds):
+            for anc in m.kinds[kname].ancestors:
+                if anc in handler_of:
+                    p.on_play[i] = handler_of[anc]
+                    break
+        if m.setup is not None:
+            p.setup = self.declare_proc("setup", m.setup)
+        p.flow = self.proc_ids[m.flow]
+        self.build_cards()
+        # playability conditions
+        for i, kname in enumerate(self.kinds):
+            for anc in m.kinds[kname].ancestors:
+                d = m.kinds[anc].decl
+                if d.playable is not None:
+                    p.playable[i] = self.compile_playable(d.playable)
+                    break
+        # compile bodies
+        for pid, node in self.pending:
+            self.compile_proc(pid, node)
+        if m.score is not None:
+            f = self.expr(m.score.value)
+            size = m.nslots.get(id(m.score), 1)
+
+            def score(st, seat, f=f, size=size):
+                st.prog.budget.refill()  # asked for outside any run: its own budget
+                L = [None] * size
+                L[0] = seat
+                return f(st, L)
+            p.score = score
+            p.score_visibility = m.score.visibility
+        for v in p.vars.values():
+            d = m.vars[v.name].decl
+            v.default = self.expr(d.default)
+        self.compile_shows()
+        return p
+
+    def compile_shows(self):
+        """`show` declarations: each a closure (state, seat) -> the definition's value."""
+        present = getattr(self.m, "present", None)
+        self.p.present = present
+        for name, title, vis, per_player in (present.shows if present else ()):
+            call = self.define_call(name, [(lambda st, L: L[0])] if per_player else [])
+            value = (lambda call: lambda st, seat: call(st, [seat]))(call)
+            self.p.shows.append((title, value, self.m.defines[name].type, vis, per_player))
+
+    def const(self, e):
+        return self.expr(e)(None, [None] * 4)
+
+
+def compile_program(model: Model, nplayers: int, options: dict) -> Program:
+    return Compiler(model, nplayers, options).build()

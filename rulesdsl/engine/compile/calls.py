@@ -1,0 +1,379 @@
+"""Calls of definitions (memoised where pure), aggregates and built-in functions."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rulesdsl.lang import ast
+from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.engine.hoist import MISSING
+from rulesdsl.engine.recursion import recursive_call
+from rulesdsl.engine.grid import grid_builtin, var_filter_aggregate
+from rulesdsl.engine.compile.program import MAX_RANGE
+
+
+class Calls:
+    """Compiles calls: definitions, aggregates, built-ins."""
+
+    def define_call(self, name: str, args: list, span=None) -> Callable:
+        """A call of a definition. Each call spends one unit of work, counted inline (no
+        extra call): a chain of definitions can call each other 3^40 times in one step."""
+        d = self.m.defines[name]
+        cache = getattr(self, "_define_bodies", None)
+        if cache is None:
+            cache = self._define_bodies = {}
+        if name in cache and cache[name] is None:  # a call from inside its own body
+            return recursive_call(cache, name, args, len(d.params), d.decl.span)
+        if name not in cache:
+            cache[name] = None  # placeholder while compiling: a call from the body recurses
+            outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
+            body = self.expr(d.decl.body)
+            mods = []
+            size = max([self.m.nslots.get(id(d.decl), 0)] +
+                       [self.m.nslots.get(id(mod), 0) for mod in d.modifiers] + [1])
+            for mod in d.modifiers:
+                mods.append((self.expr(mod.cond), self.expr(mod.value)))
+            self.loop_stack = outer
+            cache[name] = (body, mods, size)
+        body, mods, size = cache[name]
+        k = len(d.params)
+        if len(args) <= 2 and self.scanner.pure_define(name) and \
+                not getattr(self, "_plain_call", False):
+            self._plain_call = True  # first the call as it is, for outside options
+            try:
+                plain = self.define_call(name, args, span)
+            finally:
+                self._plain_call = False
+            return self.memo_define_call(name, args, plain, body, mods, size, k)
+        b, span = self.b, span or d.decl.span
+        if not mods:
+            if not args:
+                def call0(st, L):
+                    b.work -= 1
+                    if b.work < 0:
+                        b.spend(0, span)
+                    return body(st, [None] * size)
+                return call0
+            if len(args) == 1:
+                a0 = args[0]
+
+                def call1(st, L):
+                    b.work -= 1
+                    if b.work < 0:
+                        b.spend(0, span)
+                    env = [None] * size
+                    env[0] = a0(st, L)
+                    return body(st, env)
+                return call1
+            if len(args) == 2:
+                a0, a1 = args
+
+                def call2(st, L):
+                    b.work -= 1
+                    if b.work < 0:
+                        b.spend(0, span)
+                    env = [None] * size
+                    env[0] = a0(st, L)
+                    env[1] = a1(st, L)
+                    return body(st, env)
+                return call2
+
+            def calln(st, L):
+                b.work -= 1
+                if b.work < 0:
+                    b.spend(0, span)
+                env = [None] * size
+                for i, a in enumerate(args):
+                    env[i] = a(st, L)
+                return body(st, env)
+            return calln
+
+        def modified(st, L):
+            b.work -= 1
+            if b.work < 0:
+                b.spend(0, span)
+            env = [None] * size
+            for i, a in enumerate(args):
+                env[i] = a(st, L)
+            v = body(st, env)
+            for cond, value in mods:
+                env[k] = v
+                if cond(st, env):
+                    v = value(st, env)
+            return v
+        return modified
+
+    @staticmethod
+    def memo_define_call(name: str, args: list, plain, body, mods, size: int,
+                         k: int) -> Callable:
+        """A pure definition called while a decision's options are computed (the state
+        stands still then) is computed once per arguments: `st.memo` is a dict during
+        `Ask.options`, else None."""
+        def invoke(st, values):
+            env = [None] * size
+            env[:len(values)] = values
+            v = body(st, env)
+            for cond, value in mods:
+                env[k] = v
+                if cond(st, env):
+                    v = value(st, env)
+            return v
+
+        if not args:
+            def call0(st, L):
+                m = st.memo
+                if m is None:
+                    return plain(st, L)
+                v = m.get(name, MISSING)
+                if v is MISSING:
+                    v = m[name] = invoke(st, ())
+                return v
+            return call0
+        if len(args) == 1:
+            a0 = args[0]
+
+            def memo1(st, L):
+                m = st.memo
+                if m is None:
+                    return plain(st, L)
+                x = a0(st, L)
+                if type(x) is list:
+                    return invoke(st, (x,))
+                key = (name, x)
+                v = m.get(key, MISSING)
+                if v is MISSING:
+                    v = m[key] = invoke(st, (x,))
+                return v
+            return memo1
+        a0, a1 = args
+
+        def memo2(st, L):
+            m = st.memo
+            if m is None:
+                return plain(st, L)
+            x = a0(st, L)
+            y = a1(st, L)
+            if type(x) is list or type(y) is list:
+                return invoke(st, (x, y))
+            key = (name, x, y)
+            v = m.get(key, MISSING)
+            if v is MISSING:
+                v = m[key] = invoke(st, (x, y))
+            return v
+        return memo2
+
+    def aggregate(self, e: ast.Call):
+        name = e.name
+        a = e.args[0]
+        fast = var_filter_aggregate(self, name, a)
+        if fast is not None:
+            return fast
+        if isinstance(a, ast.Comprehension):
+            slot = self.m.slots[id(a)]
+            src = self.source_of(a.source)  # its length is spent inline below
+            where = self.expr(a.where) if a.where is not None else None
+            value = self.expr(a.value) if a.value is not None else None
+        else:
+            slot, where, value = None, None, None
+            src = self.source_of(a)  # counted where it is aggregated, below
+        if name == "all" and where is not None and value is None:
+            b, span = self.b, e.span
+            # all(x in L where cond): every element satisfies the condition
+            def all_(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
+                    L[slot] = x
+                    if not where(st, L):
+                        return False
+                return True
+            return all_
+        if slot is None or (where is None and value is None):
+            return self.plain_aggregate(name, self.counted(src, e.span))
+        b, span = self.b, e.span
+
+        def values(st, L):
+            s = src(st, L)
+            b.work -= len(s)
+            if b.work < 0:
+                b.spend(0, span)
+            for x in s:
+                L[slot] = x
+                if where is None or where(st, L):
+                    yield x if value is None else value(st, L)
+        if name == "any":
+            def any_(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
+                    L[slot] = x
+                    if where is None or where(st, L):
+                        return True if value is None else bool(value(st, L))
+                return False
+            if value is None:
+                return any_
+            return lambda st, L: any(values(st, L))
+        if name == "count":
+            def count(st, L):
+                n = 0
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
+                    L[slot] = x
+                    if where(st, L):
+                        n += 1
+                return n
+            return count
+        if name == "first":
+            def first(st, L):
+                s = src(st, L)
+                b.work -= len(s)
+                if b.work < 0:
+                    b.spend(0, span)
+                for x in s:
+                    L[slot] = x
+                    if where is None or where(st, L):
+                        return x if value is None else value(st, L)
+                return None
+            return first
+        return self.plain_aggregate(name, lambda st, L: list(values(st, L)))
+
+    @staticmethod
+    def plain_aggregate(name: str, src: Callable) -> Callable:
+        if name == "count":
+            return lambda st, L: len(src(st, L))
+        if name == "sum":
+            return lambda st, L: sum(x for x in src(st, L) if x is not None)
+        if name == "max":
+            return lambda st, L: max(src(st, L), default=0)
+        if name == "min":
+            return lambda st, L: min(src(st, L), default=0)
+        if name == "any":
+            return lambda st, L: any(src(st, L))
+        if name == "all":
+            return lambda st, L: all(src(st, L))
+        if name == "first":
+            return lambda st, L: (lambda s: s[0] if s else None)(src(st, L))
+        if name == "last":
+            return lambda st, L: (lambda s: s[-1] if s else None)(src(st, L))
+        raise AssertionError(name)
+
+    def builtin(self, e: ast.Call):
+        name = e.name
+        n = self.n
+        span = e.span
+        args = [self.expr(a) for a in e.args]
+        if name == "size":
+            src = self.source_of(e.args[0])
+            return lambda st, L: len(src(st, L))
+        if name in ("next", "previous"):
+            f = args[0]
+            d = 1 if name == "next" else -1
+
+            def step(st, L):
+                p = f(st, L)
+                if p is None:
+                    raise RuntimeRulesError("R013", f"{name}(none)", span)
+                return (p + d) % n
+            return step
+        if name == "others":
+            f = args[0]
+            return lambda st, L: [(f(st, L) + i) % n for i in range(1, n)]
+        if name == "seat":
+            f = args[0]
+
+            def seat(st, L):
+                k = f(st, L)
+                if not 0 <= k < n:
+                    raise RuntimeRulesError("R017", f"seat({k}) does not exist with {n} "
+                                            "players", span)
+                return k
+            return seat
+        if name in ("top", "bottom"):
+            z = args[0]
+            if len(args) == 1:
+                if name == "top":
+                    return lambda st, L: (lambda s: s[-1] if s else None)(st.zones[z(st, L)])
+                return lambda st, L: (lambda s: s[0] if s else None)(st.zones[z(st, L)])
+            k = args[1]
+            if name == "top":
+                return lambda st, L: (lambda s, j: s[len(s) - j:] if j > 0 else [])(
+                    st.zones[z(st, L)], k(st, L))
+            return lambda st, L: st.zones[z(st, L)][:max(0, k(st, L))]
+        if name == "abs":
+            f = args[0]
+            return lambda st, L: abs(f(st, L))
+        if name == "random":
+            src = self.source_of(e.args[0])
+            return lambda st, L: st.random_choice(src(st, L))
+        if name in ("column_of", "row_of", "neighbour", "ray", "around", "distance",
+                    "opposite"):
+            board = self.m.types.get(id(e.args[0]))
+            tables = self.p.grids.get(board) or next(iter(self.p.grids.values()), None)
+            return grid_builtin(name, tables, args, span)
+        if name == "sorted":  # numbers and enum values by value, cards in deck order
+            src = self.source_of(e.args[0])
+            return lambda st, L: sorted(src(st, L), key=lambda x: (x is not None, x))
+        if name == "roll":
+            count, sides = args
+
+            def roll(st, L):
+                k, d = count(st, L), sides(st, L)
+                if k is None or d is None or not 0 <= k <= MAX_RANGE or d < 1:
+                    raise RuntimeRulesError("R016", f"cannot roll {k} dice of {d} sides", span,
+                                            [f"roll 0 to {MAX_RANGE} dice of at least 1 side"])
+                return [st.next_random(d) + 1 for _ in range(k)]
+            return roll
+        if name == "playable":
+            checks = self.p.playable
+            kind_of = self.p.card_kind
+            card, seat = args
+
+            def playable(st, L):
+                c = card(st, L)
+                if c is None:
+                    return False
+                check = checks[kind_of[c]]
+                return True if check is None else bool(check(st, c, seat(st, L)))
+            return playable
+        if name == "neighbours":
+            board = self.m.types.get(id(e.args[0]))
+            adj = self.p.adjacency[board]
+            f = args[0]
+            return lambda st, L: adj[f(st, L)]
+        if name == "connected":
+            board = self.m.types.get(id(e.args[0]))
+            adj = self.p.adjacency[board]
+            a, b = args
+            return lambda st, L: b(st, L) in adj[a(st, L)]
+        if name == "largest_group":
+            board = self.m.types.get(id(e.args[0]), "list of ?")[8:]
+            adj = self.p.adjacency[board]
+            f = args[0]
+
+            def largest(st, L):
+                nodes = set(f(st, L))
+                best = 0
+                seen = set()
+                for start in nodes:
+                    if start in seen:
+                        continue
+                    size, todo = 0, [start]
+                    seen.add(start)
+                    while todo:
+                        x = todo.pop()
+                        size += 1
+                        for y in adj[x]:
+                            if y in nodes and y not in seen:
+                                seen.add(y)
+                                todo.append(y)
+                    best = max(best, size)
+                return best
+            return largest
+        raise AssertionError(name)

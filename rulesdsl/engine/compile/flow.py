@@ -1,0 +1,270 @@
+"""Procedures as flat instruction lists: emitting, jumps, loops, turns and the end of a game."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from rulesdsl.lang import ast
+from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.engine.compile.program import Proc
+
+
+class Flow:
+    """Turns phases and blocks into instructions with resumable positions."""
+
+    # ------------------------------------------------------------------ procs
+    def declare_proc(self, name: str, node) -> int:
+        pid = len(self.p.procs)
+        self.p.procs.append(Proc(name, [], [], 0, 0, getattr(node, "span", None)))
+        if isinstance(node, ast.Phase):
+            self.proc_ids[node.name] = pid
+            self.p.proc_index[node.name] = pid
+        self.pending.append((pid, node))
+        return pid
+
+    def compile_proc(self, pid: int, node):
+        m = self.m
+        proc = self.p.procs[pid]
+        self.code = []
+        self.spans = []
+        self.loops = []  # (break jump indexes list)
+        self.context_node = node
+        if isinstance(node, ast.Phase):
+            body = node.body
+            nslots = m.nslots.get(id(node), 0)
+            proc.nparams = len(node.params)
+        elif isinstance(node, ast.Response):
+            body = node.body
+            nslots = m.nslots.get(id(node), 2)
+            proc.nparams = 2
+            if node.where is not None:
+                cond = self.expr(node.where)
+
+                def guard(st, fr, cond=cond):
+                    if not cond(st, fr[2]):
+                        st.return_from(fr)
+                self.emit(guard, node.where.span)
+        elif isinstance(node, ast.Setup):
+            body = node.body
+            nslots = m.nslots.get(id(node), 0)
+        else:  # on play: (binder, block)
+            body = node[1]
+            nslots = m.nslots.get(id(node), 2)
+            proc.nparams = 2
+        self.nslots = nslots
+        self.block(body)
+        self.emit(lambda st, fr: st.return_from(fr), getattr(body, "span", None))
+        proc.code = self.code
+        proc.spans = self.spans
+        proc.nslots = self.nslots
+
+    def hidden_slot(self) -> int:
+        s = self.nslots
+        self.nslots += 1
+        return s
+
+    def emit(self, ins, span) -> int:
+        self.code.append(ins)
+        self.spans.append(span)
+        return len(self.code) - 1
+
+    def here(self) -> int:
+        return len(self.code)
+
+    def patch_jump(self, at: int, target: Optional[int] = None):
+        """Replace the placeholder at `at` with a jump to target (default: here)."""
+        t = self.here() if target is None else target
+
+        def jump(st, fr, t=t):
+            fr[1] = t
+        self.code[at] = jump
+
+    def jump_placeholder(self, span) -> int:
+        return self.emit(None, span)
+
+    def compile_playable(self, playable):
+        who, cond = playable
+        f = self.expr(cond)
+        size = max(2, self.m.nslots.get(id(playable), 2))
+
+        def check(st, card, seat, f=f, size=size):
+            L = [None] * size
+            L[0] = card
+            L[1] = seat
+            return f(st, L)
+        return check
+
+    # ------------------------------------------------------------------ statements
+    def block(self, block: ast.Block):
+        for s in block.stmts:
+            self.stmt(s)
+
+    def stmt(self, s):
+        method = getattr(self, "s_" + type(s).__name__)
+        method(s)
+
+    def s_If(self, s: ast.If):
+        ends = []
+        for cond, block in s.branches:
+            c = self.expr(cond)
+            test_at = self.jump_placeholder(cond.span)
+            self.block(block)
+            ends.append(self.jump_placeholder(block.span))
+            target = self.here()
+
+            def test(st, fr, c=c, target=target):
+                if not c(st, fr[2]):
+                    fr[1] = target
+            self.code[test_at] = test
+        if s.else_ is not None:
+            self.block(s.else_)
+        for at in ends:
+            self.patch_jump(at)
+
+    def loop_begin(self):
+        self.loops.append([])
+
+    def loop_end(self, continue_target: int):
+        for at in self.loops.pop():
+            self.patch_jump(at)
+
+    def s_Repeat(self, s: ast.Repeat):
+        start = self.here()
+        self.loop_begin()
+        self.block(s.body)
+        c = self.expr(s.until)
+
+        def until(st, fr):
+            if not c(st, fr[2]):
+                fr[1] = start
+        self.emit(until, s.until.span)
+        self.loop_end(start)
+
+    def s_While(self, s: ast.While):
+        start = self.here()
+        c = self.expr(s.cond)
+        test_at = self.jump_placeholder(s.cond.span)
+        self.loop_begin()
+        self.block(s.body)
+        self.emit(self.make_jump(start), s.span)
+        end = self.here()
+
+        def test(st, fr):
+            if not c(st, fr[2]):
+                fr[1] = end
+        self.code[test_at] = test
+        self.loop_end(start)
+
+    @staticmethod
+    def make_jump(target: int):
+        def jump(st, fr):
+            fr[1] = target
+        return jump
+
+    def s_For(self, s: ast.For):
+        items = self.cards_of(s.source) if self.m.types.get(id(s.source)) == "zone" \
+            else self.expr(s.source)
+        self.each(s, items, lambda: self.block(s.body))
+
+    def each(self, s, items: Callable, body: Callable[[], None]) -> None:
+        """A loop over a list taken when the loop starts: bind each element that meets
+        `s.where` to `s`'s slot and run `body`; `break` inside leaves it."""
+        slot = self.m.slots[id(s)]
+        where = self.expr(s.where) if s.where is not None else None
+        lst, idx = self.hidden_slot(), self.hidden_slot()
+
+        def init(st, fr):
+            L = fr[2]
+            L[lst] = list(items(st, L))
+            L[idx] = 0
+        self.emit(init, s.span)
+        head = self.jump_placeholder(s.span)
+        self.loop_begin()
+        body()
+        self.emit(self.make_jump(head), s.span)
+        end = self.here()
+
+        def step(st, fr):
+            L = fr[2]
+            seq = L[lst]
+            i = L[idx]
+            while i < len(seq):
+                L[slot] = seq[i]
+                i += 1
+                if where is None or where(st, L):
+                    L[idx] = i
+                    return
+            L[idx] = i
+            fr[1] = end
+        self.code[head] = step
+        self.loop_end(head)
+
+    def s_Turns(self, s: ast.Turns):
+        slot = self.m.slots[id(s)]
+        start = self.expr(s.start)
+        skip = self.expr(s.skip) if s.skip is not None else None
+        until = self.expr(s.until) if s.until is not None else None
+        cur = self.hidden_slot()
+        n = self.n
+
+        def init(st, fr):
+            L = fr[2]
+            first = start(st, L)
+            if first is None:
+                raise RuntimeRulesError("R011", "turns start from none", s.span)
+            L[cur] = first
+        self.emit(init, s.span)
+        head = self.jump_placeholder(s.span)
+        self.loop_begin()
+        self.block(s.body)
+        self.emit(self.make_jump(head), s.span)
+        end = self.here()
+
+        def step(st, fr):
+            L = fr[2]
+            if until is not None and until(st, L):
+                fr[1] = end
+                return
+            c = L[cur]
+            for k in range(n):
+                seat = (c + k) % n
+                L[slot] = seat
+                if skip is None or not skip(st, L):
+                    L[cur] = (seat + 1) % n
+                    return
+            fr[1] = end
+        self.code[head] = step
+        self.loop_end(head)
+
+    def s_Break(self, s: ast.Break):
+        self.loops[-1].append(self.jump_placeholder(s.span))
+
+    def s_Return(self, s: ast.Return):
+        self.emit(lambda st, fr: st.return_from(fr), s.span)
+
+    def s_CallStmt(self, s: ast.CallStmt):
+        pid = self.proc_ids[s.name]
+        args = [self.expr(a) for a in s.args]
+
+        def call(st, fr):
+            L = fr[2]
+            st.call(pid, [a(st, L) for a in args], False)
+        self.emit(call, s.span)
+
+    def s_Win(self, s: ast.Win):
+        f = self.expr(s.who)
+        t = self.m.types.get(id(s.who), "player")
+
+        def win(st, fr):
+            v = f(st, fr[2])
+            if v is None:
+                winners = []
+            elif t == "player":
+                winners = [v]
+            else:
+                winners = list(v)
+            st.finish(winners)
+        self.emit(win, s.span)
+
+    def s_EndGame(self, s: ast.EndGame):
+        self.emit(lambda st, fr: st.finish([]), s.span)

@@ -1,0 +1,279 @@
+"""The compiled program: procedures, the layout of zones and variables, and the decision instruction (`Ask`) the engine stops at."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+import attrs
+
+from rulesdsl.lang import ast
+from rulesdsl.engine.budget import Budget
+from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.engine.together import bind_tuple, tuple_options
+
+
+SUSPEND = True
+
+
+MAX_RANGE = 100_000
+
+
+MAX_INT = 2 ** 53
+
+
+MAX_CARDS = 1_000_000  # cards in all decks together (R020)
+
+
+@attrs.define
+class Proc:
+    """A compiled phase, response or card effect."""
+    name: str
+    code: list
+    spans: list
+    nslots: int
+    nparams: int
+    span: object = None
+
+
+@attrs.define
+class ZoneLayout:
+    name: str
+    base: int
+    dims: list  # "player" or enum names
+    sizes: list
+    visibility: str
+    unordered: bool
+    capacity: int
+    keep: int
+
+
+@attrs.define
+class VarLayout:
+    name: str
+    base: int
+    dims: list
+    sizes: list
+    type: str
+    visibility: str
+    default: Callable = None
+
+
+@attrs.define
+class Program:
+    """Everything the engine needs to run one game for a fixed number of players."""
+    title: str
+    nplayers: int
+    options: dict
+    enums: dict  # name -> list of value names
+    card_kind: list = attrs.Factory(list)
+    card_label: list = attrs.Factory(list)
+    kind_names: list = attrs.Factory(list)
+    fields: dict = attrs.Factory(dict)  # field -> per-card values
+    members: dict = attrs.Factory(dict)  # kind -> per-card bools
+    zones: dict = attrs.Factory(dict)
+    zone_names: list = attrs.Factory(list)  # per zone instance
+    zone_owner: list = attrs.Factory(list)  # per zone instance: seat or None
+    zone_vis: list = attrs.Factory(list)
+    zone_unordered: list = attrs.Factory(list)
+    zone_capacity: list = attrs.Factory(list)
+    zone_keep: list = attrs.Factory(list)
+    zone_layout_of: list = attrs.Factory(list)  # per instance: the layout's name
+    vars: dict = attrs.Factory(dict)
+    nvars: int = 0
+    var_names: list = attrs.Factory(list)
+    initial_zone: list = attrs.Factory(list)  # per card
+    procs: list = attrs.Factory(list)
+    proc_index: dict = attrs.Factory(dict)
+    setup: Optional[int] = None
+    flow: int = 0
+    on_play: list = attrs.Factory(list)  # per kind id: proc id or None
+    playable: list = attrs.Factory(list)  # per kind id: closure (st, c, p) -> bool, or None
+    score: Optional[Callable] = None
+    score_visibility: str = "public"
+    adjacency: dict = attrs.Factory(dict)  # board name -> list of neighbour lists
+    grids: dict = attrs.Factory(dict)  # grid board name -> grid.GridTables
+    step_limit: int = 1_000_000
+    depth_limit: int = 200
+    labeller: Callable = None
+    name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
+    present: object = None  # the model's Presentation: about, titles, texts, internal
+    shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
+    budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
+
+    def label(self, t: str, v) -> str:
+        return self.labeller(t, v)
+
+
+def moves_cost(st, cards: list) -> int:
+    """What moving `cards` costs: one each, plus a thousandth of the pile each leaves (taking
+    a card out of a long list shifts the rest: a loop of single moves is quadratic)."""
+    if len(cards) == 1:
+        return 1 + len(st.zones[st.loc[cards[0]]]) // 1000
+    zones, loc = st.zones, st.loc
+    return len(cards) + sum(len(zones[loc[c]]) for c in cards) // 1000
+
+
+def seat_label(s) -> str:
+    return "none" if s is None else f"P{s + 1}"
+
+
+def _unique(label: str, seen: dict) -> str:
+    """A label not yet taken: 'a1 (2)' may itself be another option's own label."""
+    k = 2
+    out = label
+    while out in seen:
+        out = f"{label} ({k})"
+        k += 1
+    return out
+
+
+class Ask:
+    """The decision instruction. `options(st, fr)` lists (label, alt, value); running it
+    suspends the game unless it is optional and nobody has an option."""
+
+    __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question")
+
+    def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
+        self.openly = openly  # asked even with no option: then `decline` is the only one
+        self.who = who
+        self.alts = alts
+        self.optional = optional
+        self.decline_pc = decline_pc
+        self.label = labeller
+        self.span = span
+        self.question = None  # closure (st, L) -> the question, when the rules ask one
+
+    def options(self, st, fr) -> list:
+        st.memo = {}  # the state stands still: pure definitions are computed once per args
+        try:
+            return self._options(st, fr)
+        finally:
+            st.memo = None
+
+    def _options(self, st, fr) -> list:
+        L = fr[2]
+        out = []
+        seen = {}
+        label = self.label
+        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(self.alts):
+            if kind == "named":
+                if cond is None or cond(st, L):
+                    lab = text(st, L)
+                    if lab in seen:
+                        lab = _unique(f"{lab} ({ai + 1})", seen)
+                    seen[lab] = -1  # not an alternative's number: True == 1 in Python
+                    out.append((lab, ai, None))
+                continue
+            if kind == "tuple":
+                tuple_options(st, L, ai, text, cond, slot, src, et, label, seen, out)
+                continue
+            mine = []
+            for x in list(src(st, L)):
+                L[slot] = x
+                if cond is not None and not cond(st, L):
+                    continue
+                mine.append((label(et, x) if text is None else text(st, L), x))
+            if et == "card" and text is None and len(mine) > 1:
+                mine = by_position(st, mine, self.who(st, L))
+            for lab, x in mine:
+                prev = seen.get(lab)
+                if prev is not None:
+                    if prev == ai:
+                        continue  # two copies of the same card are one action
+                    lab = _unique(f"{lab} ({ai + 1})", seen)
+                seen[lab] = ai
+                out.append((lab, ai, x))
+        if self.optional and (out or self.openly):
+            out.append(("decline", -1, None))
+        return out
+
+    def __call__(self, st, fr):
+        seat = self.who(st, fr[2])
+        if seat is None:
+            raise RuntimeRulesError("R018", "a decision for none: nobody to ask", self.span)
+        opts = self.options(st, fr)
+        if not opts:
+            if self.optional:
+                fr[1] = self.decline_pc
+                return None
+            raise RuntimeRulesError("R019", f"{seat_label(seat)} must decide but has no legal "
+                                    "option", self.span,
+                                    ["add an option that is always open, such as \"pass\", or "
+                                     "check before asking"])
+        st.pending = (seat, opts)
+        return SUSPEND
+
+    def choose(self, st, fr, option):
+        """Bind the chosen option and move the frame to its body."""
+        label, ai, value = option
+        if ai < 0:
+            fr[1] = self.decline_pc
+            return
+        kind, text, cond, body_pc, slot, src, et = self.alts[ai]
+        if kind == "tuple":
+            bind_tuple(fr[2], slot, value)
+        elif slot is not None:
+            fr[2][slot] = value
+        fr[1] = body_pc
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def by_position(st, options: list, seat) -> list:
+    """Alike cards (one label) are one option where choosing either makes no difference;
+    where they lie in ordered zones, their position matters, so each is an option of its
+    own, labelled by its place: "red 3 (bottom)", "red 3 (2nd)", "red 3 (top)" (with the
+    zone's name when the copies lie in several zones). Only where the chooser sees the
+    copies: a place in a pile it cannot see would tell it what lies there."""
+    if len({lab for lab, _ in options}) == len(options):
+        return options  # no alike cards: the usual case, left as it is
+    copies = {}
+    for lab, c in options:
+        copies.setdefault(lab, []).append(c)
+    unordered, zone_names = st.prog.zone_unordered, st.prog.zone_names
+    out = []
+    for lab, c in options:
+        same = copies[lab]
+        zones = {st.loc[d] for d in same}
+        if len(same) == 1 or any(unordered[z] or not st.can_see(z, seat) for z in zones):
+            out.append((lab, c))
+            continue
+        z = st.loc[c]
+        pile = st.zones[z]
+        i = pile.index(c)
+        place = "bottom" if i == 0 else "top" if i == len(pile) - 1 else ordinal(i + 1)
+        out.append((f"{lab} ({zone_names[z]}, {place})" if len(zones) > 1 else
+                    f"{lab} ({place})", c))
+    return out
+
+
+def _holds_respond(node) -> bool:
+    """Does a statement tree (an `on play`, a block, a choice ...) hold a `respond`?"""
+    if isinstance(node, ast.Respond):
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(_holds_respond(x) for x in node)
+    if isinstance(node, (ast.Block, ast.If, ast.Ask, ast.AskEach, ast.NamedChoice,
+                         ast.BinderChoice, ast.Repeat, ast.While, ast.For, ast.Turns,
+                         ast.AskTogether, ast.TupleChoice)):
+        return any(_holds_respond(getattr(node, f.name)) for f in attrs.fields(type(node))
+                   if f.name != "span")
+    return False
+
+
+MASK = "\x00card\x00"  # stands for the moved cards in words a seat may not read
+
+
+def mask_cards(text: ast.Text, types: dict) -> ast.Text:
+    """The words with every hole that tells a card (a card, a list of cards, a card's
+    attribute) replaced by MASK; holes naming players, numbers of the game stay."""
+    def tells_card(e) -> bool:
+        t = types.get(id(e), "any")
+        if t in ("card", "list of card", "zone", "any"):
+            return True
+        return isinstance(e, ast.Attr) and tells_card(e.obj)
+    return attrs.evolve(text, parts=tuple(
+        MASK if not isinstance(p, str) and tells_card(p) else p for p in text.parts))

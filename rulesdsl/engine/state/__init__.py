@@ -1,0 +1,202 @@
+"""The running game: a State of plain data, the loop that runs the rules to the next
+decision, the random numbers, and what each seat may see.
+
+State holds zones (lists of card ids), where each card is, variables, the RNG, the frame
+stack (the position in the rules), the pending decision, the history and the log. Nothing
+in it is a Python object that JSON cannot hold, so `to_json` / `restore` round-trip at any
+decision and `clone` is a handful of list copies."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from rulesdsl.engine.compile import Program, seat_label
+from rulesdsl.engine.journal import Journal
+from rulesdsl.lang.errors import IllegalAction
+from rulesdsl.engine.state.machine import Machine
+from rulesdsl.engine.state.views import Views
+from rulesdsl.engine.state.saving import Saving
+# what saves, scenarios and determinization read from here
+from rulesdsl.engine.state.data import (  # noqa: F401
+    FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _copy_locals, _key_value, _owner_of,
+    _split_name, _version, source_hash, splitmix64)
+
+
+class State(Machine, Views, Saving):
+    """One game in progress. Mutate it only through `apply`."""
+
+    __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
+                 "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
+                 "_actions", "_origin", "memo", "scenario")
+
+    def __init__(self, game, prog: Program):
+        self.game = game
+        self.prog = prog
+        self.zones: list = []
+        self.loc: list = []
+        self.vars: list = []
+        self.rng = 0
+        self.frames: list = []
+        self.over = False
+        self.winners: list = []
+        self._history = Journal()  # labels chosen; shared with clones (see journal.py)
+        self._events = Journal()  # raw log entries; `log` renders them
+        self.cancelled = False
+        self.effect_depth = 0
+        self.pending = None  # (seat, options) while waiting for a decision
+        self.seed = 0
+        self._actions = None  # the Action objects of `pending`, made on first request
+        self._origin = None  # a snapshot to replay from after an interrupted apply
+        self.memo = None  # while a decision's options are computed: pure calls' results
+        self.scenario = None  # the scenario it started from (saved: a restore replays it)
+
+    # ------------------------------------------------------------------ history and log
+    @property
+    def history(self) -> list:
+        """The labels applied so far, oldest first (read it; do not change it)."""
+        return self._history.tolist()
+
+    @history.setter
+    def history(self, items) -> None:
+        self._history = Journal(items)
+
+    @property
+    def events(self) -> Journal:
+        """Raw log entries (append-only); `log` renders them."""
+        return self._events
+
+    @events.setter
+    def events(self, items) -> None:
+        self._events = Journal(items)
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def to_move(self) -> Optional[int]:
+        if self.over:
+            return None
+        return self._pending()[0]
+
+    @property
+    def players(self) -> int:
+        return self.prog.nplayers
+
+    def legal_actions(self) -> list:
+        if self.over:
+            return []
+        pending = self._pending()
+        cached = self._actions
+        if cached is None or cached[0] is not pending:
+            cached = self._actions = (pending, [Action(o[0], i)
+                                                for i, o in enumerate(pending[1])])
+        return cached[1][:]
+
+    def apply(self, action) -> None:
+        """Apply an Action or a label. Illegal -> IllegalAction, and the state is unchanged."""
+        if self.over:
+            raise IllegalAction("the game is over; no more actions", ["start a new game"])
+        self.memo = None  # left over only if Ctrl-C hit the very end of an options run
+        seat, opts = self._pending()
+        label = action.label if isinstance(action, Action) else action
+        if not isinstance(label, str):
+            raise IllegalAction(f"an action is a label (text), not {type(label).__name__}")
+        chosen = None
+        if isinstance(action, Action) and 0 <= action.index < len(opts) and \
+                opts[action.index][0] == label:
+            chosen = opts[action.index]
+        else:
+            for o in opts:
+                if o[0] == label:
+                    chosen = o
+                    break
+        if chosen is None:
+            shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
+            raise IllegalAction(f"'{label[:80]}' is not a legal action for {seat_label(seat)} "
+                                f"now", [f"legal actions: {shown}"])
+        before = len(self._history)
+        if self._origin is None or before - len(self._origin[7]) >= REPLAY_SPAN:
+            self._origin = self._snapshot()  # bounds the replay after an error
+        try:
+            fr = self.frames[-1]
+            ins = self.prog.procs[fr[0]].code[fr[1]]
+            self.pending = None
+            ins.choose(self, fr, chosen)
+            self._history.append(chosen[0])
+            ai = chosen[1]
+            # a chosen card shows up in the log through its move, with its visibility
+            # a secret choice (ask together) is logged by the decision itself, at the reveal
+            if not getattr(ins, "secret", False) and \
+                    not (ai >= 0 and ins.alts[ai][0] == "binder" and ins.alts[ai][6] == "card"):
+                self._events.append(("choice", seat, chosen[0]))
+            self.run()
+        except BaseException:  # a rules error, or Ctrl-C anywhere: back to before
+            self._rewind(before)
+            raise
+
+    @property
+    def scores(self) -> list:
+        if self.prog.score is None:
+            return []
+        self.memo = None
+        return [self.prog.score(self, p) for p in range(self.prog.nplayers)]
+
+    def zone(self, name: str, seat: Optional[int] = None, key=None) -> list:
+        """Omniscient: the labels of the cards in a zone, bottom first."""
+        zi = self._zone_index(name, seat, key)
+        return [self.prog.card_label[c] for c in self.zones[zi]]
+
+    def var(self, name: str, key=None):
+        """Omniscient: a variable's value (players as seats, enum values as names)."""
+        lay, i = self._var_index(name, key)
+        v = self.vars[i]
+        if v is None:
+            return None
+        t = lay.type
+        if t in self.prog.enums:
+            return self.prog.enums[t][v]
+        if t == "card":
+            return self.prog.card_label[v]
+        return v
+
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.game = self.game
+        s.prog = self.prog
+        s.zones = [z[:] for z in self.zones]
+        s.loc = self.loc[:]
+        s.vars = self.vars[:]
+        s.rng = self.rng
+        s.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames]
+        s.over = self.over
+        s.winners = self.winners[:]
+        s._history = self._history.copy()
+        s._events = self._events.copy()
+        s.cancelled = self.cancelled
+        s.effect_depth = self.effect_depth
+        s.pending = self.pending
+        s.seed = self.seed
+        s._actions = self._actions
+        s._origin = None  # its own, at its first apply: a clone may be changed before it
+        s.memo = None
+        s.scenario = self.scenario
+        return s
+
+    def determinize(self, seat: int, seed: int) -> "State":
+        """A complete state `seat` cannot tell from this one, sampled from what it knows
+        (see rulesdsl/engine/determinize.py); same observations and seed, same result."""
+        from rulesdsl.engine.determinize import determinize
+        return determinize(self, seat, seed)
+
+    # ------------------------------------------------------------------ running
+    def _pending(self):
+        if self.pending is None and not self.over:
+            self.memo = None
+            self.prog.budget.refill()
+            fr = self.frames[-1]
+            ins = self.prog.procs[fr[0]].code[fr[1]]
+            seat = ins.who(self, fr[2])
+            self.pending = (seat, ins.options(self, fr))
+        return self.pending

@@ -1,0 +1,170 @@
+"""The plain-data pieces of a state: actions, the random number generator, and the helpers that name zones, variables and versions."""
+
+from __future__ import annotations
+
+import hashlib
+
+from rulesdsl.lang.limits import bounded_int, brief
+from rulesdsl.engine.compile import seat_label
+from rulesdsl.lang.errors import RulesError
+
+
+FORMAT = "rulesdsl-state"
+
+
+FORMAT_VERSION = 1
+
+
+MASK64 = (1 << 64) - 1
+
+
+REPLAY_SPAN = 256  # a failed apply replays at most this many actions (see _rewind)
+
+
+class Action:
+    """One legal choice of the current decision; `label` is unique within the decision."""
+
+    __slots__ = ("label", "index")
+
+    def __init__(self, label: str, index: int):
+        self.label = label
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"Action({self.label!r})"
+
+    def __str__(self) -> str:
+        return self.label
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Action) and other.label == self.label
+
+    def __hash__(self) -> int:
+        return hash(self.label)
+
+
+def splitmix64(x: int) -> tuple[int, int]:
+    """One step of SplitMix64: (new state, 64 random bits). Small state, easy to save."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x, z ^ (z >> 31)
+
+
+def fold_repeats(chain: list) -> list:
+    """A call chain with its repeating stretch told once: runaway recursion shows
+    "a -> b" and "... a -> b again 99 more times", not 200 lines."""
+    out: list = []
+    k = 0
+    n = len(chain)
+    while k < n:
+        best = None
+        for size in range(1, min(8, (n - k) // 2) + 1):
+            unit = chain[k:k + size]
+            reps = 1
+            while chain[k + reps * size:k + (reps + 1) * size] == unit:
+                reps += 1
+            if reps >= 3 and (best is None or reps * size > best[0] * best[1]):
+                best = (reps, size)
+        if best is None:
+            out.append(chain[k])
+            k += 1
+            continue
+        reps, size = best
+        out += chain[k:k + size]
+        out.append(f"... the {'call' if size == 1 else f'{size} calls'} above again "
+                   f"{reps - 1} more times")
+        k += reps * size
+    return out
+
+
+def _copy_locals(L: list) -> list:
+    return [x[:] if type(x) is list else x for x in L]
+
+
+def _owner_of(lay, k: int):
+    if "player" not in lay.dims:
+        return None
+    # decode the flat offset into keys
+    keys = []
+    for s in reversed(lay.sizes):
+        keys.append(k % s)
+        k //= s
+    keys.reverse()
+    return keys[lay.dims.index("player")]
+
+
+def _jsonable(prog, t: str, v):
+    if v is None:
+        return None
+    if t == "player":
+        return seat_label(v)
+    if t in prog.enums:
+        return prog.enums[t][v]
+    if t == "card":
+        return prog.card_label[v]
+    return v
+
+
+def _split_name(name: str):
+    """'hand[P1]' -> ('hand', ['P1']); 'hand' -> ('hand', [])."""
+    if not isinstance(name, str):
+        raise RulesError("A003", f"a zone or variable name is text, not {brief(name)}")
+    name = name.strip()
+    if name.endswith("]") and "[" in name:
+        base, rest = name.split("[", 1)
+        keys = [k.strip() for k in rest[:-1].split(",") if k.strip()]
+        return base.strip(), keys
+    return name, []
+
+
+def _flat(prog, lay, keys: list, name: str) -> int:
+    if len(keys) != len(lay.dims):
+        raise RulesError("A004", f"{name} is indexed by {', '.join(lay.dims) or 'nothing'}; "
+                         f"got {len(keys)} index{'es' if len(keys) != 1 else ''}", None,
+                         [f"write {name}[" + ", ".join("P1" if d == "player" else
+                                                       prog.enums[d][0] for d in lay.dims) + "]"]
+                         if lay.dims else [])
+    flat = 0
+    for dim, size, key in zip(lay.dims, lay.sizes, keys):
+        k = _key_value(prog, dim, key, name)
+        if not 0 <= k < size:
+            raise RulesError("A004", f"{name}[{brief(key)}] is out of range")
+        flat = flat * size + k
+    return flat
+
+
+def _key_value(prog, dim: str, key, name: str) -> int:
+    if dim == "player":
+        if isinstance(key, bool):
+            raise RulesError("A004", f"{name}: a seat is a number or P1..P{prog.nplayers}")
+        if isinstance(key, int):
+            return key
+        s = str(key).strip()
+        if s.upper().startswith("P") and s[1:].isdecimal():
+            return bounded_int(s[1:]) - 1
+        if s.isdecimal():
+            return bounded_int(s)
+        raise RulesError("A004", f"{name}: '{brief(key)}' is not a seat", None,
+                         [f"seats are 0..{prog.nplayers - 1} or P1..P{prog.nplayers}"])
+    values = prog.enums[dim]
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    if str(key) in values:
+        return values.index(str(key))
+    from rulesdsl.lang.errors import did_you_mean
+    raise RulesError("A004", f"{name}: '{brief(key)}' is not a value of {dim}", None,
+                     did_you_mean(str(key), values))
+
+
+def _version() -> str:
+    from rulesdsl._version import __version__
+    return __version__
+
+
+def source_hash(sources: dict) -> str:
+    h = hashlib.sha256()
+    for path in sorted(sources):
+        h.update(sources[path].encode("utf-8"))
+    return h.hexdigest()[:16]

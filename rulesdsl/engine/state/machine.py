@@ -1,0 +1,257 @@
+"""Running the rules: the frame stack, calls and returns, random numbers, and the moves of cards."""
+
+from __future__ import annotations
+
+import bisect
+from typing import Optional
+
+from rulesdsl.lang.errors import RulesError, RuntimeRulesError
+from rulesdsl.engine.state.data import fold_repeats, splitmix64
+
+
+class Machine:
+    """Runs instructions until a decision, and carries out card moves."""
+
+    __slots__ = ()
+
+    def run(self) -> None:
+        """Run the rules until a player must decide or the game ends."""
+        procs = self.prog.procs
+        frames = self.frames
+        limit = self.prog.step_limit
+        steps = 0
+        self.prog.budget.refill()  # the work budget is per decision, as the step limit
+        while frames:
+            fr = frames[-1]
+            pc = fr[1]
+            code = procs[fr[0]].code
+            fr[1] = pc + 1
+            try:
+                r = code[pc](self, fr)
+            except RuntimeRulesError as e:
+                if e.span is None:
+                    e.span = procs[fr[0]].spans[pc]
+                if not e.trace:
+                    e.trace = self._trace()
+                raise
+            except RulesError:
+                raise
+            except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError) as e:
+                raise RuntimeRulesError("R001", f"the rules used a missing value here ({e})",
+                                        procs[fr[0]].spans[pc], ["check for none before using "
+                                                                 "a card or a player"],
+                                        self._trace()) from None
+            except RecursionError:
+                raise RuntimeRulesError("R002", "the rules nest too deeply here",
+                                        procs[fr[0]].spans[pc], [], self._trace()) from None
+            if r is not None:
+                fr[1] = pc
+                return
+            steps += 1
+            if steps > limit:
+                raise RuntimeRulesError(
+                    "R003", f"the rules ran {limit:,} steps without asking anyone to decide",
+                    procs[fr[0]].spans[pc],
+                    ["a loop may never end: check its condition",
+                     "a game that truly needs more can raise the limit: "
+                     "rulesdsl.load(game, step_limit=N)"], self._trace())
+        self.over = True
+        self.pending = None
+
+    def _trace(self) -> list:
+        out = []
+        for fr in self.frames:
+            proc = self.prog.procs[fr[0]]
+            span = proc.span
+            out.append(f"{proc.name}" + (f" ({span})" if span else ""))
+        return fold_repeats(out)
+
+    def call(self, pid: int, args: list, effect: bool) -> None:
+        if len(self.frames) >= self.prog.depth_limit:
+            raise RuntimeRulesError("R004", f"phases call each other more than "
+                                    f"{self.prog.depth_limit} deep", None,
+                                    ["a phase may be calling itself without end"])
+        proc = self.prog.procs[pid]
+        L = [None] * max(proc.nslots, len(args))
+        L[:len(args)] = args
+        self.frames.append([pid, 0, L, 1 if effect else 0])
+        if effect:
+            self.effect_depth += 1
+
+    def return_from(self, fr) -> None:
+        while self.frames:
+            top = self.frames.pop()
+            if top[3]:
+                self.effect_depth -= 1
+            if top is fr:
+                return
+
+    def finish(self, winners: list) -> None:
+        self.winners = sorted(set(winners))
+        self.over = True
+        self.frames.clear()
+        self.effect_depth = 0
+        self._events.append(("end", tuple(self.winners)))
+
+    # ------------------------------------------------------------------ primitives
+    def next_random(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        self.rng, bits = splitmix64(self.rng)
+        return (bits * n) >> 64
+
+    def random_choice(self, seq):
+        seq = list(seq)
+        if not seq:
+            return None
+        return seq[self.next_random(len(seq))]
+
+    def shuffle(self, zi: int) -> None:
+        z = self.zones[zi]
+        if self.prog.zone_unordered[zi]:
+            return
+        for i in range(len(z) - 1, 0, -1):
+            j = self.next_random(i + 1)
+            z[i], z[j] = z[j], z[i]
+        self._events.append(("shuffle", zi))
+
+    def move_cards(self, cards: list, dest: int, bottom: bool = False, log: bool = True,
+                   words: Optional[tuple] = None) -> None:
+        if not cards:
+            return
+        zones, loc = self.zones, self.loc
+        prog = self.prog
+        if self.effect_depth:
+            cards = self._respect_invariants(cards, dest)
+        if len(cards) == 1 and not prog.zone_unordered[dest] and not prog.zone_capacity[dest]:
+            # the common case, one card onto a pile: no grouping
+            c = cards[0]
+            src = loc[c]
+            z = zones[src]
+            if z[-1] == c:
+                z.pop()
+            else:
+                z.remove(c)
+            if bottom:
+                zones[dest].insert(0, c)
+            else:
+                zones[dest].append(c)
+            loc[c] = dest
+            if log and src != dest:
+                self._events.append(("move", (c,), src, dest) +
+                                    (() if words is None else tuple(words)))
+            return
+        groups = {}
+        target = zones[dest]
+        unordered = prog.zone_unordered[dest]
+        for c in cards:
+            src = loc[c]
+            z = zones[src]
+            if z[-1] == c:  # the top card: no scan
+                z.pop()
+            else:
+                z.remove(c)
+            if unordered:
+                bisect.insort(target, c)
+            elif bottom:
+                target.insert(0, c)
+            else:
+                target.append(c)
+            loc[c] = dest
+            if log:
+                groups.setdefault(src, []).append(c)
+        cap = prog.zone_capacity[dest]
+        if cap and len(target) > cap:
+            raise RuntimeRulesError("R021", f"{prog.zone_names[dest]} holds at most {cap} "
+                                    f"card{'s' if cap != 1 else ''}; this move makes "
+                                    f"{len(target)}", None,
+                                    ["check that the place is free before moving there"])
+        if log:  # by source zone, not by first card: that order would reveal a hidden card
+            for src, cs in sorted(groups.items()):
+                if src != dest:
+                    # a move told in words: (full, masked) on its first entry, None after
+                    extra = () if words is None else tuple(words)
+                    self._events.append(("move", tuple(cs), src, dest) + extra)
+                    words = None if words is None else (None, None)
+
+    def _respect_invariants(self, cards: list, dest: int) -> list:
+        """While a card effect runs, zones with `keeps N` keep their earliest N cards."""
+        keep = self.prog.zone_keep
+        loc = self.loc
+        by_src = {}
+        for c in cards:
+            src = loc[c]
+            if keep[src] and src != dest:
+                by_src.setdefault(src, []).append(c)
+        if not by_src:
+            return cards
+        held = set()
+        for src, moving in by_src.items():
+            zone = self.zones[src]
+            remaining = len(zone) - len(moving)
+            if remaining < keep[src]:
+                need = keep[src] - remaining
+                order = sorted(moving, key=zone.index)
+                held.update(order[:need])
+        return [c for c in cards if c not in held]
+
+    def deal(self, source: int, family_base: int, count: Optional[int], first: int) -> None:
+        n = self.prog.nplayers
+        pile = self.zones[source]
+        if count is not None:
+            if count < 0:
+                raise RuntimeRulesError("R022", f"cannot deal {count} cards")
+            if count * n > len(pile):
+                raise RuntimeRulesError("R022", f"dealing {count} to each of {n} players needs "
+                                        f"{count * n} cards but {self.prog.zone_names[source]} "
+                                        f"has {len(pile)}", None,
+                                        ["deal fewer cards, or refill the pile first"])
+            total = count * n
+        else:
+            total = len(pile)
+        dealt = [[] for _ in range(n)]
+        for i in range(total):
+            c = pile.pop()
+            seat = (first + i) % n
+            dest = family_base + seat
+            self._place(c, dest)
+            dealt[seat].append(c)
+        for seat, cs in enumerate(dealt):
+            if cs:
+                self._events.append(("move", tuple(cs), source, family_base + seat))
+
+    def _place(self, c: int, dest: int) -> None:
+        target = self.zones[dest]
+        if self.prog.zone_unordered[dest]:
+            bisect.insort(target, c)
+        else:
+            target.append(c)
+        self.loc[c] = dest
+        cap = self.prog.zone_capacity[dest]
+        if cap and len(target) > cap:
+            raise RuntimeRulesError("R021", f"{self.prog.zone_names[dest]} holds at most {cap} "
+                                    "cards")
+
+    def swap(self, a: Optional[int], b: Optional[int]) -> None:
+        if a is None or b is None:
+            raise RuntimeRulesError("R012", "swap needs two cards, got none")
+        za, zb = self.loc[a], self.loc[b]
+        la, lb = self.zones[za], self.zones[zb]
+        ia, ib = la.index(a), lb.index(b)
+        la[ia], lb[ib] = b, a
+        self.loc[a], self.loc[b] = zb, za
+        for zi in (za, zb):
+            if self.prog.zone_unordered[zi]:
+                self.zones[zi].sort()
+        self._events.append(("move", (a,), za, zb))
+        self._events.append(("move", (b,), zb, za))
+
+    def reveal(self, cards: list, seats: Optional[list] = None) -> None:
+        """Show cards to everyone, or only to `seats`; the log names the zone they lie in."""
+        by_zone = {}
+        for c in cards:
+            by_zone.setdefault(self.loc[c], []).append(c)
+        extra = () if seats is None else (tuple(sorted(set(seats))),)
+        if not by_zone:
+            self._events.append(("reveal", (), -1) + extra)
+        for zi, cs in by_zone.items():
+            self._events.append(("reveal", tuple(cs), zi) + extra)

@@ -1,0 +1,254 @@
+"""What a seat may see: views, the log as text, the game's words, and what the runner needs to lay out a screen."""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from rulesdsl.lang.limits import brief
+from rulesdsl.engine.compile import seat_label
+from rulesdsl.lang.errors import RulesError
+from rulesdsl.engine.state.data import _flat, _jsonable, _owner_of, _split_name
+
+
+class Views:
+    """Derives each seat's view from the declared visibility."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ seeing
+    def can_see(self, zi: int, seat: Optional[int]) -> bool:
+        if seat is None:
+            return True
+        vis = self.prog.zone_vis[zi]
+        if vis == "public":
+            return True
+        if vis == "private":
+            return self.prog.zone_owner[zi] == seat
+        return False
+
+    def render_log(self, entry, seat: Optional[int] = None) -> str:
+        """One event as text, as `seat` may see it (None: everything)."""
+        if isinstance(entry, str):
+            return entry
+        prog = self.prog
+        kind = entry[0]
+        if kind == "text":
+            return entry[1]
+        if kind == "move":
+            cards, src, dst = entry[1], entry[2], entry[3]
+            what = (", ".join(prog.card_label[c] for c in cards)
+                    if self.can_see(src, seat) or self.can_see(dst, seat)
+                    else f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
+            return f"{prog.zone_names[src]} -> {prog.zone_names[dst]}: {what}"
+        if kind == "play":
+            return f"{seat_label(entry[1])} plays {prog.card_label[entry[2]]}"
+        if kind == "cancelled":
+            return f"{prog.card_label[entry[1]]} is cancelled"
+        if kind == "shuffle":
+            return f"{prog.zone_names[entry[1]]} is shuffled"
+        if kind == "reveal":
+            shown = ", ".join(prog.card_label[c] for c in entry[1]) or "nothing"
+            where = prog.zone_names[entry[2]] if len(entry) > 2 and entry[2] >= 0 else "revealed"
+            if len(entry) > 3:  # shown to some players only
+                to = ", ".join(seat_label(q) for q in entry[3]) or "nobody"
+                if not (seat is None or seat in entry[3] or
+                        (entry[2] >= 0 and self.can_see(entry[2], seat))):
+                    n = len(entry[1])
+                    shown = f"{n} card{'s' if n != 1 else ''}"
+                return f"{where} shows {to}: {shown}"
+            return f"{where} shows: {shown}"
+        if kind == "choice":
+            return f"{seat_label(entry[1])} chooses {entry[2]}"
+        if kind == "chosen":  # a secret choice (ask together): its label for its player only
+            who = seat_label(entry[1])
+            return f"{who} has chosen" + ("" if seat is not None and seat != entry[1] else
+                                          f": {entry[2]}")
+        if kind == "reveal_value":  # (name, value as text, seats shown to or None)
+            name, text, seats = entry[1], entry[2], entry[3]
+            if seats is None:
+                return f"{name} shows: {text}"
+            to = ", ".join(seat_label(q) for q in seats) or "nobody"
+            return f"{name} shows {to}" + (f": {text}" if seat is None or seat in seats else "")
+        if kind == "end":
+            w = entry[1]
+            if not w:
+                return "the game ends without a winner"
+            return "the game ends; " + ", ".join(seat_label(s) for s in w) + \
+                (" wins" if len(w) == 1 else " share the win")
+        return str(entry)
+
+    @property
+    def log(self) -> list:
+        """Omniscient: every event so far, as text. A seat's own log is `view(seat)["log"]`."""
+        return [self.render_log(e) for e in self.events]
+
+    def view(self, seat: int) -> dict:
+        """What `seat` may see, as JSON-ready data."""
+        prog = self.prog
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < prog.nplayers:
+            raise RulesError("A002", f"there is no seat {brief(seat)} in a game of "
+                             f"{prog.nplayers}", None, ["a seat is a number from 0"])
+        zones = {}
+        for zi, name in enumerate(prog.zone_names):
+            cards = self.zones[zi]
+            if self.can_see(zi, seat):
+                zones[name] = [prog.card_label[c] for c in cards]
+            else:
+                zones[name] = {"count": len(cards)}
+        variables = {}
+        for lay in prog.vars.values():
+            for k in range(math.prod(lay.sizes)):
+                i = lay.base + k
+                name = prog.var_names[i]
+                if lay.visibility == "hidden":
+                    continue
+                if lay.visibility == "private":
+                    owner = _owner_of(lay, k)
+                    if owner != seat:
+                        continue
+                variables[name] = _jsonable(prog, lay.type, self.vars[i])
+        out = {
+            "game": prog.title,
+            "seat": seat,
+            "you": seat_label(seat),
+            "players": prog.nplayers,
+            "over": self.over,
+            "winners": [seat_label(w) for w in self.winners],
+            "to_move": None if self.over else seat_label(self.to_move),
+            "zones": zones,
+            "vars": variables,
+            "log": [self.render_log(e, seat) for e in self.events],
+        }
+        if prog.score is not None:
+            if prog.score_visibility == "public":
+                out["scores"] = {seat_label(p): s for p, s in enumerate(self.scores)}
+            elif prog.score_visibility == "private":
+                out["scores"] = {seat_label(seat): self.scores[seat]}
+        if not self.over and self.to_move == seat:
+            out["actions"] = [a.label for a in self.legal_actions()]
+        return out
+
+    # ------------------------------------------------------------------ the game's words
+    def question(self) -> Optional[str]:
+        """The pending decision's question (`ask p "..."`), its names filled in; else None."""
+        from rulesdsl.engine.words import question
+        return question(self)
+
+    def story(self, seat: Optional[int] = None) -> list:
+        """The log in the game's words, as `seat` may read it (None: everything)."""
+        from rulesdsl.engine.words import story
+        return story(self, seat)
+
+    def shown(self, seat: Optional[int] = None) -> list:
+        """The declared `show` values `seat` may see: [(title, {owner or None: text})]."""
+        from rulesdsl.engine.words import shown
+        return shown(self, seat)
+
+    def phase_path(self) -> list:
+        """The names of the phases being run, outermost first (e.g. ["game", "tournament",
+        "turn"]): where in the flow the pending decision stands. Empty once over."""
+        return [self.prog.procs[f[0]].name for f in self.frames]
+
+    def describe(self) -> dict:
+        """What the declarations say about each zone, variable and card, for showing a view
+        (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
+        "visibility", "unordered"}}, "vars": {instance name: {"var", "owner" (seat or
+        None), "board" (the board enum it is indexed by, or None), "type"}}, "boards":
+        {board: [nodes]}, "grids": {grid board: [width, height]}, "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
+        "group", "order"}}}. A card's group is the value of its first enum field (e.g. its
+        colour) or else its root kind; "order" sorts a hand."""
+        prog = self.prog
+        cached = getattr(prog, "_describe", None)
+        if cached is not None:
+            return cached
+        zones = {}
+        for zi, name in enumerate(prog.zone_names):
+            zones[name] = {"zone": prog.zone_layout_of[zi], "owner": prog.zone_owner[zi],
+                           "visibility": prog.zone_vis[zi],
+                           "unordered": prog.zone_unordered[zi]}
+        variables = {}
+        for lay in prog.vars.values():
+            board = next((d for d in lay.dims if d in prog.adjacency), None)
+            for k in range(math.prod(lay.sizes)):
+                variables[prog.var_names[lay.base + k]] = {
+                    "var": lay.name, "owner": _owner_of(lay, k), "board": board,
+                    "type": lay.type}
+        kinds = getattr(getattr(self.game, "model", None), "kinds", {}) or {}
+        enum_fields = []
+        for f, values in prog.fields.items():
+            for kinfo in kinds.values():
+                t = getattr(kinfo, "fields", {}).get(f)
+                if t and t[0] in prog.enums:
+                    enum_fields.append((f, t[0]))
+                    break
+        roots = {}
+        for kname in prog.kind_names:
+            anc = getattr(kinds.get(kname), "ancestors", None) or [kname]
+            roots[kname] = anc[-1]
+        root_order = list(dict.fromkeys(roots[k] for k in prog.kind_names))
+        cards = {}
+        for c, label in enumerate(prog.card_label):
+            if label in cards:
+                continue
+            kname = prog.kind_names[prog.card_kind[c]]
+            group, gkey = roots[kname], (1, root_order.index(roots[kname]), 0)
+            for f, enum in enum_fields:
+                v = prog.fields[f][c]
+                if isinstance(v, int) and not isinstance(v, bool) and \
+                        0 <= v < len(prog.enums[enum]):
+                    group, gkey = prog.enums[enum][v], (0, list(prog.enums).index(enum), v)
+                    break
+            rest = tuple(v if isinstance(v, int) else 0 for v in
+                         (prog.fields[f][c] for f in prog.fields))
+            cards[label] = {"kind": kname, "group": group,
+                            "order": list(gkey + rest + (prog.card_kind[c],))}
+        out = {"zones": zones, "vars": variables,
+               "boards": {b: list(prog.enums[b]) for b in prog.adjacency},
+               "grids": {b: [g.width, g.height] for b, g in prog.grids.items()},
+               "enums": {e: list(v) for e, v in prog.enums.items()},
+               "cards": cards}
+        from rulesdsl.engine.words import presentation
+        out.update(presentation(self))
+        try:
+            prog._describe = out
+        except AttributeError:
+            pass
+        return out
+
+    # ------------------------------------------------------------------ names
+    def _zone_index(self, name: str, seat=None, key=None) -> int:
+        if seat is None and key is None and type(name) is str:
+            # tests and scripts ask for the same few zones by name over and over
+            zi = self.prog.name_cache.get(name)
+            if zi is None:
+                zi = self.prog.name_cache[name] = self._find_zone(name, None, None)
+            return zi
+        return self._find_zone(name, seat, key)
+
+    def _find_zone(self, name: str, seat, key) -> int:
+        name, keys = _split_name(name)
+        prog = self.prog
+        lay = prog.zones.get(name)
+        if lay is None:
+            from rulesdsl.lang.errors import did_you_mean
+            raise RulesError("A003", f"no zone named '{brief(name)}'", None,
+                             did_you_mean(name, prog.zones))
+        if seat is not None:
+            keys = [seat] + ([] if key is None else (list(key) if isinstance(key, (list, tuple))
+                                                    else [key]))
+        elif key is not None:
+            keys = list(key) if isinstance(key, (list, tuple)) else [key]
+        return lay.base + _flat(prog, lay, keys, name)
+
+    def _var_index(self, name: str, key=None):
+        name, keys = _split_name(name)
+        prog = self.prog
+        lay = prog.vars.get(name)
+        if lay is None:
+            from rulesdsl.lang.errors import did_you_mean
+            raise RulesError("A003", f"no variable named '{brief(name)}'", None,
+                             did_you_mean(name, prog.vars))
+        if key is not None:
+            keys = list(key) if isinstance(key, (list, tuple)) else [key]
+        return lay, lay.base + _flat(prog, lay, keys, name)

@@ -1,0 +1,86 @@
+"""Static checks: names, types, arity, duplicates, and where statements may stand.
+
+`check(files)` merges a file with the files it extends, resolves every name, infers every
+expression's type and reports all problems at once, sorted by position. What it learns is
+kept in side tables of a `Model` (never written into the frozen nodes), which the compiler
+reads: what each name refers to, each expression's type, and the local slot of each binder.
+
+Types are strings: "int", "bool", "player", "card", "text", "zone", "none", "any", an
+enum or board name, "family:<zone>" for a per-player zone not yet indexed, and
+"list of <T>"."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from rulesdsl.lang import ast
+from rulesdsl.lang.limits import instance_errors
+from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span
+from rulesdsl.lang.present import check_presentation
+from rulesdsl.lang.check.declarations import Declarations
+from rulesdsl.lang.check.bodies import Bodies
+from rulesdsl.lang.check.statements import Statements
+from rulesdsl.lang.check.types import Types
+from rulesdsl.lang.check.names import Names
+# the model and its helpers are this package's API to the compiler and the tools
+from rulesdsl.lang.check.model import (  # noqa: F401
+    AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, Model, PhaseInfo, Scope, elem_of,
+    list_of)
+
+
+class Checker(Declarations, Bodies, Statements, Types, Names):
+    def __init__(self, file: ast.File, sources: dict):
+        self.file = file
+        self.m = Model(sources=dict(sources))
+        self.errors: list[RulesError] = []
+        self.warnings: list[RulesError] = []
+        self.scope: Optional[Scope] = None
+        self.context = "phase"  # "phase", "define", "setup", "response", "effect", "playable"
+        self.current_phase: Optional[PhaseInfo] = None
+        self.used: set = set()
+
+    # ------------------------------------------------------------------ reporting
+    def err(self, code: str, msg: str, span: Optional[Span], hints=()):
+        self.errors.append(RulesError(code, msg, span, hints))
+
+    def warn(self, code: str, msg: str, span: Optional[Span], hints=()):
+        self.warnings.append(RulesWarning(code, msg, span, hints))
+
+    def name_at(self, span: Optional[Span], name: str, after: str = "") -> Optional[Span]:
+        """The span of the word `name` inside `span`, after the pattern `after`; else `span`."""
+        text = self.m.sources.get(span.path) if span is not None else None
+        if text is None or not 0 <= span.start < span.end <= len(text):
+            return span
+        line = text.count("\n", 0, span.start) + 1
+        if (line, span.start - text.rfind("\n", 0, span.start)) != (span.line, span.column):
+            return span  # offsets of another text (an expression inside a string)
+        found = re.compile(after + r"\b(" + re.escape(name) + r")\b").search(
+            text, span.start, span.end)
+        if found is None:
+            return span
+        start = found.start(1)
+        line = text.count("\n", 0, start) + 1
+        col = start - text.rfind("\n", 0, start)
+        return Span(span.path, line, col, line, col + len(name), start, start + len(name))
+
+    # ------------------------------------------------------------------ declarations
+    def run(self) -> Model:
+        decls = [d.body for d in self.file.decls]
+        self.collect(decls)
+        self.check_bodies(decls)
+        self.m.present = check_presentation(self, decls)
+        self.check_unused()
+        if self.errors:
+            raise CheckFailed(self.errors, self.warnings)
+        return self.m
+
+
+def check_file_tree(file: ast.File, sources: dict) -> tuple[Model, list]:
+    checker = Checker(file, sources)
+    model = checker.run()
+    too_many = instance_errors(model)  # before any layout is built (issue 20)
+    if too_many:
+        raise CheckFailed(too_many, checker.warnings)
+    model.files = [file]
+    return model, sorted(checker.warnings, key=RulesError.sort_key)
