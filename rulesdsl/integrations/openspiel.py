@@ -2,9 +2,9 @@
 
     import pyspiel
     import rulesdsl.integrations.openspiel          # registers every bundled game
-    game = pyspiel.load_game("rulesdsl_ivanhoe", {"players": 3})
-    game = pyspiel.load_game("rulesdsl_triumvirat(players=2,options=games_to_win:1)")
     register("path/to/mine.rules")                   # any file: "rulesdsl_mine"
+    game = pyspiel.load_game("rulesdsl_mine", {"players": 3})
+    game = pyspiel.load_game("rulesdsl_mine(players=2,options=rounds:1)")
 
 Parameters: `players` (default the game's fewest), `options` (the game's own options:
 "k=v,k=v" in a parameter dict, "k:v;k:v" inside a game string), `amount_slots` and `seeds` (below), `max_game_length`.

@@ -1,7 +1,7 @@
 """PettingZoo: any game as an AEC environment (`pip install "rulesdsl[pettingzoo]"`).
 
     from rulesdsl.integrations.pettingzoo import env
-    e = env("ivanhoe", players=3, options={})
+    e = env("examples/hearts.rules", players=4, options={})
     e.reset(seed=7)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()

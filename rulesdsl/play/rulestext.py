@@ -22,7 +22,7 @@ def title(game, name: str) -> str:
 
 
 def enum_title(game, enum: str, value: str) -> str:
-    """An enum value with its declared title: "red (Caesar)"; the value alone without one."""
+    """An enum value with its declared title: "red (the Reds)"; the value alone without one."""
     e = game.model.enums.get(enum)
     decl = getattr(e, "decl", None)
     for item in getattr(decl, "items", ()) or ():

@@ -46,7 +46,7 @@ def latest() -> str:
 
 
 def _summary(path: str) -> str:
-    """"Triumvirat, 14 actions" from the file, or why it cannot be read."""
+    """"My Game, 14 actions" from the file, or why it cannot be read."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
