@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 
-from rulesdsl.engine.state import splitmix64
+from rulesdsl.engine.state import _owner_of, splitmix64
 from rulesdsl.engine.together import hide_pending_choices
 
 MASK64 = (1 << 64) - 1
@@ -141,17 +141,6 @@ def _may_read(lay, k: int, seat: int) -> bool:
     if lay.visibility == "private":
         return _owner_of(lay, k) == seat
     return True
-
-
-def _owner_of(lay, k: int):
-    if "player" not in lay.dims:
-        return None
-    keys = []
-    for s in reversed(lay.sizes):
-        keys.append(k % s)
-        k //= s
-    keys.reverse()
-    return keys[lay.dims.index("player")]
 
 
 def _possible_places(state, seat: int, see: list) -> list:
