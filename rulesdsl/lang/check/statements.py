@@ -97,28 +97,12 @@ class Statements:
             self.question(s)
             self.choices(s.choices)
         elif t is ast.AskEach:
-            self.no_decision_here(s.span, "a decision")
-            self.current_phase.asks = True
-            et = self.collection(s.source)
-            self.expect("player", et, s.source, "who is asked")
-            self.scope.push()
-            m.slots[id(s)] = self.scope.bind(s.binder, "player")
-            if s.where is not None:
-                self.cond(s.where, "a condition")
-            self.question(s)
+            self.players_asked(s)
             self.choices(s.choices)
             self.scope.pop()
             self.warn_secret_asking(s)
         elif t is ast.AskTogether:
-            self.no_decision_here(s.span, "a decision")
-            self.current_phase.asks = True
-            et = self.collection(s.source)
-            self.expect("player", et, s.source, "who is asked")
-            self.scope.push()
-            m.slots[id(s)] = self.scope.bind(s.binder, "player")
-            if s.where is not None:
-                self.cond(s.where, "a condition")
-            self.question(s)
+            self.players_asked(s)
             # a break out of the bodies would drop the choices not yet taken into effect
             saved = self.scope.loop_depth, getattr(self.scope, "in_together", False)
             self.scope.loop_depth, self.scope.in_together = 0, True
@@ -226,6 +210,18 @@ class Statements:
                       "may see: asking tells the table what it holds", s.span,
                       ["ask every player openly and test the secret in the options: "
                        "ask each q in ... openly { ... }"])
+
+    def players_asked(self, s):
+        """The head of `ask each` / `ask together`: a list of players, its binder in a new
+        scope (the caller pops it after the options), the condition and the question."""
+        self.no_decision_here(s.span, "a decision")
+        self.current_phase.asks = True
+        self.expect("player", self.collection(s.source), s.source, "who is asked")
+        self.scope.push()
+        self.m.slots[id(s)] = self.scope.bind(s.binder, "player")
+        if s.where is not None:
+            self.cond(s.where, "a condition")
+        self.question(s)
 
     def set_stmt(self, s: ast.Set):
         m = self.m
