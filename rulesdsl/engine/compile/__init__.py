@@ -123,8 +123,11 @@ class Compiler(Layout, Flow, Effects, Expressions, Calls, Source):
         return self.expr(e)(None, [None] * 4)
 
 
-def compile_program(model: Model, nplayers: int, options: dict) -> Program:
-    return Compiler(model, nplayers, options, generate=generating()).build()
+def compile_program(model: Model, nplayers: int, options: dict,
+                    step_limit: int = 1_000_000) -> Program:
+    compiler = Compiler(model, nplayers, options, generate=generating())
+    compiler.p.step_limit = step_limit  # the generated code's loops count against it
+    return compiler.build()
 
 
 def generating() -> bool:

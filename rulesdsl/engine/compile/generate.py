@@ -26,14 +26,20 @@ which is what keeps the generated code honest (tests run both).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Optional
 
 import attrs
 
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.compile.source import compiled
 
 INDENT = " " * 12  # a statement inside `while True:` / `if pc == k:`
+
+
+@lru_cache(maxsize=8192)
+def compiled(text: str, mode: str = "eval"):
+    """The code object of a generated text: loading a game twice compiles it once."""
+    return compile(text, "<rulesdsl generated>", mode)
 
 
 @attrs.define
@@ -92,10 +98,11 @@ def _leaders(proc, stmts: list) -> list:
 
 
 def _goto(target: int, here: int, span_ref: str, pad: str) -> list:
-    """Go to `target`; a jump backwards counts toward the step limit."""
+    """Go to `target`; a jump backwards counts the instructions it repeats toward the
+    step limit (as the interpreter counts them, one per instruction)."""
     out = []
     if target <= here:
-        out += [f"{pad}jumps += 1",
+        out += [f"{pad}jumps += {here - target + 1}",
                 f"{pad}if jumps > LIMIT:",
                 f"{pad}    RUNAWAY({span_ref})"]
     return out + [f"{pad}pc = {target}", f"{pad}continue"]

@@ -10,17 +10,10 @@ it, and compiled code is cached by its text."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.compile.program import MAX_INT
-
-
-@lru_cache(maxsize=8192)
-def compiled(text: str, mode: str = "eval"):
-    """The code object of a generated text: loading a game twice compiles it once."""
-    return compile(text, "<rulesdsl generated>", mode)
+from rulesdsl.engine.compile.program import MAX_INT, moves_cost
+from rulesdsl.engine.compile.generate import Statement, compiled
 
 
 # helpers the generated code calls on its error paths only
@@ -43,7 +36,7 @@ def _bad_index(name, k, span):
 
 
 HELPERS = {"_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
-           "_bad_index": _bad_index, "MAX_INT": MAX_INT}
+           "_bad_index": _bad_index, "MAX_INT": MAX_INT, "moves_cost": moves_cost}
 
 _COMPARE = {"<", ">", "<=", ">="}
 _ARITH = {"+", "-", "*"}
@@ -98,6 +91,30 @@ class Source:
         method = getattr(self, "xs_" + type(e).__name__, None)
         text = method(e) if method is not None else None
         return text if text is not None else self.ref(f) + "(st, L)"
+
+    def plain(self, closure):
+        """The source form of an instruction that only changes the game (never the frames,
+        never a decision): a call of its closure, without the interpreter around it."""
+        return Statement("do", (f"{self.ref(closure, 'I')}(st, fr)",))
+
+    def index_source(self, layout, args: list, closures: list, idx, span) -> str:
+        """The flat index of a variable instance (`instance` as source)."""
+        if not args:
+            return repr(layout.base)
+        if len(args) == 1:
+            arg, t, size = self.xs_or(args[0], closures[0]), self.temp(), layout.sizes[0]
+            return (f"({layout.base} + {t} if ({t} := {arg}) is not None and "
+                    f"0 <= {t} < {size} else _bad_index({layout.name!r}, {t}, "
+                    f"{self.ref(span, 'S')}))")
+        return self.ref(idx) + "(st, L)"
+
+    def cards_source(self, e, closure) -> str:
+        """A fresh list of card ids for a card, a list or a zone (`cards_of` as source)."""
+        t = self.m.types.get(id(e), "any")
+        if t == "card":
+            c = self.temp()
+            return f"([] if ({c} := {self.xs(e)}) is None else [{c}])"
+        return self.ref(closure) + "(st, L)"
 
     def inline_root(self, e):
         """For `expr`: a generated function for `e`, or None to use the closures."""
