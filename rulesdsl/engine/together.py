@@ -60,6 +60,10 @@ class AskTogether:
 
     __slots__ = ("inner", "binder", "seats", "k", "picks", "done", "span")
     secret = True  # State.apply logs nothing: the choice is hidden until the reveal
+
+    @staticmethod
+    def logs_choice(alt: int) -> bool:
+        return False
     optional = False  # (like Ask: every listed player must choose)
 
     def __init__(self, inner, binder, seats, k, picks, done, span):

@@ -128,7 +128,13 @@ class Effects:
             words = (full(st, L), masked(st, L).replace(MASK, "a card" if n == 1 else
                                                         f"{n} cards"))
             st.move_cards(cards, to(st, L), bottom, words=words)
-        self.emit(move, s.span, self.plain(move))
+        n = self.temp()
+        self.emit(move, s.span, Statement("do", (
+            f"_c = {self.cards_source(s.what, what)}",
+            f"{n} = len(_c)",
+            f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words=("
+            f"{self.ref(full)}(st, L), {self.ref(masked)}(st, L).replace("
+            f"{MASK!r}, 'a card' if {n} == 1 else f'{{{n}}} cards')))")))
 
     def s_Shuffle(self, s: ast.Shuffle):
         z = self.expr(s.zone)
@@ -336,6 +342,8 @@ class Effects:
         self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span, openly)
         if getattr(s, "question", None) is not None:
             self.code[at].question = self.text(s.question)
+        if self.generate:
+            self.generate_options(self.code[at])
 
     # ------------------------------------------------------------------ expressions
     def text(self, text: ast.Text) -> Callable:
@@ -349,6 +357,10 @@ class Effects:
         if all(t is None for t, _ in parts):
             s = "".join(x for _, x in parts)
             return lambda st, L: s
+        if self.generate:
+            f = self.generated_lambda(text, self.text_source(text))
+            if f is not None:
+                return f
 
         b, span = self.b, text.span
 

@@ -200,7 +200,10 @@ def generate_procs(compiler) -> None:
             owners[offset + i] = pc
         text += lines + [""]
     source = "\n".join(text)
-    exec(compiled(source, "exec"), ns)
+    try:
+        exec(compiled(source, "exec"), ns)
+    except (SyntaxError, RecursionError, MemoryError):  # rules nested past what Python
+        return  # compiles: the closures run them, as they would without generation
     for pid, proc in enumerate(prog.procs):
         proc.run = ns[f"proc_{pid}"]
         proc.owner_lines = owners

@@ -134,7 +134,8 @@ class Ask:
     """The decision instruction. `options(st, fr)` lists (label, alt, value); running it
     suspends the game unless it is optional and nobody has an option."""
 
-    __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question")
+    __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
+                 "quiet", "fast")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -145,10 +146,19 @@ class Ask:
         self.label = labeller
         self.span = span
         self.question = None  # closure (st, L) -> the question, when the rules ask one
+        # a chosen card shows up in the log through its move, with its visibility
+        self.quiet = [alt[0] == "binder" and alt[6] == "card" for alt in alts]
+        self.fast = None  # the options as generated code (source.generate_options), if any
+
+    def logs_choice(self, alt: int) -> bool:
+        """Does choosing this alternative (-1: declining) write "P1 chose ..." in the log?"""
+        return alt < 0 or not self.quiet[alt]
 
     def options(self, st, fr) -> list:
         st.memo = {}  # the state stands still: pure definitions are computed once per args
         try:
+            if self.fast is not None:
+                return self.fast(st, fr[2])
             return self._options(st, fr)
         finally:
             st.memo = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.compile.program import MAX_INT, moves_cost
+from rulesdsl.engine.compile.program import MAX_INT, _unique, by_position, moves_cost
 from rulesdsl.engine.compile.generate import Statement, compiled
 
 
@@ -26,6 +26,10 @@ def _none_operand(op, span):
     raise RuntimeRulesError("R013", f"'{op}' was given none", span)
 
 
+def _none_call(name, span):
+    raise RuntimeRulesError("R013", f"{name}(none)", span)
+
+
 def _too_big(span):
     raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span,
                             ["numbers stay within -2^53..2^53"])
@@ -35,10 +39,11 @@ def _bad_index(name, k, span):
     raise RuntimeRulesError("R010", f"{name}[...] was given {'none' if k is None else k}", span)
 
 
-HELPERS = {"_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
+HELPERS = {"_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
            "_bad_index": _bad_index, "MAX_INT": MAX_INT, "moves_cost": moves_cost}
 
 _COMPARE = {"<", ">", "<=", ">="}
+MAX_DEPTH = 24  # nodes inlined in one expression (each adds up to three parentheses)
 _ARITH = {"+", "-", "*"}
 
 
@@ -50,6 +55,7 @@ class Source:
         self.ns_ids = {}  # id(object) -> its name in ns
         self.generated = []  # every generated definition, in order, for --show
         self.temps = 0
+        self.xs_depth = 0  # operators nested in the expression being generated
 
     # ------------------------------------------------------------------ names
     def ref(self, obj, stem: str = "K") -> str:
@@ -72,15 +78,31 @@ class Source:
     # ------------------------------------------------------------------ entry points
     def generated_lambda(self, e, text: str):
         """`lambda st, L: text` in the program's namespace (noted for --show)."""
-        name = f"E{len(self.generated)}"
-        self.generated.append((name, getattr(e, "span", None), f"lambda st, L: {text}"))
-        return eval(compiled(f"lambda st, L: {text}"), self.ns)
+        try:
+            code = compiled(f"lambda st, L: {text}")
+        except (SyntaxError, RecursionError, MemoryError):
+            return None  # past what Python compiles: the closures do it
+        self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
+                               f"lambda st, L: {text}"))
+        return eval(code, self.ns)
 
     def xs(self, e) -> str:
         """Python source for `e`; a closure call where no source form exists."""
+        if self.loop_stack and type(e) in (ast.Call, ast.Comprehension):
+            return self.closure_call(e)  # through `expr`: loop invariants stay hoisted
+        if self.xs_depth >= MAX_DEPTH:  # Python's parser nests 200 parentheses at most
+            saved, self.generate = self.generate, False
+            try:
+                return self.closure_call(e)
+            finally:
+                self.generate = saved
         method = getattr(self, "xs_" + type(e).__name__, None)
         if method is not None:
-            text = method(e)
+            self.xs_depth += 1
+            try:
+                text = method(e)
+            finally:
+                self.xs_depth -= 1
             if text is not None:
                 return text
         return self.closure_call(e)
@@ -116,12 +138,107 @@ class Source:
             return f"([] if ({c} := {self.xs(e)}) is None else [{c}])"
         return self.ref(closure) + "(st, L)"
 
+    def label_source(self, t: str, e) -> str:
+        """How a value of type `t` reads in a text (the labeller, inlined)."""
+        x = self.temp()
+        value = self.xs(e)
+        shown = self.shown(t, x)
+        if shown is None:
+            return f"LABEL({t!r}, {value})"
+        return f"('none' if ({x} := {value}) is None else {shown})"
+
+    def shown(self, t: str, x: str):
+        """The label of the value in variable `x` (not none) of type `t`, as source."""
+        if t == "card":
+            shown = f"{self.ref(self.p.card_label, 'CARD_LABELS')}[{x}]"
+        elif t == "player":
+            shown = f"'P' + str({x} + 1)"
+        elif t in self.m.enums:
+            shown = f"{self.ref(list(self.m.enums[t].values), 'NAMES_' + t + '_')}[{x}]"
+        elif t == "int":
+            shown = f"str({x})"
+        else:
+            return None
+        return shown
+
+    def generate_options(self, ask) -> None:
+        """The options of a decision as one generated function (Ask._options, unrolled
+        per alternative): the same options, labels and order."""
+        if any(alt[0] not in ("named", "binder") for alt in ask.alts):
+            return  # tuples of values: their lazy walk stays as it is
+        ns = self.ns
+        ns.setdefault("_unique", _unique)
+        ns.setdefault("by_position", by_position)
+        ns.setdefault("LABEL", self.p.labeller)
+        lines = ["def options(st, L):", "    out = []", "    seen = {}"]
+        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
+            if kind == "named":
+                test = "True" if cond is None else f"{self.ref(cond)}(st, L)"
+                lines += [f"    if {test}:",
+                          f"        lab = {self.ref(text)}(st, L)",
+                          "        if lab in seen:",
+                          f"            lab = _unique(lab + ' ({ai + 1})', seen)",
+                          "        seen[lab] = -1",
+                          f"        out.append((lab, {ai}, None))"]
+                continue
+            if text is not None:
+                lab = f"{self.ref(text)}(st, L)"
+            else:
+                shown = self.shown(et, "x")
+                lab = (f"LABEL({et!r}, x)" if shown is None else
+                       f"('none' if x is None else {shown})")
+            lines += ["    mine = []",
+                      f"    for x in list({self.ref(src)}(st, L)):",
+                      f"        L[{slot}] = x"]
+            if cond is not None:
+                lines += [f"        if not {self.ref(cond)}(st, L):", "            continue"]
+            lines.append(f"        mine.append(({lab}, x))")
+            alike = len(set(self.p.card_label)) < len(self.p.card_label)
+            if et == "card" and text is None and alike:  # else no two cards read the same
+                lines += ["    if len(mine) > 1:",
+                          f"        mine = by_position(st, mine, {self.ref(ask.who)}(st, L))"]
+            lines += ["    for lab, x in mine:",
+                      "        prev = seen.get(lab)",
+                      "        if prev is not None:",
+                      f"            if prev == {ai}:",
+                      "                continue  # two copies of the same card: one action",
+                      f"            lab = _unique(lab + ' ({ai + 1})', seen)",
+                      f"        seen[lab] = {ai}",
+                      f"        out.append((lab, {ai}, x))"]
+        if ask.optional:
+            test = "True" if ask.openly else "out"
+            lines += [f"    if {test}:", "        out.append(('decline', -1, None))"]
+        lines.append("    return out")
+        source = "\n".join(lines)
+        scope = {}
+        try:
+            exec(compiled(source, "exec"), ns, scope)
+        except (SyntaxError, RecursionError, MemoryError):
+            return
+        self.generated.append((f"options of the decision at {ask.span}", ask.span, source))
+        ask.fast = scope["options"]
+
+    def text_source(self, text) -> str:
+        """A text with holes as one expression; the length limit as `text()` checks it."""
+        self.ns.setdefault("LABEL", self.p.labeller)
+        pieces = [repr(part) if isinstance(part, str) else
+                  self.label_source(self.m.types.get(id(part), "any"), part)
+                  for part in text.parts]
+        joined = " + ".join(pieces) if len(pieces) > 1 else f"str({pieces[0]})"
+        budget, span, t = self.ref(self.b, "BUDGET"), self.ref(text.span, "S"), self.temp()
+        return (f"({t} if len({t} := {joined}) <= {budget}.text_length else "
+                f"{budget}.check_text({t}, {span}))")
+
     def inline_root(self, e):
         """For `expr`: a generated function for `e`, or None to use the closures."""
         method = getattr(self, "xs_" + type(e).__name__, None)
         if method is None:
             return None
-        text = method(e)
+        saved, self.xs_depth = self.xs_depth, 1  # a function of its own: depth from 1
+        try:
+            text = method(e)
+        finally:
+            self.xs_depth = saved
         if text is None:
             return None
         return self.generated_lambda(e, text)
@@ -197,6 +314,26 @@ class Source:
             return f"(({t} := {self.xs(e.expr)}) is None or not {members}[{t}])"
         return f"(({t} := {self.xs(e.expr)}) is not None and {members}[{t}])"
 
+    def xs_Call(self, e):
+        """The built-ins every turn uses; the others stay closures."""
+        kind = self.m.resolved.get(id(e), ("",))[0]
+        if kind in ("define", "aggregate") or len(e.args) != 1:
+            return None
+        name, arg = e.name, e.args[0]
+        t = self.temp()
+        if name in ("next", "previous"):
+            step = "+ 1" if name == "next" else "- 1"
+            return (f"(({t} {step}) % {self.n} if ({t} := {self.xs(arg)}) is not None else "
+                    f"_none_call({name!r}, {self.ref(e.span, 'S')}))")
+        if name == "size":
+            if self.m.types.get(id(arg)) == "zone":
+                return f"len(st.zones[{self.xs(arg)}])"
+            return f"len({self.xs(arg)})"
+        if name in ("top", "bottom"):
+            end = -1 if name == "top" else 0
+            return f"({t}[{end}] if ({t} := st.zones[{self.xs(arg)}]) else None)"
+        return None
+
     def xs_Binary(self, e):
         op = e.op
         if op in ("and", "or"):
@@ -209,7 +346,11 @@ class Source:
             return None  # lists, texts, division: their closures
         a, b, span = self.xs(e.left), self.xs(e.right), self.ref(e.span, "S")
         x, y = self.temp(), self.temp()
-        both = f"({x} := {a}) is not None and ({y} := {b}) is not None"
+        if type(e.right) is ast.Int:  # a number is never none: only the left is checked
+            x, y = x, b
+            both = f"({x} := {a}) is not None"
+        else:
+            both = f"({x} := {a}) is not None and ({y} := {b}) is not None"
         if op in _COMPARE:
             return f"({x} {op} {y} if {both} else _none_operand({op!r}, {span}))"
         v = self.temp()

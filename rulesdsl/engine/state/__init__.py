@@ -27,7 +27,7 @@ class State(Machine, Views, Saving):
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
-                 "_actions", "_origin", "memo", "scenario")
+                 "_actions", "_origin", "_origin_at", "memo", "scenario")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -47,6 +47,7 @@ class State(Machine, Views, Saving):
         self.seed = 0
         self._actions = None  # the Action objects of `pending`, made on first request
         self._origin = None  # a snapshot to replay from after an interrupted apply
+        self._origin_at = 0  # the length of the history at that snapshot
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # the scenario it started from (saved: a restore replays it)
 
@@ -87,11 +88,19 @@ class State(Machine, Views, Saving):
     def legal_actions(self) -> list:
         if self.over:
             return []
-        pending = self._pending()
+        pending = self.pending
+        if pending is None:
+            pending = self._pending()
         cached = self._actions
         if cached is None or cached[0] is not pending:
-            cached = self._actions = (pending, [Action(o[0], i)
-                                                for i, o in enumerate(pending[1])])
+            make = Action.__new__
+            actions = []
+            for i, o in enumerate(pending[1]):
+                a = make(Action)
+                a.label = o[0]
+                a.index = i
+                actions.append(a)
+            cached = self._actions = (pending, actions)
         return cached[1][:]
 
     def apply(self, action) -> None:
@@ -99,37 +108,41 @@ class State(Machine, Views, Saving):
         if self.over:
             raise IllegalAction("the game is over; no more actions", ["start a new game"])
         self.memo = None  # left over only if Ctrl-C hit the very end of an options run
-        seat, opts = self._pending()
-        label = action.label if isinstance(action, Action) else action
-        if not isinstance(label, str):
-            raise IllegalAction(f"an action is a label (text), not {type(label).__name__}")
+        pending = self.pending
+        seat, opts = pending if pending is not None else self._pending()
         chosen = None
-        if isinstance(action, Action) and 0 <= action.index < len(opts) and \
-                opts[action.index][0] == label:
-            chosen = opts[action.index]
+        if type(action) is Action:
+            label = action.label
+            i = action.index
+            if 0 <= i < len(opts) and opts[i][0] == label:
+                chosen = opts[i]
         else:
+            label = action.label if isinstance(action, Action) else action
+            if not isinstance(label, str):
+                raise IllegalAction(f"an action is a label (text), not {type(label).__name__}")
+        if chosen is None:
             for o in opts:
                 if o[0] == label:
                     chosen = o
                     break
-        if chosen is None:
-            shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
-            raise IllegalAction(f"'{label[:80]}' is not a legal action for {seat_label(seat)} "
-                                f"now", [f"legal actions: {shown}"])
-        before = len(self._history)
-        if self._origin is None or before - len(self._origin[7]) >= REPLAY_SPAN:
+            else:
+                shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
+                raise IllegalAction(f"'{label[:80]}' is not a legal action for "
+                                    f"{seat_label(seat)} now", [f"legal actions: {shown}"])
+        history = self._history
+        before = history._n
+        if self._origin is None or before - self._origin_at >= REPLAY_SPAN:
             self._origin = self._snapshot()  # bounds the replay after an error
+            self._origin_at = before
         try:
             fr = self.frames[-1]
             ins = self.prog.procs[fr[0]].code[fr[1]]
             self.pending = None
             ins.choose(self, fr, chosen)
-            self._history.append(chosen[0])
-            ai = chosen[1]
-            # a chosen card shows up in the log through its move, with its visibility
+            history.append(chosen[0])
+            # a chosen card shows up in the log through its move, with its visibility;
             # a secret choice (ask together) is logged by the decision itself, at the reveal
-            if not getattr(ins, "secret", False) and \
-                    not (ai >= 0 and ins.alts[ai][0] == "binder" and ins.alts[ai][6] == "card"):
+            if ins.logs_choice(chosen[1]):
                 self._events.append(("choice", seat, chosen[0]))
             self.run()
         except BaseException:  # a rules error, or Ctrl-C anywhere: back to before
@@ -180,6 +193,7 @@ class State(Machine, Views, Saving):
         s.seed = self.seed
         s._actions = self._actions
         s._origin = None  # its own, at its first apply: a clone may be changed before it
+        s._origin_at = 0
         s.memo = None
         s.scenario = self.scenario
         return s

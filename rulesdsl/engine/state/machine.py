@@ -23,7 +23,9 @@ class Machine:
         frames = self.frames
         limit = self.prog.step_limit
         steps = 0
-        self.prog.budget.refill()  # the work budget is per decision, as the step limit
+        budget = self.prog.budget  # the work budget is per decision, as the step limit
+        budget.work = budget.work_limit
+        budget.moves = budget.moves_limit
         while frames:
             fr = frames[-1]
             pc = fr[1]

@@ -48,6 +48,7 @@ class Saving:
                 for label in replay:
                     self.apply(label)
                 self._origin = self._snapshot()
+                self._origin_at = len(self._history)
                 break
             except KeyboardInterrupt:
                 interrupted = True
