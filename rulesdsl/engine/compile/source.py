@@ -13,7 +13,7 @@ from __future__ import annotations
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import MAX_INT, _unique, by_position, moves_cost
-from rulesdsl.engine.compile.generate import Statement, compiled
+from rulesdsl.engine.compile.generate import Statement, compiled, rules_place
 
 
 # helpers the generated code calls on its error paths only
@@ -43,6 +43,7 @@ HELPERS = {"_none_call": _none_call, "_none_field": _none_field, "_none_operand"
            "_bad_index": _bad_index, "MAX_INT": MAX_INT, "moves_cost": moves_cost}
 
 _COMPARE = {"<", ">", "<=", ">="}
+LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
 MAX_DEPTH = 24  # nodes inlined in one expression (each adds up to three parentheses)
 _ARITH = {"+", "-", "*"}
 
@@ -124,7 +125,8 @@ class Source:
         if not args:
             return repr(layout.base)
         if len(args) == 1:
-            arg, t, size = self.xs_or(args[0], closures[0]), self.temp(), layout.sizes[0]
+            arg = self.xs(args[0]) if closures[0] is None else self.xs_or(args[0], closures[0])
+            t, size = self.temp(), layout.sizes[0]
             return (f"({layout.base} + {t} if ({t} := {arg}) is not None and "
                     f"0 <= {t} < {size} else _bad_index({layout.name!r}, {t}, "
                     f"{self.ref(span, 'S')}))")
@@ -215,7 +217,8 @@ class Source:
             exec(compiled(source, "exec"), ns, scope)
         except (SyntaxError, RecursionError, MemoryError):
             return
-        self.generated.append((f"options of the decision at {ask.span}", ask.span, source))
+        self.generated.append((f"the options of the decision at {rules_place(ask.span)}", ask.span,
+                               source))
         ask.fast = scope["options"]
 
     def text_source(self, text) -> str:
@@ -232,8 +235,8 @@ class Source:
     def inline_root(self, e):
         """For `expr`: a generated function for `e`, or None to use the closures."""
         method = getattr(self, "xs_" + type(e).__name__, None)
-        if method is None:
-            return None
+        if method is None or type(e) in LEAVES:
+            return None  # a leaf's closure is as quick as a generated one
         saved, self.xs_depth = self.xs_depth, 1  # a function of its own: depth from 1
         try:
             text = method(e)
@@ -289,8 +292,13 @@ class Source:
 
     def xs_Index(self, e):
         kind, payload = self.m.resolved[id(e)]
-        if kind != "var":
+        if kind not in ("var", "zone"):
             return None
+        if kind == "zone":  # the zone instance's number, as `instance` gives it
+            layout = self.p.zones[payload]
+            if len(e.args) != 1 or len(layout.sizes) != 1:
+                return None
+            return self.index_source(layout, e.args, [None], None, e.span)
         layout = self.p.vars[payload]
         if len(e.args) != 1 or len(layout.sizes) != 1:
             return None
@@ -346,7 +354,7 @@ class Source:
             return None  # lists, texts, division: their closures
         a, b, span = self.xs(e.left), self.xs(e.right), self.ref(e.span, "S")
         x, y = self.temp(), self.temp()
-        if type(e.right) is ast.Int:  # a number is never none: only the left is checked
+        if b.lstrip("-").isdigit() or b.startswith("len("):  # never none: not checked
             x, y = x, b
             both = f"({x} := {a}) is not None"
         else:

@@ -1,0 +1,139 @@
+"""The generated engine (rulesdsl/engine/compile/generate.py, source.py): the same games as
+the closures, errors at the same places, and a listing a developer can read."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import rulesdsl
+from rulesdsl.engine.compile import generate
+from rulesdsl.lang.errors import RulesError
+from _golden import RULES_FILES, fixture_path, play
+
+HEAD = '''game "Generated"
+players 2
+kind card { value: int  label "card {value}" }
+zone stock hidden
+zone table public
+deck stock { card(1..3) }
+var n: int = 0
+flow main
+'''
+
+
+def load(tmp_path, body: str, engine: str, monkeypatch, **kw):
+    monkeypatch.setenv("RULESDSL_ENGINE", engine)
+    path = tmp_path / f"{engine}.rules"
+    path.write_text(HEAD + body)
+    return rulesdsl.load(path, **kw)
+
+
+@pytest.mark.parametrize("path", RULES_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_game_runs_as_generated_code(path):
+    prog = rulesdsl.load(str(path)).program(rulesdsl.load(str(path)).min_players)
+    assert prog.generated and all(proc.run is not None for proc in prog.procs)
+    inline = sum(st is not None for proc in prog.procs for st in proc.stmts)
+    total = sum(len(proc.code) for proc in prog.procs)
+    assert inline >= 0.6 * total, f"only {inline} of {total} instructions inline"
+
+
+@pytest.mark.parametrize("path", RULES_FILES[::3], ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_closures_replay_the_goldens_too(path, monkeypatch):
+    """RULESDSL_ENGINE=closures is the reference the generated code is compared with."""
+    monkeypatch.setenv("RULESDSL_ENGINE", "closures")
+    data = json.loads(fixture_path(path).read_text(encoding="utf-8"))
+    game = rulesdsl.load(str(path))
+    assert all(proc.run is None for proc in game.program(data["games"][0][1]).procs)
+    for g in [g for g in data["games"] if g[2] == 0][:5]:
+        assert play(game, g[1], g[0]) == g[3:]
+
+
+def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
+    """Positions are the same in both: a save of one continues in the other."""
+    monkeypatch.setenv("RULESDSL_ENGINE", "generated")
+    game = rulesdsl.load("triumvirat")
+    st = game.new_game(seed=3)
+    for _ in range(40):
+        st.apply(st.legal_actions()[0])
+    text = st.to_json()
+    monkeypatch.setenv("RULESDSL_ENGINE", "closures")
+    other = rulesdsl.restore(rulesdsl.load("triumvirat"), text)
+    for _ in range(60):
+        a, b = st.legal_actions(), other.legal_actions()
+        assert [x.label for x in a] == [x.label for x in b]
+        st.apply(a[-1])
+        other.apply(b[-1])
+    assert st.to_json() == other.to_json()
+
+
+@pytest.mark.parametrize("body, code, line", [
+    ("phase main {\n  set n = 1\n  let c = top(table)\n  set n = c.value\n}\n", "R013", 12),
+    ("var z: int = none\nphase main {\n  set n = 1\n  set n = n + z\n}\n", "R013", 12),
+    ("phase main {\n  while true {\n    set n = 1\n  }\n}\n", "R003", None),
+    ("phase main {\n  let xs = [1, 2]\n  set n = xs[5]\n}\n", "R014", 11),
+])
+def test_errors_name_the_same_place_in_both_engines(tmp_path, monkeypatch, body, code, line):
+    seen = []
+    for engine in ("closures", "generated"):
+        game = load(tmp_path, body, engine, monkeypatch, step_limit=5000)
+        with pytest.raises(RulesError) as info:
+            game.new_game(seed=1)
+        e = info.value
+        assert e.code == code, str(e)
+        if line is not None:
+            assert e.span.line == line, str(e)
+        seen.append((e.code, e.message, e.span.line if e.span else None))
+    assert seen[0] == seen[1]
+
+
+def test_a_failed_action_leaves_the_state_unchanged_in_generated_code(tmp_path, monkeypatch):
+    body = ("phase main {\n  repeat {\n    ask seat(0) \"pick\" {\n      \"fine\" { set n += 1 }\n"
+            "      \"broken\" { set n = top(table).value }\n    }\n  } until n > 3\n"
+            "  win seat(0)\n}\n")
+    game = load(tmp_path, body, "generated", monkeypatch)
+    st = game.new_game(seed=1)
+    st.apply("fine")
+    before = st.to_json()
+    with pytest.raises(RulesError) as info:
+        st.apply("broken")
+    assert info.value.code == "R013" and info.value.span.line == 13
+    assert st.to_json() == before
+    st.apply("fine")
+    assert st.var("n") == 2
+
+
+def test_expressions_nested_past_pythons_parser_fall_back_to_closures(tmp_path, monkeypatch):
+    body = "phase main {\n  set n = " + " + ".join(["1"] * 150) + "\n  win seat(0)\n}\n"
+    st = load(tmp_path, body, "generated", monkeypatch).new_game(seed=1)
+    assert st.var("n") == 150
+
+
+def test_compiled_code_is_cached_by_its_text():
+    rulesdsl.load("triumvirat").program(2)
+    before = generate.compiled.cache_info()
+    rulesdsl.load("triumvirat").program(2)
+    after = generate.compiled.cache_info()
+    assert after.misses == before.misses and after.hits > before.hits
+
+
+def test_compile_show_prints_the_rules_above_their_python():
+    out = subprocess.run([sys.executable, "-m", "rulesdsl", "compile", "triumvirat", "--show"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "def proc_" in out and "# triumvirat.rules:" in out
+    # a statement of the rules, then the Python that does it
+    i = out.index("set consuls[colour] += 1")
+    assert "st.vars[_k] = _v" in out[i:i + 400]
+    compile(out, "<listing>", "exec")  # the listing is valid Python
+
+
+def test_compile_reports_and_refuses_a_bad_player_count():
+    ok = subprocess.run([sys.executable, "-m", "rulesdsl", "compile", "ivanhoe", "--players", "4"],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0 and "instructions as inline Python" in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "rulesdsl", "compile", "triumvirat",
+                          "--players", "5"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "C004" in bad.stderr and "Traceback" not in bad.stderr
