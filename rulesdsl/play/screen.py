@@ -316,6 +316,27 @@ class Layout:
                 rest[name] = value
         return rest, grids
 
+    def split_zone_grids(self, zones: dict) -> tuple:
+        """Zones of the table, one per cell of a grid board (`zone square per Cell`), taken
+        out to be drawn as grids: each cell shows its top piece, "+N" for N more under it,
+        "#N" for N hidden ones, none for an empty cell."""
+        rest, grids = {}, {}
+        for name, value in zones.items():
+            zinfo = self.info["zones"].get(name) or {}
+            board = zinfo.get("board")
+            if board in self.info.get("grids", {}) and zinfo.get("owner") is None and \
+                    len(_keys_of(name)) == 1:
+                if isinstance(value, dict):
+                    shown = f"#{value.get('count', 0)}" if value.get("count") else None
+                elif value:
+                    shown = value[-1] + (f"+{len(value) - 1}" if len(value) > 1 else "")
+                else:
+                    shown = None
+                grids.setdefault((zinfo["zone"], board), {})[_keys_of(name)[0]] = shown
+            else:
+                rest[name] = value
+        return rest, grids
+
     def grid_lines(self, base: str, board: str, values: dict) -> list:
         """A grid variable as rows of cells, the top row first, with column letters and
         row numbers; an empty (none) cell is '.'."""
@@ -339,7 +360,7 @@ class Layout:
         """The seat's view: the table (boards, shared zones, variables), then each seat's
         zones and variables (the viewer's own first), then the scores."""
         lines: list = []
-        zones = view.get("zones") or {}
+        zones, grids = self.split_zone_grids(view.get("zones") or {})
         per_zone: dict = {}
         for name, value in zones.items():
             owner = self.info["zones"].get(name, {}).get("owner")
@@ -348,7 +369,8 @@ class Layout:
                     (owner != seat or vis == "public"):
                 continue                          # an empty zone on the table: clutter
             per_zone.setdefault(owner, []).append((name, value))
-        variables, grids = self.split_grids(view.get("vars") or {})
+        variables, var_grids = self.split_grids(view.get("vars") or {})
+        grids.update(var_grids)
         per_var = self.var_items(variables)
 
         for title, values in shown or ():      # the rules' `show` values

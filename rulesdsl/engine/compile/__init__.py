@@ -11,6 +11,7 @@ from __future__ import annotations
 from rulesdsl.lang.check import Model
 from rulesdsl.engine.hoist import Scanner
 from rulesdsl.engine.grid import grid_tables
+from rulesdsl.engine.pieces import layout_pieces
 from rulesdsl.engine.compile.layout import Layout
 from rulesdsl.engine.compile.flow import Flow
 from rulesdsl.engine.compile.effects import Effects
@@ -75,6 +76,7 @@ class Compiler(Layout, Flow, Effects, Expressions, Calls):
             p.setup = self.declare_proc("setup", m.setup)
         p.flow = self.proc_ids[m.flow]
         self.build_cards()
+        p.pieces = layout_pieces(self)
         # playability conditions
         for i, kname in enumerate(self.kinds):
             for anc in m.kinds[kname].ancestors:

@@ -9,6 +9,7 @@ from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.recursion import recursive_call
 from rulesdsl.engine.grid import grid_builtin, var_filter_aggregate
+from rulesdsl.engine.pieces import number_words
 from rulesdsl.engine.compile.program import MAX_RANGE
 
 
@@ -330,6 +331,9 @@ class Calls:
                                             [f"roll 0 to {MAX_RANGE} dice of at least 1 side"])
                 return [st.next_random(d) + 1 for _ in range(k)]
             return roll
+        if name == "words":
+            f = args[0]
+            return lambda st, L: number_words(f(st, L))
         if name == "playable":
             checks = self.p.playable
             kind_of = self.p.card_kind

@@ -313,20 +313,39 @@ class Declarations:
                 self.resolve_kind(parent, stack + [k.name])
                 fields.update(parent.fields)
                 ancestors += parent.ancestors
+                k.changing |= parent.changing
         for f in k.decl.fields:
             t = self.type_of_ref(f.type)
             if f.name in fields and fields[f.name][0] != t:
                 self.err("E300", f"field {f.name} of {k.name} is {t} but the parent kind says "
                          f"{fields[f.name][0]}", f.span)
             fields[f.name] = (t, f.default)
+            if f.changing:
+                k.changing.add(f.name)
+                self.piece_field(f, t)
         k.fields = fields
         k.ancestors = ancestors
+
+    def piece_field(self, f: ast.Field, t: str) -> None:
+        """A kind's `var` field: a piece's state, kept per card and set in play."""
+        if t not in ("int", "bool", "player") and t not in self.m.enums:
+            self.err("E300", f"a changing field holds a number, true/false, a player or an "
+                     f"enum value, not {self.show(t)}", f.span,
+                     [f"declare it like: var {f.name}: int = 0"])
+        self.m.piece_fields[f.name] = t
+        if f.type is not None and f.type.name == "range":
+            self.m.piece_ranges[f.name] = (f.type.low, f.type.high)
 
     def all_fields(self) -> dict:
         """Every field name of any kind -> its type (one type per name across kinds)."""
         out: dict = {}
         origin: dict = {}  # field name -> the kind that gave it its type
         for k in self.m.kinds.values():
+            for name in k.fields:
+                if name in self.m.piece_fields and name not in k.changing:
+                    self.err("E300", f"field {name} changes in one kind (var {name}) but not "
+                             f"in {k.name}", k.decl.span,
+                             [f"declare it in every kind as: var {name}: ..."])
             for name, (t, _) in k.fields.items():
                 if name in out and out[name] != t and "any" not in (t, out[name]) and \
                         origin[name] not in k.ancestors:  # else resolve_kind reported it

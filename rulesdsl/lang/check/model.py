@@ -53,6 +53,7 @@ BUILTIN_CALLS = {
     "around": (("cell",), "list of cell"),
     "distance": (("cell", "cell"), "int"),
     "opposite": (("Direction",), "Direction"),
+    "words": (("int",), "text"),  # a number in words: 3 -> "three"
 }
 
 
@@ -104,6 +105,7 @@ class KindInfo:
     parent: str
     fields: dict  # all fields, inherited ones first: name -> (type, default expr)
     ancestors: list  # itself first, then parents
+    changing: set = attrs.Factory(set)  # its `var` fields (inherited too): a piece's state
 
 
 @attrs.define
@@ -171,6 +173,10 @@ class Model:
     files: list = attrs.Factory(list)
     kind_handlers: dict = attrs.Factory(dict)  # kind name -> nslots for playable/on_play
     present: object = None  # rulesdsl.lang.present.Presentation: what a player reads
+    # pieces: the changing (`var`) fields of kinds -> their type, and those declared with a
+    # range of numbers (what `roll` draws) -> (low, high)
+    piece_fields: dict = attrs.Factory(dict)
+    piece_ranges: dict = attrs.Factory(dict)
 
 
 class Scope:
