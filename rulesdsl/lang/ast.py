@@ -566,11 +566,13 @@ class Board:
 @node
 class Grid:
     """A rectangular board of cells named by column letter and row number, a1 at the
-    bottom left. Example: `board Cell grid 8 x 8`"""
+    bottom left; or a rhombus of hexagonal cells. Examples: `board Cell grid 8 x 8`,
+    `board Cell hex 7 x 7`"""
     span: Span = span_field()
     name: str = ""
     width: int = 0
     height: int = 0
+    hex: bool = False  # `board Cell hex 7 x 7`: hexagonal cells, six neighbours each
 
 
 @node

@@ -27,7 +27,7 @@ KEYWORDS = ("let", "set", "move", "to", "at", "bottom", "shuffle", "deal", "all"
             "return", "cancel", "play", "played", "playable", "by", "swap", "step", "of",
             "when", "keeps", "during", "effects", "per", "as", "on", "label", "borders",
             "public", "private", "hidden", "unordered", "capacity", "players", "grid",
-            "roll")
+            "roll", "hex")
 OPERATOR_WORDS = ("and", "or", "not", "is", "in")
 CONSTANTS = ("true", "false", "none")
 TYPES = ("int", "bool", "player", "card", "list", "text", "zone")
@@ -36,6 +36,7 @@ BUILTIN_VALUES = ("players", "cards", "player_count")
 BUILTIN_CALLS = ("size", "next", "previous", "others", "seat", "top", "bottom", "abs",
                  "random", "roll", "sorted", "column_of", "row_of", "neighbour", "ray",
                  "around", "distance", "opposite", "largest_group", "neighbours", "connected", "playable", "words",
+                 "joins",
                  "count", "sum", "max", "min", "any", "all", "first", "last")
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"

@@ -382,6 +382,9 @@ class Build(Transformer):
         return ast.Grid(self._span(meta), str(name), int(str(width).replace("_", "")),
                         int(str(height).replace("_", "")))
 
+    def hex_decl(self, meta, name, width, height):
+        return attrs.evolve(self.grid_decl(meta, name, width, height), hex=True)
+
     def border(self, meta, a, _minus, b):
         return ast.Border(self._span(meta), str(a), str(b))
 

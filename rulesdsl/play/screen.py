@@ -339,15 +339,20 @@ class Layout:
 
     def grid_lines(self, base: str, board: str, values: dict) -> list:
         """A grid variable as rows of cells, the top row first, with column letters and
-        row numbers; an empty (none) cell is '.'."""
+        row numbers; an empty (none) cell is '.'. A hex board is drawn as a rhombus."""
         width, height = self.info["grids"][board]
         shown = {k: ("." if v is None else value_text(v)) for k, v in values.items()}
         w = max([len(t) for t in shown.values()] + [1])
         letters = [chr(97 + x) for x in range(width)]
         margin = len(str(height))
+        # a hex board: each row half a cell right of the one below, as its cells touch
+        hexagons = board in self.info.get("hex", ())
+        if hexagons and w % 2 == 0:
+            w += 1  # a cell and its space an even width: half of it is a whole shift
         out = [[(f"  {base} ({board})", "bold blue")]]
         for y in range(height, 0, -1):
-            line = [(f"  {y:>{margin}} ", "dim")]
+            shift = " " * ((w + 1) // 2 * (y - 1)) if hexagons else ""
+            line = [(f"  {y:>{margin}} " + shift, "dim")]
             for x in letters:
                 t = shown.get(f"{x}{y}", "?")
                 line.append((f"{t:>{w}} ", None if t == "." else "bold"))

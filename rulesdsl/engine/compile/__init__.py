@@ -46,7 +46,7 @@ class Compiler(Layout, Flow, Effects, Expressions, Calls):
                     adj[b].append(a)
                 p.adjacency[name] = [sorted(x) for x in adj]
             if e.grid:
-                p.grids[name] = grid_tables(*e.grid)
+                p.grids[name] = grid_tables(*e.grid, e.hex)
         self.enum_fields = {}
         for name, e in m.enums.items():
             for f in e.fields:

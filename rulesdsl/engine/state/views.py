@@ -161,7 +161,7 @@ class Views:
         (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
         "visibility", "unordered", "board" (the board it is indexed by, or None)}}, "vars": {instance name: {"var", "owner" (seat or
         None), "board" (the board enum it is indexed by, or None), "type"}}, "boards":
-        {board: [nodes]}, "grids": {grid board: [width, height]}, "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
+        {board: [nodes]}, "grids": {grid board: [width, height]}, "hex": [hex boards], "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
         "group", "order"}}}. A card's group is the value of its first enum field (e.g. its
         colour) or else its root kind; "order" sorts a hand."""
         prog = self.prog
@@ -214,6 +214,7 @@ class Views:
         out = {"zones": zones, "vars": variables,
                "boards": {b: list(prog.enums[b]) for b in prog.adjacency},
                "grids": {b: [g.width, g.height] for b, g in prog.grids.items()},
+               "hex": [b for b, g in prog.grids.items() if g.hex],
                "enums": {e: list(v) for e, v in prog.enums.items()},
                "cards": cards}
         from rulesdsl.engine.words import presentation

@@ -6,6 +6,7 @@ from typing import Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import Span, did_you_mean
+from rulesdsl.lang.check.model import HEX_DIRECTIONS
 from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, DefineInfo, EnumInfo, GRID_MAX, KindInfo, PhaseInfo, RESERVED_TYPE_NAMES, STATEMENT_KEYWORDS, Scope, VarInfo, ZoneInfo, elem_of, list_of
 
 
@@ -234,28 +235,38 @@ class Declarations:
 
     def grid(self, d: ast.Grid, claim) -> None:
         """`board B grid W x H`: a board whose nodes are the cells a1, b1, ..., row by row,
-        bordering their orthogonal neighbours; the first grid also declares Direction."""
+        bordering their orthogonal neighbours; the first grid also declares Direction.
+        `board B hex W x H`: the same cells as hexagons in a rhombus, six neighbours each."""
         if not (1 <= d.width <= GRID_MAX[0] and 1 <= d.height <= GRID_MAX[1]):
             self.err("E601", f"a grid is 1 to {GRID_MAX[0]} columns by 1 to {GRID_MAX[1]} "
                      f"rows, not {d.width} x {d.height}", d.span)
             return
         if not claim(d.name, "board", d.span):
             return
+        other = next((e for e in self.m.enums.values() if e.grid and e.hex != d.hex), None)
+        if other is not None:
+            self.err("E601", f"board {d.name} is {'a hex' if d.hex else 'a square'} grid but "
+                     f"{other.name} is not: their directions would differ", d.span,
+                     ["use one kind of grid in a file"])
+            return
         w, h = d.width, d.height
         cells = [f"{chr(97 + x)}{y + 1}" for y in range(h) for x in range(w)]
-        info = EnumInfo(d.name, cells, {}, [{} for _ in cells], d, True, [], (w, h))
+        info = EnumInfo(d.name, cells, {}, [{} for _ in cells], d, True, [], (w, h), d.hex)
         for i in range(len(cells)):
             x, y = i % w, i // w
             if x + 1 < w:
                 info.borders.append((i, i + 1))
             if y + 1 < h:
                 info.borders.append((i, i + w))
+            if d.hex and x > 0 and y + 1 < h:  # north west: the sixth neighbour
+                info.borders.append((i, i + w - 1))
         self.m.enums[d.name] = info
+        dirs = HEX_DIRECTIONS if d.hex else DIRECTIONS
         if "Direction" not in self.m.enums and claim("Direction", "enum", d.span):
             self.m.enums["Direction"] = EnumInfo(
-                "Direction", [n for n, _, _ in DIRECTIONS], {"dx": "int", "dy": "int"},
+                "Direction", [n for n, _, _ in dirs], {"dx": "int", "dy": "int"},
                 [{"dx": ast.Int(d.span, dx), "dy": ast.Int(d.span, dy)}
-                 for _, dx, dy in DIRECTIONS], d)
+                 for _, dx, dy in dirs], d)
 
     def check_dims(self, dims) -> int:
         """Report dimensions that are not 'player', an enum or a board; return how many."""
