@@ -177,7 +177,7 @@ def roller(compiler, s: ast.Roll) -> Callable:
             by_zone.setdefault(st.loc[c], []).append(c)
         for zi, cs in sorted(by_zone.items()):
             text = ", ".join(card_text(st, c) for c in cs)
-            st.events.append(("rolled", prog.zone_names[zi], text, _readers(st, zi), len(cs)))
+            st.events.append(("rolled", zi, text, _readers(st, zi), len(cs)))
     return roll
 
 
@@ -196,13 +196,13 @@ def reveal_pieces(st, cards: list, seats) -> list:
     pieces = st.prog.pieces
     rest, by_zone = [], {}
     for c in cards:
-        if pieces.parts[c] is None:
+        if not pieces.changes[c]:
             rest.append(c)
         else:
             by_zone.setdefault(st.loc[c], []).append(c)
     for zi, cs in by_zone.items():
         text = ", ".join(card_text(st, c) for c in cs)
-        st.events.append(("reveal_value", st.prog.zone_names[zi], text, seats))
+        st.events.append(("shown", zi, text, seats))
     return rest
 
 

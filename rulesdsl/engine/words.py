@@ -73,10 +73,11 @@ def story_line(state, entry, seat: Optional[int]) -> Optional[str]:
         return f"{what}: from {place(prog, src)} to {place(prog, dst)}"
     if kind == "shuffle":
         return f"{place(prog, entry[1])[0].upper()}{place(prog, entry[1])[1:]} is shuffled"
-    if kind == "reveal" and len(entry) > 2 and entry[2] >= 0:
+    if kind == "reveal" and len(entry) > 2 and entry[2] >= 0 or kind in ("rolled", "shown"):
+        zi = entry[1] if kind in ("rolled", "shown") else entry[2]
         raw = state.render_log(entry, seat)
-        head = prog.zone_names[entry[2]]
-        return place(prog, entry[2]) + raw[len(head):] if raw.startswith(head) else raw
+        head = prog.zone_names[zi]
+        return place(prog, zi) + raw[len(head):] if raw.startswith(head) else raw
     return state.render_log(entry, seat)
 
 

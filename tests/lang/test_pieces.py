@@ -64,8 +64,11 @@ def test_a_reveal_shows_the_faces_of_that_moment():
     s.apply("pass")
     faces = ", ".join(s.view(0)["zones"]["cup[P1]"])
     s.apply("show")
-    line = f"cup[P1] shows: {faces}"
-    assert line in s.view(1)["log"] and line in s.story(1)
+    assert f"cup[P1] shows: {faces}" in s.view(1)["log"]
+    assert f"P1's cup shows: {faces}" in s.story(1)
+    assert s.is_over and s.log[-2].startswith("cup[P2] rolled: ")  # rolled again after
+    later = rulesdsl.restore(GAME, s.to_json())  # a save keeps the words of that moment
+    assert f"cup[P1] shows: {faces}" in later.view(1)["log"]
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -156,10 +159,13 @@ def test_the_log_reads_numbers_in_words():
     s = placed()
     s.apply("pass")
     s.apply("pass")
-    s.apply("show")
-    best = max(s.scores)
-    from rulesdsl.engine.pieces import number_words
-    assert f"the best has {number_words(best)} points" in s.log
+    s.apply("show")  # nothing raised: the best is the higher sum of the dice shown
+    shown = [line.split(": ")[1] for line in s.log if " shows: " in line]
+    best = max(sum(int(x) for x in faces.split(", ")) for faces in shown)
+    assert len(shown) == 2
+    words = "zero one two three four five six seven eight nine ten eleven twelve thirteen " \
+        "fourteen fifteen sixteen seventeen eighteen".split()
+    assert f"the best has {words[best]} points" in s.log
 
 
 @pytest.mark.parametrize("n, text", [

@@ -48,8 +48,13 @@ class Views:
             return f"{card_text(self, entry[1], seat)} is cancelled"
         if kind == "rolled":  # (zone, the faces as text, seats that read them or None, count)
             mine = entry[3] is None or seat is None or seat in entry[3]
-            return f"{entry[1]} rolled: {entry[2]}" if mine else \
-                f"{entry[1]} rolled {entry[4]}"
+            return f"{prog.zone_names[entry[1]]} rolled" + (f": {entry[2]}" if mine else
+                                                            f" {entry[4]}")
+        if kind == "shown":  # pieces revealed: (zone, their labels then, seats or None)
+            to = "" if entry[3] is None else \
+                " " + (", ".join(seat_label(q) for q in entry[3]) or "nobody")
+            mine = entry[3] is None or seat is None or seat in entry[3]
+            return f"{prog.zone_names[entry[1]]} shows{to}" + (f": {entry[2]}" if mine else "")
         if kind == "shuffle":
             return f"{prog.zone_names[entry[1]]} is shuffled"
         if kind == "reveal":
