@@ -113,8 +113,7 @@ class Game:
     def program(self, players: int) -> Program:
         prog = self._programs.get(players)
         if prog is None:
-            prog = compile_program(self.model, players, self.options)
-            prog.step_limit = self.step_limit
+            prog = compile_program(self.model, players, self.options, self.step_limit)
             self._programs[players] = prog
         return prog
 

@@ -8,6 +8,8 @@ must decide. The compiler never imports the engine: instructions call the state'
 
 from __future__ import annotations
 
+import os
+
 from rulesdsl.lang.check import Model
 from rulesdsl.engine.hoist import Scanner
 from rulesdsl.engine.grid import grid_tables
@@ -17,12 +19,16 @@ from rulesdsl.engine.compile.flow import Flow
 from rulesdsl.engine.compile.effects import Effects
 from rulesdsl.engine.compile.expressions import Expressions
 from rulesdsl.engine.compile.calls import Calls
+from rulesdsl.engine.compile.source import Source
+from rulesdsl.engine.compile.generate import generate_procs
 # the program and the decision instruction are this package's API to the engine
 from rulesdsl.engine.compile.program import Ask, MAX_INT, Program, seat_label  # noqa: F401
 
 
-class Compiler(Layout, Flow, Effects, Expressions, Calls):
-    def __init__(self, model: Model, nplayers: int, options: dict):
+class Compiler(Layout, Flow, Effects, Expressions, Calls, Source):
+    def __init__(self, model: Model, nplayers: int, options: dict, generate: bool = True):
+        self.generate = generate  # False: closures only (the reference the tests compare)
+        self.init_source()
         self.m = model
         self.n = nplayers
         self.options = options
@@ -102,6 +108,8 @@ class Compiler(Layout, Flow, Effects, Expressions, Calls):
             d = m.vars[v.name].decl
             v.default = self.expr(d.default)
         self.compile_shows()
+        if self.generate:
+            generate_procs(self)
         return p
 
     def compile_shows(self):
@@ -117,5 +125,13 @@ class Compiler(Layout, Flow, Effects, Expressions, Calls):
         return self.expr(e)(None, [None] * 4)
 
 
-def compile_program(model: Model, nplayers: int, options: dict) -> Program:
-    return Compiler(model, nplayers, options).build()
+def compile_program(model: Model, nplayers: int, options: dict,
+                    step_limit: int = 1_000_000) -> Program:
+    compiler = Compiler(model, nplayers, options, generate=generating())
+    compiler.p.step_limit = step_limit  # the generated code's loops count against it
+    return compiler.build()
+
+
+def generating() -> bool:
+    """Generated code unless RULESDSL_ENGINE=closures (kept to compare the two)."""
+    return os.environ.get("RULESDSL_ENGINE", "generated") != "closures"

@@ -10,6 +10,7 @@ from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.together import compile_ask_together
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import Ask, MASK, MAX_INT, _holds_respond, mask_cards, moves_cost
+from rulesdsl.engine.compile.generate import Statement
 
 
 class Effects:
@@ -21,18 +22,20 @@ class Effects:
 
         def let(st, fr):
             fr[2][slot] = f(st, fr[2])
-        self.emit(let, s.span)
+        self.emit(let, s.span, Statement("do", (f"L[{slot}] = {self.xs_or(s.value, f)}",)))
 
     def s_Set(self, s: ast.Set):
         kind, payload = self.m.resolved[id(s)]
         f = self.expr(s.value)
         op = s.op
         span = s.span
+        value = self.xs_or(s.value, f)
         if kind == "local":
             slot = payload
             if op == "=":
                 def set_local(st, fr):
                     fr[2][slot] = f(st, fr[2])
+                lines = (f"L[{slot}] = {value}",)
             else:
                 sign = 1 if op == "+=" else -1
 
@@ -42,14 +45,21 @@ class Effects:
                     if not -MAX_INT <= v <= MAX_INT:
                         raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span)
                     L[slot] = v
-            self.emit(set_local, span)
+                lines = (f"_v = L[{slot}] + {sign} * {value}",
+                         "if not -MAX_INT <= _v <= MAX_INT:",
+                         f"    _too_big({self.ref(span, 'S')})",
+                         f"L[{slot}] = _v")
+            self.emit(set_local, span, Statement("do", lines))
             return
         layout = self.p.vars[payload]
-        idx = self.instance(layout, [self.expr(a) for a in s.index], span)
+        indexes = [self.expr(a) for a in s.index]
+        idx = self.instance(layout, indexes, span)
+        where = self.index_source(layout, s.index, indexes, idx, span)
         if op == "=":
             def set_var(st, fr):
                 L = fr[2]
                 st.vars[idx(st, L)] = f(st, L)
+            lines = (f"_k = {where}", f"st.vars[_k] = {value}")
         else:
             sign = 1 if op == "+=" else -1
 
@@ -60,13 +70,19 @@ class Effects:
                 if not -MAX_INT <= v <= MAX_INT:
                     raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span)
                 st.vars[i] = v
-        self.emit(set_var, span)
+            lines = (f"_k = {where}", f"_v = st.vars[_k] + {sign} * {value}",
+                     "if not -MAX_INT <= _v <= MAX_INT:",
+                     f"    _too_big({self.ref(span, 'S')})",
+                     "st.vars[_k] = _v")
+        self.emit(set_var, span, Statement("do", lines))
 
     def s_SetField(self, s: ast.SetField):
-        self.emit(field_setter(self, s), s.span)
+        setter = field_setter(self, s)
+        self.emit(setter, s.span, self.plain(setter))
 
     def s_Roll(self, s: ast.Roll):
-        self.emit(roller(self, s), s.span)
+        roll = roller(self, s)
+        self.emit(roll, s.span, self.plain(roll))
 
     def cards_of(self, e) -> Callable:
         """A closure giving a fresh list of card ids for a card, a list or a zone."""
@@ -98,7 +114,13 @@ class Effects:
             if b.moves < 0:
                 b.move(0, span)
             st.move_cards(cards, to(st, L), bottom)
-        self.emit(move, s.span)
+        budget = self.ref(b, "BUDGET")
+        self.emit(move, s.span, Statement("do", (
+            f"_c = {self.cards_source(s.what, what)}",
+            f"{budget}.moves -= moves_cost(st, _c)",
+            f"if {budget}.moves < 0:",
+            f"    {budget}.move(0, {self.ref(span, 'S')})",
+            f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")))
 
     def move_with_words(self, s: ast.Move, what, to):
         """`move ... as "{p} plays {c}"`: the move's log entry carries the words, once as
@@ -115,7 +137,7 @@ class Effects:
             words = (full(st, L), masked(st, L).replace(MASK, "a card" if n == 1 else
                                                         f"{n} cards"))
             st.move_cards(cards, to(st, L), bottom, words=words)
-        self.emit(move, s.span)
+        self.emit(move, s.span, self.plain(move))
 
     def s_Shuffle(self, s: ast.Shuffle):
         z = self.expr(s.zone)
@@ -125,7 +147,7 @@ class Effects:
             zi = z(st, fr[2])
             b.move(len(st.zones[zi]), span)
             st.shuffle(zi)
-        self.emit(shuffle, s.span)
+        self.emit(shuffle, s.span, self.plain(shuffle))
 
     def s_Deal(self, s: ast.Deal):
         count = self.expr(s.count) if s.count is not None else None
@@ -140,7 +162,7 @@ class Effects:
             first = start(st, L) if start is not None else 0
             b.move(len(st.zones[source(st, L)]), span)
             st.deal(source(st, L), family, n, first)
-        self.emit(deal, s.span)
+        self.emit(deal, s.span, self.plain(deal))
 
     def s_Reveal(self, s: ast.Reveal):
         if self.m.types.get(id(s.what)) not in ("card", "zone", "list of card", "any"):
@@ -153,9 +175,10 @@ class Effects:
                     rest = reveal_pieces(st, cards, None)
                     if rest or not cards:
                         st.reveal(rest)
-                self.emit(reveal_all, s.span)
+                self.emit(reveal_all, s.span, self.plain(reveal_all))
                 return
-            self.emit(lambda st, fr: st.reveal(what(st, fr[2])), s.span)
+            reveal = (lambda st, fr: st.reveal(what(st, fr[2])))
+            self.emit(reveal, s.span, self.plain(reveal))
             return
         to = self.expr(s.to)
 
@@ -168,7 +191,7 @@ class Effects:
                 if not cards:
                     return
             st.reveal(cards, seats)
-        self.emit(reveal_to, s.span)
+        self.emit(reveal_to, s.span, self.plain(reveal_to))
 
     def reveal_value(self, s: ast.Reveal):
         """`reveal v[i] [to P]`: a variable's value shown in the log, named by its instance."""
@@ -189,11 +212,12 @@ class Effects:
                 seats = (seats,) if isinstance(seats, int) else \
                     tuple(sorted({q for q in seats if q is not None}))
             st.events.append(("reveal_value", names[i], label(t, st.vars[i], st), seats))
-        self.emit(reveal, s.span)
+        self.emit(reveal, s.span, self.plain(reveal))
 
     def s_Log(self, s: ast.Log):
         text = self.text(s.text)
-        self.emit(lambda st, fr: st.events.append(("text", text(st, fr[2]))), s.span)
+        self.emit(lambda st, fr: st.events.append(("text", text(st, fr[2]))), s.span,
+                  Statement("do", (f"st.events.append(('text', {self.ref(text)}(st, L)))",)))
 
     def s_Cancel(self, s: ast.Cancel):
         def cancel(st, fr):
@@ -203,7 +227,8 @@ class Effects:
 
     def s_Swap(self, s: ast.Swap):
         a, b = self.expr(s.a), self.expr(s.b)
-        self.emit(lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2])), s.span)
+        swap = (lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2])))
+        self.emit(swap, s.span, self.plain(swap))
 
     def s_Play(self, s: ast.Play):
         card, by, to = self.expr(s.card), self.expr(s.by), self.expr(s.to)

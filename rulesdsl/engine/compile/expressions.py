@@ -31,6 +31,10 @@ class Expressions:
             finally:
                 self.close_loop(ctx)
             return ctx.run_with_memo(f)
+        if self.generate:
+            f = self.inline_root(e)
+            if f is not None:
+                return f
         return getattr(self, "e_" + t.__name__)(e)
 
     # ------------------------------------------------------------------ loop invariants

@@ -7,6 +7,7 @@ from typing import Callable, Optional
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import Proc
+from rulesdsl.engine.compile.generate import Statement
 
 
 class Flow:
@@ -27,6 +28,7 @@ class Flow:
         proc = self.p.procs[pid]
         self.code = []
         self.spans = []
+        self.stmts = []  # each instruction's source form, or None (see generate.py)
         self.loops = []  # (break jump indexes list)
         self.context_node = node
         if isinstance(node, ast.Phase):
@@ -53,9 +55,11 @@ class Flow:
             proc.nparams = 2
         self.nslots = nslots
         self.block(body)
-        self.emit(lambda st, fr: st.return_from(fr), getattr(body, "span", None))
+        self.emit(lambda st, fr: st.return_from(fr), getattr(body, "span", None),
+                  Statement("leave", ("st.return_from(fr)",)))
         proc.code = self.code
         proc.spans = self.spans
+        proc.stmts = self.stmts
         proc.nslots = self.nslots
 
     def hidden_slot(self) -> int:
@@ -63,10 +67,23 @@ class Flow:
         self.nslots += 1
         return s
 
-    def emit(self, ins, span) -> int:
+    def emit(self, ins, span, stmt: Optional[Statement] = None) -> int:
+        """Add an instruction (a closure) and, where it has one, its source form."""
         self.code.append(ins)
         self.spans.append(span)
+        self.stmts.append(self.generating(ins, stmt))
         return len(self.code) - 1
+
+    def place(self, at: int, ins, stmt: Optional[Statement] = None) -> None:
+        """Fill a placeholder (a jump or test whose target was not known yet)."""
+        self.code[at] = ins
+        self.stmts[at] = self.generating(ins, stmt)
+
+    def generating(self, ins, stmt: Optional[Statement]) -> Optional[Statement]:
+        if stmt is None or not self.generate:
+            return None
+        stmt.closure = ins
+        return stmt
 
     def here(self) -> int:
         return len(self.code)
@@ -77,7 +94,7 @@ class Flow:
 
         def jump(st, fr, t=t):
             fr[1] = t
-        self.code[at] = jump
+        self.place(at, jump, Statement("jump", target=t))
 
     def jump_placeholder(self, span) -> int:
         return self.emit(None, span)
@@ -115,7 +132,7 @@ class Flow:
             def test(st, fr, c=c, target=target):
                 if not c(st, fr[2]):
                     fr[1] = target
-            self.code[test_at] = test
+            self.place(test_at, test, Statement("unless", cond=self.xs_or(cond, c), target=target))
         if s.else_ is not None:
             self.block(s.else_)
         for at in ends:
@@ -137,7 +154,7 @@ class Flow:
         def until(st, fr):
             if not c(st, fr[2]):
                 fr[1] = start
-        self.emit(until, s.until.span)
+        self.emit(until, s.until.span, Statement("unless", cond=self.xs_or(s.until, c), target=start))
         self.loop_end(start)
 
     def s_While(self, s: ast.While):
@@ -146,13 +163,13 @@ class Flow:
         test_at = self.jump_placeholder(s.cond.span)
         self.loop_begin()
         self.block(s.body)
-        self.emit(self.make_jump(start), s.span)
+        self.emit(self.make_jump(start), s.span, Statement("jump", target=start))
         end = self.here()
 
         def test(st, fr):
             if not c(st, fr[2]):
                 fr[1] = end
-        self.code[test_at] = test
+        self.place(test_at, test, Statement("unless", cond=self.xs_or(s.cond, c), target=end))
         self.loop_end(start)
 
     @staticmethod
@@ -177,11 +194,12 @@ class Flow:
             L = fr[2]
             L[lst] = list(items(st, L))
             L[idx] = 0
-        self.emit(init, s.span)
+        self.emit(init, s.span, Statement("do", (f"L[{lst}] = list({self.ref(items)}(st, L))",
+                                                 f"L[{idx}] = 0")))
         head = self.jump_placeholder(s.span)
         self.loop_begin()
         body()
-        self.emit(self.make_jump(head), s.span)
+        self.emit(self.make_jump(head), s.span, Statement("jump", target=head))
         end = self.here()
 
         def step(st, fr):
@@ -196,7 +214,20 @@ class Flow:
                     return
             L[idx] = i
             fr[1] = end
-        self.code[head] = step
+        test = "True" if where is None else self.ref(where) + "(st, L)"
+        self.place(head, step, Statement("do", (
+            f"_seq = L[{lst}]", f"_i = L[{idx}]",
+            "while _i < len(_seq):",
+            f"    L[{slot}] = _seq[_i]",
+            "    _i += 1",
+            f"    if {test}:",
+            "        break",
+            "else:",
+            "    _i = -1",
+            "if _i < 0:",
+            f"    L[{idx}] = len(_seq)",
+            f"    GOTO({end})",
+            f"L[{idx}] = _i")))
         self.loop_end(head)
 
     def s_Turns(self, s: ast.Turns):
@@ -217,7 +248,7 @@ class Flow:
         head = self.jump_placeholder(s.span)
         self.loop_begin()
         self.block(s.body)
-        self.emit(self.make_jump(head), s.span)
+        self.emit(self.make_jump(head), s.span, Statement("jump", target=head))
         end = self.here()
 
         def step(st, fr):
@@ -233,14 +264,22 @@ class Flow:
                     L[cur] = (seat + 1) % n
                     return
             fr[1] = end
-        self.code[head] = step
+        lines = []
+        if until is not None:
+            lines += [f"if {self.xs_or(s.until, until)}:", f"    GOTO({end})"]
+        if skip is None:
+            lines += [f"L[{slot}] = L[{cur}]", f"L[{cur}] = (L[{slot}] + 1) % {n}"]
+            self.place(head, step, Statement("do", tuple(lines)))
+        else:
+            self.place(head, step)
         self.loop_end(head)
 
     def s_Break(self, s: ast.Break):
         self.loops[-1].append(self.jump_placeholder(s.span))
 
     def s_Return(self, s: ast.Return):
-        self.emit(lambda st, fr: st.return_from(fr), s.span)
+        self.emit(lambda st, fr: st.return_from(fr), s.span,
+                  Statement("leave", ("st.return_from(fr)",)))
 
     def s_CallStmt(self, s: ast.CallStmt):
         pid = self.proc_ids[s.name]
@@ -249,7 +288,8 @@ class Flow:
         def call(st, fr):
             L = fr[2]
             st.call(pid, [a(st, L) for a in args], False)
-        self.emit(call, s.span)
+        values = ", ".join(self.xs_or(e, f) for e, f in zip(s.args, args))
+        self.emit(call, s.span, Statement("leave", (f"st.call({pid}, [{values}], False)",)))
 
     def s_Win(self, s: ast.Win):
         f = self.expr(s.who)

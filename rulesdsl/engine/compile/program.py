@@ -32,6 +32,9 @@ class Proc:
     nslots: int
     nparams: int
     span: object = None
+    stmts: list = attrs.Factory(list)  # per pc: its generate.Statement, or None
+    run: Optional[Callable] = None  # the generated function (generate.py), if any
+    owner_lines: dict = attrs.Factory(dict)  # generated line -> pc, for error places
 
 
 @attrs.define
@@ -99,6 +102,7 @@ class Program:
     shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
     budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
     pieces: object = None  # engine.pieces.Pieces: the changing fields of cards, if any
+    generated: str = ""  # the generated Python source (rulesdsl compile --show)
 
     def label(self, t: str, v) -> str:
         return self.labeller(t, v)

@@ -7,6 +7,7 @@ from typing import Optional
 
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
 from rulesdsl.engine.state.data import fold_repeats, splitmix64
+from rulesdsl.engine.compile.generate import failing_pc
 
 
 class Machine:
@@ -15,7 +16,9 @@ class Machine:
     __slots__ = ()
 
     def run(self) -> None:
-        """Run the rules until a player must decide or the game ends."""
+        """Run the rules until a player must decide or the game ends. A procedure with
+        generated code runs as far as it can in one call (compile/generate.py); without,
+        one instruction at a time."""
         procs = self.prog.procs
         frames = self.frames
         limit = self.prog.step_limit
@@ -24,13 +27,18 @@ class Machine:
         while frames:
             fr = frames[-1]
             pc = fr[1]
-            code = procs[fr[0]].code
-            fr[1] = pc + 1
+            proc = procs[fr[0]]
             try:
-                r = code[pc](self, fr)
+                if proc.run is not None:
+                    r = proc.run(self, fr)
+                else:
+                    fr[1] = pc + 1
+                    r = proc.code[pc](self, fr)
+                    if r is not None:
+                        fr[1] = pc
             except RuntimeRulesError as e:
                 if e.span is None:
-                    e.span = procs[fr[0]].spans[pc]
+                    e.span = proc.spans[self._failed_at(proc, pc, e)]
                 if not e.trace:
                     e.trace = self._trace()
                 raise
@@ -38,25 +46,34 @@ class Machine:
                 raise
             except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError) as e:
                 raise RuntimeRulesError("R001", f"the rules used a missing value here ({e})",
-                                        procs[fr[0]].spans[pc], ["check for none before using "
-                                                                 "a card or a player"],
+                                        proc.spans[self._failed_at(proc, pc, e)],
+                                        ["check for none before using a card or a player"],
                                         self._trace()) from None
-            except RecursionError:
+            except RecursionError as e:
                 raise RuntimeRulesError("R002", "the rules nest too deeply here",
-                                        procs[fr[0]].spans[pc], [], self._trace()) from None
+                                        proc.spans[self._failed_at(proc, pc, e)], [],
+                                        self._trace()) from None
             if r is not None:
-                fr[1] = pc
                 return
             steps += 1
             if steps > limit:
                 raise RuntimeRulesError(
                     "R003", f"the rules ran {limit:,} steps without asking anyone to decide",
-                    procs[fr[0]].spans[pc],
+                    proc.spans[min(pc, len(proc.spans) - 1)],
                     ["a loop may never end: check its condition",
                      "a game that truly needs more can raise the limit: "
                      "rulesdsl.load(game, step_limit=N)"], self._trace())
         self.over = True
         self.pending = None
+
+    @staticmethod
+    def _failed_at(proc, pc: int, error: BaseException) -> int:
+        """The instruction an error came from: in generated code, read off the traceback."""
+        if proc.run is not None:
+            found = failing_pc(proc, error.__traceback__)
+            if found is not None:
+                return found
+        return min(pc, len(proc.spans) - 1)
 
     def _trace(self) -> list:
         out = []

@@ -1,0 +1,223 @@
+"""Procedures as generated Python functions: straight-line code per procedure, resumable.
+
+A procedure stays a flat list of instructions with positions (pc), so the position in the
+rules is still plain data in the frame `[proc, pc, locals, is_effect]` and saves, clones
+and replays do not change. What changes is how it runs: each procedure also becomes one
+Python function that starts at the frame's pc and runs on, block after block, until it
+must leave the procedure (a decision, a call, a return, the end of the game):
+
+    def phase_round(st, fr):            # the phase's statements as Python
+        L = fr[2]
+        pc = fr[1]
+        while True:
+            if pc == 0:
+                ...                      # statements up to the next jump target
+                pc = 4
+            if pc == 4:
+                ...
+
+Instructions with a source form (`Statement`, recorded by the compiler next to their
+closure) are inlined; the others are called as their closure, with the pc set as the
+interpreter sets it. A frame resumed at a position that starts no block runs one
+instruction by its closure and returns: the two ways are interchangeable at every pc,
+which is what keeps the generated code honest (tests run both).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Optional
+
+import attrs
+
+from rulesdsl.lang.errors import RuntimeRulesError
+
+INDENT = " " * 12  # a statement inside `while True:` / `if pc == k:`
+
+
+@lru_cache(maxsize=8192)
+def compiled(text: str, mode: str = "eval"):
+    """The code object of a generated text: loading a game twice compiles it once."""
+    return compile(text, "<rulesdsl generated>", mode)
+
+
+@attrs.define
+class Statement:
+    """An instruction's source form. kind:
+    - "do": `lines` run and fall through to the next instruction;
+    - "jump": go to `target`;
+    - "unless": if `cond` is false go to `target`, else fall through;
+    - "leave": `lines` change the frames (a call, a return, the end): the function returns.
+    Lines may hold `GOTO(k)` as a statement of its own: go to instruction k."""
+    kind: str
+    lines: tuple = ()
+    cond: Optional[str] = None
+    target: Optional[int] = None
+    closure: object = None  # the instruction it stands for: replaced instructions fall back
+
+
+class Runaway:
+    """The step limit inside generated code: a loop that never asks anyone ends with R003."""
+
+    def __init__(self, prog):
+        self.prog = prog
+
+    def __call__(self, span):
+        limit = self.prog.step_limit
+        raise RuntimeRulesError(
+            "R003", f"the rules ran {limit:,} steps without asking anyone to decide", span,
+            ["a loop may never end: check its condition",
+             "a game that truly needs more can raise the limit: "
+             "rulesdsl.load(game, step_limit=N)"])
+
+
+def _leaders(proc, stmts: list) -> list:
+    """The positions a block starts at: where control may arrive other than by falling
+    through (a jump target, a resumption after a call or a decision, the start)."""
+    n = len(proc.code)
+    starts = {0}
+    for pc, (ins, st) in enumerate(zip(proc.code, stmts)):
+        if st is None:  # an instruction run as its closure: it may resume or jump anywhere
+            starts.update((pc, pc + 1))
+            for alt in getattr(ins, "alts", ()) or ():
+                if isinstance(alt, tuple) and len(alt) > 3 and isinstance(alt[3], int):
+                    starts.add(alt[3])
+            decline = getattr(ins, "decline_pc", None)
+            if isinstance(decline, int):
+                starts.add(decline)
+            continue
+        if st.target is not None:
+            starts.add(st.target)
+        for line in st.lines:
+            for m in re.finditer(r"GOTO\((\d+)\)", line):
+                starts.add(int(m.group(1)))
+        if st.kind in ("leave", "unless", "jump"):
+            starts.add(pc + 1)
+    return sorted(k for k in starts if 0 <= k < n)
+
+
+def _goto(target: int, here: int, span_ref: str, pad: str) -> list:
+    """Go to `target`; a jump backwards counts the instructions it repeats toward the
+    step limit (as the interpreter counts them, one per instruction)."""
+    out = []
+    if target <= here:
+        out += [f"{pad}jumps += {here - target + 1}",
+                f"{pad}if jumps > LIMIT:",
+                f"{pad}    RUNAWAY({span_ref})"]
+    return out + [f"{pad}pc = {target}", f"{pad}continue"]
+
+
+def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
+    """The generated function of one procedure: (name, lines, {line offset: pc})."""
+    name = f"proc_{pid}"
+    lines = [f"def {name}(st, fr):  # {proc.name}" + (f" ({proc.span})" if proc.span else ""),
+             "    L = fr[2]",
+             "    pc = fr[1]",
+             "    jumps = 0",
+             "    while True:"]
+    where = {}
+    leaders = _leaders(proc, stmts)
+    n = len(proc.code)
+    for b, start in enumerate(leaders):
+        end = leaders[b + 1] if b + 1 < len(leaders) else n
+        lines.append(f"        if pc == {start}:")
+        for pc in range(start, end):
+            st = stmts[pc]
+            span = proc.spans[pc]
+            span_ref = ref(span, "S") if span is not None else "None"
+            if span is not None:
+                lines.append(f"{INDENT}# {span.line}: pc {pc}")
+            first = len(lines)
+            if st is None:
+                ins = ref(proc.code[pc], "I")
+                lines += [f"{INDENT}fr[1] = {pc + 1}",
+                          f"{INDENT}if {ins}(st, fr) is not None:",
+                          f"{INDENT}    fr[1] = {pc}",
+                          f"{INDENT}    return True",
+                          f"{INDENT}F = st.frames",
+                          f"{INDENT}if not F or F[-1] is not fr:",
+                          f"{INDENT}    return None",
+                          f"{INDENT}if fr[1] != {pc + 1}:",
+                          f"{INDENT}    jumps += 1",
+                          f"{INDENT}    if jumps > LIMIT:",
+                          f"{INDENT}        RUNAWAY({span_ref})",
+                          f"{INDENT}    pc = fr[1]",
+                          f"{INDENT}    continue"]
+            elif st.kind == "do":
+                for line in st.lines:
+                    m = re.fullmatch(r"(\s*)GOTO\((\d+)\)", line)
+                    if m:
+                        lines += _goto(int(m.group(2)), pc, span_ref, INDENT + m.group(1))
+                    else:
+                        lines.append(INDENT + line)
+            elif st.kind == "jump":
+                lines += _goto(st.target, pc, span_ref, INDENT)
+            elif st.kind == "unless":
+                lines.append(f"{INDENT}if not {st.cond}:")
+                lines += _goto(st.target, pc, span_ref, INDENT + "    ")
+            elif st.kind == "leave":
+                lines.append(f"{INDENT}fr[1] = {pc + 1}")
+                lines += [INDENT + line for line in st.lines]
+                lines.append(f"{INDENT}return None")
+            else:
+                raise AssertionError(st.kind)
+            for i in range(first, len(lines)):
+                where[i] = pc
+        last = stmts[end - 1] if end > start else None
+        falls = last is None or last.kind in ("do", "unless")
+        if falls and end < n:
+            lines.append(f"{INDENT}pc = {end}")  # on into the next block
+    lines += ["        fr[1] = pc",
+              "        return STEP(st, fr)  # a position inside a block: one instruction"]
+    return name, lines, where
+
+
+def step_one(st, fr):
+    """Run the single instruction at the frame's pc by its closure, as the interpreter
+    does; the machine then carries on from wherever that left the frames."""
+    pc = fr[1]
+    fr[1] = pc + 1
+    r = st.prog.procs[fr[0]].code[pc](st, fr)
+    if r is not None:
+        fr[1] = pc
+    return r
+
+
+def generate_procs(compiler) -> None:
+    """Give every procedure of the compiled program its generated function."""
+    prog = compiler.p
+    ns = compiler.ns
+    ns.update({"LIMIT": prog.step_limit, "RUNAWAY": Runaway(prog), "STEP": step_one})
+    text, owners = [], {}
+    for pid, proc in enumerate(prog.procs):
+        stmts = [s if s is not None and s.closure is ins else None
+                 for ins, s in zip(proc.code, getattr(proc, "stmts", None) or
+                                   [None] * len(proc.code))]
+        name, lines, where = proc_source(pid, proc, stmts, compiler.ref)
+        offset = len(text) + 1  # line numbers of the module count from 1
+        for i, pc in where.items():
+            owners[offset + i] = pc
+        text += lines + [""]
+    source = "\n".join(text)
+    exec(compiled(source, "exec"), ns)
+    for pid, proc in enumerate(prog.procs):
+        proc.run = ns[f"proc_{pid}"]
+        proc.owner_lines = owners
+    prog.generated = source
+
+
+def failing_pc(proc, tb) -> Optional[int]:
+    """The instruction a traceback through a generated function failed at."""
+    run = getattr(proc, "run", None)
+    if run is None:
+        return None
+    code = run.__code__
+    lines = None
+    while tb is not None:
+        if tb.tb_frame.f_code is code:
+            lines = tb.tb_lineno
+        tb = tb.tb_next
+    if lines is None:
+        return None
+    return proc.owner_lines.get(lines)
