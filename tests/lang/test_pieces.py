@@ -233,6 +233,39 @@ def test_a_changing_field_holds_a_plain_value_and_changes_in_every_kind():
     assert any(c == "E300" and "changes in one kind (var rank) but not in flag" in m
                for c, m in errors_of("set t.rank = high", two))
     assert errors_of("set t.rank = high") == []
+    die = PROGRAM.replace("size: int = 1", "var face: 1..6 = 9")
+    assert any(c == "E601" and "the default 9 is outside 1..6" in m
+               for c, m in errors_of("roll t", die))
+
+
+STACKS = """game "T"
+players 2
+board Cell grid 2 x 2
+kind token {{ owner: player  var up: bool = true  label "{{owner}}" }}
+deck pile per player as p {{ 3 x token(p) }}
+zone pile per player public
+zone stack per Cell
+zone heap per Cell hidden
+flow main
+phase main {{
+  move pile[seat(0)] to stack[a1]
+  move top(pile[seat(1)]) to stack[b2]
+  move top(pile[seat(1)]) to heap[a2]
+  ask seat(0) "go" {{ "go" {{ }} }}
+}}
+"""
+
+
+def test_a_grid_of_zones_draws_stacks_and_hidden_piles(tmp_path):
+    from rulesdsl.play.screen import Layout
+    path = tmp_path / "t.rules"
+    path.write_text(STACKS.format())
+    s = rulesdsl.load(path).new_game()
+    assert s.view(1)["zones"]["stack[a1]"] == ["P1", "P1", "P1"]
+    lines = ["".join(t for t, _ in line) for line in Layout(s).view_lines(s.view(1), 1)]
+    rows = [x.split() for x in lines if x.strip()[:2] in ("1 ", "2 ")]
+    assert rows[0] == ["2", ".", "P2"] and rows[1] == ["1", "P1+2", "."]  # the stacks
+    assert rows[2] == ["2", "#1", "."] and rows[3] == ["1", ".", "."]  # the hidden heap
 
 
 def test_setting_a_field_the_piece_lacks_stops_with_a_clear_error(tmp_path):

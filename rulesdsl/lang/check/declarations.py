@@ -345,7 +345,13 @@ class Declarations:
                      [f"declare it like: var {f.name}: int = 0"])
         self.m.piece_fields[f.name] = t
         if f.type is not None and f.type.name == "range":
-            self.m.piece_ranges[f.name] = (f.type.low, f.type.high)
+            low, high = f.type.low, f.type.high
+            self.m.piece_ranges[f.name] = (low, high)
+            if isinstance(f.default, ast.Int) and low <= high and \
+                    not low <= f.default.value <= high:
+                self.err("E601", f"the default {f.default.value} is outside {low}..{high}",
+                         f.default.span, [f"start it within the range: var {f.name}: "
+                                          f"{low}..{high} = {low}"])
 
     def all_fields(self) -> dict:
         """Every field name of any kind -> its type (one type per name across kinds)."""
