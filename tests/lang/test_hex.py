@@ -72,6 +72,8 @@ def test_joins_follows_chains_of_neighbours(tmp_path):
             '{joins([a1], [a1], [a1])} {joins([], west, east)}"')
     # a3-b2-c1 runs south east; b3 and c2 touch (south east), c2 and d1 too
     assert logged(tmp_path, body, decls) == ["true false true true true false"]
+    # an empty list names no board: nothing is joined, the largest group is empty
+    assert logged(tmp_path, 'log "{joins([], [], [])} {largest_group([])}"') == ["false 0"]
 
 
 def test_a_hex_board_is_drawn_as_a_rhombus(tmp_path):
