@@ -98,6 +98,7 @@ DECLS = [
     ('players 2', '(Players 2 2)'),
     ('players 2..4', '(Players 2 4)'),
     ('board Cell grid 8 x 6', '(Grid Cell 8 6)'),
+    ('board Cell hex 7 x 5', '(Grid Cell 7 5 #t)'),
     ('option rounds: 1..9 = 2 "rounds to play"',
      '(Option rounds 1..9 2 "rounds to play")'),
     ('option fast: bool = false', '(Option fast bool false)'),
