@@ -22,6 +22,7 @@ import random
 
 from rulesdsl.engine.state import _owner_of, splitmix64
 from rulesdsl.engine.together import hide_pending_choices
+from rulesdsl.engine.pieces import forget_unseen
 
 MASK64 = (1 << 64) - 1
 
@@ -122,6 +123,7 @@ class Knowledge:
                 v = None
             for k in hidden:
                 d.vars[lay.base + k] = list(v) if isinstance(v, list) else v
+        forget_unseen(d, self.see, rnd)  # the state of pieces it does not see
         d.rng = splitmix64(seed & MASK64 ^ 0x5DEECE66D)[1]
         d.seed = seed
         # the others' secret choices not yet revealed (ask together): known only to be made

@@ -143,6 +143,8 @@ class Game:
             v = lay.default(st, [None] * 8)
             for k in range(math.prod(lay.sizes)):
                 st.vars[lay.base + k] = list(v) if isinstance(v, list) else v
+        if prog.pieces is not None:  # each piece's starting state (engine/pieces.py)
+            st.vars[prog.pieces.first:] = prog.pieces.start
         if prog.setup is not None:
             st.call(prog.setup, [], False)
             st.run()

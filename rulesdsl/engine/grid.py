@@ -12,6 +12,7 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import DIRECTIONS
+from rulesdsl.lang.check.model import HEX_DIRECTIONS
 from rulesdsl.lang.errors import RuntimeRulesError
 
 
@@ -22,15 +23,16 @@ class GridTables:
     step: list  # [cell][direction] -> the next cell, or None at the edge
     rays: list  # [cell][direction] -> the cells from there (excluded) to the edge
     around: list  # [cell] -> the up to 8 cells touching it, in direction order
+    hex: bool = False  # hexagonal cells: six directions (check.HEX_DIRECTIONS)
 
 
-def grid_tables(width: int, height: int) -> GridTables:
+def grid_tables(width: int, height: int, hex: bool = False) -> GridTables:
     n = width * height
     step, rays, around = [], [], []
     for c in range(n):
         x, y = c % width, c // width
         row_step, row_rays = [], []
-        for _, dx, dy in DIRECTIONS:
+        for _, dx, dy in (HEX_DIRECTIONS if hex else DIRECTIONS):
             ray = []
             cx, cy = x + dx, y + dy
             while 0 <= cx < width and 0 <= cy < height:
@@ -41,7 +43,7 @@ def grid_tables(width: int, height: int) -> GridTables:
         step.append(row_step)
         rays.append(row_rays)
         around.append([s for s in row_step if s is not None])
-    return GridTables(width, height, step, rays, around)
+    return GridTables(width, height, step, rays, around, hex)
 
 
 def grid_builtin(name: str, tables: GridTables, args: list, span) -> Callable:
@@ -54,8 +56,9 @@ def grid_builtin(name: str, tables: GridTables, args: list, span) -> Callable:
         return v
     if name == "opposite":
         f = args[0]
-        half = len(DIRECTIONS) // 2
-        return lambda st, L: (need(f(st, L), "a direction") + half) % len(DIRECTIONS)
+        count = len(HEX_DIRECTIONS if tables.hex else DIRECTIONS)
+        half = count // 2
+        return lambda st, L: (need(f(st, L), "a direction") + half) % count
     w = tables.width
     a = args[0]
     if name == "column_of":
@@ -69,7 +72,10 @@ def grid_builtin(name: str, tables: GridTables, args: list, span) -> Callable:
     if name == "distance":
         def distance(st, L):
             p, q = need(a(st, L), "a cell"), need(b(st, L), "a cell")
-            return max(abs(p % w - q % w), abs(p // w - q // w))
+            dx, dy = p % w - q % w, p // w - q // w
+            if tables.hex:  # steps between hexagons: axial coordinates
+                return (abs(dx) + abs(dy) + abs(dx + dy)) // 2
+            return max(abs(dx), abs(dy))
         return distance
     table = tables.step if name == "neighbour" else tables.rays
 
@@ -80,6 +86,30 @@ def grid_builtin(name: str, tables: GridTables, args: list, span) -> Callable:
             need(d, "a direction")
         return table[c][d]
     return lookup
+
+
+def joins_closure(adj: list, args: list, budget, span) -> Callable:
+    """`joins(nodes, a, b)`: does a chain of neighbouring nodes of the list link a node of
+    a to a node of b (a chain of one node if it lies in both)? Hex's "a line of your
+    stones from your one side to the other"."""
+    f, fa, fb = args
+
+    def joins(st, L):
+        nodes = set(f(st, L))
+        goal = set(fb(st, L)) & nodes
+        todo = [x for x in set(fa(st, L)) if x in nodes]
+        budget.spend(len(nodes), span)
+        seen = set(todo)
+        while todo:
+            x = todo.pop()
+            if x in goal:
+                return True
+            for y in adj[x]:
+                if y in nodes and y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+        return False
+    return joins
 
 
 def prefix_closure(compiler, e: ast.Prefix) -> Callable:

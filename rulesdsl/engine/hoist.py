@@ -19,7 +19,8 @@ _PLAIN = (ast.Int, ast.Bool, ast.NoneLit, ast.Text, ast.ListLit, ast.Attr, ast.I
           ast.Unary, ast.Binary, ast.IsKind, ast.IsIn, ast.IfExpr, ast.Range, ast.Name,
           ast.Call, ast.Comprehension)
 _PURE_BUILTINS = frozenset(["size", "next", "previous", "others", "seat", "top", "bottom",
-                            "abs", "neighbours", "connected", "largest_group"])
+                            "abs", "neighbours", "connected", "largest_group", "words",
+                            "joins"])
 _PURE_NAMES = frozenset(["var", "zone", "option", "builtin", "enum_all", "enum_value",
                          "self_field"])
 

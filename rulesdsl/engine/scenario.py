@@ -49,10 +49,11 @@ def _named_once(resolved: list, names, what: str) -> None:
 
 def apply_scenario(st: State, scenario) -> None:
     data = read_scenario(scenario)
-    unknown = set(data) - {"zones", "vars", "displaced_to"}
+    unknown = set(data) - {"zones", "vars", "displaced_to", "pieces"}
     if unknown:
         raise _fail(f"unknown key(s) {', '.join(sorted(unknown))}",
-                    ["a scenario has 'zones', 'vars' and optionally 'displaced_to'"])
+                    ["a scenario has 'zones', 'vars' and optionally 'pieces' and "
+                     "'displaced_to'"])
     prog = st.prog
     zones_spec = data.get("zones", {}) or {}
     if not isinstance(zones_spec, dict):
@@ -112,6 +113,7 @@ def apply_scenario(st: State, scenario) -> None:
     for name, value in vars_spec.items():
         sets.append(_var_assignment(st, name, value))
     _named_once([(index, name) for (index, _), name in zip(sets, vars_spec)], None, "variable")
+    piece_sets = _piece_sets(st, data.get("pieces"))
     # now act
     for zi, cards in plan:
         for c in cards:
@@ -138,8 +140,56 @@ def apply_scenario(st: State, scenario) -> None:
             st.zones[zi].sort()
     for i, v in sets:
         st.vars[i] = v
+    for zi, base, kinds, v in piece_sets:  # after the moves: the pieces now in the zone
+        for c in st.zones[zi]:
+            if kinds[prog.card_kind[c]]:
+                st.vars[base + c] = v
     st.pending = None
     st.events.append(("text", "a scenario set up this position"))
+
+
+def _piece_sets(st: State, spec) -> list:
+    """"pieces": {"square[c3]": {"rank": "king"}}: the changing fields of every piece in a
+    zone, once the zones are laid out: (zone, field's base, kinds that have it, value)."""
+    if not spec:
+        return []
+    if not isinstance(spec, dict):
+        raise _fail("'pieces' must map zone names to {field: value}")
+    pieces = st.prog.pieces
+    model = getattr(st.game, "model", None)
+    out = []
+    for name, fields in spec.items():
+        zi = _zone(st, name)
+        if not isinstance(fields, dict):
+            raise _fail(f"pieces of {name} must be given as {{field: value}}")
+        for field, value in fields.items():
+            if pieces is None or field not in pieces.base:
+                raise _fail(f"no piece has a changing field '{field}'",
+                            did_you_mean(str(field), list(pieces.base) if pieces else []))
+            kinds = [field in model.kinds[k].changing for k in st.prog.kind_names]
+            out.append((zi, pieces.base[field], kinds,
+                        _value(st, pieces.types[field], value, f"{name}: {field}")))
+    return out
+
+
+def _value(st: State, t: str, value, name: str):
+    """A scenario's value of type t, as the state holds it."""
+    prog = st.prog
+    if value is None:
+        return None
+    if t == "int" and not isinstance(value, bool) and isinstance(value, int) and \
+            -2 ** 53 <= value <= 2 ** 53:
+        return value
+    if t == "bool" and isinstance(value, bool):
+        return value
+    if t == "player" or t in prog.enums:
+        try:
+            k = _key_value(prog, t, value, name)
+        except RulesError as e:
+            raise _fail(e.message, e.hints) from None
+        if 0 <= k < (prog.nplayers if t == "player" else len(prog.enums[t])):
+            return k
+    raise _fail(f"{name} cannot be {value!r}", [f"it is {'a number' if t == 'int' else t}"])
 
 
 def _zone(st: State, name) -> int:

@@ -31,7 +31,7 @@ def tuple_options(st, L, ai, text, cond, slots, srcs, ets, label, seen, out) -> 
                 return
             values = tuple(L[s] for s in slots)
             lab = text(st, L) if text is not None else \
-                " ".join(label(t, v) for t, v in zip(ets, values))
+                " ".join(label(t, v, st) for t, v in zip(ets, values))
             prev = seen.get(lab)
             if prev is not None:
                 if prev == ai:

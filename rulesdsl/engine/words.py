@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rulesdsl.engine.compile import seat_label
+from rulesdsl.engine.pieces import card_text
 
 
 def question(state) -> Optional[str]:
@@ -46,8 +47,8 @@ def place(prog, zi: int) -> str:
     return f"{seat_label(owner)}'s {title}" if owner is not None else f"the {title}"
 
 
-def _cards(prog, cards) -> str:
-    return ", ".join(prog.card_label[c] for c in cards)
+def _cards(state, cards, seat) -> str:
+    return ", ".join(card_text(state, c, seat) for c in cards)
 
 
 def _count(n: int) -> str:
@@ -68,14 +69,15 @@ def story_line(state, entry, seat: Optional[int]) -> Optional[str]:
             if entry[4] is None:
                 return None
             return entry[4] if sees else entry[5]
-        what = _cards(prog, cards) if sees else _count(len(cards))
+        what = _cards(state, cards, seat) if sees else _count(len(cards))
         return f"{what}: from {place(prog, src)} to {place(prog, dst)}"
     if kind == "shuffle":
         return f"{place(prog, entry[1])[0].upper()}{place(prog, entry[1])[1:]} is shuffled"
-    if kind == "reveal" and len(entry) > 2 and entry[2] >= 0:
+    if kind == "reveal" and len(entry) > 2 and entry[2] >= 0 or kind in ("rolled", "shown"):
+        zi = entry[1] if kind in ("rolled", "shown") else entry[2]
         raw = state.render_log(entry, seat)
-        head = prog.zone_names[entry[2]]
-        return place(prog, entry[2]) + raw[len(head):] if raw.startswith(head) else raw
+        head = prog.zone_names[zi]
+        return place(prog, zi) + raw[len(head):] if raw.startswith(head) else raw
     return state.render_log(entry, seat)
 
 

@@ -40,7 +40,7 @@ KEYWORD_NODES = {
     "true": ast.Bool, "false": ast.Bool, "step": ast.Range, "where": ast.Comprehension,
     "is": ast.IsKind, "about": ast.About, "title": ast.Title, "text": ast.Explain,
     "internal": ast.Internal, "show": ast.Show, "together": ast.AskTogether,
-    "grid": ast.Grid,
+    "grid": ast.Grid, "hex": ast.Grid, "roll": ast.Roll,
 }
 
 # what each declaration is called in a hover and a symbol list

@@ -226,6 +226,25 @@ class Set:
 
 
 @node
+class SetField:
+    """Changes a piece's changing field (a kind's `var` field). Example:
+    `set top(square[c]).rank = king`, `set d.face += 1`"""
+    span: Span = span_field()
+    piece: object = None
+    name: str = ""
+    op: str = "="
+    value: object = None
+
+
+@node
+class Roll:
+    """Rolls pieces: every changing field declared with a range of numbers takes a random
+    number in it. Example: `roll cup[p]`"""
+    span: Span = span_field()
+    what: object = None
+
+
+@node
 class Move:
     """Moves cards (one, a list, or a whole zone) onto a zone's top. Example:
     `move top(stock, 5) to aside`"""
@@ -522,6 +541,7 @@ class Field:
     name: str = ""
     type: TypeRef = None
     default: object = None
+    changing: bool = False  # `var rank: Rank = man` in a kind: a piece's state, set in play
 
 
 @node
@@ -546,11 +566,13 @@ class Board:
 @node
 class Grid:
     """A rectangular board of cells named by column letter and row number, a1 at the
-    bottom left. Example: `board Cell grid 8 x 8`"""
+    bottom left; or a rhombus of hexagonal cells. Examples: `board Cell grid 8 x 8`,
+    `board Cell hex 7 x 7`"""
     span: Span = span_field()
     name: str = ""
     width: int = 0
     height: int = 0
+    hex: bool = False  # `board Cell hex 7 x 7`: hexagonal cells, six neighbours each
 
 
 @node

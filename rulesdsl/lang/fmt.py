@@ -473,6 +473,9 @@ class _Walker:
     def r_target(self, tree: Tree) -> None:
         self.glued_open(tree, "LSQB")
 
+    def r_piece_index(self, tree: Tree) -> None:
+        self.glued_open(tree, "LSQB")
+
     def r_neg(self, tree: Tree) -> None:
         kids = self.kids(tree)
         if len(kids) != 2 or not _is(kids[0], "MINUS"):

@@ -26,7 +26,8 @@ KEYWORDS = ("let", "set", "move", "to", "at", "bottom", "shuffle", "deal", "all"
             "repeat", "until", "while", "for", "turns", "skip", "win", "end", "break",
             "return", "cancel", "play", "played", "playable", "by", "swap", "step", "of",
             "when", "keeps", "during", "effects", "per", "as", "on", "label", "borders",
-            "public", "private", "hidden", "unordered", "capacity", "players", "grid")
+            "public", "private", "hidden", "unordered", "capacity", "players", "grid",
+            "roll", "hex")
 OPERATOR_WORDS = ("and", "or", "not", "is", "in")
 CONSTANTS = ("true", "false", "none")
 TYPES = ("int", "bool", "player", "card", "list", "text", "zone")
@@ -34,7 +35,8 @@ TYPES = ("int", "bool", "player", "card", "list", "text", "zone")
 BUILTIN_VALUES = ("players", "cards", "player_count")
 BUILTIN_CALLS = ("size", "next", "previous", "others", "seat", "top", "bottom", "abs",
                  "random", "roll", "sorted", "column_of", "row_of", "neighbour", "ray",
-                 "around", "distance", "opposite", "largest_group", "neighbours", "connected", "playable",
+                 "around", "distance", "opposite", "largest_group", "neighbours", "connected", "playable", "words",
+                 "joins",
                  "count", "sum", "max", "min", "any", "all", "first", "last")
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"

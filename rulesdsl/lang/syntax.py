@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Optional
 
+import attrs
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                              UnexpectedToken, VisitError)
@@ -381,6 +382,9 @@ class Build(Transformer):
         return ast.Grid(self._span(meta), str(name), int(str(width).replace("_", "")),
                         int(str(height).replace("_", "")))
 
+    def hex_decl(self, meta, name, width, height):
+        return attrs.evolve(self.grid_decl(meta, name, width, height), hex=True)
+
     def border(self, meta, a, _minus, b):
         return ast.Border(self._span(meta), str(a), str(b))
 
@@ -412,6 +416,9 @@ class Build(Transformer):
 
     def field(self, meta, name, type_, default):
         return ast.Field(self._span(meta), str(name), type_, default)
+
+    def kind_var(self, meta, field):
+        return attrs.evolve(field, changing=True)
 
     def deck_decl(self, meta, zone, per, *entries):
         return ast.Deck(self._span(meta), str(zone), per or "", tuple(entries))
@@ -529,6 +536,22 @@ class Build(Transformer):
         else:
             op, value = "=", rest[0]
         return ast.Set(self._span(meta), target[0], target[1], op, value)
+
+    def set_field_stmt(self, meta, piece, name, *rest):
+        op, value = (str(rest[0]), rest[1]) if len(rest) == 2 else ("=", rest[0])
+        return ast.SetField(self._span(meta), piece, str(name), op, value)
+
+    def piece_name(self, meta, tok):
+        return ast.Name(self._span(meta), str(tok))
+
+    def piece_call(self, meta, name, args):
+        return ast.Call(self._span(meta), str(name), tuple(args or ()))
+
+    def piece_index(self, meta, name, args):
+        return ast.Index(self._span(meta), ast.Name(self._tok_span(name), str(name)), tuple(args))
+
+    def roll_stmt(self, meta, what):
+        return ast.Roll(self._span(meta), what)
 
     def target(self, meta, name, args):
         return (str(name), tuple(args or ()))

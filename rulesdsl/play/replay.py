@@ -16,6 +16,7 @@ import sys
 
 from rulesdsl.lang.limits import bounded_int
 from rulesdsl.lang.errors import RulesError
+from rulesdsl.engine.pieces import card_text
 from rulesdsl.play.screen import Layout, Out
 
 
@@ -67,7 +68,7 @@ def states_of(data: dict) -> tuple:
 def omniscient_lines(layout: Layout, state, width: int) -> list:
     """Every zone and variable, whoever may see it (a replay hides nothing)."""
     prog = state.prog
-    zones = {name: [prog.card_label[c] for c in state.zones[zi]]
+    zones = {name: [card_text(state, c) for c in state.zones[zi]]  # pieces as they are
              for zi, name in enumerate(prog.zone_names)}
     variables = {}
     types = layout.info["vars"]

@@ -316,17 +316,43 @@ class Layout:
                 rest[name] = value
         return rest, grids
 
+    def split_zone_grids(self, zones: dict) -> tuple:
+        """Zones of the table, one per cell of a grid board (`zone square per Cell`), taken
+        out to be drawn as grids: each cell shows its top piece, "+N" for N more under it,
+        "#N" for N hidden ones, none for an empty cell."""
+        rest, grids = {}, {}
+        for name, value in zones.items():
+            zinfo = self.info["zones"].get(name) or {}
+            board = zinfo.get("board")
+            if board in self.info.get("grids", {}) and zinfo.get("owner") is None and \
+                    len(_keys_of(name)) == 1:
+                if isinstance(value, dict):
+                    shown = f"#{value.get('count', 0)}" if value.get("count") else None
+                elif value:
+                    shown = value[-1] + (f"+{len(value) - 1}" if len(value) > 1 else "")
+                else:
+                    shown = None
+                grids.setdefault((zinfo["zone"], board), {})[_keys_of(name)[0]] = shown
+            else:
+                rest[name] = value
+        return rest, grids
+
     def grid_lines(self, base: str, board: str, values: dict) -> list:
         """A grid variable as rows of cells, the top row first, with column letters and
-        row numbers; an empty (none) cell is '.'."""
+        row numbers; an empty (none) cell is '.'. A hex board is drawn as a rhombus."""
         width, height = self.info["grids"][board]
         shown = {k: ("." if v is None else value_text(v)) for k, v in values.items()}
         w = max([len(t) for t in shown.values()] + [1])
         letters = [chr(97 + x) for x in range(width)]
         margin = len(str(height))
+        # a hex board: each row half a cell right of the one below, as its cells touch
+        hexagons = board in self.info.get("hex", ())
+        if hexagons and w % 2 == 0:
+            w += 1  # a cell and its space an even width: half of it is a whole shift
         out = [[(f"  {base} ({board})", "bold blue")]]
         for y in range(height, 0, -1):
-            line = [(f"  {y:>{margin}} ", "dim")]
+            shift = " " * ((w + 1) // 2 * (y - 1)) if hexagons else ""
+            line = [(f"  {y:>{margin}} " + shift, "dim")]
             for x in letters:
                 t = shown.get(f"{x}{y}", "?")
                 line.append((f"{t:>{w}} ", None if t == "." else "bold"))
@@ -339,7 +365,7 @@ class Layout:
         """The seat's view: the table (boards, shared zones, variables), then each seat's
         zones and variables (the viewer's own first), then the scores."""
         lines: list = []
-        zones = view.get("zones") or {}
+        zones, grids = self.split_zone_grids(view.get("zones") or {})
         per_zone: dict = {}
         for name, value in zones.items():
             owner = self.info["zones"].get(name, {}).get("owner")
@@ -348,7 +374,8 @@ class Layout:
                     (owner != seat or vis == "public"):
                 continue                          # an empty zone on the table: clutter
             per_zone.setdefault(owner, []).append((name, value))
-        variables, grids = self.split_grids(view.get("vars") or {})
+        variables, var_grids = self.split_grids(view.get("vars") or {})
+        grids.update(var_grids)
         per_var = self.var_items(variables)
 
         for title, values in shown or ():      # the rules' `show` values

@@ -56,6 +56,9 @@ def test_liars_dice_plays_to_the_end():
             assert lost == 5 * players - s.var(f"dice[P{alive[0] + 1}]")
 
 
+WORDS = "zero one two three four five six seven eight nine ten eleven".split()
+
+
 def showing(s, players, face):
     return sum(s.var(f"cup[P{q}]").count(face) for q in range(1, players + 1))
 
@@ -68,7 +71,7 @@ def test_liars_dice_a_true_bid_costs_the_caller_a_false_one_the_bidder(seed):
         n = showing(s, 2, 5) + extra
         if n == 0:
             continue
-        s.apply(f"bid {n} fives")
+        s.apply(f"bid {WORDS[n]} fives")
         s.apply("liar")
         assert s.var(f"dice[P{loser + 1}]") == 4 and s.var(f"dice[P{2 - loser}]") == 5
         assert s.log[-1] == f"{n - extra} dice show fives: P{loser + 1} loses a die"
@@ -79,13 +82,14 @@ def test_liars_dice_a_bid_must_raise_the_last():
     game = load("liars_dice")
     s = game.new_game(3, seed=1)
     first = labels(s)
-    assert len(first) == 15 * 6 and first[0] == "bid 1 ones" and "liar" not in first
-    s.apply("bid 4 threes")
+    assert len(first) == 15 * 6 and first[0] == "bid one ones" and "liar" not in first
+    assert first[-1] == "bid fifteen sixes"  # quantities in words (the words built-in)
+    s.apply("bid four threes")
     after = labels(s)
-    assert after[:3] == ["bid 4 fours", "bid 4 fives", "bid 4 sixes"]
-    assert "bid 4 threes" not in after and "bid 3 sixes" not in after
+    assert after[:3] == ["bid four fours", "bid four fives", "bid four sixes"]
+    assert "bid four threes" not in after and "bid three sixes" not in after
     assert after[-1] == "liar" and len(after) == 3 + 11 * 6 + 1
-    assert s.view(1)["log"] == ["P1 chooses bid 4 threes"]  # bids are public, dice not
+    assert s.view(1)["log"] == ["P1 chooses bid four threes"]  # bids are public, dice not
 
 
 # ---------------------------------------------------------------- grids: Reversi, Connect Four

@@ -13,6 +13,7 @@ import os
 from rulesdsl.lang.check import Model
 from rulesdsl.engine.hoist import Scanner
 from rulesdsl.engine.grid import grid_tables
+from rulesdsl.engine.pieces import layout_pieces
 from rulesdsl.engine.compile.layout import Layout
 from rulesdsl.engine.compile.flow import Flow
 from rulesdsl.engine.compile.effects import Effects
@@ -51,7 +52,7 @@ class Compiler(Layout, Flow, Effects, Expressions, Calls, Source):
                     adj[b].append(a)
                 p.adjacency[name] = [sorted(x) for x in adj]
             if e.grid:
-                p.grids[name] = grid_tables(*e.grid)
+                p.grids[name] = grid_tables(*e.grid, e.hex)
         self.enum_fields = {}
         for name, e in m.enums.items():
             for f in e.fields:
@@ -81,6 +82,7 @@ class Compiler(Layout, Flow, Effects, Expressions, Calls, Source):
             p.setup = self.declare_proc("setup", m.setup)
         p.flow = self.proc_ids[m.flow]
         self.build_cards()
+        p.pieces = layout_pieces(self)
         # playability conditions
         for i, kname in enumerate(self.kinds):
             for anc in m.kinds[kname].ancestors:

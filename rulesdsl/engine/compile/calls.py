@@ -8,7 +8,8 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.recursion import recursive_call
-from rulesdsl.engine.grid import grid_builtin, var_filter_aggregate
+from rulesdsl.engine.grid import grid_builtin, joins_closure, var_filter_aggregate
+from rulesdsl.engine.pieces import number_words
 from rulesdsl.engine.compile.program import MAX_RANGE
 
 
@@ -330,6 +331,9 @@ class Calls:
                                             [f"roll 0 to {MAX_RANGE} dice of at least 1 side"])
                 return [st.next_random(d) + 1 for _ in range(k)]
             return roll
+        if name == "words":
+            f = args[0]
+            return lambda st, L: number_words(f(st, L))
         if name == "playable":
             checks = self.p.playable
             kind_of = self.p.card_kind
@@ -354,7 +358,7 @@ class Calls:
             return lambda st, L: b(st, L) in adj[a(st, L)]
         if name == "largest_group":
             board = self.m.types.get(id(e.args[0]), "list of ?")[8:]
-            adj = self.p.adjacency[board]
+            adj = self.p.adjacency.get(board) or []  # (an empty list literal: no board)
             f = args[0]
 
             def largest(st, L):
@@ -376,4 +380,8 @@ class Calls:
                     best = max(best, size)
                 return best
             return largest
+        if name == "joins":
+            board = next((t[8:] for t in (self.m.types.get(id(x), "") for x in e.args)
+                          if t[8:] in self.p.adjacency), None)
+            return joins_closure(self.p.adjacency.get(board, []), args, self.b, span)
         raise AssertionError(name)

@@ -8,6 +8,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.check import elem_of
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.together import compile_ask_together
+from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import Ask, MASK, MAX_INT, _holds_respond, mask_cards, moves_cost
 from rulesdsl.engine.compile.generate import Statement
 
@@ -74,6 +75,14 @@ class Effects:
                      f"    _too_big({self.ref(span, 'S')})",
                      "st.vars[_k] = _v")
         self.emit(set_var, span, Statement("do", lines))
+
+    def s_SetField(self, s: ast.SetField):
+        setter = field_setter(self, s)
+        self.emit(setter, s.span, self.plain(setter))
+
+    def s_Roll(self, s: ast.Roll):
+        roll = roller(self, s)
+        self.emit(roll, s.span, self.plain(roll))
 
     def cards_of(self, e) -> Callable:
         """A closure giving a fresh list of card ids for a card, a list or a zone."""
@@ -166,6 +175,14 @@ class Effects:
             return self.reveal_value(s)
         what = self.cards_of(s.what)
         if s.to is None:
+            if self.p.pieces is not None:  # pieces are shown as they are now (pieces.py)
+                def reveal_all(st, fr):
+                    cards = what(st, fr[2])
+                    rest = reveal_pieces(st, cards, None)
+                    if rest or not cards:
+                        st.reveal(rest)
+                self.emit(reveal_all, s.span, self.plain(reveal_all))
+                return
             reveal = (lambda st, fr: st.reveal(what(st, fr[2])))
             self.emit(reveal, s.span, self.plain(reveal))
             return
@@ -174,7 +191,12 @@ class Effects:
         def reveal_to(st, fr):
             seats = to(st, fr[2])
             seats = [seats] if isinstance(seats, int) else [q for q in seats if q is not None]
-            st.reveal(what(st, fr[2]), seats)
+            cards = what(st, fr[2])
+            if st.prog.pieces is not None and cards:
+                cards = reveal_pieces(st, cards, tuple(sorted(set(seats))))
+                if not cards:
+                    return
+            st.reveal(cards, seats)
         self.emit(reveal_to, s.span, self.plain(reveal_to))
 
     def reveal_value(self, s: ast.Reveal):
@@ -195,7 +217,7 @@ class Effects:
                 seats = to(st, L)
                 seats = (seats,) if isinstance(seats, int) else \
                     tuple(sorted({q for q in seats if q is not None}))
-            st.events.append(("reveal_value", names[i], label(t, st.vars[i]), seats))
+            st.events.append(("reveal_value", names[i], label(t, st.vars[i], st), seats))
         self.emit(reveal, s.span, self.plain(reveal))
 
     def s_Log(self, s: ast.Log):
@@ -365,6 +387,6 @@ class Effects:
         b, span = self.b, text.span
 
         def render(st, L):
-            s = "".join(x if t is None else label(t, x(st, L)) for t, x in parts)
+            s = "".join(x if t is None else label(t, x(st, L), st) for t, x in parts)
             return s if len(s) <= b.text_length else b.check_text(s, span)
         return render

@@ -8,6 +8,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.hoist import LoopContext
 from rulesdsl.engine.grid import prefix_closure
+from rulesdsl.engine.pieces import field_reader
 from rulesdsl.engine.compile.program import MAX_INT, MAX_RANGE
 
 
@@ -183,6 +184,8 @@ class Expressions:
             return lambda st, L: v
         obj = self.expr(e.obj)
         span = e.span
+        if kind == "card_field" and self.p.pieces is not None and payload in self.p.pieces.base:
+            return field_reader(self.p.pieces, payload, obj, span)
         if kind == "card_field":
             values = self.p.fields[payload]
             name = payload

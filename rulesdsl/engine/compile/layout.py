@@ -181,10 +181,13 @@ class Layout:
         enums = {k: v.values for k, v in m.enums.items()}
         p = self.p
 
-        def label(t: str, v) -> str:
+        def label(t: str, v, st=None) -> str:
+            """A value as text; with the state, a piece as it is now (engine/pieces.py)."""
             if v is None:
                 return "none"
             if t == "card":
+                if st is not None and p.pieces is not None and p.pieces.parts[v] is not None:
+                    return p.pieces.label(st, v, label)
                 return p.card_label[v]
             if t == "player":
                 return seat_label(v)
@@ -195,6 +198,6 @@ class Layout:
             if t == "zone":
                 return p.zone_names[v]
             if t.startswith("list of"):
-                return ", ".join(label(t[8:], x) for x in v) or "nothing"
+                return ", ".join(label(t[8:], x, st) for x in v) or "nothing"
             return str(v)
         return label

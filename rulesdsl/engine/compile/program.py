@@ -101,6 +101,7 @@ class Program:
     present: object = None  # the model's Presentation: about, titles, texts, internal
     shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
     budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
+    pieces: object = None  # engine.pieces.Pieces: the changing fields of cards, if any
     generated: str = ""  # the generated Python source (rulesdsl compile --show)
 
     def label(self, t: str, v) -> str:
@@ -185,7 +186,7 @@ class Ask:
                 L[slot] = x
                 if cond is not None and not cond(st, L):
                     continue
-                mine.append((label(et, x) if text is None else text(st, L), x))
+                mine.append((label(et, x, st) if text is None else text(st, L), x))
             if et == "card" and text is None and len(mine) > 1:
                 mine = by_position(st, mine, self.who(st, L))
             for lab, x in mine:

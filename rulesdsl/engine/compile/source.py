@@ -277,6 +277,12 @@ class Source:
         kind, payload = self.m.resolved[id(e)]
         if kind == "enum_value":
             return repr(payload[1])
+        pieces = self.p.pieces
+        if kind == "card_field" and pieces is not None and payload in pieces.base:
+            # a piece's changing field: its value now, in the state (engine/pieces.py)
+            obj, t, span = self.xs(e.obj), self.temp(), self.ref(e.span, "S")
+            return (f"(st.vars[{pieces.base[payload]} + {t}] if ({t} := {obj}) is not None "
+                    f"else _none_field({payload!r}, {span}))")
         if kind == "card_field":
             table, name = self.ref(self.p.fields[payload], f"F_{payload}_"), payload
         elif kind == "enum_field":

@@ -9,6 +9,7 @@ from rulesdsl.lang.limits import brief
 from rulesdsl.engine.compile import seat_label
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.engine.state.data import _flat, _jsonable, _owner_of, _split_name
+from rulesdsl.engine.pieces import card_text
 
 
 class Views:
@@ -37,14 +38,23 @@ class Views:
             return entry[1]
         if kind == "move":
             cards, src, dst = entry[1], entry[2], entry[3]
-            what = (", ".join(prog.card_label[c] for c in cards)
+            what = (", ".join(card_text(self, c, seat) for c in cards)
                     if self.can_see(src, seat) or self.can_see(dst, seat)
                     else f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
             return f"{prog.zone_names[src]} -> {prog.zone_names[dst]}: {what}"
         if kind == "play":
-            return f"{seat_label(entry[1])} plays {prog.card_label[entry[2]]}"
+            return f"{seat_label(entry[1])} plays {card_text(self, entry[2], seat)}"
         if kind == "cancelled":
-            return f"{prog.card_label[entry[1]]} is cancelled"
+            return f"{card_text(self, entry[1], seat)} is cancelled"
+        if kind == "rolled":  # (zone, the faces as text, seats that read them or None, count)
+            mine = entry[3] is None or seat is None or seat in entry[3]
+            return f"{prog.zone_names[entry[1]]} rolled" + (f": {entry[2]}" if mine else
+                                                            f" {entry[4]}")
+        if kind == "shown":  # pieces revealed: (zone, their labels then, seats or None)
+            to = "" if entry[3] is None else \
+                " " + (", ".join(seat_label(q) for q in entry[3]) or "nobody")
+            mine = entry[3] is None or seat is None or seat in entry[3]
+            return f"{prog.zone_names[entry[1]]} shows{to}" + (f": {entry[2]}" if mine else "")
         if kind == "shuffle":
             return f"{prog.zone_names[entry[1]]} is shuffled"
         if kind == "reveal":
@@ -93,7 +103,8 @@ class Views:
         for zi, name in enumerate(prog.zone_names):
             cards = self.zones[zi]
             if self.can_see(zi, seat):
-                zones[name] = [prog.card_label[c] for c in cards]
+                zones[name] = [card_text(self, c) for c in cards] if prog.pieces else \
+                    [prog.card_label[c] for c in cards]
             else:
                 zones[name] = {"count": len(cards)}
         variables = {}
@@ -153,9 +164,9 @@ class Views:
     def describe(self) -> dict:
         """What the declarations say about each zone, variable and card, for showing a view
         (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
-        "visibility", "unordered"}}, "vars": {instance name: {"var", "owner" (seat or
+        "visibility", "unordered", "board" (the board it is indexed by, or None)}}, "vars": {instance name: {"var", "owner" (seat or
         None), "board" (the board enum it is indexed by, or None), "type"}}, "boards":
-        {board: [nodes]}, "grids": {grid board: [width, height]}, "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
+        {board: [nodes]}, "grids": {grid board: [width, height]}, "hex": [hex boards], "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
         "group", "order"}}}. A card's group is the value of its first enum field (e.g. its
         colour) or else its root kind; "order" sorts a hand."""
         prog = self.prog
@@ -164,9 +175,11 @@ class Views:
             return cached
         zones = {}
         for zi, name in enumerate(prog.zone_names):
+            dims = prog.zones[prog.zone_layout_of[zi]].dims
             zones[name] = {"zone": prog.zone_layout_of[zi], "owner": prog.zone_owner[zi],
                            "visibility": prog.zone_vis[zi],
-                           "unordered": prog.zone_unordered[zi]}
+                           "unordered": prog.zone_unordered[zi],
+                           "board": next((d for d in dims if d in prog.adjacency), None)}
         variables = {}
         for lay in prog.vars.values():
             board = next((d for d in lay.dims if d in prog.adjacency), None)
@@ -206,6 +219,7 @@ class Views:
         out = {"zones": zones, "vars": variables,
                "boards": {b: list(prog.enums[b]) for b in prog.adjacency},
                "grids": {b: [g.width, g.height] for b, g in prog.grids.items()},
+               "hex": [b for b, g in prog.grids.items() if g.hex],
                "enums": {e: list(v) for e, v in prog.enums.items()},
                "cards": cards}
         from rulesdsl.engine.words import presentation

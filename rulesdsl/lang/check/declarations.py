@@ -6,6 +6,7 @@ from typing import Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import Span, did_you_mean
+from rulesdsl.lang.check.model import HEX_DIRECTIONS
 from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, DefineInfo, EnumInfo, GRID_MAX, KindInfo, PhaseInfo, RESERVED_TYPE_NAMES, STATEMENT_KEYWORDS, Scope, VarInfo, ZoneInfo, elem_of, list_of
 
 
@@ -234,28 +235,38 @@ class Declarations:
 
     def grid(self, d: ast.Grid, claim) -> None:
         """`board B grid W x H`: a board whose nodes are the cells a1, b1, ..., row by row,
-        bordering their orthogonal neighbours; the first grid also declares Direction."""
+        bordering their orthogonal neighbours; the first grid also declares Direction.
+        `board B hex W x H`: the same cells as hexagons in a rhombus, six neighbours each."""
         if not (1 <= d.width <= GRID_MAX[0] and 1 <= d.height <= GRID_MAX[1]):
             self.err("E601", f"a grid is 1 to {GRID_MAX[0]} columns by 1 to {GRID_MAX[1]} "
                      f"rows, not {d.width} x {d.height}", d.span)
             return
         if not claim(d.name, "board", d.span):
             return
+        other = next((e for e in self.m.enums.values() if e.grid and e.hex != d.hex), None)
+        if other is not None:
+            self.err("E601", f"board {d.name} is {'a hex' if d.hex else 'a square'} grid but "
+                     f"{other.name} is not: their directions would differ", d.span,
+                     ["use one kind of grid in a file"])
+            return
         w, h = d.width, d.height
         cells = [f"{chr(97 + x)}{y + 1}" for y in range(h) for x in range(w)]
-        info = EnumInfo(d.name, cells, {}, [{} for _ in cells], d, True, [], (w, h))
+        info = EnumInfo(d.name, cells, {}, [{} for _ in cells], d, True, [], (w, h), d.hex)
         for i in range(len(cells)):
             x, y = i % w, i // w
             if x + 1 < w:
                 info.borders.append((i, i + 1))
             if y + 1 < h:
                 info.borders.append((i, i + w))
+            if d.hex and x > 0 and y + 1 < h:  # north west: the sixth neighbour
+                info.borders.append((i, i + w - 1))
         self.m.enums[d.name] = info
+        dirs = HEX_DIRECTIONS if d.hex else DIRECTIONS
         if "Direction" not in self.m.enums and claim("Direction", "enum", d.span):
             self.m.enums["Direction"] = EnumInfo(
-                "Direction", [n for n, _, _ in DIRECTIONS], {"dx": "int", "dy": "int"},
+                "Direction", [n for n, _, _ in dirs], {"dx": "int", "dy": "int"},
                 [{"dx": ast.Int(d.span, dx), "dy": ast.Int(d.span, dy)}
-                 for _, dx, dy in DIRECTIONS], d)
+                 for _, dx, dy in dirs], d)
 
     def check_dims(self, dims) -> int:
         """Report dimensions that are not 'player', an enum or a board; return how many."""
@@ -313,20 +324,45 @@ class Declarations:
                 self.resolve_kind(parent, stack + [k.name])
                 fields.update(parent.fields)
                 ancestors += parent.ancestors
+                k.changing |= parent.changing
         for f in k.decl.fields:
             t = self.type_of_ref(f.type)
             if f.name in fields and fields[f.name][0] != t:
                 self.err("E300", f"field {f.name} of {k.name} is {t} but the parent kind says "
                          f"{fields[f.name][0]}", f.span)
             fields[f.name] = (t, f.default)
+            if f.changing:
+                k.changing.add(f.name)
+                self.piece_field(f, t)
         k.fields = fields
         k.ancestors = ancestors
+
+    def piece_field(self, f: ast.Field, t: str) -> None:
+        """A kind's `var` field: a piece's state, kept per card and set in play."""
+        if t not in ("int", "bool", "player") and t not in self.m.enums:
+            self.err("E300", f"a changing field holds a number, true/false, a player or an "
+                     f"enum value, not {self.show(t)}", f.span,
+                     [f"declare it like: var {f.name}: int = 0"])
+        self.m.piece_fields[f.name] = t
+        if f.type is not None and f.type.name == "range":
+            low, high = f.type.low, f.type.high
+            self.m.piece_ranges[f.name] = (low, high)
+            if isinstance(f.default, ast.Int) and low <= high and \
+                    not low <= f.default.value <= high:
+                self.err("E601", f"the default {f.default.value} is outside {low}..{high}",
+                         f.default.span, [f"start it within the range: var {f.name}: "
+                                          f"{low}..{high} = {low}"])
 
     def all_fields(self) -> dict:
         """Every field name of any kind -> its type (one type per name across kinds)."""
         out: dict = {}
         origin: dict = {}  # field name -> the kind that gave it its type
         for k in self.m.kinds.values():
+            for name in k.fields:
+                if name in self.m.piece_fields and name not in k.changing:
+                    self.err("E300", f"field {name} changes in one kind (var {name}) but not "
+                             f"in {k.name}", k.decl.span,
+                             [f"declare it in every kind as: var {name}: ..."])
             for name, (t, _) in k.fields.items():
                 if name in out and out[name] != t and "any" not in (t, out[name]) and \
                         origin[name] not in k.ancestors:  # else resolve_kind reported it

@@ -53,6 +53,9 @@ BUILTIN_CALLS = {
     "around": (("cell",), "list of cell"),
     "distance": (("cell", "cell"), "int"),
     "opposite": (("Direction",), "Direction"),
+    "words": (("int",), "text"),  # a number in words: 3 -> "three"
+    # a chain of neighbouring nodes of the list links a node of the second to the third
+    "joins": (("list of node", "list of node", "list of node"), "bool"),
 }
 
 
@@ -60,6 +63,12 @@ BUILTIN_CALLS = {
 DIRECTIONS = (("north", 0, 1), ("north_east", 1, 1), ("east", 1, 0), ("south_east", 1, -1),
               ("south", 0, -1), ("south_west", -1, -1), ("west", -1, 0),
               ("north_west", -1, 1))
+
+
+# The directions of hex boards (a rhombus of hexagons, each row half a cell to the right of
+# the one below): the six neighbours, with columns and rows moved; opposite ones 3 apart.
+HEX_DIRECTIONS = (("north_east", 0, 1), ("east", 1, 0), ("south_east", 1, -1),
+                  ("south_west", 0, -1), ("west", -1, 0), ("north_west", -1, 1))
 
 
 GRID_MAX = (26, 99)  # columns a..z, rows 1..99
@@ -95,6 +104,7 @@ class EnumInfo:
     is_board: bool = False
     borders: list = attrs.Factory(list)  # (a_index, b_index)
     grid: tuple = ()  # (width, height) of a grid board; cells row by row from a1
+    hex: bool = False  # a hex board (its grid's cells are hexagons)
 
 
 @attrs.define
@@ -104,6 +114,7 @@ class KindInfo:
     parent: str
     fields: dict  # all fields, inherited ones first: name -> (type, default expr)
     ancestors: list  # itself first, then parents
+    changing: set = attrs.Factory(set)  # its `var` fields (inherited too): a piece's state
 
 
 @attrs.define
@@ -171,6 +182,10 @@ class Model:
     files: list = attrs.Factory(list)
     kind_handlers: dict = attrs.Factory(dict)  # kind name -> nslots for playable/on_play
     present: object = None  # rulesdsl.lang.present.Presentation: what a player reads
+    # pieces: the changing (`var`) fields of kinds -> their type, and those declared with a
+    # range of numbers (what `roll` draws) -> (low, high)
+    piece_fields: dict = attrs.Factory(dict)
+    piece_ranges: dict = attrs.Factory(dict)
 
 
 class Scope:

@@ -189,7 +189,8 @@ class Names:
                                  f"{self.show(at)}", a.span)
                 elif pt == "node" or pt == "list of node":
                     base = at[8:] if pt.startswith("list") else at
-                    if at != "any" and not (base in m.enums and m.enums[base].is_board):
+                    if at != "any" and base != "any" and \
+                            not (base in m.enums and m.enums[base].is_board):
                         self.err("E300", f"{n} needs {'a list of ' if pt.startswith('list') else 'a '}"
                                  f"board node{'s' if pt.startswith('list') else ''}, not "
                                  f"{self.show(at)}", a.span)

@@ -51,6 +51,10 @@ class Statements:
             m.slots[id(s)] = self.scope.bind(s.name, vt)
         elif t is ast.Set:
             self.set_stmt(s)
+        elif t is ast.SetField:
+            self.set_field(s)
+        elif t is ast.Roll:
+            self.roll(s)
         elif t is ast.Move:
             wt = self.expr(s.what, allow_random=True)
             if wt not in ("card", "zone", "list of card", "any"):
@@ -257,6 +261,37 @@ class Statements:
             self.expect("int", vt, s.value, f"the amount after '{s.op}'")
         else:
             self.expect(target_type, vt, s.value, f"the value of {s.name}")
+
+    def set_field(self, s: ast.SetField):
+        """`set c.rank = king`: a piece's changing field."""
+        self.expect("card", self.expr(s.piece), s.piece, f"the piece whose {s.name} is set")
+        want = self.m.piece_fields.get(s.name)
+        vt = self.expr(s.value, allow_random=True)
+        if want is None:
+            if s.name in self.field_types:
+                self.err("E304", f"field {s.name} never changes: it is fixed when the cards "
+                         "are made", s.span, [f"declare it in the kind as: var {s.name}: "
+                                              f"{self.field_types[s.name]} = ..."])
+            else:
+                self.err("E203", f"no kind of card has a field '{s.name}'", s.span,
+                         did_you_mean(s.name, self.field_types))
+            return
+        if s.op != "=":
+            self.expect("int", want, s, f"what '{s.op}' changes")
+            self.expect("int", vt, s.value, f"the amount after '{s.op}'")
+        else:
+            self.expect(want, vt, s.value, f"the value of {s.name}")
+
+    def roll(self, s: ast.Roll):
+        """`roll cup[p]`: pieces whose changing fields of a range of numbers take new values."""
+        wt = self.expr(s.what)
+        if wt not in ("card", "zone", "list of card", "any"):
+            self.err("E300", f"roll needs a piece, a list of pieces or a zone, not "
+                     f"{self.show(wt)}", s.what.span)
+        if not self.m.piece_ranges:
+            self.err("E300", "roll changes the changing fields of a range of numbers, but no "
+                     "kind has one", s.span, ["declare the die's face in its kind: "
+                                              "var face: 1..6 = 1"])
 
     def call_stmt(self, s: ast.CallStmt):
         m = self.m
