@@ -146,13 +146,15 @@ class Source:
         value = self.xs(e)
         shown = self.shown(t, x)
         if shown is None:
-            return f"LABEL({t!r}, {value})"
+            return f"LABEL({t!r}, {value}, st)"
         return f"('none' if ({x} := {value}) is None else {shown})"
 
     def shown(self, t: str, x: str):
         """The label of the value in variable `x` (not none) of type `t`, as source."""
-        if t == "card":
+        if t == "card" and self.p.pieces is None:  # a piece's label follows its state
             shown = f"{self.ref(self.p.card_label, 'CARD_LABELS')}[{x}]"
+        elif t == "card":
+            return None
         elif t == "player":
             shown = f"'P' + str({x} + 1)"
         elif t in self.m.enums:
@@ -187,7 +189,7 @@ class Source:
                 lab = f"{self.ref(text)}(st, L)"
             else:
                 shown = self.shown(et, "x")
-                lab = (f"LABEL({et!r}, x)" if shown is None else
+                lab = (f"LABEL({et!r}, x, st)" if shown is None else
                        f"('none' if x is None else {shown})")
             lines += ["    mine = []",
                       f"    for x in list({self.ref(src)}(st, L)):",
@@ -195,7 +197,8 @@ class Source:
             if cond is not None:
                 lines += [f"        if not {self.ref(cond)}(st, L):", "            continue"]
             lines.append(f"        mine.append(({lab}, x))")
-            alike = len(set(self.p.card_label)) < len(self.p.card_label)
+            labels = self.p.card_label  # pieces may come to read alike as they change
+            alike = self.p.pieces is not None or len(set(labels)) < len(labels)
             if et == "card" and text is None and alike:  # else no two cards read the same
                 lines += ["    if len(mine) > 1:",
                           f"        mine = by_position(st, mine, {self.ref(ask.who)}(st, L))"]
