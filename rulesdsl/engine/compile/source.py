@@ -57,6 +57,7 @@ class Source:
         self.generated = []  # every generated definition, in order, for --show
         self.temps = 0
         self.xs_depth = 0  # operators nested in the expression being generated
+        self.define_fns = {}  # definition -> its generated function's name (or None)
 
     # ------------------------------------------------------------------ names
     def ref(self, obj, stem: str = "K") -> str:
@@ -332,9 +333,11 @@ class Source:
         return f"(({t} := {self.xs(e.expr)}) is not None and {members}[{t}])"
 
     def xs_Call(self, e):
-        """The built-ins every turn uses; the others stay closures."""
-        kind = self.m.resolved.get(id(e), ("",))[0]
-        if kind in ("define", "aggregate") or len(e.args) != 1:
+        """Definitions and the built-ins every turn uses; the others stay closures."""
+        kind, payload = self.m.resolved.get(id(e), ("", None))
+        if kind == "define":
+            return self.define_call_source(payload, e.args)
+        if kind == "aggregate" or len(e.args) != 1:
             return None
         name, arg = e.name, e.args[0]
         t = self.temp()
@@ -350,6 +353,66 @@ class Source:
             end = -1 if name == "top" else 0
             return f"({t}[{end}] if ({t} := st.zones[{self.xs(arg)}]) else None)"
         return None
+
+    # ------------------------------------------------------------------ definitions
+    def define_call_source(self, name: str, args: list):
+        """A call of a definition: its generated function on a fresh frame of locals.
+        Where the closures memoise it (a pure definition of up to two arguments, while a
+        decision's options are computed), the memo closure still answers then."""
+        fn = self.define_function(name)
+        if fn is None:
+            return None
+        d = self.m.defines[name]
+        size = self.define_frame_size(name)
+        values = [self.xs(a) for a in args] + ["None"] * (size - len(args))
+        call = f"{fn}(st, [{', '.join(values)}])"
+        if len(args) <= 2 and self.scanner.pure_define(name):
+            memo = self.ref(self.define_call(name, [self.expr(a) for a in args], d.decl.span))
+            return f"({call} if st.memo is None else {memo}(st, L))"
+        return call
+
+    def define_frame_size(self, name: str) -> int:
+        d = self.m.defines[name]
+        return max([self.m.nslots.get(id(d.decl), 0), len(d.params), 1])
+
+    def define_function(self, name: str):
+        """The name of the generated function of definition `name` (locals in, value out;
+        it spends one unit of work per call, as the closures do), or None where the
+        closures keep it: modifiers, and calls of a definition from inside itself."""
+        made = self.define_fns.get(name)
+        if made is not None or name in self.define_fns:
+            return made
+        d = self.m.defines[name]
+        if d.modifiers:
+            self.define_fns[name] = None
+            return None
+        self.define_fns[name] = None  # while its body is generated: a call of itself
+        budget, span = self.ref(self.b, "BUDGET"), self.ref(d.decl.span, "S")
+        lines = [f"def define_{name}(st, L):",
+                 f"    {budget}.work -= 1",
+                 f"    if {budget}.work < 0:",
+                 f"        {budget}.spend(0, {span})"]
+        outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
+        saved, self.xs_depth = self.xs_depth, 0
+        try:
+            e = d.decl.body
+            while type(e) is ast.LetIn:  # `let x = v in ...` as statements
+                lines.append(f"    L[{self.m.slots[id(e)]}] = {self.xs(e.value)}")
+                e = e.body
+            lines.append(f"    return {self.xs(e)}")
+        finally:
+            self.loop_stack, self.xs_depth = outer, saved
+        source = "\n".join(lines)
+        scope = {}
+        try:
+            exec(compiled(source, "exec"), self.ns, scope)
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        fn = self.ref(scope[f"define_{name}"], f"define_{name}_")
+        self.generated.append((f"define {name} ({rules_place(d.decl.span)})", d.decl.span,
+                               source))
+        self.define_fns[name] = fn
+        return fn
 
     def xs_Binary(self, e):
         op = e.op
