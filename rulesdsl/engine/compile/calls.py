@@ -172,6 +172,11 @@ class Calls:
         if isinstance(a, ast.Comprehension):
             slot = self.m.slots[id(a)]
             src = self.source_of(a.source)  # its length is spent inline below
+            if self.generate and name in ("any", "all", "count", "first", "sum") and \
+                    (a.where is not None or a.value is not None):
+                f = self.generated_aggregate(name, a, src, e.span)
+                if f is not None:
+                    return f
             where = self.expr(a.where) if a.where is not None else None
             value = self.expr(a.value) if a.value is not None else None
         else:

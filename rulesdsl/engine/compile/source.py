@@ -30,6 +30,16 @@ def _none_call(name, span):
     raise RuntimeRulesError("R013", f"{name}(none)", span)
 
 
+def _bad_item(k, seq, span):
+    raise RuntimeRulesError("R014", f"index {k} is outside a list of {len(seq)}", span)
+
+
+def _grid_none(name, c, d, span):
+    what = "a cell" if c is None else "a direction"
+    raise RuntimeRulesError("R013", f"{name}(...) was given none for {what}", span,
+                            ["check for none first: a neighbour off the board is none"])
+
+
 def _too_big(span):
     raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span,
                             ["numbers stay within -2^53..2^53"])
@@ -39,7 +49,7 @@ def _bad_index(name, k, span):
     raise RuntimeRulesError("R010", f"{name}[...] was given {'none' if k is None else k}", span)
 
 
-HELPERS = {"_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
+HELPERS = {"_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
            "_bad_index": _bad_index, "MAX_INT": MAX_INT, "moves_cost": moves_cost}
 
 _COMPARE = {"<", ">", "<=", ">="}
@@ -91,7 +101,11 @@ class Source:
     def xs(self, e) -> str:
         """Python source for `e`; a closure call where no source form exists."""
         if self.loop_stack and type(e) in (ast.Call, ast.Comprehension):
-            return self.closure_call(e)  # through `expr`: loop invariants stay hoisted
+            f = self.hoisted(e)  # a loop invariant: computed once per run of the loop
+            if f is not None:
+                return self.ref(f) + "(st, L)"
+            if type(e) is ast.Comprehension:
+                return self.closure_call(e)
         if self.xs_depth >= MAX_DEPTH:  # Python's parser nests 200 parentheses at most
             saved, self.generate = self.generate, False
             try:
@@ -303,7 +317,11 @@ class Source:
     def xs_Index(self, e):
         kind, payload = self.m.resolved[id(e)]
         if kind not in ("var", "zone"):
-            return None
+            if len(e.args) != 1 or self.m.types.get(id(e.obj)) == "zone":
+                return None
+            seq, k, span = self.temp(), self.temp(), self.ref(e.span, "S")
+            return (f"({seq}[{k}] if -len({seq} := {self.xs(e.obj)}) <= ({k} := "
+                    f"{self.xs(e.args[0])}) < len({seq}) else _bad_item({k}, {seq}, {span}))")
         if kind == "zone":  # the zone instance's number, as `instance` gives it
             layout = self.p.zones[payload]
             if len(e.args) != 1 or len(layout.sizes) != 1:
@@ -337,7 +355,11 @@ class Source:
         kind, payload = self.m.resolved.get(id(e), ("", None))
         if kind == "define":
             return self.define_call_source(payload, e.args)
-        if kind == "aggregate" or len(e.args) != 1:
+        if kind == "aggregate":
+            return None
+        if e.name in ("neighbour", "ray", "around") and self.p.grids:
+            return self.grid_source(e)
+        if len(e.args) != 1:
             return None
         name, arg = e.name, e.args[0]
         t = self.temp()
@@ -353,6 +375,64 @@ class Source:
             end = -1 if name == "top" else 0
             return f"({t}[{end}] if ({t} := st.zones[{self.xs(arg)}]) else None)"
         return None
+
+    def grid_source(self, e):
+        """neighbour(c, d), ray(c, d), around(c): a lookup in the grid's tables."""
+        board = self.m.types.get(id(e.args[0]))
+        tables = self.p.grids.get(board) or next(iter(self.p.grids.values()))
+        span, c, d = self.ref(e.span, "S"), self.temp(), self.temp()
+        if e.name == "around":
+            table = self.ref(tables.around, "AROUND")
+            return (f"({table}[{c}] if ({c} := {self.xs(e.args[0])}) is not None else "
+                    f"_grid_none('around', {c}, 0, {span}))")
+        table = self.ref(tables.step if e.name == "neighbour" else tables.rays,
+                         "NEIGHBOUR" if e.name == "neighbour" else "RAYS")
+        return (f"({table}[{c}][{d}] if ({c} := {self.xs(e.args[0])}) is not None and "
+                f"({d} := {self.xs(e.args[1])}) is not None else "
+                f"_grid_none({e.name!r}, {c}, {d}, {span}))")
+
+    # ------------------------------------------------------------------ aggregates
+    def generated_aggregate(self, name: str, comp, src, span):
+        """`any`, `all`, `count`, `first` or `sum` of `x in L where ...` as one generated
+        loop (the where and value inline), spending the list's length as the closures do."""
+        slot = self.m.slots[id(comp)]
+        where = self.xs(comp.where) if comp.where is not None else None
+        value = self.xs(comp.value) if comp.value is not None else None
+        budget, span_ref = self.ref(self.b, "BUDGET"), self.ref(span, "S")
+        lines = ["def aggregate(st, L):",
+                 f"    s = {self.ref(src)}(st, L)",
+                 f"    {budget}.work -= len(s)",
+                 f"    if {budget}.work < 0:",
+                 f"        {budget}.spend(0, {span_ref})"]
+        if name == "count":
+            if where is None or value is not None:
+                return None
+            lines += ["    n = 0", "    for x in s:", f"        L[{slot}] = x",
+                      f"        if {where}:", "            n += 1", "    return n"]
+        else:
+            body = {"any": [f"if {value}:" if value else "if True:", "    return True"],
+                    "all": [f"if not {value}:" if value else "if False:", "    return False"],
+                    "first": [f"return {value or 'x'}"],
+                    "sum": [f"v = {value or 'x'}", "if v is not None:", "    n += v"]}[name]
+            end = {"any": "False", "all": "True", "first": "None", "sum": "n"}[name]
+            if name == "all" and value is None:  # all(x in L where c): every x meets c
+                body, where = ["return False"], f"not {where}"
+            lines += ["    n = 0"] if name == "sum" else []
+            lines += ["    for x in s:", f"        L[{slot}] = x"]
+            if where is not None:
+                lines.append(f"        if {where}:")
+                lines += [f"            {b}" for b in body]
+            else:
+                lines += [f"        {b}" for b in body]
+            lines.append(f"    return {end}")
+        source = "\n".join(lines)
+        scope = {}
+        try:
+            exec(compiled(source, "exec"), self.ns, scope)
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        self.generated.append((f"{name} at {rules_place(span)}", span, source))
+        return scope["aggregate"]
 
     # ------------------------------------------------------------------ definitions
     def define_call_source(self, name: str, args: list):
