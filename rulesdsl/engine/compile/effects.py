@@ -115,6 +115,10 @@ class Effects:
                 b.move(0, span)
             st.move_cards(cards, to(st, L), bottom)
         budget = self.ref(b, "BUDGET")
+        fast = self.one_card_move(s, to, None, budget)
+        if fast is not None:
+            self.emit(move, s.span, Statement("do", fast))
+            return
         self.emit(move, s.span, Statement("do", (
             f"_c = {self.cards_source(s.what, what)}",
             f"{budget}.moves -= moves_cost(st, _c)",
@@ -137,6 +141,12 @@ class Effects:
             words = (full(st, L), masked(st, L).replace(MASK, "a card" if n == 1 else
                                                         f"{n} cards"))
             st.move_cards(cards, to(st, L), bottom, words=words)
+        words = (f"({self.ref(full)}(st, L), {self.ref(masked)}(st, L).replace("
+                 f"{MASK!r}, 'a card'))")
+        fast = self.one_card_move(s, to, words, None)
+        if fast is not None:
+            self.emit(move, s.span, Statement("do", fast))
+            return
         n = self.temp()
         self.emit(move, s.span, Statement("do", (
             f"_c = {self.cards_source(s.what, what)}",
@@ -144,6 +154,44 @@ class Effects:
             f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words=("
             f"{self.ref(full)}(st, L), {self.ref(masked)}(st, L).replace("
             f"{MASK!r}, 'a card' if {n} == 1 else f'{{{n}}} cards')))")))
+
+    def one_card_move(self, s: ast.Move, to, words, budget):
+        """`move CARD to ZONE` onto an ordered pile without a limit, as generated lines
+        doing what State.move_cards does for one card (it still does it while a card
+        effect runs: `keeps N` zones hold their cards then). None where that does not
+        apply."""
+        dest = self.xs_or(s.to, to)
+        if self.m.types.get(id(s.what)) != "card" or s.bottom or not dest.isdigit():
+            return None
+        d = int(dest)
+        if self.p.zone_unordered[d] or self.p.zone_capacity[d]:
+            return None
+        lines = [f"_c = {self.xs(s.what)}"]
+        if words is not None:
+            lines.append(f"_w = {words}")
+        extra = ", words=_w" if words is not None else ""
+        lines += ["if _c is None:", "    pass"]
+        if budget is not None:
+            lines += ["else:",
+                      f"    {budget}.moves -= 1 + len(st.zones[st.loc[_c]]) // 1000",
+                      f"    if {budget}.moves < 0:",
+                      f"        {budget}.move(0, {self.ref(s.span, 'S')})",
+                      "if _c is None:", "    pass"]
+        return tuple(lines + [
+            "elif st.effect_depth:",
+            f"    st.move_cards([_c], {d}, False{extra})",
+            "else:",
+            "    _f = st.loc[_c]",
+            "    _z = st.zones[_f]",
+            "    if _z[-1] == _c:",
+            "        _z.pop()",
+            "    else:",
+            "        _z.remove(_c)",
+            f"    st.zones[{d}].append(_c)",
+            f"    st.loc[_c] = {d}",
+            f"    if _f != {d}:",
+            f"        st.events.append(('move', (_c,), _f, {d})" +
+            (" + _w)" if words is not None else ")")])
 
     def s_Shuffle(self, s: ast.Shuffle):
         z = self.expr(s.zone)

@@ -10,6 +10,8 @@ it, and compiled code is cached by its text."""
 
 from __future__ import annotations
 
+import re
+
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import MAX_INT, _unique, by_position, moves_cost
@@ -74,8 +76,8 @@ class Source:
         """The name under which the generated code reaches a table or a closure."""
         key = id(obj)
         name = self.ns_ids.get(key)
-        if name is None:
-            name = f"{stem}{len(self.ns)}"
+        if name is None:  # letters of the rules' names only: the text is Python
+            name = re.sub(r"[^A-Za-z0-9_]", "_", stem) + str(len(self.ns))
             self.ns[name] = obj
             self.ns_ids[key] = name
         return name
@@ -468,7 +470,7 @@ class Source:
             return None
         self.define_fns[name] = None  # while its body is generated: a call of itself
         budget, span = self.ref(self.b, "BUDGET"), self.ref(d.decl.span, "S")
-        lines = [f"def define_{name}(st, L):",
+        lines = [f"def define(st, L):  # {name}",
                  f"    {budget}.work -= 1",
                  f"    if {budget}.work < 0:",
                  f"        {budget}.spend(0, {span})"]
@@ -488,7 +490,7 @@ class Source:
             exec(compiled(source, "exec"), self.ns, scope)
         except (SyntaxError, RecursionError, MemoryError):
             return None
-        fn = self.ref(scope[f"define_{name}"], f"define_{name}_")
+        fn = self.ref(scope["define"], f"define_{name}_")
         self.generated.append((f"define {name} ({rules_place(d.decl.span)})", d.decl.span,
                                source))
         self.define_fns[name] = fn
