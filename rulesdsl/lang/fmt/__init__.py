@@ -42,6 +42,6 @@ The layout (docs/tools.md says the same for authors):
   consecutive lines are aligned in one column.
 """
 
-from rulesdsl.lang.fmt.source import (FormatError, comments_of, format_source, parse_with_comments,
-                                      read_source)
+from rulesdsl.lang.fmt.source import FormatError, comments_of, format_source, parse_with_comments
 from rulesdsl.lang.fmt.stream import STEP
+from rulesdsl.lang.syntax import read_source  # the file's text, read as the parser reads it

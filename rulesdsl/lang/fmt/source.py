@@ -1,4 +1,4 @@
-"""Reading, formatting and verifying a rules text: the full parse (every token, every
+"""Formatting and verifying a rules text: the full parse (every token, every
 comment), the walk and the print, then a parse of the result that must give the same tree
 and the same comments."""
 
@@ -11,10 +11,9 @@ import threading
 from lark import Lark, Token
 
 from rulesdsl.lang import syntax
-from rulesdsl.lang.errors import RulesError, Span
+from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.fmt.printer import Printer
 from rulesdsl.lang.fmt.walker import Walker
-from rulesdsl.lang.limits import read_bytes
 from rulesdsl.lang.resources import grammar_text
 
 _lock = threading.Lock()
@@ -81,23 +80,6 @@ def comments_of(text: str) -> list:
     """
     return [m.group().rstrip() for m in _STRING_OR_COMMENT.finditer(text)
             if m.group().startswith("#")]
-
-
-def read_source(path: str) -> str:
-    """A rules file's text; unreadable or non-UTF-8 files are reported as RulesErrors."""
-    try:
-        data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM
-    except OSError as e:
-        raise RulesError("E001", f"cannot read {path}: {e.strerror or e}", None,
-                         ["check the path"]) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        before = data[:e.start].decode("utf-8", errors="replace")
-        line = before.count("\n") + 1
-        col = len(before) - (before.rfind("\n") + 1) + 1
-        raise RulesError("E105", "the file is not valid UTF-8 text",
-                         Span(path, line, col, line, col + 1), ["save the file as UTF-8"]) from None
 
 
 def _verify(original, comments, result: str, path: str) -> None:

@@ -6,4 +6,4 @@ the transformer `Build`, one method per grammar rule in a mixin a grammar sectio
 from rulesdsl.lang.syntax.build import Build
 from rulesdsl.lang.syntax.errors import keywords as _keywords  # the name other stages import
 from rulesdsl.lang.syntax.parsing import (MAX_SOURCE_BYTES, parse, parse_expression, parse_file,
-                                          parser)
+                                          parser, read_source)

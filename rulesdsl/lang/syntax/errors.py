@@ -92,10 +92,6 @@ def syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesError:
         if before and f"'{before.group(1)}'" in expected:  # like 'move to pile'
             hints.append(f"'{before.group(1)}' was read as a name here: is something missing "
                          "before it?")
-    if "'}'" in expected and tok.type in ("$END",):
-        hints.append("a '{' is not closed")
-    if tok.type == "EQUAL" and "'=='" not in expected and "a comparison" not in expected:
-        pass
     if tok.type == "EQUAL" and (any(x in expected for x in ("'and'", "'or'"))
                                 or "'='" not in expected):
         hints.append("to compare, write '=='")

@@ -102,15 +102,16 @@ def parse_expression(text: str, path: str, line: int, column: int):
     return Build(path, line - 1, column - 1).transform(tree)
 
 
-def parse_file(path: str) -> ast.File:
-    """Read and parse a file; unreadable or non-UTF-8 files are reported as RulesErrors."""
+def read_source(path: str, hint: str = "check the path") -> str:
+    """A rules file's text; unreadable or non-UTF-8 files are reported as RulesErrors
+    (`hint` says what to check when the file cannot be read)."""
     try:
         data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM
     except OSError as e:
         raise RulesError("E001", f"cannot read {path}: {e.strerror or e}", None,
-                         ["check the path; bundled games can be named without '.rules'"]) from None
+                         [hint]) from None
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         before = data[:e.start].decode("utf-8", errors="replace")
         line = before.count("\n") + 1
@@ -118,4 +119,9 @@ def parse_file(path: str) -> ast.File:
         raise RulesError("E105", "the file is not valid UTF-8 text",
                          Span(path, line, col, line, col + 1),
                          ["save the file as UTF-8"]) from None
-    return parse(text, path)
+
+
+def parse_file(path: str) -> ast.File:
+    """Read and parse a file; unreadable or non-UTF-8 files are reported as RulesErrors."""
+    return parse(read_source(path, "check the path; bundled games can be named without "
+                                   "'.rules'"), path)
