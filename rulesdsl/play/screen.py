@@ -308,12 +308,12 @@ class Layout:
         rest, grids = {}, {}
         for name, value in variables.items():
             vinfo = self.info["vars"].get(name) or {}
-            board = vinfo.get("board")
-            if board in self.info.get("grids", {}) and vinfo.get("owner") is None and \
-                    len(_keys_of(name)) == 1:
-                grids.setdefault((vinfo["var"], board), {})[_keys_of(name)[0]] = value
-            else:
+            place = self.grid_cell(vinfo, name)
+            if place is None:
                 rest[name] = value
+                continue
+            board, cell = place
+            grids.setdefault((vinfo["var"], board), {})[cell] = value
         return rest, grids
 
     def split_zone_grids(self, zones: dict) -> tuple:
@@ -323,19 +323,28 @@ class Layout:
         rest, grids = {}, {}
         for name, value in zones.items():
             zinfo = self.info["zones"].get(name) or {}
-            board = zinfo.get("board")
-            if board in self.info.get("grids", {}) and zinfo.get("owner") is None and \
-                    len(_keys_of(name)) == 1:
-                if isinstance(value, dict):
-                    shown = f"#{value.get('count', 0)}" if value.get("count") else None
-                elif value:
-                    shown = value[-1] + (f"+{len(value) - 1}" if len(value) > 1 else "")
-                else:
-                    shown = None
-                grids.setdefault((zinfo["zone"], board), {})[_keys_of(name)[0]] = shown
-            else:
+            place = self.grid_cell(zinfo, name)
+            if place is None:
                 rest[name] = value
+                continue
+            board, cell = place
+            if isinstance(value, dict):
+                shown = f"#{value.get('count', 0)}" if value.get("count") else None
+            elif value:
+                shown = value[-1] + (f"+{len(value) - 1}" if len(value) > 1 else "")
+            else:
+                shown = None
+            grids.setdefault((zinfo["zone"], board), {})[cell] = shown
         return rest, grids
+
+    def grid_cell(self, facts: dict, name: str):
+        """(board, cell) when a variable or zone of the table (`facts`: what the game says
+        of it) is kept one per cell of a grid board, else None."""
+        board = facts.get("board")
+        keys = _keys_of(name)
+        if board in self.info.get("grids", {}) and facts.get("owner") is None and len(keys) == 1:
+            return board, keys[0]
+        return None
 
     def grid_lines(self, base: str, board: str, values: dict) -> list:
         """A grid variable as rows of cells, the top row first, with column letters and

@@ -74,17 +74,13 @@ class Bodies:
                 self.label_fields = None
             if d.playable is not None:
                 who, cond = d.playable
-                self.scope = Scope(d.playable)
-                self.scope.bind("self", "card")
-                self.scope.bind(who, "player")
+                self.scope = self.card_scope(d.playable, who)
                 self.context = "define"
                 self.cond(cond, "a playability condition")
                 m.nslots[id(d.playable)] = self.scope.count
             if d.on_play is not None:
                 who, block = d.on_play
-                self.scope = Scope(d.on_play)
-                self.scope.bind("self", "card")
-                self.scope.bind(who, "player")
+                self.scope = self.card_scope(d.on_play, who)
                 self.context = "effect"
                 self.current_phase = PhaseInfo(f"on play of {k.name}", None, [])
                 self.block(block)
@@ -137,6 +133,15 @@ class Bodies:
             self.expect("int", self.expr(s.value), s.value, "the score")
             m.nslots[id(s)] = self.scope.count
         self.check_decisions_reach()
+
+    @staticmethod
+    def card_scope(node, who: str) -> Scope:
+        """The scope of a kind's `playable by p if ...` or `on play by p { ... }`: `self` is
+        the card, `p` the player."""
+        scope = Scope(node)
+        scope.bind("self", "card")
+        scope.bind(who, "player")
+        return scope
 
     def plain_value(self, e) -> bool:
         """A literal an option may start from (what loading can read without running)."""

@@ -255,12 +255,16 @@ class Statements:
                          [f"declare it: var {s.name}: int = 0"])
             self.expr(s.value)
             return
-        vt = self.expr(s.value, allow_random=True)
+        self.assignment(s, target_type, self.expr(s.value, allow_random=True))
+
+    def assignment(self, s, target_type: str, value_type: str):
+        """`set x = v` (a variable or a piece's field) wants a value of x's type; `+=` and
+        `-=` want numbers on both sides."""
         if s.op != "=":
             self.expect("int", target_type, s, f"what '{s.op}' changes")
-            self.expect("int", vt, s.value, f"the amount after '{s.op}'")
+            self.expect("int", value_type, s.value, f"the amount after '{s.op}'")
         else:
-            self.expect(target_type, vt, s.value, f"the value of {s.name}")
+            self.expect(target_type, value_type, s.value, f"the value of {s.name}")
 
     def set_field(self, s: ast.SetField):
         """`set c.rank = king`: a piece's changing field."""
@@ -276,11 +280,7 @@ class Statements:
                 self.err("E203", f"no kind of card has a field '{s.name}'", s.span,
                          did_you_mean(s.name, self.field_types))
             return
-        if s.op != "=":
-            self.expect("int", want, s, f"what '{s.op}' changes")
-            self.expect("int", vt, s.value, f"the amount after '{s.op}'")
-        else:
-            self.expect(want, vt, s.value, f"the value of {s.name}")
+        self.assignment(s, want, vt)
 
     def roll(self, s: ast.Roll):
         """`roll cup[p]`: pieces whose changing fields of a range of numbers take new values."""
@@ -344,12 +344,7 @@ class Statements:
                 et = self.collection(c.source)
                 self.scope.push()
                 self.m.slots[id(c)] = self.scope.bind(c.binder, et)
-                if c.where is not None:
-                    self.cond(c.where, "an option's condition")
-                if c.label is not None:
-                    self.text(c.label)
-                self.block(c.body)
-                self.scope.pop()
+                self.bound_option(c)
 
     def tuple_choice(self, c: ast.TupleChoice):
         """`(a, b) in A, B where ...`: one binder per collection; B may use a."""
@@ -363,6 +358,11 @@ class Statements:
         for name, src in zip(c.binders, c.sources):
             slots.append(self.scope.bind(name, self.collection(src)))
         self.m.slots[id(c)] = tuple(slots)
+        self.bound_option(c)
+
+    def bound_option(self, c):
+        """The rest of an option over a collection once its names are bound (a scope pushed):
+        its condition, label and body; then the names go out of scope."""
         if c.where is not None:
             self.cond(c.where, "an option's condition")
         if c.label is not None:

@@ -1,0 +1,51 @@
+"""Declarations of what a player reads: the game told in a few lines, titles, explanations,
+what is shown and what is kept internal."""
+
+from __future__ import annotations
+
+from rulesdsl.lang.errors import Span
+from rulesdsl.lang.ast.node import node, span_field
+
+
+@node
+class About:
+    """The game told in a few lines: what it is, how to win, the flow; one string a line.
+    Example: `about "Collect sets of fruit." "The most points after three rounds wins."`"""
+    span: Span = span_field()
+    lines: tuple = ()
+
+
+@node
+class Title:
+    """What a zone, variable, phase, definition, kind or enum is called on the screen.
+    Example: `title stock "the draw pile"`"""
+    span: Span = span_field()
+    name: str = ""
+    title: str = ""
+
+
+@node
+class Explain:
+    """What a card kind, an enum value or any declared name means, for `help NAME`.
+    Example: `text wild "A wild card counts as any colour."`"""
+    span: Span = span_field()
+    name: str = ""
+    lines: tuple = ()
+
+
+@node
+class Internal:
+    """Variables kept for the rules' bookkeeping, never shown on a screen. Example:
+    `internal passes_left, last_bid`"""
+    span: Span = span_field()
+    names: tuple = ()  # Ref
+
+
+@node
+class Show:
+    """A definition shown on the screen: one value, or one per player when it takes a
+    player. Example: `show wealth(p: player)` is written `show wealth "money" private`"""
+    span: Span = span_field()
+    name: str = ""
+    title: str = ""
+    visibility: str = "public"
