@@ -76,21 +76,19 @@ def layout_pieces(compiler) -> Optional[Pieces]:
 def _label_parts(compiler, k, base) -> list:
     """A kind's label as parts: text, (base, type) for a changing field, (None, type, field)
     for a fixed one. Without a label: the kind's name and its fields' values."""
-    m = compiler.m
-    for anc in k.ancestors:
-        text = m.kinds[anc].decl.label
-        if text is not None:
-            out = []
-            for part in text.parts:
-                if isinstance(part, str):
-                    out.append(part)
-                elif isinstance(part, ast.Name) and part.name in k.fields:
-                    t = k.fields[part.name][0]
-                    out.append((base[part.name], t) if part.name in k.changing else
-                               (None, t, part.name))
-                else:
-                    out.append(str(compiler.expr(part)(None, [None])))
-            return out
+    text = compiler.kind_label(k)
+    if text is not None:
+        out = []
+        for part in text.parts:
+            if isinstance(part, str):
+                out.append(part)
+            elif isinstance(part, ast.Name) and part.name in k.fields:
+                t = k.fields[part.name][0]
+                out.append((base[part.name], t) if part.name in k.changing else
+                           (None, t, part.name))
+            else:
+                out.append(str(compiler.expr(part)(None, [None])))
+        return out
     out = [k.name.replace("_", " ")]
     for f, (t, _) in k.fields.items():
         out += [" ", (base[f], t) if f in k.changing else (None, t, f)]

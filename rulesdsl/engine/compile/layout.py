@@ -159,20 +159,26 @@ class Layout:
     def zero(t: str):
         return 0 if t == "int" else (False if t == "bool" else None)
 
-    def card_label(self, kinfo, values: dict) -> str:
-        m = self.m
+    def kind_label(self, kinfo):
+        """The `label "..."` a kind declares or inherits (the nearest), or None."""
         for anc in kinfo.ancestors:
-            text = m.kinds[anc].decl.label
+            text = self.m.kinds[anc].decl.label
             if text is not None:
-                out = []
-                for part in text.parts:
-                    if isinstance(part, str):
-                        out.append(part)
-                    elif isinstance(part, ast.Name) and part.name in values:
-                        out.append(self.p.labeller(kinfo.fields[part.name][0], values[part.name]))
-                    else:
-                        out.append(str(self.expr(part)(None, [None])))
-                return "".join(out)
+                return text
+        return None
+
+    def card_label(self, kinfo, values: dict) -> str:
+        text = self.kind_label(kinfo)
+        if text is not None:
+            out = []
+            for part in text.parts:
+                if isinstance(part, str):
+                    out.append(part)
+                elif isinstance(part, ast.Name) and part.name in values:
+                    out.append(self.p.labeller(kinfo.fields[part.name][0], values[part.name]))
+                else:
+                    out.append(str(self.expr(part)(None, [None])))
+            return "".join(out)
         shown = [self.p.labeller(kinfo.fields[f][0], v) for f, v in values.items()]
         return " ".join([kinfo.name.replace("_", " ")] + shown)
 

@@ -100,6 +100,18 @@ class Source:
                                f"lambda st, L: {text}"))
         return eval(code, self.ns)
 
+    def generated_function(self, lines: list, title: str, span):
+        """The one function `lines` define, compiled in the program's namespace and noted
+        for --show; None if Python cannot compile it (then the closures do the work)."""
+        source = "\n".join(lines)
+        scope = {}
+        try:
+            exec(compiled(source, "exec"), self.ns, scope)
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        self.generated.append((title, span, source))
+        return next(iter(scope.values()))
+
     def xs(self, e) -> str:
         """Python source for `e`; a closure call where no source form exists."""
         if self.loop_stack and type(e) in (ast.Call, ast.Comprehension):
@@ -231,15 +243,8 @@ class Source:
             test = "True" if ask.openly else "out"
             lines += [f"    if {test}:", "        out.append(('decline', -1, None))"]
         lines.append("    return out")
-        source = "\n".join(lines)
-        scope = {}
-        try:
-            exec(compiled(source, "exec"), ns, scope)
-        except (SyntaxError, RecursionError, MemoryError):
-            return
-        self.generated.append((f"the options of the decision at {rules_place(ask.span)}", ask.span,
-                               source))
-        ask.fast = scope["options"]
+        ask.fast = self.generated_function(
+            lines, f"the options of the decision at {rules_place(ask.span)}", ask.span)
 
     def text_source(self, text) -> str:
         """A text with holes as one expression; the length limit as `text()` checks it."""
@@ -427,14 +432,7 @@ class Source:
             else:
                 lines += [f"        {b}" for b in body]
             lines.append(f"    return {end}")
-        source = "\n".join(lines)
-        scope = {}
-        try:
-            exec(compiled(source, "exec"), self.ns, scope)
-        except (SyntaxError, RecursionError, MemoryError):
-            return None
-        self.generated.append((f"{name} at {rules_place(span)}", span, source))
-        return scope["aggregate"]
+        return self.generated_function(lines, f"{name} at {rules_place(span)}", span)
 
     # ------------------------------------------------------------------ definitions
     def define_call_source(self, name: str, args: list):
@@ -484,16 +482,11 @@ class Source:
             lines.append(f"    return {self.xs(e)}")
         finally:
             self.loop_stack, self.xs_depth = outer, saved
-        source = "\n".join(lines)
-        scope = {}
-        try:
-            exec(compiled(source, "exec"), self.ns, scope)
-        except (SyntaxError, RecursionError, MemoryError):
+        made = self.generated_function(lines, f"define {name} ({rules_place(d.decl.span)})",
+                                       d.decl.span)
+        if made is None:
             return None
-        fn = self.ref(scope["define"], f"define_{name}_")
-        self.generated.append((f"define {name} ({rules_place(d.decl.span)})", d.decl.span,
-                               source))
-        self.define_fns[name] = fn
+        fn = self.define_fns[name] = self.ref(made, f"define_{name}_")
         return fn
 
     def xs_Binary(self, e):
