@@ -60,11 +60,14 @@ class AskTogether:
 
     __slots__ = ("inner", "binder", "seats", "k", "picks", "done", "span")
     secret = True  # State.apply logs nothing: the choice is hidden until the reveal
+    optional = False  # (like Ask: every listed player must choose)
 
     @staticmethod
     def logs_choice(alt: int) -> bool:
         return False
-    optional = False  # (like Ask: every listed player must choose)
+
+    def targets(self) -> list:
+        return self.inner.targets()
 
     def __init__(self, inner, binder, seats, k, picks, done, span):
         self.inner = inner

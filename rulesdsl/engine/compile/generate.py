@@ -81,12 +81,8 @@ def _leaders(proc, stmts: list) -> list:
     for pc, (ins, st) in enumerate(zip(proc.code, stmts)):
         if st is None:  # an instruction run as its closure: it may resume or jump anywhere
             starts.update((pc, pc + 1))
-            for alt in getattr(ins, "alts", ()) or ():
-                if isinstance(alt, tuple) and len(alt) > 3 and isinstance(alt[3], int):
-                    starts.add(alt[3])
-            decline = getattr(ins, "decline_pc", None)
-            if isinstance(decline, int):
-                starts.add(decline)
+            if hasattr(ins, "targets"):  # a decision: where its choices go on
+                starts.update(ins.targets())
             continue
         if st.target is not None:
             starts.add(st.target)

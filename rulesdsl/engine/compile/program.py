@@ -151,6 +151,11 @@ class Ask:
         self.quiet = [alt[0] == "binder" and alt[6] == "card" for alt in alts]
         self.fast = None  # the options as generated code (source.generate_options), if any
 
+    def targets(self) -> list:
+        """The positions a frame goes on from after this decision: each alternative's
+        body, and what follows when it is declined."""
+        return [alt[3] for alt in self.alts] + [self.decline_pc]
+
     def logs_choice(self, alt: int) -> bool:
         """Does choosing this alternative (-1: declining) write "P1 chose ..." in the log?"""
         return alt < 0 or not self.quiet[alt]
