@@ -32,6 +32,10 @@ def _none_call(name, span):
     raise RuntimeRulesError("R013", f"{name}(none)", span)
 
 
+def _bad_indexes(name, span):
+    raise RuntimeRulesError("R010", f"{name}[...] was given an index of none", span)
+
+
 def _bad_item(k, seq, span):
     raise RuntimeRulesError("R014", f"index {k} is outside a list of {len(seq)}", span)
 
@@ -51,7 +55,7 @@ def _bad_index(name, k, span):
     raise RuntimeRulesError("R010", f"{name}[...] was given {'none' if k is None else k}", span)
 
 
-HELPERS = {"_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
+HELPERS = {"_bad_indexes": _bad_indexes, "_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
            "_bad_index": _bad_index, "MAX_INT": MAX_INT, "moves_cost": moves_cost}
 
 _COMPARE = {"<", ">", "<=", ">="}
@@ -153,13 +157,23 @@ class Source:
         """The flat index of a variable instance (`instance` as source)."""
         if not args:
             return repr(layout.base)
+        span_ref = self.ref(span, "S")
         if len(args) == 1:
             arg = self.xs(args[0]) if closures[0] is None else self.xs_or(args[0], closures[0])
             t, size = self.temp(), layout.sizes[0]
             return (f"({layout.base} + {t} if ({t} := {arg}) is not None and "
-                    f"0 <= {t} < {size} else _bad_index({layout.name!r}, {t}, "
-                    f"{self.ref(span, 'S')}))")
-        return self.ref(idx) + "(st, L)"
+                    f"0 <= {t} < {size} else _bad_index({layout.name!r}, {t}, {span_ref}))")
+        strides, acc = [], 1
+        for size in reversed(layout.sizes):
+            strides.append(acc)
+            acc *= size
+        strides.reverse()
+        temps = [self.temp() for _ in args]
+        checks = " and ".join(
+            f"({t} := {self.xs(a) if f is None else self.xs_or(a, f)}) is not None and "
+            f"0 <= {t} < {size}" for t, a, f, size in zip(temps, args, closures, layout.sizes))
+        total = " + ".join([str(layout.base)] + [f"{t} * {k}" for t, k in zip(temps, strides)])
+        return f"({total} if {checks} else _bad_indexes({layout.name!r}, {span_ref}))"
 
     def cards_source(self, e, closure) -> str:
         """A fresh list of card ids for a card, a list or a zone (`cards_of` as source)."""
@@ -331,12 +345,14 @@ class Source:
                     f"{self.xs(e.args[0])}) < len({seq}) else _bad_item({k}, {seq}, {span}))")
         if kind == "zone":  # the zone instance's number, as `instance` gives it
             layout = self.p.zones[payload]
-            if len(e.args) != 1 or len(layout.sizes) != 1:
+            if len(e.args) != len(layout.sizes):
                 return None
-            return self.index_source(layout, e.args, [None], None, e.span)
+            return self.index_source(layout, e.args, [None] * len(e.args), None, e.span)
         layout = self.p.vars[payload]
-        if len(e.args) != 1 or len(layout.sizes) != 1:
+        if len(e.args) != len(layout.sizes):
             return None
+        if len(e.args) > 1:
+            return f"st.vars[{self.index_source(layout, e.args, [None] * len(e.args), None, e.span)}]"
         arg = self.xs(e.args[0])
         t, size, span = self.temp(), layout.sizes[0], self.ref(e.span, "S")
         return (f"(st.vars[{layout.base} + {t}] if ({t} := {arg}) is not None and "
