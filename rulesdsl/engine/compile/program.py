@@ -255,10 +255,19 @@ def by_position(st, options: list, seat) -> list:
         copies.setdefault(lab, []).append(c)
     unordered, zone_names = st.prog.zone_unordered, st.prog.zone_names
     out = []
+    where = {}  # label -> (the zones its copies lie in, are they told apart by place?)
     for lab, c in options:
         same = copies[lab]
-        zones = {st.loc[d] for d in same}
-        if len(same) == 1 or any(unordered[z] or not st.can_see(z, seat) for z in zones):
+        if len(same) == 1:
+            out.append((lab, c))
+            continue
+        found = where.get(lab)
+        if found is None:
+            zones = {st.loc[d] for d in same}
+            found = where[lab] = (zones, not any(unordered[z] or not st.can_see(z, seat)
+                                                 for z in zones))
+        zones, placed = found
+        if not placed:
             out.append((lab, c))
             continue
         z = st.loc[c]

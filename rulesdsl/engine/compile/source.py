@@ -469,7 +469,8 @@ class Source:
 
     def define_frame_size(self, name: str) -> int:
         d = self.m.defines[name]
-        return max([self.m.nslots.get(id(d.decl), 0), len(d.params), 1])
+        return max([self.m.nslots.get(id(d.decl), 0), len(d.params) + 1, 1] +
+                   [self.m.nslots.get(id(mod), 0) for mod in d.modifiers])
 
     def define_function(self, name: str):
         """The name of the generated function of definition `name` (locals in, value out;
@@ -479,9 +480,6 @@ class Source:
         if made is not None or name in self.define_fns:
             return made
         d = self.m.defines[name]
-        if d.modifiers:
-            self.define_fns[name] = None
-            return None
         self.define_fns[name] = None  # while its body is generated: a call of itself
         budget, span = self.ref(self.b, "BUDGET"), self.ref(d.decl.span, "S")
         lines = [f"def define(st, L):  # {name}",
@@ -495,7 +493,12 @@ class Source:
             while type(e) is ast.LetIn:  # `let x = v in ...` as statements
                 lines.append(f"    L[{self.m.slots[id(e)]}] = {self.xs(e.value)}")
                 e = e.body
-            lines.append(f"    return {self.xs(e)}")
+            lines.append(f"    v = {self.xs(e)}")
+            k = len(d.params)
+            for mod in d.modifiers:  # each modifier sees the value so far as its last name
+                lines += [f"    L[{k}] = v", f"    if {self.xs(mod.cond)}:",
+                          f"        v = {self.xs(mod.value)}"]
+            lines.append("    return v")
         finally:
             self.loop_stack, self.xs_depth = outer, saved
         made = self.generated_function(lines, f"define {name} ({rules_place(d.decl.span)})",
