@@ -18,8 +18,8 @@ from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
 # what saves, scenarios and determinization read from here
 from rulesdsl.engine.state.data import (  # noqa: F401
-    FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _copy_locals, _key_value, _owner_of,
-    _split_name, _version, source_hash, splitmix64)
+    FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, make_actions, _copy_locals, _key_value,
+    _owner_of, _split_name, _version, source_hash, splitmix64)
 
 
 class State(Machine, Views, Saving):
@@ -93,14 +93,7 @@ class State(Machine, Views, Saving):
             pending = self._pending()
         cached = self._actions
         if cached is None or cached[0] is not pending:
-            make = Action.__new__
-            actions = []
-            for i, o in enumerate(pending[1]):
-                a = make(Action)
-                a.label = o[0]
-                a.index = i
-                actions.append(a)
-            cached = self._actions = (pending, actions)
+            cached = self._actions = (pending, make_actions([o[0] for o in pending[1]]))
         return cached[1][:]
 
     def apply(self, action) -> None:
@@ -112,8 +105,7 @@ class State(Machine, Views, Saving):
         seat, opts = pending if pending is not None else self._pending()
         chosen = None
         if type(action) is Action:
-            label = action.label
-            i = action.index
+            label, i = action  # (label, index)
             if 0 <= i < len(opts) and opts[i][0] == label:
                 chosen = opts[i]
         else:

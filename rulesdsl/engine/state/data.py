@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
+from itertools import count
+from operator import itemgetter
+
 import hashlib
 
 from rulesdsl.lang.limits import bounded_int, brief
@@ -21,14 +25,20 @@ MASK64 = (1 << 64) - 1
 REPLAY_SPAN = 256  # a failed apply replays at most this many actions (see _rewind)
 
 
-class Action:
-    """One legal choice of the current decision; `label` is unique within the decision."""
+class Action(tuple):
+    """One legal choice of the current decision; `label` is unique within the decision.
+    A (label, index) pair: `legal_actions` makes them in one C-level pass."""
 
-    __slots__ = ("label", "index")
+    __slots__ = ()
 
-    def __init__(self, label: str, index: int):
-        self.label = label
-        self.index = index
+    def __new__(cls, label: str, index: int = 0):
+        return tuple.__new__(cls, (label, index))
+
+    label = property(itemgetter(0), doc="the action's label, unique within the decision")
+    index = property(itemgetter(1), doc="its position among the decision's options")
+
+    def __getnewargs__(self):
+        return tuple(self)
 
     def __repr__(self) -> str:
         return f"Action({self.label!r})"
@@ -37,10 +47,21 @@ class Action:
         return self.label
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Action) and other.label == self.label
+        return isinstance(other, Action) and other[0] == self[0]
+
+    def __ne__(self, other) -> bool:
+        return not self == other
 
     def __hash__(self) -> int:
-        return hash(self.label)
+        return hash(self[0])
+
+
+def make_actions(labels) -> list:
+    """Actions for labels, numbered from 0 (no Python call per action)."""
+    return list(map(_new_action, zip(labels, count())))
+
+
+_new_action = partial(tuple.__new__, Action)
 
 
 def splitmix64(x: int) -> tuple[int, int]:
