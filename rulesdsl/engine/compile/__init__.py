@@ -20,12 +20,13 @@ from rulesdsl.engine.compile.effects import Effects
 from rulesdsl.engine.compile.expressions import Expressions
 from rulesdsl.engine.compile.calls import Calls
 from rulesdsl.engine.compile.source import Source
+from rulesdsl.engine.compile.functions import Functions
 from rulesdsl.engine.compile.generate import generate_procs
 # the program and the decision instruction are this package's API to the engine
 from rulesdsl.engine.compile.program import Ask, MAX_INT, Program, seat_label  # noqa: F401
 
 
-class Compiler(Layout, Flow, Effects, Expressions, Calls, Source):
+class Compiler(Layout, Flow, Effects, Expressions, Calls, Source, Functions):
     def __init__(self, model: Model, nplayers: int, options: dict, generate: bool = True):
         self.generate = generate  # False: closures only (the reference the tests compare)
         self.init_source()

@@ -3,10 +3,11 @@ closure per node.
 
 `xs(e)` gives a Python expression over `st` (the state) and `L` (the frame's locals) that
 computes what the closure `expr(e)` computes, with the same errors. Nodes it has no source
-form for (calls, comprehensions, texts ...) stay closures, named in the generated code and
-called as `K7(st, L)`; loop invariants stay hoisted because those nodes go through `expr`.
-The generated text is kept (`generated_source`) so `rulesdsl compile GAME --show` prints
-it, and compiled code is cached by its text."""
+form for (comprehensions, most built-ins ...) stay closures, named in the generated code
+and called as `K7(st, L)`; loop invariants stay hoisted because those nodes go through
+`expr`. Texts, card labels and the sources of statements (`index_source`, `cards_source`)
+are here too; whole generated functions are in functions.py. Every generated text is kept
+for `rulesdsl compile GAME --show`, and compiled code is cached by its text."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import re
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.compile.program import MAX_INT, _unique, by_position, moves_cost
-from rulesdsl.engine.compile.generate import Statement, compiled, rules_place
+from rulesdsl.engine.compile.program import MAX_INT, moves_cost
+from rulesdsl.engine.compile.generate import Statement, compiled
 
 
 # helpers the generated code calls on its error paths only
@@ -208,58 +209,6 @@ class Source:
             return None
         return shown
 
-    def generate_options(self, ask) -> None:
-        """The options of a decision as one generated function (Ask._options, unrolled
-        per alternative): the same options, labels and order."""
-        if any(alt[0] not in ("named", "binder") for alt in ask.alts):
-            return  # tuples of values: their lazy walk stays as it is
-        ns = self.ns
-        ns.setdefault("_unique", _unique)
-        ns.setdefault("by_position", by_position)
-        ns.setdefault("LABEL", self.p.labeller)
-        lines = ["def options(st, L):", "    out = []", "    seen = {}"]
-        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
-            if kind == "named":
-                test = "True" if cond is None else f"{self.ref(cond)}(st, L)"
-                lines += [f"    if {test}:",
-                          f"        lab = {self.ref(text)}(st, L)",
-                          "        if lab in seen:",
-                          f"            lab = _unique(lab + ' ({ai + 1})', seen)",
-                          "        seen[lab] = -1",
-                          f"        out.append((lab, {ai}, None))"]
-                continue
-            if text is not None:
-                lab = f"{self.ref(text)}(st, L)"
-            else:
-                shown = self.shown(et, "x")
-                lab = (f"LABEL({et!r}, x, st)" if shown is None else
-                       f"('none' if x is None else {shown})")
-            lines += ["    mine = []",
-                      f"    for x in list({self.ref(src)}(st, L)):",
-                      f"        L[{slot}] = x"]
-            if cond is not None:
-                lines += [f"        if not {self.ref(cond)}(st, L):", "            continue"]
-            lines.append(f"        mine.append(({lab}, x))")
-            labels = self.p.card_label  # pieces may come to read alike as they change
-            alike = self.p.pieces is not None or len(set(labels)) < len(labels)
-            if et == "card" and text is None and alike:  # else no two cards read the same
-                lines += ["    if len(mine) > 1:",
-                          f"        mine = by_position(st, mine, {self.ref(ask.who)}(st, L))"]
-            lines += ["    for lab, x in mine:",
-                      "        prev = seen.get(lab)",
-                      "        if prev is not None:",
-                      f"            if prev == {ai}:",
-                      "                continue  # two copies of the same card: one action",
-                      f"            lab = _unique(lab + ' ({ai + 1})', seen)",
-                      f"        seen[lab] = {ai}",
-                      f"        out.append((lab, {ai}, x))"]
-        if ask.optional:
-            test = "True" if ask.openly else "out"
-            lines += [f"    if {test}:", "        out.append(('decline', -1, None))"]
-        lines.append("    return out")
-        ask.fast = self.generated_function(
-            lines, f"the options of the decision at {rules_place(ask.span)}", ask.span)
-
     def text_source(self, text) -> str:
         """A text with holes as one expression; the length limit as `text()` checks it."""
         self.ns.setdefault("LABEL", self.p.labeller)
@@ -413,100 +362,6 @@ class Source:
         return (f"({table}[{c}][{d}] if ({c} := {self.xs(e.args[0])}) is not None and "
                 f"({d} := {self.xs(e.args[1])}) is not None else "
                 f"_grid_none({e.name!r}, {c}, {d}, {span}))")
-
-    # ------------------------------------------------------------------ aggregates
-    def generated_aggregate(self, name: str, comp, src, span):
-        """`any`, `all`, `count`, `first` or `sum` of `x in L where ...` as one generated
-        loop (the where and value inline), spending the list's length as the closures do."""
-        slot = self.m.slots[id(comp)]
-        where = self.xs(comp.where) if comp.where is not None else None
-        value = self.xs(comp.value) if comp.value is not None else None
-        budget, span_ref = self.ref(self.b, "BUDGET"), self.ref(span, "S")
-        lines = ["def aggregate(st, L):",
-                 f"    s = {self.ref(src)}(st, L)",
-                 f"    {budget}.work -= len(s)",
-                 f"    if {budget}.work < 0:",
-                 f"        {budget}.spend(0, {span_ref})"]
-        if name == "count":
-            if where is None or value is not None:
-                return None
-            lines += ["    n = 0", "    for x in s:", f"        L[{slot}] = x",
-                      f"        if {where}:", "            n += 1", "    return n"]
-        else:
-            body = {"any": [f"if {value}:" if value else "if True:", "    return True"],
-                    "all": [f"if not {value}:" if value else "if False:", "    return False"],
-                    "first": [f"return {value or 'x'}"],
-                    "sum": [f"v = {value or 'x'}", "if v is not None:", "    n += v"]}[name]
-            end = {"any": "False", "all": "True", "first": "None", "sum": "n"}[name]
-            if name == "all" and value is None:  # all(x in L where c): every x meets c
-                body, where = ["return False"], f"not {where}"
-            lines += ["    n = 0"] if name == "sum" else []
-            lines += ["    for x in s:", f"        L[{slot}] = x"]
-            if where is not None:
-                lines.append(f"        if {where}:")
-                lines += [f"            {b}" for b in body]
-            else:
-                lines += [f"        {b}" for b in body]
-            lines.append(f"    return {end}")
-        return self.generated_function(lines, f"{name} at {rules_place(span)}", span)
-
-    # ------------------------------------------------------------------ definitions
-    def define_call_source(self, name: str, args: list):
-        """A call of a definition: its generated function on a fresh frame of locals.
-        Where the closures memoise it (a pure definition of up to two arguments, while a
-        decision's options are computed), the memo closure still answers then."""
-        fn = self.define_function(name)
-        if fn is None:
-            return None
-        d = self.m.defines[name]
-        size = self.define_frame_size(name)
-        values = [self.xs(a) for a in args] + ["None"] * (size - len(args))
-        call = f"{fn}(st, [{', '.join(values)}])"
-        if len(args) <= 2 and self.scanner.pure_define(name):
-            memo = self.ref(self.define_call(name, [self.expr(a) for a in args], d.decl.span))
-            return f"({call} if st.memo is None else {memo}(st, L))"
-        return call
-
-    def define_frame_size(self, name: str) -> int:
-        d = self.m.defines[name]
-        return max([self.m.nslots.get(id(d.decl), 0), len(d.params) + 1, 1] +
-                   [self.m.nslots.get(id(mod), 0) for mod in d.modifiers])
-
-    def define_function(self, name: str):
-        """The name of the generated function of definition `name` (locals in, value out;
-        it spends one unit of work per call, as the closures do), or None where the
-        closures keep it: modifiers, and calls of a definition from inside itself."""
-        made = self.define_fns.get(name)
-        if made is not None or name in self.define_fns:
-            return made
-        d = self.m.defines[name]
-        self.define_fns[name] = None  # while its body is generated: a call of itself
-        budget, span = self.ref(self.b, "BUDGET"), self.ref(d.decl.span, "S")
-        lines = [f"def define(st, L):  # {name}",
-                 f"    {budget}.work -= 1",
-                 f"    if {budget}.work < 0:",
-                 f"        {budget}.spend(0, {span})"]
-        outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
-        saved, self.xs_depth = self.xs_depth, 0
-        try:
-            e = d.decl.body
-            while type(e) is ast.LetIn:  # `let x = v in ...` as statements
-                lines.append(f"    L[{self.m.slots[id(e)]}] = {self.xs(e.value)}")
-                e = e.body
-            lines.append(f"    v = {self.xs(e)}")
-            k = len(d.params)
-            for mod in d.modifiers:  # each modifier sees the value so far as its last name
-                lines += [f"    L[{k}] = v", f"    if {self.xs(mod.cond)}:",
-                          f"        v = {self.xs(mod.value)}"]
-            lines.append("    return v")
-        finally:
-            self.loop_stack, self.xs_depth = outer, saved
-        made = self.generated_function(lines, f"define {name} ({rules_place(d.decl.span)})",
-                                       d.decl.span)
-        if made is None:
-            return None
-        fn = self.define_fns[name] = self.ref(made, f"define_{name}_")
-        return fn
 
     def xs_Binary(self, e):
         op = e.op
