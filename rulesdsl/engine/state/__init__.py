@@ -27,7 +27,7 @@ class State(Machine, Views, Saving):
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
-                 "_actions", "_origin", "memo", "scenario")
+                 "_actions", "_origin", "memo", "scenario", "inferred")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -49,6 +49,7 @@ class State(Machine, Views, Saving):
         self._origin = None  # a snapshot to replay from after an interrupted apply
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # the scenario it started from (saved: a restore replays it)
+        self.inferred = None  # a sample's (seat, history length, exclusions): see inference.py
 
     # ------------------------------------------------------------------ history and log
     @property
@@ -182,6 +183,7 @@ class State(Machine, Views, Saving):
         s._origin = None  # its own, at its first apply: a clone may be changed before it
         s.memo = None
         s.scenario = self.scenario
+        s.inferred = self.inferred
         return s
 
     def determinize(self, seat: int, seed: int) -> "State":
