@@ -80,6 +80,7 @@ class ISMCTSAgent:
             from rulesdsl import RulesError
             raise RulesError("E900", "the game asked for a decision with no legal action")
         if len(actions) == 1:
+            self.last_iterations = 0
             return actions[0]
         me = state.to_move
         knowledge = Knowledge(state, me)
