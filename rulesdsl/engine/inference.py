@@ -28,7 +28,7 @@ _cache: OrderedDict = OrderedDict()  # (prog id, seed, scenario, seat) -> _Past
 class _Past:
     """A replay of one game from its start, and what `seat` inferred along the way."""
 
-    __slots__ = ("prog", "labels", "replay", "records")
+    __slots__ = ("prog", "labels", "replay", "records", "scanned", "hidden_in", "seen_at")
 
     def __init__(self, state):
         self.prog = state.prog
@@ -36,6 +36,9 @@ class _Past:
         self.replay = state.game.new_game(players=state.players, seed=state.seed,
                                           scenario=state.scenario)
         self.records: list = []  # (event index of the decision, zone, frozenset of cards)
+        self.scanned = 0       # the log read so far for:
+        self.hidden_in = {}    # zone -> last event that put cards the seat did not see in it
+        self.seen_at = {}      # card -> last event that showed the seat where it went
 
 
 def exclusions(state, seat: int) -> dict:
@@ -50,7 +53,7 @@ def exclusions(state, seat: int) -> dict:
     past = _past_for(state, seat)
     if past is None:
         return {}
-    return _still_valid(state, seat, past.records)
+    return _still_valid(past, seat)
 
 
 def _past_for(state, seat: int):
@@ -70,7 +73,10 @@ def _past_for(state, seat: int):
     _cache[key] = past
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
-    if past.replay.view(seat) != state.view(seat):
+    # a state changed by hand (a test's set-up) is not what its history replays to
+    mine, replayed = state.view(seat), past.replay.view(seat)
+    if len(past.replay.events) != len(state.events) or \
+            any(mine[k] != replayed[k] for k in mine if k != "log"):
         return None
     return past
 
@@ -194,13 +200,16 @@ def _legal_with(b, z: int, cards: list, dump: int, label: str):
         return None
 
 
-def _still_valid(state, seat: int, records: list) -> dict:
+def _still_valid(past: _Past, seat: int) -> dict:
     """The recorded exclusions that still hold: no move the seat could not follow has put
-    cards into the zone since, and the seat has not seen the card since."""
-    see = [state.can_see(zi, seat) for zi in range(len(state.zones))]
-    hidden_in: dict = {}
-    seen_at: dict = {}
-    for i, e in enumerate(state.events):
+    cards into the zone since, and the seat has not seen the card since. What no longer
+    holds never will again, so it is dropped."""
+    r = past.replay
+    see = [r.can_see(zi, seat) for zi in range(len(r.zones))]
+    hidden_in, seen_at = past.hidden_in, past.seen_at
+    events = r.events
+    for i in range(past.scanned, len(events)):
+        e = events[i]
         if isinstance(e, str):
             continue
         kind = e[0]
@@ -216,11 +225,16 @@ def _still_valid(state, seat: int, records: list) -> dict:
             if len(e) <= 3 or seat in e[3] or (e[2] >= 0 and see[e[2]]):
                 for c in e[1]:
                     seen_at[c] = i
+    past.scanned = len(events)
     out: dict = {}
-    for t, z, cards in records:
+    kept = []
+    for t, z, cards in past.records:
         if hidden_in.get(z, -1) >= t:
             continue
-        for c in cards:
-            if seen_at.get(c, -1) < t:
+        cards = frozenset(c for c in cards if seen_at.get(c, -1) < t)
+        if cards:
+            kept.append((t, z, cards))
+            for c in cards:
                 out.setdefault(c, set()).add(z)
+    past.records = kept
     return {c: frozenset(zs) for c, zs in out.items()}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
-from rulesdsl.engine import inference
+from rulesdsl.engine import determinize, inference
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.inference import exclusions
 
@@ -148,3 +148,31 @@ def test_samples_stay_consistent_with_every_void(seed):
                     assert not [c for c in d.zone(zone) if c.endswith(suit)], (zone, suit)
                     checked += 1
     assert checked
+
+
+def test_the_deal_meets_every_constraint_that_can_be_met(monkeypatch):
+    """Random constraints around a planted deal: the deal always finds one that meets
+    them (cards already dealt are shifted to make room), where dealing greedily alone
+    sometimes gets stuck."""
+    rnd = random.Random(4)
+    greedy_stuck = 0
+    for trial in range(300):
+        zones = list(range(rnd.randint(2, 5)))
+        cards_ = list(range(rnd.randint(4, 14)))
+        planted = {c: rnd.choice(zones) for c in cards_}
+        k = Knowledge.__new__(Knowledge)
+        k.pool = cards_
+        k.hidden_zones = [z for z in zones if any(planted[c] == z for c in cards_)]
+        k.slots = {z: sum(1 for c in cards_ if planted[c] == z) for z in k.hidden_zones}
+        k.allowed = {c: tuple(sorted({planted[c]} | {z for z in k.hidden_zones
+                                                     if rnd.random() < 0.4}))
+                     for c in cards_}
+        k.unconstrained = {c: tuple(k.hidden_zones) for c in cards_}
+        out = k._deal(random.Random(trial), k.allowed, False)
+        assert out is not None
+        assert all(z in k.allowed[c] for z, cs in out.items() for c in cs)
+        assert {z: len(cs) for z, cs in out.items()} == k.slots
+        with monkeypatch.context() as m:
+            m.setattr(determinize, "_make_room", lambda *args: None)
+            greedy_stuck += k._deal(random.Random(trial), k.allowed, False) is None
+    assert greedy_stuck
