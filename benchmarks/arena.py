@@ -6,11 +6,19 @@ median time per move of the first agent.
 
 In a 2-player game the two agents swap seats every game; with more players agent A takes
 each seat in turn and agent B fills the others. A draw or a shared win counts as a share.
+
+Long runs, one game at a time into a log (JSON lines), so a run stopped early still gives
+figures and a restart goes on where the log ends; the matches take turns, `*W` games each:
+
+    python benchmarks/arena.py --log runs.jsonl --games 100 \
+        --match triumvirat:2:random*2 --match hearts:4:random --match ivanhoe:2:greedy
+    python benchmarks/arena.py --summary runs.jsonl      # the table so far
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -32,6 +40,84 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     mid = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
     return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def one_game(game, players: int, g: int, a: str, b: str, seed: int = 1,
+             max_actions: int = 20000) -> dict:
+    """Game number g of a match: A's seat, the winners, A's share of the win, and A's
+    seconds and search iterations per move (moves with one legal action included)."""
+    a_seat = g % players
+    gseed = seed * 1000 + g
+    specs = [a if s == a_seat else b for s in range(players)]
+    agents = [make_agent(spec, agent_seed(gseed, s)) for s, spec in enumerate(specs)]
+    st = game.new_game(players=players, seed=gseed)
+    times, iters = [], []
+    for _ in range(max_actions):
+        if st.is_over:
+            break
+        p = st.to_move
+        t = time.perf_counter()
+        action = agents[p].choose(st)
+        if p == a_seat:
+            times.append(round(time.perf_counter() - t, 4))
+            iters.append(getattr(agents[p], "last_iterations", 0))
+        st.apply(action)
+    won = st.is_over and a_seat in st.winners
+    return {"g": g, "a_seat": a_seat, "winners": list(st.winners) if st.is_over else None,
+            "share": 1 / len(st.winners) if won else 0.0, "times": times, "iters": iters}
+
+
+def run_log(path: str, matches: list, games: int, a: str, seed: int) -> None:
+    """Play the matches in turns into the log until each has `games` games."""
+    done = _read_log(path)
+    loaded = {}
+    while True:
+        progress = False
+        for name, players, b, weight in matches:
+            key = f"{name}|{players}|{a}|{b}"
+            for _ in range(weight):
+                g = len(done.get(key, []))
+                if g >= games:
+                    break
+                if name not in loaded:
+                    loaded[name] = rulesdsl.load(name)
+                r = one_game(loaded[name], players, g, a, b, seed)
+                r["match"] = key
+                with open(path, "a") as f:
+                    f.write(json.dumps(r) + "\n")
+                done.setdefault(key, []).append(r)
+                progress = True
+        if not progress:
+            return
+
+
+def _read_log(path: str) -> dict:
+    out: dict = {}
+    if Path(path).exists():
+        for line in Path(path).read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                out.setdefault(r["match"], []).append(r)
+    return out
+
+
+def summary(path: str) -> list:
+    rows = []
+    for key, rs in _read_log(path).items():
+        name, players, a, b = key.split("|")
+        n = len(rs)
+        share = sum(r["share"] for r in rs)
+        low, high = wilson(share, n)
+        times = [t for r in rs for t in r["times"]]
+        # the moves it searched (more than one legal action), when it reports iterations
+        thought = [t for r in rs for t, i in zip(r["times"], r["iters"]) if i] or times
+        iters = [i for r in rs for i in r["iters"] if i]
+        rows.append(f"| {Path(name).stem} | {players} | {a} | {b} | {n} | {share / n:.0%} | "
+                    f"{low:.0%}-{high:.0%} | {1 / int(players):.0%} | "
+                    f"{statistics.median(times) if times else 0:.2f} | "
+                    f"{statistics.median(thought) if thought else 0:.2f} | "
+                    f"{statistics.mean(iters) if iters else 0:.0f} |")
+    return rows
 
 
 def match(game, players: int, games: int, a: str, b: str, seed: int = 1,
@@ -70,7 +156,25 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out")
+    ap.add_argument("--log", help="play into this log, one JSON line per game")
+    ap.add_argument("--match", action="append", default=[],
+                    help="GAME:PLAYERS:AGENT_B[*GAMES_PER_TURN], with --log")
+    ap.add_argument("--summary", help="print the table of a log")
     args = ap.parse_args(argv)
+    if args.summary:
+        print("| game | players | agent A | others | games | A wins | 95% CI | even share | "
+              "A median s/move | same, searched moves | A mean iterations |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|")
+        print("\n".join(summary(args.summary)))
+        return 0
+    if args.log:
+        matches = []
+        for m in args.match:
+            m, _, w = m.partition("*")
+            name, players, b = m.split(":", 2)
+            matches.append((name, int(players), b, int(w or 1)))
+        run_log(args.log, matches, args.games, args.a, args.seed)
+        return 0
     rows = []
     for name in args.only or GAMES:
         game = rulesdsl.load(name)

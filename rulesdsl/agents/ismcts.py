@@ -28,6 +28,9 @@ LEVELS = {
 }
 
 
+CHECK_EVERY = 16  # iterations between checks whether the search can stop early
+
+
 class _Node:
     __slots__ = ("player", "visits", "total", "avail", "children")
 
@@ -77,6 +80,7 @@ class ISMCTSAgent:
             from rulesdsl import RulesError
             raise RulesError("E900", "the game asked for a decision with no legal action")
         if len(actions) == 1:
+            self.last_iterations = 0
             return actions[0]
         me = state.to_move
         knowledge = Knowledge(state, me)
@@ -85,15 +89,30 @@ class ISMCTSAgent:
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.iterations
+        stats = roots[me].children
+        start = time.perf_counter()
         done = 0
         while (budget is None or done < budget) and \
                 (deadline is None or time.perf_counter() < deadline or done == 0):
             self._iterate(roots, knowledge.sample(rng.getrandbits(63)), sign)
             done += 1
+            if done % CHECK_EVERY == 0 and _settled(stats, me, actions, self._left(
+                    done, budget, start, deadline)):
+                break
         self.last_iterations = done
-        stats = roots[me].children
         return max(actions, key=lambda a: (stats[me, a.label].visits, stats[me, a.label].total)
                    if (me, a.label) in stats else (-1, 0.0))
+
+    @staticmethod
+    def _left(done: int, budget, start: float, deadline):
+        """Iterations still to come: the budget's rest, or what the time left allows at
+        the rate so far (None: no limit)."""
+        left = None if budget is None else budget - done
+        if deadline is not None:
+            now = time.perf_counter()
+            by_time = (deadline - now) * done / max(now - start, 1e-9)
+            left = by_time if left is None else min(left, by_time)
+        return left
 
     def _iterate(self, roots: list, s, sign: int) -> None:
         """One iteration over one tree per player (multiple-observer ISMCTS): each player
@@ -154,6 +173,22 @@ class ISMCTSAgent:
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(seed={self.seed!r}, level={self.level!r}, "
                 f"iterations={self.iterations!r}, seconds={self.seconds!r})")
+
+
+def _settled(stats: dict, me: int, actions: list, left) -> bool:
+    """True when the most visited action cannot be overtaken in the iterations left: each
+    iteration visits one root action, so more search would choose the same."""
+    if left is None:
+        return False
+    first = second = 0
+    for a in actions:
+        node = stats.get((me, a.label))
+        v = node.visits if node is not None else 0
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > left
 
 
 def _seen_as(s, new: list, q: int, label: str):

@@ -8,6 +8,9 @@ it (passed face down, a hand shown to it) is there, until a move it cannot follo
 cards out of that zone; a card never seen is where it started or wherever hidden moves
 from there may have carried it.
 
+It also learns where a card cannot be from the others' earlier choices (a player who did
+not follow suit holds none of that suit; see inference.py).
+
 `Knowledge.sample(seed)` then deals the cards it cannot see, in a seat-independent order,
 over the hidden places they may be in, keeping every zone's size; puts hidden variables
 back to their declared values; and gives the new state its own random numbers. Two states
@@ -19,7 +22,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections import deque
 
+from rulesdsl.engine.inference import exclusions
 from rulesdsl.engine.state import _owner_of, splitmix64
 from rulesdsl.engine.together import hide_pending_choices
 from rulesdsl.engine.pieces import forget_unseen
@@ -28,9 +33,10 @@ MASK64 = (1 << 64) - 1
 
 
 class Knowledge:
-    """What `seat` knows about the cards and variables of `state` (computed once)."""
+    """What `seat` knows about the cards and variables of `state` (computed once).
+    infer=False: without what the others' earlier choices tell (inference.py)."""
 
-    def __init__(self, state, seat: int):
+    def __init__(self, state, seat: int, infer: bool = True):
         self.state = state
         self.seat = seat
         prog = state.prog
@@ -57,6 +63,15 @@ class Knowledge:
             ok = tuple(sorted(where & hidden)) if where is not None else ()
             self.allowed[c] = ok or every
         self.slots = {zi: len(zones[zi]) for zi in self.hidden_zones}
+        # what the others' choices rule out; a card it would leave nowhere keeps its places
+        self.unconstrained = self.allowed
+        self.excluded = exclusions(state, seat) if infer else {}
+        if self.excluded:
+            self.allowed = dict(self.allowed)
+            for c, zs in self.excluded.items():
+                left = tuple(z for z in self.allowed.get(c, ()) if z not in zs)
+                if left:
+                    self.allowed[c] = left
 
     def _card_vars_read(self):
         prog = self.state.prog
@@ -69,31 +84,35 @@ class Knowledge:
 
     def deal(self, rnd: random.Random) -> dict:
         """Zone -> cards: every pool card in a zone it may be in, every zone full. The most
-        constrained cards go first, each to a zone drawn by its free room; a dead end is
-        tried again, and at last a card that fits nowhere goes where there is room."""
-        for _ in range(4):
-            order = self.pool[:]
-            rnd.shuffle(order)
-            order.sort(key=lambda c: len(self.allowed[c]))
-            room = dict(self.slots)
-            out = {zi: [] for zi in self.hidden_zones}
-            stuck = []
-            for c in order:
-                options = [zi for zi in self.allowed[c] if room[zi] > 0]
-                if not options:
-                    stuck.append(c)
-                    continue
-                r = rnd.randrange(sum(room[zi] for zi in options))
-                for zi in options:
-                    r -= room[zi]
-                    if r < 0:
-                        break
-                out[zi].append(c)
-                room[zi] -= 1
-            if not stuck:
-                return out
-        for c in stuck:
-            zi = next(z for z in self.hidden_zones if room[z] > 0)
+        constrained cards go first, each to a zone drawn by its free room; when a card
+        finds its zones full, cards already dealt are shifted along to make room (an
+        augmenting path). If the exclusions cannot all be met, the deal is made again
+        without them; a card that fits nowhere even then goes where there is room."""
+        out = self._deal(rnd, self.allowed, False)
+        if out is None:
+            out = self._deal(rnd, self.unconstrained, True)
+        return out
+
+    def _deal(self, rnd: random.Random, allowed: dict, force: bool):
+        order = self.pool[:]
+        rnd.shuffle(order)
+        order.sort(key=lambda c: len(allowed[c]))
+        room = dict(self.slots)
+        out = {zi: [] for zi in self.hidden_zones}
+        for c in order:
+            options = [zi for zi in allowed[c] if room[zi] > 0]
+            if not options:
+                zi = _make_room(allowed[c], allowed, out, room)
+                if zi is None:
+                    if not force:
+                        return None
+                    zi = next(z for z in self.hidden_zones if room[z] > 0)
+                options = [zi]
+            r = rnd.randrange(sum(room[zi] for zi in options))
+            for zi in options:
+                r -= room[zi]
+                if r < 0:
+                    break
             out[zi].append(c)
             room[zi] -= 1
         return out
@@ -129,12 +148,44 @@ class Knowledge:
         # the others' secret choices not yet revealed (ask together): known only to be made
         hide_pending_choices(d, self.seat, rnd)
         d.pending = None
+        # a sample's seed does not replay its past: it carries what was inferred for it
+        d.inferred = (self.seat, len(d._history), self.excluded)
         return d
 
 
 def determinize(state, seat: int, seed: int):
     """A complete state `seat` cannot tell from `state`, sampled from what it knows."""
     return Knowledge(state, seat).sample(seed)
+
+
+def _make_room(targets, allowed: dict, out: dict, room: dict):
+    """Free a place in one of the full zones `targets` by moving dealt cards along a
+    chain of zones they may be in, to a zone with room; returns the zone freed, or None."""
+    parent = {}
+    queue = deque()
+    for z in targets:
+        if z not in parent:
+            parent[z] = None
+            queue.append(z)
+    while queue:
+        y = queue.popleft()
+        for card in out[y]:
+            for y2 in allowed[card]:
+                if y2 in parent:
+                    continue
+                parent[y2] = (y, card)
+                if room[y2] > 0:
+                    room[y2] -= 1
+                    z = y2
+                    while parent[z] is not None:
+                        src, moved = parent[z]
+                        out[src].remove(moved)
+                        out[z].append(moved)
+                        z = src
+                    room[z] += 1
+                    return z
+                queue.append(y2)
+    return None
 
 
 def _may_read(lay, k: int, seat: int) -> bool:

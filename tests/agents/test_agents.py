@@ -1,6 +1,7 @@
 """make_agent, seat specs, levels, and that the searching agents play better than chance
 (seeded, with iteration budgets: the same every run)."""
 
+import random
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,30 @@ def test_a_face_down_choice_looks_the_same_to_the_others():
         assert _seen_as(s, s.events[n:], mover, a.label) == a.label
         seen.add(_seen_as(s, s.events[n:], other, a.label))
     assert len(seen) == 1 and next(iter(seen))[0] == "hidden"
+
+
+def test_search_stops_early_only_when_the_choice_cannot_change(monkeypatch):
+    """With an iteration budget, stopping once the most visited action cannot be overtaken
+    picks what the full budget picks; in a late position with a clear best move it stops."""
+    from rulesdsl.agents import ismcts
+    game = rulesdsl.load(str(ROOT / "examples" / "connect_four.rules"))
+    spec = "ismcts:iterations=400,seconds=none"
+    early = 0
+    for seed in range(4):
+        st = game.new_game(players=2, seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(12):
+            if st.is_over:
+                break
+            st.apply(rnd.choice(st.legal_actions()))
+        if st.is_over or len(st.legal_actions()) < 2:
+            continue
+        a = make_agent(spec, seed)
+        quick = a.choose(st).label
+        early += a.last_iterations < 400
+        with monkeypatch.context() as m:
+            m.setattr(ismcts, "_settled", lambda *args: False)
+            full = make_agent(spec, seed)
+            assert full.choose(st).label == quick
+            assert full.last_iterations == 400
+    assert early

@@ -27,7 +27,7 @@ class State(Machine, Views, Saving):
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
-                 "_actions", "_origin", "_origin_at", "memo", "scenario")
+                 "_actions", "_origin", "_origin_at", "memo", "scenario", "inferred")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -50,6 +50,7 @@ class State(Machine, Views, Saving):
         self._origin_at = 0  # the length of the history at that snapshot
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # the scenario it started from (saved: a restore replays it)
+        self.inferred = None  # a sample's (seat, history length, exclusions): see inference.py
 
     # ------------------------------------------------------------------ history and log
     @property
@@ -188,6 +189,7 @@ class State(Machine, Views, Saving):
         s._origin_at = 0
         s.memo = None
         s.scenario = self.scenario
+        s.inferred = self.inferred
         return s
 
     def determinize(self, seat: int, seed: int) -> "State":

@@ -1,0 +1,240 @@
+"""What the others' earlier choices tell a seat about their hidden cards.
+
+A player who did not follow suit holds no card of that suit. In general: seat p saw
+player q choose L at an earlier decision, Z is a zone q sees and p does not, F the cards p
+saw L take out of Z. If L is legal when Z holds just F but not when Z holds F and a card u
+as well, then u was not in Z. The test runs on a state p could have built at that time:
+the real past state (replayed from the seed and the history) determinized for p, so only
+what p knew then enters, never the real hidden cards. It is sound for rules in which
+taking q's other cards away never makes a legal choice illegal (follow suit, beat if you
+can, pass only when you cannot play); a rule that needs q to hold several cards can
+mislead it.
+
+An exclusion "u not in Z" holds until Z receives cards p could not follow or p sees u
+again. The work is cached per (game, seed, seat) and extended as the history grows, so a
+search that samples many times per move pays for the new decisions once per move.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+
+PROBE_SEED = 0x5EED1E55  # the past states are sampled with a fixed seed: same view, same result
+CACHE_SIZE = 16
+_cache: OrderedDict = OrderedDict()  # (prog id, seed, scenario, seat) -> _Past
+
+
+class _Past:
+    """A replay of one game from its start, and what `seat` inferred along the way."""
+
+    __slots__ = ("prog", "labels", "replay", "records", "scanned", "hidden_in", "seen_at")
+
+    def __init__(self, state):
+        self.prog = state.prog
+        self.labels: list = []
+        self.replay = state.game.new_game(players=state.players, seed=state.seed,
+                                          scenario=state.scenario)
+        self.records: list = []  # (event index of the decision, zone, frozenset of cards)
+        self.scanned = 0       # the log read so far for:
+        self.hidden_in = {}    # zone -> last event that put cards the seat did not see in it
+        self.seen_at = {}      # card -> last event that showed the seat where it went
+
+
+def exclusions(state, seat: int) -> dict:
+    """card -> the hidden zones it cannot be in now, from what `seat` saw the others choose.
+    Empty when the state's past is not known: a sample (it carries its sampler's result),
+    or a state whose replay from its seed and history does not look the same to the seat
+    (changed by hand)."""
+    marker = state.inferred
+    if marker is not None:
+        s, n, excluded = marker
+        return excluded if s == seat and n == len(state._history) else {}
+    past = _past_for(state, seat)
+    if past is None:
+        return {}
+    return _still_valid(past, seat)
+
+
+def _past_for(state, seat: int):
+    history = state.history
+    scenario = None if state.scenario is None else json.dumps(state.scenario, sort_keys=True)
+    key = (id(state.prog), state.seed, scenario, seat)
+    past = _cache.pop(key, None)
+    n = len(history)
+    try:
+        if past is None or past.prog is not state.prog or len(past.labels) > n or \
+                past.labels != history[:len(past.labels)]:
+            past = _Past(state)
+        for label in history[len(past.labels):]:
+            _step(past, seat, label)
+    except Exception:  # the history does not replay (a hand-made state): infer nothing
+        return None
+    _cache[key] = past
+    while len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    # a state changed by hand (a test's set-up) is not what its history replays to
+    mine, replayed = state.view(seat), past.replay.view(seat)
+    if len(past.replay.events) != len(state.events) or \
+            any(mine[k] != replayed[k] for k in mine if k != "log"):
+        return None
+    return past
+
+
+def _step(past: _Past, seat: int, label: str) -> None:
+    """Apply the next label to the replay; when another player chose it in sight of the
+    seat, record what the choice rules out."""
+    r = past.replay
+    q = r.to_move
+    before = len(r.events)
+    then = r.clone() if q != seat else None
+    r.apply(label)
+    past.labels.append(label)
+    if then is None:
+        return
+    used = _seen_use(r, seat, q, label, r.events[before:])
+    if used is None:
+        return
+    for zone, cards in _rule_out(then, seat, q, label, used).items():
+        if cards:
+            past.records.append((before, zone, cards))
+
+
+def _seen_use(r, seat: int, q: int, label: str, new: list):
+    """If `seat` saw q's choice, {hidden zone: the cards it saw the choice take from
+    there}; else None. Seen: the choice's first entry in the log (past plain text) shows
+    the seat everything (a public choice of `label`, or a card moved where it sees), and
+    nothing q held out of the seat's sight went somewhere else out of its sight."""
+    see = [r.can_see(zi, seat) for zi in range(len(r.zones))]
+    first = next((e for e in new if not isinstance(e, str) and e[0] != "text"), None)
+    if first is None or r.render_log(first, seat) != r.render_log(first):
+        return None
+    if first[0] == "choice":
+        if first[1] != q or first[2] != label:
+            return None
+    elif first[0] != "move":
+        return None
+    used: dict = {}
+    entered = set()
+    for e in new:
+        if isinstance(e, str) or e[0] != "move":
+            continue
+        cards, src, dst = e[1], e[2], e[3]
+        if not see[src] and not see[dst]:
+            if r.can_see(src, q):
+                return None  # q moved its own hidden cards out of sight: the choice may be about them
+            break  # a move the seat cannot follow: what comes after may be cards it brought
+        if not see[src]:
+            for c in cards:
+                if (c, src) not in entered:
+                    used.setdefault(src, []).append(c)
+        if not see[dst]:
+            entered.update((c, dst) for c in cards)
+    return used
+
+
+def _rule_out(then, seat: int, q: int, label: str, used: dict) -> dict:
+    """zone -> the cards that could not have been in it when q chose `label` in `then`."""
+    from rulesdsl.engine.determinize import Knowledge
+    k = Knowledge(then, seat, infer=False)
+    b = k.sample(PROBE_SEED + len(then._history))
+    prog = then.prog
+    out = {}
+    for z in range(len(then.zones)):
+        if k.see[z] or not then.can_see(z, q) or not (then.zones[z] or z in used):
+            continue
+        dump = _dump_zone(b, k, z, q)
+        if dump is None:
+            continue
+        kept = used.get(z, [])
+        if _legal_with(b, z, kept, dump, label) is not True:
+            continue  # the test does not apply to this rule
+        known = {}  # alike cards (same kind, fields and label) give the same answer
+        ruled = []
+        for u in k.pool:
+            if u in kept or z not in k.allowed[u]:
+                continue
+            alike = (prog.card_kind[u], prog.card_label[u],
+                     tuple(prog.fields[f][u] for f in prog.fields))
+            ok = known.get(alike)
+            if ok is None:
+                ok = known[alike] = _legal_with(b, z, kept + [u], dump, label)
+            if ok is False:
+                ruled.append(u)
+        out[z] = frozenset(ruled)
+    return out
+
+
+def _dump_zone(b, k, z: int, q: int):
+    """Where the cards taken out of z wait during a test: the fullest zone hidden from
+    both the seat and q (else any other zone hidden from the seat), so that q's own
+    view changes only in z."""
+    hidden = [y for y in range(len(b.zones)) if y != z and not k.see[y]]
+    if not hidden:
+        return None
+    unseen = [y for y in hidden if not b.can_see(y, q)] or hidden
+    return max(unseen, key=lambda y: (len(b.zones[y]), -y))
+
+
+def _legal_with(b, z: int, cards: list, dump: int, label: str):
+    """Is `label` legal in `b` when zone z holds exactly `cards`? None if the rules fail."""
+    x = b.clone()
+    for c in cards:
+        src = x.loc[c]
+        if src != z:
+            x.zones[src].remove(c)
+    rest = [c for c in x.zones[z] if c not in cards]
+    x.zones[z] = sorted(cards) if x.prog.zone_unordered[z] else list(cards)
+    for c in cards:
+        x.loc[c] = z
+    x.zones[dump].extend(rest)
+    if x.prog.zone_unordered[dump]:
+        x.zones[dump].sort()
+    for c in rest:
+        x.loc[c] = dump
+    x.pending = None
+    x._actions = None
+    try:
+        return any(a.label == label for a in x.legal_actions())
+    except Exception:
+        return None
+
+
+def _still_valid(past: _Past, seat: int) -> dict:
+    """The recorded exclusions that still hold: no move the seat could not follow has put
+    cards into the zone since, and the seat has not seen the card since. What no longer
+    holds never will again, so it is dropped."""
+    r = past.replay
+    see = [r.can_see(zi, seat) for zi in range(len(r.zones))]
+    hidden_in, seen_at = past.hidden_in, past.seen_at
+    events = r.events
+    for i in range(past.scanned, len(events)):
+        e = events[i]
+        if isinstance(e, str):
+            continue
+        kind = e[0]
+        if kind == "move":
+            if see[e[2]] or see[e[3]]:
+                for c in e[1]:
+                    seen_at[c] = i
+            else:
+                hidden_in[e[3]] = i
+        elif kind == "play":
+            seen_at[e[2]] = i
+        elif kind == "reveal":
+            if len(e) <= 3 or seat in e[3] or (e[2] >= 0 and see[e[2]]):
+                for c in e[1]:
+                    seen_at[c] = i
+    past.scanned = len(events)
+    out: dict = {}
+    kept = []
+    for t, z, cards in past.records:
+        if hidden_in.get(z, -1) >= t:
+            continue
+        cards = frozenset(c for c in cards if seen_at.get(c, -1) < t)
+        if cards:
+            kept.append((t, z, cards))
+            for c in cards:
+                out.setdefault(c, set()).add(z)
+    past.records = kept
+    return {c: frozenset(zs) for c, zs in out.items()}
