@@ -62,7 +62,30 @@ class Journal:
         return iter(self.tolist())
 
     def __getitem__(self, i):
+        if type(i) is slice and i.step is None and i.stop is None and i.start is not None \
+                and i.start >= 0:
+            return self.since(i.start)  # the newest items: no copy of the whole journal
         return self.tolist()[i]
+
+    def since(self, start: int) -> list:
+        """The items from `start` on, reading back only as far as the chunks they are in
+        (what a search asks after each move: the events it made)."""
+        if self._flat is not None or start <= 0:
+            return self.tolist()[start:]
+        tail = self._tail
+        first = self._n - len(tail)  # the index of tail[0]
+        if start >= first:
+            return tail[start - first:]
+        parts = [tail]
+        c = self._chunks
+        while c is not None and first > start:
+            parts.append(c[0])
+            first -= len(c[0])
+            c = c[1]
+        out = []
+        for p in reversed(parts):
+            out.extend(p)
+        return out[start - first:]
 
     def __eq__(self, other) -> bool:
         if isinstance(other, Journal):

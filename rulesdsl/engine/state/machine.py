@@ -159,9 +159,22 @@ class Machine:
                 self._events.append(("move", (c,), src, dest) +
                                     (() if words is None else tuple(words)))
             return
-        groups = {}
+        if not cards:  # every card held back by a `keeps N` zone
+            return
         target = zones[dest]
         unordered = prog.zone_unordered[dest]
+        src = loc[cards[0]]
+        if src != dest and not unordered and not bottom and not prog.zone_capacity[dest] \
+                and zones[src] == cards:  # a whole pile onto another (the trick to the pile)
+            target.extend(cards)
+            zones[src].clear()
+            for c in cards:
+                loc[c] = dest
+            if log:
+                self._events.append(("move", tuple(cards), src, dest) +
+                                    (() if words is None else tuple(words)))
+            return
+        groups = {}
         for c in cards:
             src = loc[c]
             z = zones[src]
