@@ -17,8 +17,6 @@ class Functions:
     def generate_options(self, ask) -> None:
         """The options of a decision as one generated function (Ask._options, unrolled
         per alternative): the same options, labels and order."""
-        if any(alt[0] not in ("named", "binder") for alt in ask.alts):
-            return  # tuples of values: their lazy walk stays as it is
         ns = self.ns
         ns.setdefault("_unique", _unique)
         ns.setdefault("by_position", by_position)
@@ -33,6 +31,9 @@ class Functions:
                           f"            lab = _unique(lab + ' ({ai + 1})', seen)",
                           "        seen[lab] = -1",
                           f"        out.append((lab, {ai}, None))"]
+                continue
+            if kind == "tuple":
+                lines += self.tuple_options_lines(ai, text, cond, slot, src, et)
                 continue
             if text is not None:
                 lab = f"{self.ref(text)}(st, L)"
@@ -65,6 +66,36 @@ class Functions:
         lines.append("    return out")
         ask.fast = self.generated_function(
             lines, f"the options of the decision at {rules_place(ask.span)}", ask.span)
+
+    def tuple_options_lines(self, ai: int, text, cond, slots: list, srcs: list,
+                            ets: list) -> list:
+        """`(a, b) in A, B where ...` as nested loops, as together.tuple_options walks it:
+        each collection read once the names before it are bound, no product built."""
+        lines, pad = [], "    "
+        for k, (slot, src) in enumerate(zip(slots, srcs)):
+            lines += [f"{pad}for x{k} in list({self.ref(src)}(st, L)):",
+                      f"{pad}    L[{slot}] = x{k}"]
+            pad += "    "
+        if cond is not None:
+            lines += [f"{pad}if not {self.ref(cond)}(st, L):", f"{pad}    continue"]
+        values = "(" + "".join(f"L[{s}], " for s in slots) + ")"
+        if text is not None:
+            lab = f"{self.ref(text)}(st, L)"
+        else:
+            parts = []
+            for k, t in enumerate(ets):
+                shown = self.shown(t, f"L[{slots[k]}]")
+                parts.append(f"LABEL({t!r}, L[{slots[k]}], st)" if shown is None else
+                             f"('none' if L[{slots[k]}] is None else {shown})")
+            lab = " + ' ' + ".join(parts)
+        return lines + [f"{pad}lab = {lab}",
+                        f"{pad}prev = seen.get(lab)",
+                        f"{pad}if prev is not None:",
+                        f"{pad}    if prev == {ai}:",
+                        f"{pad}        continue  # the same label twice: one action",
+                        f"{pad}    lab = lab + ' ({ai + 1})'",
+                        f"{pad}seen[lab] = {ai}",
+                        f"{pad}out.append((lab, {ai}, {values}))"]
 
     # ------------------------------------------------------------------ aggregates
     def generated_aggregate(self, name: str, comp, src, span):
