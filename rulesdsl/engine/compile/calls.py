@@ -47,49 +47,10 @@ class Calls:
                 self._plain_call = False
             return self.memo_define_call(name, args, plain, body, mods, size, k)
         b, span = self.b, span or d.decl.span
-        if not mods:
-            if not args:
-                def call0(st, L):
-                    b.work -= 1
-                    if b.work < 0:
-                        b.spend(0, span)
-                    return body(st, [None] * size)
-                return call0
-            if len(args) == 1:
-                a0 = args[0]
+        # one closure for every arity: the generated code calls definitions directly
+        # (compile/functions.py); this serves the closures engine and the fallbacks
 
-                def call1(st, L):
-                    b.work -= 1
-                    if b.work < 0:
-                        b.spend(0, span)
-                    env = [None] * size
-                    env[0] = a0(st, L)
-                    return body(st, env)
-                return call1
-            if len(args) == 2:
-                a0, a1 = args
-
-                def call2(st, L):
-                    b.work -= 1
-                    if b.work < 0:
-                        b.spend(0, span)
-                    env = [None] * size
-                    env[0] = a0(st, L)
-                    env[1] = a1(st, L)
-                    return body(st, env)
-                return call2
-
-            def calln(st, L):
-                b.work -= 1
-                if b.work < 0:
-                    b.spend(0, span)
-                env = [None] * size
-                for i, a in enumerate(args):
-                    env[i] = a(st, L)
-                return body(st, env)
-            return calln
-
-        def modified(st, L):
+        def call(st, L):
             b.work -= 1
             if b.work < 0:
                 b.spend(0, span)
@@ -102,7 +63,7 @@ class Calls:
                 if cond(st, env):
                     v = value(st, env)
             return v
-        return modified
+        return call
 
     @staticmethod
     def memo_define_call(name: str, args: list, plain, body, mods, size: int,
