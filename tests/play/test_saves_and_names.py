@@ -69,3 +69,17 @@ def test_computer_players_alone_stop_after_a_limit(capsys, monkeypatch):
     monkeypatch.setattr(runner_mod, "MAX_AGENT_ACTIONS", 5)
     code, out, err = run(capsys, "play", "triumvirat", "--seats", "random,random")
     assert code == 1 and "did not end within 5 actions" in err
+
+
+def test_names_inside_labels_are_shown_and_typed_as_given(tmp_path, capsys, monkeypatch):
+    # Intrige's cards carry their owner ("P1 finance"): with --names they read "Ann finance"
+    # in the options, and typing what is shown chooses it
+    monkeypatch.setattr("sys.stdin", io.StringIO("ann law\nlog\nquit\n"))
+    code, out, err = run(capsys, "play", "intrige", "--seed", "1",
+                         "--seats", "human,random,random", "--names", "Ann,Bob,Cy",
+                         "--save", str(tmp_path / "g.json"))
+    assert code == 0, err
+    assert "Ann finance" in out and "P1 finance" not in out
+    assert "not one of the options" not in out
+    saved = json.loads((tmp_path / "g.json").read_text())
+    assert "P1 law" in json.dumps(saved)  # the game's own label is what is kept

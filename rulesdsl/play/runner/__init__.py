@@ -186,7 +186,7 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
             else:
                 action = self.agent_choice(seat, kind)
                 if self.omniscient:
-                    self.say(f"{self.names[seat]} ({kind}) plays: {action.label}")
+                    self.say(f"{self.names[seat]} ({kind}) plays: {self.named(action.label)}")
             state.apply(action)
             self.save()
         if self.screens:

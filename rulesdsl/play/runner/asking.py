@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from typing import Optional, Sequence
+
+from rulesdsl import Action
 
 from rulesdsl.lang.errors import RulesError, Span, did_you_mean
 from rulesdsl.play.screen import clean
@@ -113,11 +115,11 @@ class Asking:
                 raise Quit()
             if cmd == "history":
                 for k, line in enumerate(self.history_lines(seat), 1):
-                    self.say(f"  {k}. {line}")
+                    self.say(f"  {k}. {self.named(line)}")
                 continue
             if cmd == "log":
                 for line in log_lines(self.state, seat):
-                    self.say(f"  {line}")
+                    self.say(f"  {self.named(line)}")
                 continue
             if cmd == "rules":
                 self.show_rules()
@@ -129,8 +131,20 @@ class Asking:
                 self.say(f"  {clean(text)} is not an amount you may choose here: "
                          f"{_ranges(sorted(int(a.label) for a in actions))}; type ? for help")
                 continue
-            action, problem = match_action(text, actions)
+            action, problem = self.match_typed(text, actions)
             if action is None:
                 self.say(f"  {clean(problem, 120)}; type ? for help")
                 continue
             return action
+
+    def match_typed(self, text: str, actions: Sequence):
+        """The action a person means: the labels as shown (with the names given by --names:
+        "Ann finance" for "P1 finance") first, then the game's own labels."""
+        if not self.given_names:
+            return match_action(text, actions)
+        shown = [Action(self.named(a.label), k) for k, a in enumerate(actions)]
+        action, problem = match_action(text, shown)
+        if action is not None:
+            return actions[action.index], None
+        action, _ = match_action(text, actions)
+        return (action, None) if action is not None else (None, problem)

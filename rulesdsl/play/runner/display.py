@@ -101,7 +101,7 @@ class Display:
                    if self.screens else "", "dim")])
         width = len(str(len(actions)))
         cells = [[(f"  {k:>{width}}. ", "bold yellow"),
-                  (a.label, self.layout.card_style(a.label))] + self.option_note(a.label)
+                  (self.named(a.label), self.layout.card_style(a.label))] + self.option_note(a.label)
                  for k, a in enumerate(actions, 1)]
         cols = 1
         if self.screens and len(actions) > 8:
