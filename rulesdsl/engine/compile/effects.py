@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import elem_of
@@ -119,12 +119,37 @@ class Effects:
         if fast is not None:
             self.emit(move, s.span, Statement("do", fast))
             return
-        self.emit(move, s.span, Statement("do", (
-            f"_c = {self.cards_source(s.what, what)}",
-            f"{budget}.moves -= moves_cost(st, _c)",
-            f"if {budget}.moves < 0:",
-            f"    {budget}.move(0, {self.ref(span, 'S')})",
-            f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")))
+        general = (f"_c = {self.cards_source(s.what, what)}",
+                   f"{budget}.moves -= moves_cost(st, _c)",
+                   f"if {budget}.moves < 0:",
+                   f"    {budget}.move(0, {self.ref(span, 'S')})",
+                   f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")
+        self.emit(move, s.span, Statement("do", self.pile_move(s, to, budget, general)))
+
+    def pile_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
+        """`move ZONE to PILE` (the trick to the won pile) as generated lines doing what
+        State.move_cards does for a whole pile, with the same cost; `general` otherwise
+        (a card effect running, a pile moved onto itself, a zone kept in order or full)."""
+        dest = self.xs_or(s.to, to)
+        if self.m.types.get(id(s.what)) != "zone" or s.bottom or not dest.isdigit():
+            return general
+        d = int(dest)
+        if self.p.zone_unordered[d] or self.p.zone_capacity[d]:
+            return general
+        return (f"_k = {self.xs(s.what)}",
+                "_z = st.zones[_k]",
+                f"if _k != {d} and not st.effect_depth:",
+                "    _n = len(_z)",
+                f"    {budget}.moves -= _n + _n * _n // 1000",
+                f"    if {budget}.moves < 0:",
+                f"        {budget}.move(0, {self.ref(s.span, 'S')})",
+                "    if _n:",
+                f"        st.zones[{d}].extend(_z)",
+                "        for _c in _z:",
+                f"            st.loc[_c] = {d}",
+                f"        st.events.append(('move', tuple(_z), _k, {d}))",
+                "        _z.clear()",
+                "else:") + tuple("    " + line for line in general)
 
     def move_with_words(self, s: ast.Move, what, to):
         """`move ... as "{p} plays {c}"`: the move's log entry carries the words, once as
@@ -141,7 +166,7 @@ class Effects:
             words = (full(st, L), masked(st, L).replace(MASK, "a card" if n == 1 else
                                                         f"{n} cards"))
             st.move_cards(cards, to(st, L), bottom, words=words)
-        words = (f"({self.ref(full)}(st, L), {self.ref(masked)}(st, L).replace("
+        words = (f"({self.call_source(full)}, {self.call_source(masked)}.replace("
                  f"{MASK!r}, 'a card'))")
         fast = self.one_card_move(s, to, words, None)
         if fast is not None:
@@ -152,7 +177,7 @@ class Effects:
             f"_c = {self.cards_source(s.what, what)}",
             f"{n} = len(_c)",
             f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words=("
-            f"{self.ref(full)}(st, L), {self.ref(masked)}(st, L).replace("
+            f"{self.call_source(full)}, {self.call_source(masked)}.replace("
             f"{MASK!r}, 'a card' if {n} == 1 else f'{{{n}}} cards')))")))
 
     def one_card_move(self, s: ast.Move, to, words, budget):
@@ -271,7 +296,7 @@ class Effects:
     def s_Log(self, s: ast.Log):
         text = self.text(s.text)
         self.emit(lambda st, fr: st.events.append(("text", text(st, fr[2]))), s.span,
-                  Statement("do", (f"st.events.append(('text', {self.ref(text)}(st, L)))",)))
+                  Statement("do", (f"st.events.append(('text', {self.call_source(text)}))",)))
 
     def s_Cancel(self, s: ast.Cancel):
         def cancel(st, fr):
@@ -353,14 +378,15 @@ class Effects:
 
     def s_Ask(self, s: ast.Ask):
         who = self.expr(s.who)
-        self.ask(s, who, s.choices, optional=False)
+        self.ask(s, who, s.choices, optional=False,
+                 who_source=self.xs_or(s.who, who) if self.generate else None)
 
     def s_AskEach(self, s: ast.AskEach):
         # for q in source where cond: ask q, optionally; a break inside ends the round
         slot = self.m.slots[id(s)]
         self.each(s, self.expr(s.source),
                   lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True,
-                                   openly=s.openly))
+                                   openly=s.openly, who_source=f"L[{slot}]"))
 
     def s_AskTogether(self, s: ast.AskTogether):
         compile_ask_together(self, s)
@@ -378,9 +404,11 @@ class Effects:
         text = self.text(ch.label) if ch.label is not None else None
         return ("tuple", text, where, body_pc, self.m.slots[id(ch)], srcs, ets)
 
-    def ask(self, s, who, choices, optional: bool, openly: bool = False):
+    def ask(self, s, who, choices, optional: bool, openly: bool = False,
+            who_source: Optional[str] = None):
         """A decision point: compute the options, suspend, resume in the chosen body."""
         alts = []
+        from_zone = []
         at = self.jump_placeholder(s.span)
         bodies_end = []
         for ch in choices:
@@ -396,6 +424,7 @@ class Effects:
                 et = elem_of(self.m.types.get(id(ch.source), "any")) or "any"
                 src = self.expr(ch.source)
                 if self.m.types.get(id(ch.source)) == "zone":
+                    from_zone.append(len(alts))
                     zf = src
                     src = (lambda zf: lambda st, L: st.zones[zf(st, L)])(zf)
                 ctx = self.open_loop(slot, (ch.where, ch.label))
@@ -410,6 +439,8 @@ class Effects:
         for j in bodies_end:
             self.patch_jump(j)
         self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span, openly)
+        self.code[at].from_zone = tuple(from_zone)
+        self.code[at].who_source = who_source
         if getattr(s, "question", None) is not None:
             self.code[at].question = self.text(s.question)
         if self.generate:

@@ -194,7 +194,7 @@ class Flow:
             L = fr[2]
             L[lst] = list(items(st, L))
             L[idx] = 0
-        self.emit(init, s.span, Statement("do", (f"L[{lst}] = list({self.ref(items)}(st, L))",
+        self.emit(init, s.span, Statement("do", (f"L[{lst}] = list({self.call_source(items)})",
                                                  f"L[{idx}] = 0")))
         head = self.jump_placeholder(s.span)
         self.loop_begin()

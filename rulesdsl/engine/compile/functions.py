@@ -24,9 +24,9 @@ class Functions:
         lines = ["def options(st, L):", "    out = []", "    seen = {}"]
         for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
             if kind == "named":
-                test = "True" if cond is None else f"{self.ref(cond)}(st, L)"
+                test = "True" if cond is None else f"{self.call_source(cond)}"
                 lines += [f"    if {test}:",
-                          f"        lab = {self.ref(text)}(st, L)",
+                          f"        lab = {self.call_source(text)}",
                           "        if lab in seen:",
                           f"            lab = _unique(lab + ' ({ai + 1})', seen)",
                           "        seen[lab] = -1",
@@ -36,22 +36,33 @@ class Functions:
                 lines += self.tuple_options_lines(ai, text, cond, slot, src, et)
                 continue
             if text is not None:
-                lab = f"{self.ref(text)}(st, L)"
+                lab = f"{self.call_source(text)}"
             else:
                 shown = self.shown(et, "x")
                 lab = (f"LABEL({et!r}, x, st)" if shown is None else
                        f"('none' if x is None else {shown})")
-            lines += ["    mine = []",
-                      f"    for x in list({self.ref(src)}(st, L)):",
-                      f"        L[{slot}] = x"]
-            if cond is not None:
-                lines += [f"        if not {self.ref(cond)}(st, L):", "            continue"]
-            lines.append(f"        mine.append(({lab}, x))")
             labels = self.p.card_label  # pieces may come to read alike as they change
             alike = self.p.pieces is not None or len(set(labels)) < len(labels)
+            if ai == 0 and ai in ask.from_zone and et == "card" and text is None and not alike:
+                # the first alternative, each card of a zone once, no two cards alike: its
+                # labels are all different, so none needs a number
+                lines += [f"    for x in {self.call_source(src)}:",
+                          f"        L[{slot}] = x"]
+                if cond is not None:
+                    lines += [f"        if not {self.call_source(cond)}:", "            continue"]
+                lines.append(f"        out.append(({shown}, 0, x))")
+                if len(ask.alts) > 1:
+                    lines += ["    for lab, _, _ in out:", "        seen[lab] = 0"]
+                continue
+            lines += ["    mine = []",
+                      f"    for x in list({self.call_source(src)}):",
+                      f"        L[{slot}] = x"]
+            if cond is not None:
+                lines += [f"        if not {self.call_source(cond)}:", "            continue"]
+            lines.append(f"        mine.append(({lab}, x))")
             if et == "card" and text is None and alike:  # else no two cards read the same
                 lines += ["    if len(mine) > 1:",
-                          f"        mine = by_position(st, mine, {self.ref(ask.who)}(st, L))"]
+                          f"        mine = by_position(st, mine, {self.call_source(ask.who)})"]
             lines += ["    for lab, x in mine:",
                       "        prev = seen.get(lab)",
                       "        if prev is not None:",
@@ -73,14 +84,14 @@ class Functions:
         each collection read once the names before it are bound, no product built."""
         lines, pad = [], "    "
         for k, (slot, src) in enumerate(zip(slots, srcs)):
-            lines += [f"{pad}for x{k} in list({self.ref(src)}(st, L)):",
+            lines += [f"{pad}for x{k} in list({self.call_source(src)}):",
                       f"{pad}    L[{slot}] = x{k}"]
             pad += "    "
         if cond is not None:
-            lines += [f"{pad}if not {self.ref(cond)}(st, L):", f"{pad}    continue"]
+            lines += [f"{pad}if not {self.call_source(cond)}:", f"{pad}    continue"]
         values = "(" + "".join(f"L[{s}], " for s in slots) + ")"
         if text is not None:
-            lab = f"{self.ref(text)}(st, L)"
+            lab = f"{self.call_source(text)}"
         else:
             parts = []
             for k, t in enumerate(ets):
@@ -106,7 +117,7 @@ class Functions:
         value = self.xs(comp.value) if comp.value is not None else None
         budget, span_ref = self.ref(self.b, "BUDGET"), self.ref(span, "S")
         lines = ["def aggregate(st, L):",
-                 f"    s = {self.ref(src)}(st, L)",
+                 f"    s = {self.call_source(src)}",
                  f"    {budget}.work -= len(s)",
                  f"    if {budget}.work < 0:",
                  f"        {budget}.spend(0, {span_ref})"]

@@ -129,6 +129,7 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             first = len(lines)
             if st is None:
                 ins = ref(proc.code[pc], "I")
+                lines += _inline_decision(proc.code[pc], pc, ins, ref)
                 lines += [f"{INDENT}fr[1] = {pc + 1}",
                           f"{INDENT}if {ins}(st, fr) is not None:",
                           f"{INDENT}    fr[1] = {pc}",
@@ -169,6 +170,28 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
     lines += ["        fr[1] = pc",
               "        return STEP(st, fr)  # a position inside a block: one instruction"]
     return name, lines, where
+
+
+def _inline_decision(ins, pc: int, name: str, ref) -> list:
+    """A decision as lines (Ask.__call__ without its calls): who decides, the options, and
+    the game waits. Nobody to ask or no option: the lines after it run the instruction,
+    which says why or declines."""
+    if getattr(ins, "fast", None) is None or getattr(ins, "who_source", None) is None:
+        return []
+    lines = [f"_s = {ins.who_source}",
+             "if _s is not None:",
+             "    st.memo = {}  # the state stands still: pure definitions are memoised",
+             "    try:",
+             f"        _o = {ref(ins.fast, 'O')}(st, L)",
+             "    finally:",
+             "        st.memo = None",
+             "    if _o:",
+             "        st.pending = (_s, _o)",
+             f"        fr[1] = {pc}",
+             "        return True"]
+    if not ins.optional:
+        lines.append(f"    {name}.no_option(_s)")
+    return [INDENT + line for line in lines]
 
 
 def rules_place(span) -> str:

@@ -113,8 +113,8 @@ def moves_cost(st, cards: list) -> int:
     a card out of a long list shifts the rest: a loop of single moves is quadratic)."""
     if len(cards) == 1:
         return 1 + len(st.zones[st.loc[cards[0]]]) // 1000
-    zones, loc = st.zones, st.loc
-    return len(cards) + sum(len(zones[loc[c]]) for c in cards) // 1000
+    return len(cards) + sum(map(len, map(st.zones.__getitem__,
+                                         map(st.loc.__getitem__, cards)))) // 1000
 
 
 def seat_label(s) -> str:
@@ -136,7 +136,7 @@ class Ask:
     suspends the game unless it is optional and nobody has an option."""
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
-                 "quiet", "fast")
+                 "quiet", "fast", "from_zone", "who_source")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -150,6 +150,8 @@ class Ask:
         # a chosen card shows up in the log through its move, with its visibility
         self.quiet = [alt[0] == "binder" and alt[6] == "card" for alt in alts]
         self.fast = None  # the options as generated code (source.generate_options), if any
+        self.from_zone = ()  # alternatives that bind the cards of a zone: each card once
+        self.who_source = None  # who decides, as generated source (the decision inlined)
 
     def targets(self) -> list:
         """The positions a frame goes on from after this decision: each alternative's
@@ -215,12 +217,15 @@ class Ask:
             if self.optional:
                 fr[1] = self.decline_pc
                 return None
-            raise RuntimeRulesError("R019", f"{seat_label(seat)} must decide but has no legal "
-                                    "option", self.span,
-                                    ["add an option that is always open, such as \"pass\", or "
-                                     "check before asking"])
+            self.no_option(seat)
         st.pending = (seat, opts)
         return SUSPEND
+
+    def no_option(self, seat):
+        raise RuntimeRulesError("R019", f"{seat_label(seat)} must decide but has no legal "
+                                "option", self.span,
+                                ["add an option that is always open, such as \"pass\", or "
+                                 "check before asking"])
 
     def choose(self, st, fr, option):
         """Bind the chosen option and move the frame to its body."""

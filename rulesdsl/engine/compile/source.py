@@ -72,6 +72,7 @@ class Source:
         self.ns = dict(HELPERS)  # the generated code's globals: tables and closures by name
         self.ns_ids = {}  # id(object) -> its name in ns
         self.generated = []  # every generated definition, in order, for --show
+        self.lambda_sources = {}  # id(generated lambda) -> (it, its expression's source)
         self.temps = 0
         self.xs_depth = 0  # operators nested in the expression being generated
         self.define_fns = {}  # definition -> its generated function's name (or None)
@@ -103,7 +104,17 @@ class Source:
             return None  # past what Python compiles: the closures do it
         self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
                                f"lambda st, L: {text}"))
-        return eval(code, self.ns)
+        f = eval(code, self.ns)
+        self.lambda_sources[id(f)] = (f, text)
+        return f
+
+    def call_source(self, f) -> str:
+        """A call of closure `f` as source: a generated lambda's own expression inline
+        (no call at run time), else `Kn(st, L)`."""
+        known = self.lambda_sources.get(id(f))
+        if known is not None and known[0] is f:
+            return f"({known[1]})"
+        return self.ref(f) + "(st, L)"
 
     def generated_function(self, lines: list, title: str, span):
         """The one function `lines` define, compiled in the program's namespace and noted
@@ -147,7 +158,7 @@ class Source:
         source form, rather than compiling it twice."""
         method = getattr(self, "xs_" + type(e).__name__, None)
         text = method(e) if method is not None else None
-        return text if text is not None else self.ref(f) + "(st, L)"
+        return text if text is not None else self.call_source(f)
 
     def plain(self, closure):
         """The source form of an instruction that only changes the game (never the frames,

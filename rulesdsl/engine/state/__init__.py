@@ -8,6 +8,7 @@ decision and `clone` is a handful of list copies."""
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Optional
 
 from rulesdsl.engine.compile import Program, seat_label
@@ -20,6 +21,8 @@ from rulesdsl.engine.state.saving import Saving
 from rulesdsl.engine.state.data import (  # noqa: F401
     FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, make_actions, _copy_locals, _key_value,
     _owner_of, _split_name, _version, source_hash, splitmix64)
+
+_label_of = itemgetter(0)  # an option (label, alternative, value) -> its label
 
 
 class State(Machine, Views, Saving):
@@ -94,7 +97,7 @@ class State(Machine, Views, Saving):
             pending = self._pending()
         cached = self._actions
         if cached is None or cached[0] is not pending:
-            cached = self._actions = (pending, make_actions([o[0] for o in pending[1]]))
+            cached = self._actions = (pending, make_actions(map(_label_of, pending[1])))
         return cached[1][:]
 
     def apply(self, action) -> None:

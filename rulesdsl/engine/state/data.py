@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from itertools import count
 from operator import itemgetter
 
@@ -57,11 +56,23 @@ class Action(tuple):
 
 
 def make_actions(labels) -> list:
-    """Actions for labels, numbered from 0 (no Python call per action)."""
-    return list(map(_new_action, zip(labels, count())))
+    """Actions for labels, numbered from 0: the same (label, index) is the same Action
+    object every time (they are immutable), found without a Python call."""
+    return list(map(_ACTIONS.__getitem__, zip(labels, count())))
 
 
-_new_action = partial(tuple.__new__, Action)
+class _Actions(dict):
+    """(label, index) -> its Action, made on first use; emptied when it grows large (a
+    game whose labels never repeat, such as free amounts)."""
+
+    def __missing__(self, key):
+        if len(self) >= 100_000:
+            self.clear()
+        action = self[key] = tuple.__new__(Action, key)
+        return action
+
+
+_ACTIONS = _Actions()
 
 
 def splitmix64(x: int) -> tuple[int, int]:

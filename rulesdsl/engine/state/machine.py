@@ -6,7 +6,7 @@ import bisect
 from typing import Optional
 
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
-from rulesdsl.engine.state.data import fold_repeats, splitmix64
+from rulesdsl.engine.state.data import MASK64, fold_repeats, splitmix64
 from rulesdsl.engine.compile.generate import failing_pc
 
 
@@ -128,9 +128,14 @@ class Machine:
         z = self.zones[zi]
         if self.prog.zone_unordered[zi]:
             return
+        x = self.rng  # next_random's SplitMix64 steps, inline: a deck costs one call
         for i in range(len(z) - 1, 0, -1):
-            j = self.next_random(i + 1)
+            x = (x + 0x9E3779B97F4A7C15) & MASK64
+            b = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            b = ((b ^ (b >> 27)) * 0x94D049BB133111EB) & MASK64
+            j = ((b ^ (b >> 31)) * (i + 1)) >> 64
             z[i], z[j] = z[j], z[i]
+        self.rng = x
         self._events.append(("shuffle", zi))
 
     def move_cards(self, cards: list, dest: int, bottom: bool = False, log: bool = True,
@@ -241,11 +246,16 @@ class Machine:
         else:
             total = len(pile)
         dealt = [[] for _ in range(n)]
+        zones, loc, unordered = self.zones, self.loc, self.prog.zone_unordered
         for i in range(total):
             c = pile.pop()
             seat = (first + i) % n
             dest = family_base + seat
-            self._place(c, dest)
+            if unordered[dest]:
+                bisect.insort(zones[dest], c)
+            else:
+                zones[dest].append(c)
+            loc[c] = dest
             dealt[seat].append(c)
         for seat, cs in enumerate(dealt):
             if cs:
