@@ -17,6 +17,8 @@ from rulesdsl.engine.pieces import layout_pieces
 from rulesdsl.engine.compile.layout import Layout
 from rulesdsl.engine.compile.flow import Flow
 from rulesdsl.engine.compile.effects import Effects
+from rulesdsl.engine.compile.moves import Moves
+from rulesdsl.engine.compile.decisions import Decisions
 from rulesdsl.engine.compile.expressions import Expressions
 from rulesdsl.engine.compile.calls import Calls
 from rulesdsl.engine.compile.source import Source
@@ -26,7 +28,8 @@ from rulesdsl.engine.compile.generate import generate_procs
 from rulesdsl.engine.compile.program import Ask, MAX_INT, Program, seat_label  # noqa: F401
 
 
-class Compiler(Layout, Flow, Effects, Expressions, Calls, Source, Functions):
+class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Source,
+               Functions):
     def __init__(self, model: Model, nplayers: int, options: dict, generate: bool = True):
         self.generate = generate  # False: closures only (the reference the tests compare)
         self.init_source()

@@ -1,20 +1,19 @@
-"""Statements that change the game: set, move, deal, reveal, log; playing cards, responses and decisions."""
+"""Statements that change the game: let, set, roll, reveal, log, cancel; playing cards and
+responses. Moves of cards are in moves.py, decisions in decisions.py."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.check import elem_of
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.together import compile_ask_together
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
-from rulesdsl.engine.compile.program import Ask, MASK, MAX_INT, _holds_respond, mask_cards, moves_cost
+from rulesdsl.engine.compile.program import MAX_INT, _holds_respond
 from rulesdsl.engine.compile.generate import Statement
 
 
 class Effects:
-    """Compiles the statements that change the state or ask a player."""
+    """Compiles the statements that change the state."""
 
     def s_Let(self, s: ast.Let):
         slot = self.m.slots[id(s)]
@@ -84,165 +83,6 @@ class Effects:
         roll = roller(self, s)
         self.emit(roll, s.span, self.plain(roll))
 
-    def cards_of(self, e) -> Callable:
-        """A closure giving a fresh list of card ids for a card, a list or a zone."""
-        t = self.m.types.get(id(e), "any")
-        f = self.expr(e)
-        if t == "card":
-            def one(st, L):
-                c = f(st, L)
-                return [] if c is None else [c]
-            return one
-        if t == "zone":
-            return lambda st, L: list(st.zones[f(st, L)])
-        return lambda st, L: list(f(st, L))
-
-    def s_Move(self, s: ast.Move):
-        what = self.cards_of(s.what)
-        to = self.expr(s.to)
-        bottom = s.bottom
-        if s.words is not None:
-            self.move_with_words(s, what, to)
-            return
-
-        b, span = self.b, s.span
-
-        def move(st, fr):
-            L = fr[2]
-            cards = what(st, L)
-            b.moves -= moves_cost(st, cards)
-            if b.moves < 0:
-                b.move(0, span)
-            st.move_cards(cards, to(st, L), bottom)
-        budget = self.ref(b, "BUDGET")
-        fast = self.one_card_move(s, to, None, budget)
-        if fast is not None:
-            self.emit(move, s.span, Statement("do", fast))
-            return
-        general = (f"_c = {self.cards_source(s.what, what)}",
-                   f"{budget}.moves -= moves_cost(st, _c)",
-                   f"if {budget}.moves < 0:",
-                   f"    {budget}.move(0, {self.ref(span, 'S')})",
-                   f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")
-        self.emit(move, s.span, Statement("do", self.pile_move(s, to, budget, general)))
-
-    def pile_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
-        """`move ZONE to PILE` (the trick to the won pile) as generated lines doing what
-        State.move_cards does for a whole pile, with the same cost; `general` otherwise
-        (a card effect running, a pile moved onto itself, a zone kept in order or full)."""
-        dest = self.xs_or(s.to, to)
-        if self.m.types.get(id(s.what)) != "zone" or s.bottom or not dest.isdigit():
-            return general
-        d = int(dest)
-        if self.p.zone_unordered[d] or self.p.zone_capacity[d]:
-            return general
-        return (f"_k = {self.xs(s.what)}",
-                "_z = st.zones[_k]",
-                f"if _k != {d} and not st.effect_depth:",
-                "    _n = len(_z)",
-                f"    {budget}.moves -= _n + _n * _n // 1000",
-                f"    if {budget}.moves < 0:",
-                f"        {budget}.move(0, {self.ref(s.span, 'S')})",
-                "    if _n:",
-                f"        st.zones[{d}].extend(_z)",
-                "        for _c in _z:",
-                f"            st.loc[_c] = {d}",
-                f"        st.events.append(('move', tuple(_z), _k, {d}))",
-                "        _z.clear()",
-                "else:") + tuple("    " + line for line in general)
-
-    def move_with_words(self, s: ast.Move, what, to):
-        """`move ... as "{p} plays {c}"`: the move's log entry carries the words, once as
-        everyone may read them and once with the moved cards masked ("a card"), for a seat
-        that sees neither place."""
-        full = self.text(s.words)
-        masked = self.text(mask_cards(s.words, self.m.types))
-        bottom = s.bottom
-
-        def move(st, fr):
-            L = fr[2]
-            cards = what(st, L)
-            n = len(cards)
-            words = (full(st, L), masked(st, L).replace(MASK, "a card" if n == 1 else
-                                                        f"{n} cards"))
-            st.move_cards(cards, to(st, L), bottom, words=words)
-        words = (f"({self.call_source(full)}, {self.call_source(masked)}.replace("
-                 f"{MASK!r}, 'a card'))")
-        fast = self.one_card_move(s, to, words, None)
-        if fast is not None:
-            self.emit(move, s.span, Statement("do", fast))
-            return
-        n = self.temp()
-        self.emit(move, s.span, Statement("do", (
-            f"_c = {self.cards_source(s.what, what)}",
-            f"{n} = len(_c)",
-            f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words=("
-            f"{self.call_source(full)}, {self.call_source(masked)}.replace("
-            f"{MASK!r}, 'a card' if {n} == 1 else f'{{{n}}} cards')))")))
-
-    def one_card_move(self, s: ast.Move, to, words, budget):
-        """`move CARD to ZONE` onto an ordered pile without a limit, as generated lines
-        doing what State.move_cards does for one card (it still does it while a card
-        effect runs: `keeps N` zones hold their cards then). None where that does not
-        apply."""
-        dest = self.xs_or(s.to, to)
-        if self.m.types.get(id(s.what)) != "card" or s.bottom or not dest.isdigit():
-            return None
-        d = int(dest)
-        if self.p.zone_unordered[d] or self.p.zone_capacity[d]:
-            return None
-        lines = [f"_c = {self.xs(s.what)}"]
-        if words is not None:
-            lines.append(f"_w = {words}")
-        extra = ", words=_w" if words is not None else ""
-        lines += ["if _c is None:", "    pass"]
-        if budget is not None:
-            lines += ["else:",
-                      f"    {budget}.moves -= 1 + len(st.zones[st.loc[_c]]) // 1000",
-                      f"    if {budget}.moves < 0:",
-                      f"        {budget}.move(0, {self.ref(s.span, 'S')})",
-                      "if _c is None:", "    pass"]
-        return tuple(lines + [
-            "elif st.effect_depth:",
-            f"    st.move_cards([_c], {d}, False{extra})",
-            "else:",
-            "    _f = st.loc[_c]",
-            "    _z = st.zones[_f]",
-            "    if _z[-1] == _c:",
-            "        _z.pop()",
-            "    else:",
-            "        _z.remove(_c)",
-            f"    st.zones[{d}].append(_c)",
-            f"    st.loc[_c] = {d}",
-            f"    if _f != {d}:",
-            f"        st.events.append(('move', (_c,), _f, {d})" +
-            (" + _w)" if words is not None else ")")])
-
-    def s_Shuffle(self, s: ast.Shuffle):
-        z = self.expr(s.zone)
-        b, span = self.b, s.span
-
-        def shuffle(st, fr):
-            zi = z(st, fr[2])
-            b.move(len(st.zones[zi]), span)
-            st.shuffle(zi)
-        self.emit(shuffle, s.span, self.plain(shuffle))
-
-    def s_Deal(self, s: ast.Deal):
-        count = self.expr(s.count) if s.count is not None else None
-        source = self.expr(s.source)
-        family = self.p.zones[s.family].base
-        start = self.expr(s.start) if s.start is not None else None
-        b, span = self.b, s.span
-
-        def deal(st, fr):
-            L = fr[2]
-            n = count(st, L) if count is not None else None
-            first = start(st, L) if start is not None else 0
-            b.move(len(st.zones[source(st, L)]), span)
-            st.deal(source(st, L), family, n, first)
-        self.emit(deal, s.span, self.plain(deal))
-
     def s_Reveal(self, s: ast.Reveal):
         if self.m.types.get(id(s.what)) not in ("card", "zone", "list of card", "any"):
             return self.reveal_value(s)
@@ -303,11 +143,6 @@ class Effects:
             st.cancelled = True
             st.return_from(fr)
         self.emit(cancel, s.span)
-
-    def s_Swap(self, s: ast.Swap):
-        a, b = self.expr(s.a), self.expr(s.b)
-        swap = (lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2])))
-        self.emit(swap, s.span, self.plain(swap))
 
     def s_Play(self, s: ast.Play):
         card, by, to = self.expr(s.card), self.expr(s.by), self.expr(s.to)
@@ -375,76 +210,6 @@ class Effects:
                     st.events.append(("cancelled", fr[2][0]))
                     st.return_from(fr)  # a cancelled card's effect stops here
             self.emit(after, s.span)
-
-    def s_Ask(self, s: ast.Ask):
-        who = self.expr(s.who)
-        self.ask(s, who, s.choices, optional=False,
-                 who_source=self.xs_or(s.who, who) if self.generate else None)
-
-    def s_AskEach(self, s: ast.AskEach):
-        # for q in source where cond: ask q, optionally; a break inside ends the round
-        slot = self.m.slots[id(s)]
-        self.each(s, self.expr(s.source),
-                  lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True,
-                                   openly=s.openly, who_source=f"L[{slot}]"))
-
-    def s_AskTogether(self, s: ast.AskTogether):
-        compile_ask_together(self, s)
-
-    def tuple_alt(self, ch: ast.TupleChoice, body_pc: int) -> tuple:
-        """The decision's entry for `(a, b) in A, B`: one slot, source and type per name."""
-        srcs, ets = [], []
-        for src in ch.sources:
-            f = self.expr(src)
-            if self.m.types.get(id(src)) == "zone":
-                f = (lambda zf: lambda st, L: st.zones[zf(st, L)])(f)
-            srcs.append(f)
-            ets.append(elem_of(self.m.types.get(id(src), "any")) or "any")
-        where = self.expr(ch.where) if ch.where is not None else None
-        text = self.text(ch.label) if ch.label is not None else None
-        return ("tuple", text, where, body_pc, self.m.slots[id(ch)], srcs, ets)
-
-    def ask(self, s, who, choices, optional: bool, openly: bool = False,
-            who_source: Optional[str] = None):
-        """A decision point: compute the options, suspend, resume in the chosen body."""
-        alts = []
-        from_zone = []
-        at = self.jump_placeholder(s.span)
-        bodies_end = []
-        for ch in choices:
-            body_pc = self.here()
-            if isinstance(ch, ast.NamedChoice):
-                label = self.text(ch.label)
-                cond = self.expr(ch.cond) if ch.cond is not None else None
-                alts.append(("named", label, cond, body_pc, None, None, None))
-            elif isinstance(ch, ast.TupleChoice):
-                alts.append(self.tuple_alt(ch, body_pc))
-            else:
-                slot = self.m.slots[id(ch)]
-                et = elem_of(self.m.types.get(id(ch.source), "any")) or "any"
-                src = self.expr(ch.source)
-                if self.m.types.get(id(ch.source)) == "zone":
-                    from_zone.append(len(alts))
-                    zf = src
-                    src = (lambda zf: lambda st, L: st.zones[zf(st, L)])(zf)
-                ctx = self.open_loop(slot, (ch.where, ch.label))
-                where = self.expr(ch.where) if ch.where is not None else None
-                text = self.text(ch.label) if ch.label is not None else None
-                self.close_loop(ctx)
-                src = ctx.reset_on(src)
-                alts.append(("binder", text, where, body_pc, slot, src, et))
-            self.block(ch.body)
-            bodies_end.append(self.jump_placeholder(ch.span))
-        decline_pc = self.here()  # declining an optional ask continues after the bodies
-        for j in bodies_end:
-            self.patch_jump(j)
-        self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span, openly)
-        self.code[at].from_zone = tuple(from_zone)
-        self.code[at].who_source = who_source
-        if getattr(s, "question", None) is not None:
-            self.code[at].question = self.text(s.question)
-        if self.generate:
-            self.generate_options(self.code[at])
 
     # ------------------------------------------------------------------ expressions
     def text(self, text: ast.Text) -> Callable:

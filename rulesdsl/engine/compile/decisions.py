@@ -1,0 +1,85 @@
+"""Decisions: `ask`, `ask each` and `ask together`, compiled to the Ask instruction (and
+its options as generated code)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from rulesdsl.lang import ast
+from rulesdsl.lang.check import elem_of
+from rulesdsl.engine.together import compile_ask_together
+from rulesdsl.engine.compile.program import Ask
+
+
+class Decisions:
+    """Compiles the statements that ask a player to decide."""
+
+    def s_Ask(self, s: ast.Ask):
+        who = self.expr(s.who)
+        self.ask(s, who, s.choices, optional=False,
+                 who_source=self.xs_or(s.who, who) if self.generate else None)
+
+    def s_AskEach(self, s: ast.AskEach):
+        # for q in source where cond: ask q, optionally; a break inside ends the round
+        slot = self.m.slots[id(s)]
+        self.each(s, self.expr(s.source),
+                  lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True,
+                                   openly=s.openly, who_source=f"L[{slot}]"))
+
+    def s_AskTogether(self, s: ast.AskTogether):
+        compile_ask_together(self, s)
+
+    def tuple_alt(self, ch: ast.TupleChoice, body_pc: int) -> tuple:
+        """The decision's entry for `(a, b) in A, B`: one slot, source and type per name."""
+        srcs, ets = [], []
+        for src in ch.sources:
+            f = self.expr(src)
+            if self.m.types.get(id(src)) == "zone":
+                f = (lambda zf: lambda st, L: st.zones[zf(st, L)])(f)
+            srcs.append(f)
+            ets.append(elem_of(self.m.types.get(id(src), "any")) or "any")
+        where = self.expr(ch.where) if ch.where is not None else None
+        text = self.text(ch.label) if ch.label is not None else None
+        return ("tuple", text, where, body_pc, self.m.slots[id(ch)], srcs, ets)
+
+    def ask(self, s, who, choices, optional: bool, openly: bool = False,
+            who_source: Optional[str] = None):
+        """A decision point: compute the options, suspend, resume in the chosen body."""
+        alts = []
+        from_zone = []
+        at = self.jump_placeholder(s.span)
+        bodies_end = []
+        for ch in choices:
+            body_pc = self.here()
+            if isinstance(ch, ast.NamedChoice):
+                label = self.text(ch.label)
+                cond = self.expr(ch.cond) if ch.cond is not None else None
+                alts.append(("named", label, cond, body_pc, None, None, None))
+            elif isinstance(ch, ast.TupleChoice):
+                alts.append(self.tuple_alt(ch, body_pc))
+            else:
+                slot = self.m.slots[id(ch)]
+                et = elem_of(self.m.types.get(id(ch.source), "any")) or "any"
+                src = self.expr(ch.source)
+                if self.m.types.get(id(ch.source)) == "zone":
+                    from_zone.append(len(alts))
+                    zf = src
+                    src = (lambda zf: lambda st, L: st.zones[zf(st, L)])(zf)
+                ctx = self.open_loop(slot, (ch.where, ch.label))
+                where = self.expr(ch.where) if ch.where is not None else None
+                text = self.text(ch.label) if ch.label is not None else None
+                self.close_loop(ctx)
+                src = ctx.reset_on(src)
+                alts.append(("binder", text, where, body_pc, slot, src, et))
+            self.block(ch.body)
+            bodies_end.append(self.jump_placeholder(ch.span))
+        decline_pc = self.here()  # declining an optional ask continues after the bodies
+        for j in bodies_end:
+            self.patch_jump(j)
+        self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span, openly)
+        self.code[at].from_zone = tuple(from_zone)
+        self.code[at].who_source = who_source
+        if getattr(s, "question", None) is not None:
+            self.code[at].question = self.text(s.question)
+        if self.generate:
+            self.generate_options(self.code[at])

@@ -1,0 +1,177 @@
+"""Statements that move cards: move (one card, a whole pile, anything), shuffle, deal, swap."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rulesdsl.lang import ast
+from rulesdsl.engine.compile.program import MASK, mask_cards, moves_cost
+from rulesdsl.engine.compile.generate import Statement
+
+
+class Moves:
+    """Compiles the statements that move cards between zones."""
+
+    def cards_of(self, e) -> Callable:
+        """A closure giving a fresh list of card ids for a card, a list or a zone."""
+        t = self.m.types.get(id(e), "any")
+        f = self.expr(e)
+        if t == "card":
+            def one(st, L):
+                c = f(st, L)
+                return [] if c is None else [c]
+            return one
+        if t == "zone":
+            return lambda st, L: list(st.zones[f(st, L)])
+        return lambda st, L: list(f(st, L))
+
+    def s_Move(self, s: ast.Move):
+        what = self.cards_of(s.what)
+        to = self.expr(s.to)
+        bottom = s.bottom
+        if s.words is not None:
+            self.move_with_words(s, what, to)
+            return
+
+        b, span = self.b, s.span
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            b.moves -= moves_cost(st, cards)
+            if b.moves < 0:
+                b.move(0, span)
+            st.move_cards(cards, to(st, L), bottom)
+        budget = self.ref(b, "BUDGET")
+        fast = self.one_card_move(s, to, None, budget)
+        if fast is not None:
+            self.emit(move, s.span, Statement("do", fast))
+            return
+        general = (f"_c = {self.cards_source(s.what, what)}",
+                   f"{budget}.moves -= moves_cost(st, _c)",
+                   f"if {budget}.moves < 0:",
+                   f"    {budget}.move(0, {self.ref(span, 'S')})",
+                   f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")
+        self.emit(move, s.span, Statement("do", self.pile_move(s, to, budget, general)))
+
+    def pile_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
+        """`move ZONE to PILE` (the trick to the won pile) as generated lines doing what
+        State.move_cards does for a whole pile, with the same cost; `general` otherwise
+        (a card effect running, a pile moved onto itself, a zone kept in order or full)."""
+        dest = self.xs_or(s.to, to)
+        if self.m.types.get(id(s.what)) != "zone" or s.bottom or not dest.isdigit():
+            return general
+        d = int(dest)
+        if self.p.zone_unordered[d] or self.p.zone_capacity[d]:
+            return general
+        return (f"_k = {self.xs(s.what)}",
+                "_z = st.zones[_k]",
+                f"if _k != {d} and not st.effect_depth:",
+                "    _n = len(_z)",
+                f"    {budget}.moves -= _n + _n * _n // 1000",
+                f"    if {budget}.moves < 0:",
+                f"        {budget}.move(0, {self.ref(s.span, 'S')})",
+                "    if _n:",
+                f"        st.zones[{d}].extend(_z)",
+                "        for _c in _z:",
+                f"            st.loc[_c] = {d}",
+                f"        st.events.append(('move', tuple(_z), _k, {d}))",
+                "        _z.clear()",
+                "else:") + tuple("    " + line for line in general)
+
+    def move_with_words(self, s: ast.Move, what, to):
+        """`move ... as "{p} plays {c}"`: the move's log entry carries the words, once as
+        everyone may read them and once with the moved cards masked ("a card"), for a seat
+        that sees neither place."""
+        full = self.text(s.words)
+        masked = self.text(mask_cards(s.words, self.m.types))
+        bottom = s.bottom
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            n = len(cards)
+            words = (full(st, L), masked(st, L).replace(MASK, "a card" if n == 1 else
+                                                        f"{n} cards"))
+            st.move_cards(cards, to(st, L), bottom, words=words)
+        words = (f"({self.call_source(full)}, {self.call_source(masked)}.replace("
+                 f"{MASK!r}, 'a card'))")
+        fast = self.one_card_move(s, to, words, None)
+        if fast is not None:
+            self.emit(move, s.span, Statement("do", fast))
+            return
+        n = self.temp()
+        self.emit(move, s.span, Statement("do", (
+            f"_c = {self.cards_source(s.what, what)}",
+            f"{n} = len(_c)",
+            f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words=("
+            f"{self.call_source(full)}, {self.call_source(masked)}.replace("
+            f"{MASK!r}, 'a card' if {n} == 1 else f'{{{n}}} cards')))")))
+
+    def one_card_move(self, s: ast.Move, to, words, budget):
+        """`move CARD to ZONE` onto an ordered pile without a limit, as generated lines
+        doing what State.move_cards does for one card (it still does it while a card
+        effect runs: `keeps N` zones hold their cards then). None where that does not
+        apply."""
+        dest = self.xs_or(s.to, to)
+        if self.m.types.get(id(s.what)) != "card" or s.bottom or not dest.isdigit():
+            return None
+        d = int(dest)
+        if self.p.zone_unordered[d] or self.p.zone_capacity[d]:
+            return None
+        lines = [f"_c = {self.xs(s.what)}"]
+        if words is not None:
+            lines.append(f"_w = {words}")
+        extra = ", words=_w" if words is not None else ""
+        lines += ["if _c is None:", "    pass"]
+        if budget is not None:
+            lines += ["else:",
+                      f"    {budget}.moves -= 1 + len(st.zones[st.loc[_c]]) // 1000",
+                      f"    if {budget}.moves < 0:",
+                      f"        {budget}.move(0, {self.ref(s.span, 'S')})",
+                      "if _c is None:", "    pass"]
+        return tuple(lines + [
+            "elif st.effect_depth:",
+            f"    st.move_cards([_c], {d}, False{extra})",
+            "else:",
+            "    _f = st.loc[_c]",
+            "    _z = st.zones[_f]",
+            "    if _z[-1] == _c:",
+            "        _z.pop()",
+            "    else:",
+            "        _z.remove(_c)",
+            f"    st.zones[{d}].append(_c)",
+            f"    st.loc[_c] = {d}",
+            f"    if _f != {d}:",
+            f"        st.events.append(('move', (_c,), _f, {d})" +
+            (" + _w)" if words is not None else ")")])
+
+    def s_Shuffle(self, s: ast.Shuffle):
+        z = self.expr(s.zone)
+        b, span = self.b, s.span
+
+        def shuffle(st, fr):
+            zi = z(st, fr[2])
+            b.move(len(st.zones[zi]), span)
+            st.shuffle(zi)
+        self.emit(shuffle, s.span, self.plain(shuffle))
+
+    def s_Deal(self, s: ast.Deal):
+        count = self.expr(s.count) if s.count is not None else None
+        source = self.expr(s.source)
+        family = self.p.zones[s.family].base
+        start = self.expr(s.start) if s.start is not None else None
+        b, span = self.b, s.span
+
+        def deal(st, fr):
+            L = fr[2]
+            n = count(st, L) if count is not None else None
+            first = start(st, L) if start is not None else 0
+            b.move(len(st.zones[source(st, L)]), span)
+            st.deal(source(st, L), family, n, first)
+        self.emit(deal, s.span, self.plain(deal))
+
+    def s_Swap(self, s: ast.Swap):
+        a, b = self.expr(s.a), self.expr(s.b)
+        swap = (lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2])))
+        self.emit(swap, s.span, self.plain(swap))
