@@ -130,6 +130,10 @@ class Expressions:
         return let_in
 
     def e_Prefix(self, e):
+        if self.generate:
+            f = self.generated_prefix(e)
+            if f is not None:
+                return f
         return prefix_closure(self, e)
 
     def e_ListLit(self, e):
@@ -158,6 +162,10 @@ class Expressions:
     def e_Comprehension(self, e):
         slot = self.m.slots[id(e)]
         src = self.source_of(e.source)
+        if self.generate and (e.where is not None or e.value is not None):
+            f = self.generated_comprehension(e, e.span)
+            if f is not None:
+                return f
         where = self.expr(e.where) if e.where is not None else None
         value = self.expr(e.value) if e.value is not None else None
         b, span = self.b, e.span

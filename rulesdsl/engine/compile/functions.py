@@ -108,6 +108,42 @@ class Functions:
                         f"{pad}seen[lab] = {ai}",
                         f"{pad}out.append((lab, {ai}, {values}))"]
 
+    # ------------------------------------------------------------------ lists
+    def generated_comprehension(self, comp, span):
+        """`[x in L where ...]` (or `[v for x in L where ...]`) as one generated loop,
+        spending the list's length as the closure does."""
+        slot = self.m.slots[id(comp)]
+        where = self.xs(comp.where) if comp.where is not None else None
+        value = self.xs(comp.value) if comp.value is not None else "x"
+        budget, span_ref = self.ref(self.b, "BUDGET"), self.ref(span, "S")
+        lines = ["def comprehension(st, L):",
+                 f"    s = {self.collection_source(comp.source)}",
+                 f"    {budget}.work -= len(s)",
+                 f"    if {budget}.work < 0:",
+                 f"        {budget}.spend(0, {span_ref})",
+                 "    out = []",
+                 "    for x in s:",
+                 f"        L[{slot}] = x"]
+        if where is not None:
+            lines += [f"        if {where}:", f"            out.append({value})"]
+        else:
+            lines.append(f"        out.append({value})")
+        lines.append("    return out")
+        return self.generated_function(lines, f"list at {rules_place(span)}", span)
+
+    def generated_prefix(self, e):
+        """`[x in L while COND]`: the leading elements for which COND holds."""
+        slot = self.m.slots[id(e)]
+        lines = ["def prefix(st, L):",
+                 "    out = []",
+                 f"    for x in {self.collection_source(e.source)}:",
+                 f"        L[{slot}] = x",
+                 f"        if not {self.xs(e.cond)}:",
+                 "            break",
+                 "        out.append(x)",
+                 "    return out"]
+        return self.generated_function(lines, f"list at {rules_place(e.span)}", e.span)
+
     # ------------------------------------------------------------------ aggregates
     def generated_aggregate(self, name: str, comp, src, span):
         """`any`, `all`, `count`, `first` or `sum` of `x in L where ...` as one generated

@@ -153,6 +153,11 @@ class Source:
                 return text
         return self.closure_call(e)
 
+    def collection_source(self, e) -> str:
+        """The elements of a list or a zone (its live list: read it, do not change it)."""
+        text = self.xs(e)
+        return f"st.zones[{text}]" if self.m.types.get(id(e)) == "zone" else text
+
     def xs_or(self, e, f) -> str:
         """Source for `e` whose closure `f` is compiled already: reuse it where `e` has no
         source form, rather than compiling it twice."""
