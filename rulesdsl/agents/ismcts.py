@@ -157,12 +157,7 @@ class ISMCTSAgent:
                 paths[q].append(child)
             if untried:
                 break
-        cap = self.playout_cap
-        steps = 0
-        while not s.is_over and (cap is None or steps < cap):
-            acts = s.legal_actions()
-            s.apply(acts[rng.randrange(len(acts))])
-            steps += 1
+        s.playout(rng, self.playout_cap)
         reward = rewards(s, sign)
         for path in paths:
             for node in path:

@@ -104,7 +104,6 @@ class State(Machine, Views, Saving):
         """Apply an Action or a label. Illegal -> IllegalAction, and the state is unchanged."""
         if self.over:
             raise IllegalAction("the game is over; no more actions", ["start a new game"])
-        self.memo = None  # left over only if Ctrl-C hit the very end of an options run
         pending = self.pending
         seat, opts = pending if pending is not None else self._pending()
         chosen = None
@@ -125,6 +124,24 @@ class State(Machine, Views, Saving):
                 shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
                 raise IllegalAction(f"'{label[:80]}' is not a legal action for "
                                     f"{seat_label(seat)} now", [f"legal actions: {shown}"])
+        self._apply_chosen(seat, chosen)
+
+    def playout(self, rng, limit: Optional[int] = None) -> int:
+        """Play uniformly random legal actions until the game ends or `limit` have been
+        played; returns how many. The same as applying
+        `legal_actions()[rng.randrange(len(legal_actions()))]` each time, without making
+        the Action objects: the fast path for search agents."""
+        played = 0
+        while not self.over and (limit is None or played < limit):
+            pending = self.pending
+            seat, opts = pending if pending is not None else self._pending()
+            self._apply_chosen(seat, opts[rng.randrange(len(opts))])
+            played += 1
+        return played
+
+    def _apply_chosen(self, seat: int, chosen: tuple) -> None:
+        """Apply one of the pending options (label, alternative, value)."""
+        self.memo = None  # left over only if Ctrl-C hit the very end of an options run
         history = self._history
         before = history._n
         if self._origin is None or before - self._origin_at >= REPLAY_SPAN:
