@@ -61,7 +61,11 @@ class Functions:
                 lines += [f"        if not {self.call_source(cond)}:", "            continue"]
             lines.append(f"        mine.append(({lab}, x))")
             if et == "card" and text is None and alike:  # else no two cards read the same
-                lines += ["    if len(mine) > 1:",
+                test = "len(mine) > 1"
+                if ai in ask.from_zone:  # one zone: kept sorted (a hand), places tell nothing
+                    unordered = self.ref(self.p.zone_unordered, "UNORDERED")
+                    test += f" and not {unordered}[st.loc[mine[0][1]]]"
+                lines += [f"    if {test}:",
                           f"        mine = by_position(st, mine, {self.call_source(ask.who)})"]
             lines += ["    for lab, x in mine:",
                       "        prev = seen.get(lab)",
