@@ -289,7 +289,13 @@ class Flow:
             L = fr[2]
             st.call(pid, [a(st, L) for a in args], False)
         values = ", ".join(self.xs_or(e, f) for e, f in zip(s.args, args))
-        self.emit(call, s.span, Statement("leave", (f"st.call({pid}, [{values}], False)",)))
+        # Machine.call inline: the frame with its locals padded to the phase's slots (PAD,
+        # filled in by generate_procs once every phase is compiled); too deep: call says so
+        self.emit(call, s.span, Statement("leave", (
+            "_F = st.frames",
+            f"if len(_F) >= {self.p.depth_limit}:",
+            f"    st.call({pid}, [{values}], False)",
+            f"_F.append([{pid}, 0, [{values}] + PAD{pid}_{len(args)}, 0])")))
 
     def s_Win(self, s: ast.Win):
         f = self.expr(s.who)

@@ -226,6 +226,8 @@ def generate_procs(compiler) -> None:
             owners[offset + i] = pc
         text += lines + [""]
     source = "\n".join(text)
+    for pid, nargs in set(re.findall(r"\bPAD(\d+)_(\d+)\b", source)):
+        ns[f"PAD{pid}_{nargs}"] = [None] * max(0, prog.procs[int(pid)].nslots - int(nargs))
     try:
         exec(compiled(source, "exec"), ns)
     except (SyntaxError, RecursionError, MemoryError):  # rules nested past what Python
