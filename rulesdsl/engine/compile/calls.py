@@ -45,7 +45,8 @@ class Calls:
                 plain = self.define_call(name, args, span)
             finally:
                 self._plain_call = False
-            return self.memo_define_call(name, args, plain, body, mods, size, k)
+            return self.memo_define_call(name, args, plain, body, mods, size, k,
+                                         span or d.decl.span)
         b, span = self.b, span or d.decl.span
         # one closure for every arity: the generated code calls definitions directly
         # (compile/functions.py); this serves the closures engine and the fallbacks
@@ -65,13 +66,17 @@ class Calls:
             return v
         return call
 
-    @staticmethod
-    def memo_define_call(name: str, args: list, plain, body, mods, size: int,
-                         k: int) -> Callable:
+    def memo_define_call(self, name: str, args: list, plain, body, mods, size: int,
+                         k: int, span) -> Callable:
         """A pure definition called while a decision's options are computed (the state
         stands still then) is computed once per arguments: `st.memo` is a dict during
         `Ask.options`, else None."""
+        b = self.b
+
         def invoke(st, values):
+            b.work -= 1  # as a call outside options spends (and the generated code)
+            if b.work < 0:
+                b.spend(0, span)
             env = [None] * size
             env[:len(values)] = values
             v = body(st, env)

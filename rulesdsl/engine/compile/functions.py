@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.generate import rules_place
+from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.compile.program import _unique, by_position
 
 
@@ -197,9 +198,39 @@ class Functions:
         values = [self.xs(a) for a in args] + ["None"] * (size - len(args))
         call = f"{fn}(st, [{', '.join(values)}])"
         if len(args) <= 2 and self.scanner.pure_define(name):
-            memo = self.ref(self.define_call(name, [self.expr(a) for a in args], d.decl.span))
-            return f"({call} if st.memo is None else {memo}(st, L))"
+            self.define_call(name, [self.expr(a) for a in args], d.decl.span)  # the closures'
+            memo = self.memo_function(name, fn, len(args), size)
+            m = self.temp()
+            return (f"({call} if ({m} := st.memo) is None else "
+                    f"{memo}(st, {m}{''.join(', ' + self.xs(a) for a in args)}))")
         return call
+
+    def memo_function(self, name: str, fn: str, k: int, size: int) -> str:
+        """A pure definition while a decision's options are computed: once per arguments
+        (the same memo and keys as Calls.memo_define_call), through its generated
+        function."""
+        key = f"memo_{name}_{k}"
+        made = self.memo_fns.get(key)
+        if made is not None:
+            return made
+        xs = [f"x{i}" for i in range(k)]
+        frame = "[" + ", ".join(xs + ["None"] * (size - k)) + "]"
+        lines = [f"def memo(st, m{''.join(', ' + x for x in xs)}):  # {name}"]
+        if xs:
+            lists = " or ".join(f"type({x}) is list" for x in xs)
+            lines += [f"    if {lists}:", f"        return {fn}(st, {frame})",
+                      f"    key = ({name!r}, {', '.join(xs)})"]
+        else:
+            lines.append(f"    key = {name!r}")
+        lines += ["    v = m.get(key, MISSING)",
+                  "    if v is MISSING:",
+                  f"        v = m[key] = {fn}(st, {frame})",
+                  "    return v"]
+        self.ns.setdefault("MISSING", MISSING)
+        made = self.generated_function(lines, f"define {name}, remembered while options are "
+                                       "computed", self.m.defines[name].decl.span)
+        self.memo_fns[key] = self.ref(made, f"memo_{name}_")
+        return self.memo_fns[key]
 
     def define_frame_size(self, name: str) -> int:
         d = self.m.defines[name]

@@ -73,6 +73,7 @@ class Source:
         self.ns_ids = {}  # id(object) -> its name in ns
         self.generated = []  # every generated definition, in order, for --show
         self.lambda_sources = {}  # id(generated lambda) -> (it, its expression's source)
+        self.memo_fns = {}  # "memo_<definition>_<arity>" -> its generated memo function
         self.temps = 0
         self.xs_depth = 0  # operators nested in the expression being generated
         self.define_fns = {}  # definition -> its generated function's name (or None)
