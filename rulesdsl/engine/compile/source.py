@@ -131,7 +131,7 @@ class Source:
 
     def xs(self, e) -> str:
         """Python source for `e`; a closure call where no source form exists."""
-        if self.loop_stack and type(e) in (ast.Call, ast.Comprehension):
+        if self.loop_stack and type(e) in (ast.Call, ast.Comprehension, ast.Name):
             f = self.hoisted(e)  # a loop invariant: computed once per run of the loop
             if f is not None:
                 return self.ref(f) + "(st, L)"
@@ -276,7 +276,9 @@ class Source:
             return repr(payload[1])
         if kind == "builtin" and payload == "player_count":
             return repr(self.n)
-        return None  # definitions (memoised, hoisted), lists: their closures
+        if kind == "define":  # a definition without arguments (xs hoists it in loops)
+            return self.define_call_source(payload, [])
+        return None  # lists: their closures
 
     def xs_Attr(self, e):
         kind, payload = self.m.resolved[id(e)]
