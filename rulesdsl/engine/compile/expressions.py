@@ -35,7 +35,13 @@ class Expressions:
             f = self.inline_root(e)
             if f is not None:
                 return f
-        return getattr(self, "e_" + t.__name__)(e)
+        f = getattr(self, "e_" + t.__name__)(e)
+        if self.generate and t is ast.Name and \
+                self.m.resolved[id(e)][0] in ("local", "var", "zone", "enum_all", "builtin"):
+            text = self.xs_Name(e)  # a name generated code reads directly, not through f
+            if text is not None:
+                self.known_as(f, text)
+        return f
 
     # ------------------------------------------------------------------ loop invariants
     def open_loop(self, slot, parts) -> LoopContext:
@@ -144,7 +150,9 @@ class Expressions:
         """A closure giving the elements of a collection (a zone's live list: do not mutate)."""
         f = self.expr(e)
         if self.m.types.get(id(e)) == "zone":
-            return lambda st, L: st.zones[f(st, L)]
+            g = lambda st, L: st.zones[f(st, L)]  # noqa: E731
+            text = self.source_text(f)
+            return g if text is None else self.known_as(g, f"st.zones[{text}]")
         return f
 
     def counted(self, src: Callable, span) -> Callable:

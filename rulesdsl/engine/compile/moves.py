@@ -21,9 +21,12 @@ class Moves:
                 c = f(st, L)
                 return [] if c is None else [c]
             return one
+        text = self.source_text(f)
         if t == "zone":
-            return lambda st, L: list(st.zones[f(st, L)])
-        return lambda st, L: list(f(st, L))
+            g = lambda st, L: list(st.zones[f(st, L)])  # noqa: E731
+            return g if text is None else self.known_as(g, f"list(st.zones[{text}])")
+        g = lambda st, L: list(f(st, L))  # noqa: E731
+        return g if text is None else self.known_as(g, f"list({text})")
 
     def s_Move(self, s: ast.Move):
         what = self.cards_of(s.what)

@@ -109,6 +109,18 @@ class Source:
         self.lambda_sources[id(f)] = (f, text)
         return f
 
+    def known_as(self, f, text: str):
+        """Note that closure `f` computes the expression `text`: call_source writes that
+        instead of calling it. Returns f."""
+        if self.generate:
+            self.lambda_sources[id(f)] = (f, text)
+        return f
+
+    def source_text(self, f):
+        """The expression closure `f` is known to compute, or None."""
+        known = self.lambda_sources.get(id(f))
+        return known[1] if known is not None and known[0] is f else None
+
     def call_source(self, f) -> str:
         """A call of closure `f` as source: a generated lambda's own expression inline
         (no call at run time), else `Kn(st, L)`."""
@@ -276,6 +288,10 @@ class Source:
             return repr(payload[1])
         if kind == "builtin" and payload == "player_count":
             return repr(self.n)
+        if kind == "builtin" and payload == "players":
+            return self.ref(list(range(self.n)), "SEATS")  # one list, read only
+        if kind == "enum_all":
+            return self.ref(list(range(len(self.m.enums[payload].values))), "VALUES")
         if kind == "define":  # a definition without arguments (xs hoists it in loops)
             return self.define_call_source(payload, [])
         return None  # lists: their closures
