@@ -30,16 +30,19 @@ def details(result) -> list[str]:
     for seat, (low, high) in enumerate(st["win_rate_ci95"]):
         rows.append([str(seat), _pct(result.wins[seat] / n), f"{100 * low:.1f}-{100 * high:.1f}%"])
     lines = ["", "balance"] + ["  " + line for line in _rows(rows)]
-    lines += [f"  {st['balance']['verdict']}",
-              "", "length",
-             f"  actions: {_spread(length)}",
-             f"  rounds:  {_spread(length['rounds'])}  ({length['rounds_are']})",
-             f"  turns:   {_spread(length['turns'])}",
-             "", "decisions",
-             f"  options per decision: mean {branching['mean_options']:.2f}, "
-             f"max {branching['max_options']}",
-             f"  forced moves (one option): {_pct(branching['forced_share'])} of "
-             f"{branching['decisions']}"]
+    lines.append(f"  {st['balance']['verdict']}")
+    if len(set(result.seats)) > 1:
+        lines.append(f"  the seats have different agents ({', '.join(result.seats)}): these "
+                     "shares compare the agents more than the seats")
+    lines += ["", "length",
+              f"  actions: {_spread(length)}",
+              f"  rounds:  {_spread(length['rounds'])}  ({length['rounds_are']})",
+              f"  turns:   {_spread(length['turns'])}",
+              "", "decisions",
+              f"  options per decision: mean {branching['mean_options']:.2f}, "
+              f"max {branching['max_options']}",
+              f"  forced moves (one option): {_pct(branching['forced_share'])} of "
+              f"{branching['decisions']}"]
     options = st["options"]
     if options:
         shown = list(options.items())[:TOP_OPTIONS]

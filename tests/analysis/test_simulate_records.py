@@ -79,6 +79,14 @@ def test_one_seat_always_winning_is_called_unbalanced():
     assert "seat 0 (P1) wins far less often" in r.table()
 
 
+def test_different_agents_per_seat_are_named_beside_the_verdict():
+    same = simulate(ScoreGame(), players=2, games=10, seed=0)
+    assert "different agents" not in same.table()
+    mixed = simulate(rulesdsl.load("triumvirat"), players=2, games=4, seed=0,
+                     seats="greedy,random")
+    assert "the seats have different agents (greedy, random)" in mixed.table()
+
+
 def test_workers_give_the_same_records_as_one_process():
     one = simulate(ScoreGame(), players=2, games=25, seed=3, workers=1)
     two = simulate(ScoreGame(), players=2, games=25, seed=3, workers=2)
