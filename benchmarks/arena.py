@@ -122,25 +122,9 @@ def summary(path: str) -> list:
 
 def match(game, players: int, games: int, a: str, b: str, seed: int = 1,
           max_actions: int = 20000) -> dict:
-    share, times, moves = 0.0, [], 0
-    for g in range(games):
-        a_seat = g % players
-        gseed = seed * 1000 + g
-        specs = [a if s == a_seat else b for s in range(players)]
-        agents = [make_agent(spec, agent_seed(gseed, s)) for s, spec in enumerate(specs)]
-        st = game.new_game(players=players, seed=gseed)
-        for _ in range(max_actions):
-            if st.is_over:
-                break
-            p = st.to_move
-            t = time.perf_counter()
-            action = agents[p].choose(st)
-            if p == a_seat:
-                times.append(time.perf_counter() - t)
-            st.apply(action)
-            moves += 1
-        if st.is_over and a_seat in st.winners:
-            share += 1 / len(st.winners)
+    rs = [one_game(game, players, g, a, b, seed, max_actions) for g in range(games)]
+    share = sum(r["share"] for r in rs)
+    times = [t for r in rs for t in r["times"]]
     low, high = wilson(share, games)
     return {"games": games, "share": share / games, "ci": (low, high),
             "median_s": statistics.median(times) if times else 0.0,
