@@ -269,9 +269,14 @@ class Flow:
             lines += [f"if {self.xs_or(s.until, until)}:", f"    GOTO({end})"]
         if skip is None:
             lines += [f"L[{slot}] = L[{cur}]", f"L[{cur}] = (L[{slot}] + 1) % {n}"]
-            self.place(head, step, Statement("do", tuple(lines)))
-        else:
-            self.place(head, step)
+        else:  # the next seat not skipped; none left: the turns end
+            lines += ["_c = L[%d]" % cur, "_n = -1", f"for _k in range({n}):",
+                      f"    L[{slot}] = (_c + _k) % {n}",
+                      f"    if not {self.xs_or(s.skip, skip)}:",
+                      f"        _n = L[{slot}]", "        break",
+                      "if _n < 0:", f"    GOTO({end})",
+                      f"L[{cur}] = (_n + 1) % {n}"]
+        self.place(head, step, Statement("do", tuple(lines)))
         self.loop_end(head)
 
     def s_Break(self, s: ast.Break):
