@@ -163,6 +163,10 @@ class Calls:
                 return True
             return all_
         if slot is None or (where is None and value is None):
+            if self.generate:
+                f = self.generated_plain_aggregate(name, src, e.span)
+                if f is not None:
+                    return f
             return self.plain_aggregate(name, self.counted(src, e.span))
         b, span = self.b, e.span
 

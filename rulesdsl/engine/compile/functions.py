@@ -150,6 +150,25 @@ class Functions:
         return self.generated_function(lines, f"list at {rules_place(e.span)}", e.span)
 
     # ------------------------------------------------------------------ aggregates
+    PLAIN = {"count": "len(s)", "sum": "sum([x for x in s if x is not None])",
+             "max": "max(s, default=0)", "min": "min(s, default=0)", "any": "any(s)",
+             "all": "all(s)", "first": "s[0] if s else None",
+             "last": "s[-1] if s else None"}
+
+    def generated_plain_aggregate(self, name: str, src, span):
+        """An aggregate of a whole list (`count(x in r while ...)`, `max(scores)`), its
+        length spent as the closures spend it (Calls.plain_aggregate over `counted`)."""
+        if name not in self.PLAIN:
+            return None
+        budget, span_ref = self.ref(self.b, "BUDGET"), self.ref(span, "S")
+        lines = ["def aggregate(st, L):",
+                 f"    s = {self.call_source(src)}",
+                 f"    {budget}.work -= len(s)",
+                 f"    if {budget}.work < 0:",
+                 f"        {budget}.spend(0, {span_ref})",
+                 f"    return {self.PLAIN[name]}"]
+        return self.generated_function(lines, f"{name} at {rules_place(span)}", span)
+
     def generated_aggregate(self, name: str, comp, src, span):
         """`any`, `all`, `count`, `first` or `sum` of `x in L where ...` as one generated
         loop (the where and value inline), spending the list's length as the closures do."""
