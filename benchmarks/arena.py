@@ -13,6 +13,7 @@ figures and a restart goes on where the log ends; the matches take turns, `*W` g
     python benchmarks/arena.py --log runs.jsonl --games 100 \
         --match triumvirat:2:random*2 --match hearts:4:random --match ivanhoe:2:greedy
     python benchmarks/arena.py --summary runs.jsonl      # the table so far
+    python benchmarks/arena.py --summary a.jsonl b.jsonl # several logs, a game counted once
 """
 
 from __future__ import annotations
@@ -101,9 +102,23 @@ def _read_log(path: str) -> dict:
     return out
 
 
-def summary(path: str) -> list:
+def _read_logs(paths: list) -> dict:
+    """Several logs as one: a game (match, number) found twice counts once, from the later
+    file (a match moved to a log of its own goes on there)."""
+    games: dict = {}
+    for path in paths:
+        for key, rs in _read_log(path).items():
+            for r in rs:
+                games[key, r["g"]] = r
+    out: dict = {}
+    for (key, _), r in sorted(games.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        out.setdefault(key, []).append(r)
+    return out
+
+
+def summary(paths: list) -> list:
     rows = []
-    for key, rs in _read_log(path).items():
+    for key, rs in _read_logs(paths).items():
         name, players, a, b = key.split("|")
         n = len(rs)
         share = sum(r["share"] for r in rs)
@@ -143,7 +158,8 @@ def main(argv=None) -> int:
     ap.add_argument("--log", help="play into this log, one JSON line per game")
     ap.add_argument("--match", action="append", default=[],
                     help="GAME:PLAYERS:AGENT_B[*GAMES_PER_TURN], with --log")
-    ap.add_argument("--summary", help="print the table of a log")
+    ap.add_argument("--summary", nargs="+", metavar="LOG",
+                    help="print the table of one log, or of several merged")
     args = ap.parse_args(argv)
     if args.summary:
         print("| game | players | agent A | others | games | A wins | 95% CI | even share | "
