@@ -114,19 +114,24 @@ class Functions:
                         f"{pad}out.append((lab, {ai}, {values}))"]
 
     # ------------------------------------------------------------------ lists
+    def spent_list(self, fn: str, source: str, span) -> list:
+        """The first lines of a generated function over a list: read it into `s` and
+        spend its length from the work budget, as the closures' `counted` does."""
+        budget = self.ref(self.b, "BUDGET")
+        return [f"def {fn}(st, L):",
+                f"    s = {source}",
+                f"    {budget}.work -= len(s)",
+                f"    if {budget}.work < 0:",
+                f"        {budget}.spend(0, {self.ref(span, 'S')})"]
+
     def generated_comprehension(self, comp, span):
         """`[x in L where ...]` (or `[v for x in L where ...]`) as one generated loop,
         spending the list's length as the closure does."""
         slot = self.m.slots[id(comp)]
         where = self.xs(comp.where) if comp.where is not None else None
         value = self.xs(comp.value) if comp.value is not None else "x"
-        budget, span_ref = self.ref(self.b, "BUDGET"), self.ref(span, "S")
-        lines = ["def comprehension(st, L):",
-                 f"    s = {self.collection_source(comp.source)}",
-                 f"    {budget}.work -= len(s)",
-                 f"    if {budget}.work < 0:",
-                 f"        {budget}.spend(0, {span_ref})",
-                 "    out = []",
+        lines = self.spent_list("comprehension", self.collection_source(comp.source), span)
+        lines += ["    out = []",
                  "    for x in s:",
                  f"        L[{slot}] = x"]
         if where is not None:
@@ -160,13 +165,8 @@ class Functions:
         length spent as the closures spend it (Calls.plain_aggregate over `counted`)."""
         if name not in self.PLAIN:
             return None
-        budget, span_ref = self.ref(self.b, "BUDGET"), self.ref(span, "S")
-        lines = ["def aggregate(st, L):",
-                 f"    s = {self.call_source(src)}",
-                 f"    {budget}.work -= len(s)",
-                 f"    if {budget}.work < 0:",
-                 f"        {budget}.spend(0, {span_ref})",
-                 f"    return {self.PLAIN[name]}"]
+        lines = self.spent_list("aggregate", self.call_source(src), span)
+        lines.append(f"    return {self.PLAIN[name]}")
         return self.generated_function(lines, f"{name} at {rules_place(span)}", span)
 
     def generated_aggregate(self, name: str, comp, src, span):
@@ -175,12 +175,7 @@ class Functions:
         slot = self.m.slots[id(comp)]
         where = self.xs(comp.where) if comp.where is not None else None
         value = self.xs(comp.value) if comp.value is not None else None
-        budget, span_ref = self.ref(self.b, "BUDGET"), self.ref(span, "S")
-        lines = ["def aggregate(st, L):",
-                 f"    s = {self.call_source(src)}",
-                 f"    {budget}.work -= len(s)",
-                 f"    if {budget}.work < 0:",
-                 f"        {budget}.spend(0, {span_ref})"]
+        lines = self.spent_list("aggregate", self.call_source(src), span)
         if name == "count":
             if where is None or value is not None:
                 return None
