@@ -1,48 +1,58 @@
 """An append-only list that clones share: the history and the event log of a game.
 
-Items live in immutable chunks linked from the newest back, plus a short mutable tail, so
-`copy()` costs the same at item 10 and at item 10,000 and appending never disturbs a copy.
-Reading it as a whole (`tolist`, iteration, indexing) builds a plain list once and keeps it
-until the next append.
+Items live in immutable chunks linked from the newest back, plus a mutable tail that only
+this journal writes. `append` is the tail's own `list.append` (no Python call per item). A
+copy first freezes a long tail into a chunk both share, so `copy()` costs the same at item
+10 and at item 10,000 and appending never disturbs a copy. Reading it as a whole
+(`tolist`, iteration, indexing) builds a plain list once and keeps it until it grows.
+
+The event log (`EventLog`) may hold entries whose words are written only when somebody
+reads them (`Later`): a random playout never reads its log, so it never renders it.
 """
 
 from __future__ import annotations
 
-CHUNK = 64
+CHUNK = 64  # a copy shares a tail this long by freezing it; a shorter one it copies
 
 
 class Journal:
-    __slots__ = ("_chunks", "_tail", "_n", "_flat")
+    __slots__ = ("_chunks", "_frozen", "_tail", "append", "_flat")
 
     def __init__(self, items=()):
-        self._chunks = None  # (tuple of CHUNK items, older chunks) or None
-        self._tail: list = []
-        self._n = 0
-        self._flat = None
-        for x in items:
-            self.append(x)
+        self._chunks = None  # (tuple of items, older chunks) or None
+        self._frozen = 0  # how many items the chunks hold
+        self._tail: list = list(items)
+        self.append = self._tail.append
+        self._flat = None  # the whole list as last read, while nothing was added
 
-    def append(self, x) -> None:
+    def _freeze(self) -> None:
         tail = self._tail
-        tail.append(x)
-        self._n += 1
-        self._flat = None
-        if len(tail) >= CHUNK:
-            self._chunks = (tuple(tail), self._chunks)
-            self._tail = []
+        self._resolve(tail, 0)
+        self._chunks = (tuple(tail), self._chunks)
+        self._frozen += len(tail)
+        tail.clear()  # the same list: `append` stays bound to it
 
     def copy(self) -> "Journal":
-        j = Journal.__new__(Journal)
+        if len(self._tail) >= CHUNK:
+            self._freeze()
+        j = self.__class__.__new__(self.__class__)
         j._chunks = self._chunks
+        j._frozen = self._frozen
         j._tail = self._tail[:]
-        j._n = self._n
+        j.append = j._tail.append
         j._flat = self._flat
         return j
+
+    @staticmethod
+    def _resolve(items: list, start: int) -> None:
+        """Write out deferred items in place (an event log's words; nothing in a history)."""
 
     def tolist(self) -> list:
         """Every item, oldest first (a cached list: read it, do not change it)."""
         flat = self._flat
-        if flat is None:
+        tail = self._tail
+        if flat is None or len(flat) != self._frozen + len(tail):
+            self._resolve(tail, 0)
             parts = []
             c = self._chunks
             while c is not None:
@@ -51,12 +61,12 @@ class Journal:
             flat = []
             for p in reversed(parts):
                 flat.extend(p)
-            flat.extend(self._tail)
+            flat.extend(tail)
             self._flat = flat
         return flat
 
     def __len__(self) -> int:
-        return self._n
+        return self._frozen + len(self._tail)
 
     def __iter__(self):
         return iter(self.tolist())
@@ -70,12 +80,14 @@ class Journal:
     def since(self, start: int) -> list:
         """The items from `start` on, reading back only as far as the chunks they are in
         (what a search asks after each move: the events it made)."""
+        tail = self._tail
+        first = self._frozen  # the index of tail[0]
+        if start >= first:
+            self._resolve(tail, start - first)
+            return tail[start - first:]
         if self._flat is not None or start <= 0:
             return self.tolist()[start:]
-        tail = self._tail
-        first = self._n - len(tail)  # the index of tail[0]
-        if start >= first:
-            return tail[start - first:]
+        self._resolve(tail, 0)
         parts = [tail]
         c = self._chunks
         while c is not None and first > start:
@@ -89,7 +101,7 @@ class Journal:
 
     def __eq__(self, other) -> bool:
         if isinstance(other, Journal):
-            return self._n == other._n and self.tolist() == other.tolist()
+            return len(self) == len(other) and self.tolist() == other.tolist()
         if isinstance(other, list):
             return self.tolist() == other
         return NotImplemented
@@ -97,4 +109,27 @@ class Journal:
     __hash__ = None
 
     def __repr__(self) -> str:
-        return f"Journal({self.tolist()!r})"
+        return f"{type(self).__name__}({self.tolist()!r})"
+
+
+class Later(tuple):
+    """The words of a log entry, written when first read: (render, values), where
+    `render(*values)` gives the entry's last items (a move's full and masked words, a
+    logged line). The values are taken when the entry is made; only the text waits. The
+    generated code makes one where the words can neither fail nor pass the text limit."""
+
+    __slots__ = ()
+
+
+class EventLog(Journal):
+    """The raw log: a Journal whose entries may end in a `Later`."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def _resolve(items: list, start: int) -> None:
+        for i in range(start, len(items)):
+            e = items[i]
+            if e.__class__ is tuple and e and e[-1].__class__ is Later:
+                render, values = e[-1]
+                items[i] = e[:-1] + render(*values)

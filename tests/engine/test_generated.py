@@ -137,3 +137,36 @@ def test_compile_reports_and_refuses_a_bad_player_count():
     bad = subprocess.run([sys.executable, "-m", "rulesdsl", "compile", "triumvirat",
                           "--players", "5"], capture_output=True, text=True)
     assert bad.returncode != 0 and "C004" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_log_words_are_written_when_read_and_read_as_the_closures_write_them(monkeypatch):
+    """A playout never reads its log, so the generated code leaves plain words (players,
+    cards, colours) unwritten until somebody reads them; then they are the closures'."""
+    from rulesdsl.engine.journal import Later
+    logs = {}
+    for engine in ("generated", "closures"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        st = rulesdsl.load("triumvirat").new_game(seed=5)
+        for _ in range(30):
+            st.apply(st.legal_actions()[-1])
+        waiting = sum(type(e[-1]) is Later for e in st.events._tail)
+        assert (waiting > 0) == (engine == "generated")
+        clone = st.clone()  # shares the words, written once
+        logs[engine] = (st.log, st.view(1)["log"], clone.to_json(), clone.view(0)["log"])
+        assert not any(type(e[-1]) is Later for e in st.events)
+    assert logs["generated"] == logs["closures"]
+
+
+@pytest.mark.parametrize("engine", ["generated", "closures"])
+def test_words_past_the_text_limit_fail_when_the_move_is_made(tmp_path, monkeypatch, engine):
+    """Words that could pass the limit are written at once, so the error comes from the
+    move and the state stays as it was."""
+    monkeypatch.setenv("RULESDSL_LIMITS", "text_length=12")
+    body = ("phase main {\n  ask seat(0) \"go\" { \"go\" { } }\n  let c = top(stock)\n"
+            "  move c to table as \"{c} is laid down here\"\n  win seat(0)\n}\n")
+    st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+    before = st.to_json()
+    with pytest.raises(RulesError) as info:
+        st.apply("go")
+    assert "12" in str(info.value) and info.value.span.line == 12
+    assert st.to_json() == before

@@ -135,8 +135,10 @@ class Effects:
 
     def s_Log(self, s: ast.Log):
         text = self.text(s.text)
+        later = self.later_words([s.text]) if self.generate else None
         self.emit(lambda st, fr: st.events.append(("text", text(st, fr[2]))), s.span,
-                  Statement("do", (f"st.events.append(('text', {self.call_source(text)}))",)))
+                  Statement("do", (f"st.events.append(('text', "
+                                   f"{later or self.call_source(text)}))",)))
 
     def s_Cancel(self, s: ast.Cancel):
         def cancel(st, fr):

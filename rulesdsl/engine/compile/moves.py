@@ -97,19 +97,25 @@ class Moves:
             words = (full(st, L), masked(st, L).replace(MASK, "a card" if n == 1 else
                                                         f"{n} cards"))
             st.move_cards(cards, to(st, L), bottom, words=words)
-        words = (f"({self.call_source(full)}, {self.call_source(masked)}.replace("
-                 f"{MASK!r}, 'a card'))")
+        if not self.generate:
+            self.emit(move, s.span)
+            return
+        # the words, written when the log is read where they can be (source.later_words)
+        one = self.m.types.get(id(s.what)) == "card"  # then "a card": never more than one
+        n = self.temp()
+        later = self.later_words([s.words, mask_cards(s.words, self.m.types)],
+                                 count=None if one else n)
+        many = "'a card'" if one else f"'a card' if {n} == 1 else f'{{{n}}} cards'"
+        words = f"({later},)" if later is not None else (
+            f"({self.call_source(full)}, {self.call_source(masked)}.replace({MASK!r}, {many}))")
         fast = self.one_card_move(s, to, words, None)
         if fast is not None:
             self.emit(move, s.span, Statement("do", fast))
             return
-        n = self.temp()
         self.emit(move, s.span, Statement("do", (
             f"_c = {self.cards_source(s.what, what)}",
             f"{n} = len(_c)",
-            f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words=("
-            f"{self.call_source(full)}, {self.call_source(masked)}.replace("
-            f"{MASK!r}, 'a card' if {n} == 1 else f'{{{n}}} cards')))")))
+            f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words={words})")))
 
     def one_card_move(self, s: ast.Move, to, words, budget):
         """`move CARD to ZONE` onto an ordered pile without a limit, as generated lines

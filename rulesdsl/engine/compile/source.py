@@ -12,10 +12,12 @@ for `rulesdsl compile GAME --show`, and compiled code is cached by its text."""
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.compile.program import MAX_INT, moves_cost
+from rulesdsl.engine.compile.program import MASK, MAX_INT, moves_cost
+from rulesdsl.engine.journal import Later
 from rulesdsl.engine.compile.generate import Statement, compiled
 
 
@@ -57,7 +59,7 @@ def _bad_index(name, k, span):
 
 
 HELPERS = {"_bad_indexes": _bad_indexes, "_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
-           "_bad_index": _bad_index, "MAX_INT": MAX_INT, "moves_cost": moves_cost}
+           "_bad_index": _bad_index, "MAX_INT": MAX_INT, "moves_cost": moves_cost, "LATER": Later}
 
 _COMPARE = {"<", ">", "<=", ">="}
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
@@ -248,6 +250,91 @@ class Source:
         budget, span, t = self.ref(self.b, "BUDGET"), self.ref(text.span, "S"), self.temp()
         return (f"({t} if len({t} := {joined}) <= {budget}.text_length else "
                 f"{budget}.check_text({t}, {span}))")
+
+    def later_words(self, texts: list, count: Optional[str] = None) -> Optional[str]:
+        """Texts for a log entry, written when the log is read: `LATER((Wn, (values)))`,
+        where the holes' values are taken now and `Wn(*values)` gives the texts (the last
+        one masked: MASK reads "a card", or "N cards" with `count`). None where a hole could
+        fail or spend work, or the words could pass the text limit: those are written now,
+        as `text_source` writes them, so every error still comes when the move is made."""
+        holes: dict = {}  # id(hole) -> (its parameter, its value's source)
+        rendered = []
+        for text in texts:
+            pieces, longest = [], 0
+            for part in text.parts:
+                if isinstance(part, str):
+                    pieces.append(repr(part))
+                    longest += len(part)
+                    continue
+                t = self.m.types.get(id(part), "any")
+                width = self.label_width(t, part)
+                if width is None:
+                    return None
+                longest += width
+                if id(part) not in holes:
+                    holes[id(part)] = (f"a{len(holes)}", part)
+                a = holes[id(part)][0]
+                pieces.append(f"('none' if {a} is None else {self.shown(t, a)})")
+            if longest > self.b.text_length:
+                return None
+            rendered.append(" + ".join(pieces) if pieces else "''")
+        if not holes:
+            return None  # a constant text costs nothing now
+        if count is not None:
+            rendered[-1] = (f"({rendered[-1]}).replace({MASK!r}, 'a card' if n == 1 else "
+                            f"f'{{n}} cards')")
+        elif len(texts) > 1:
+            rendered[-1] = f"({rendered[-1]}).replace({MASK!r}, 'a card')"
+        params = [a for a, _ in holes.values()] + (["n"] if count is not None else [])
+        title = f"W{len(self.generated)}"
+        render = self.generated_function(
+            [f"def {title}({', '.join(params)}):",
+             f"    return ({', '.join(rendered)},)"], title, texts[0].span)
+        if render is None:
+            return None
+        values = [self.xs(part) for _, part in holes.values()] + \
+            ([count] if count is not None else [])
+        return f"LATER(({self.ref(render, 'W')}, ({', '.join(values)},)))"
+
+    def label_width(self, t: str, e) -> Optional[int]:
+        """The longest text a hole of type `t` can read as, when its value is plain data
+        read without work or failure; else None."""
+        if not self.plain_value(e):
+            return None
+        if t == "card" and self.p.pieces is None:
+            return max([4] + [len(x) for x in self.p.card_label])
+        if t == "player":
+            return max(4, 1 + len(str(self.n)))
+        if t in self.m.enums:
+            return max([4] + [len(x) for x in self.m.enums[t].values])
+        if t != "int":
+            return None
+        kind = type(e)
+        if kind is ast.Int and -MAX_INT <= e.value <= MAX_INT:
+            return len(str(e.value))
+        if kind is ast.Binary:
+            return len(str(-MAX_INT))  # arithmetic is checked to stay within MAX_INT
+        if kind is ast.Attr and self.m.resolved[id(e)][0] == "card_field" and \
+                self.p.pieces is None:
+            return max([4] + [len(str(v)) for v in self.p.fields[self.m.resolved[id(e)][1]]])
+        return None  # a variable or a sum may hold any number: its text is checked now
+
+    def plain_value(self, e) -> bool:
+        """Whether `e` only reads: names, variables, fields and arithmetic of them (what
+        is never a definition call, an aggregate or a list)."""
+        kind = type(e)
+        if kind in (ast.Int, ast.Bool, ast.NoneLit):
+            return True
+        if kind is ast.Name:
+            return self.m.resolved[id(e)][0] in ("local", "var", "enum_value")
+        if kind is ast.Attr:
+            return self.m.resolved[id(e)][0] in ("card_field", "enum_field", "enum_value") \
+                and self.plain_value(e.obj)
+        if kind is ast.Index:
+            return self.m.resolved[id(e)][0] == "var" and all(map(self.plain_value, e.args))
+        if kind is ast.Binary:
+            return e.op in _ARITH and self.plain_value(e.left) and self.plain_value(e.right)
+        return False
 
     def inline_root(self, e):
         """For `expr`: a generated function for `e`, or None to use the closures."""

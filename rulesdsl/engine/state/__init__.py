@@ -12,7 +12,7 @@ from operator import itemgetter
 from typing import Optional
 
 from rulesdsl.engine.compile import Program, seat_label
-from rulesdsl.engine.journal import Journal
+from rulesdsl.engine.journal import EventLog, Journal
 from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.state.machine import Machine
 from rulesdsl.engine.state.views import Views
@@ -43,7 +43,7 @@ class State(Machine, Views, Saving):
         self.over = False
         self.winners: list = []
         self._history = Journal()  # labels chosen; shared with clones (see journal.py)
-        self._events = Journal()  # raw log entries; `log` renders them
+        self._events = EventLog()  # raw log entries; `log` renders them
         self.cancelled = False
         self.effect_depth = 0
         self.pending = None  # (seat, options) while waiting for a decision
@@ -66,13 +66,13 @@ class State(Machine, Views, Saving):
         self._history = Journal(items)
 
     @property
-    def events(self) -> Journal:
+    def events(self) -> EventLog:
         """Raw log entries (append-only); `log` renders them."""
         return self._events
 
     @events.setter
     def events(self, items) -> None:
-        self._events = Journal(items)
+        self._events = EventLog(items)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -143,7 +143,7 @@ class State(Machine, Views, Saving):
         """Apply one of the pending options (label, alternative, value)."""
         self.memo = None  # left over only if Ctrl-C hit the very end of an options run
         history = self._history
-        before = history._n
+        before = len(history)
         if self._origin is None or before - self._origin_at >= REPLAY_SPAN:
             self._origin = self._snapshot()  # bounds the replay after an error
             self._origin_at = before
