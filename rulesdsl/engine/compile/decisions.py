@@ -65,11 +65,13 @@ class Decisions:
                     from_zone.append(len(alts))
                     zf = src
                     src = (lambda zf: lambda st, L: st.zones[zf(st, L)])(zf)
+                    if self.generate:
+                        self.known_as(src, f"st.zones[{self.xs_or(ch.source, zf)}]")
                 ctx = self.open_loop(slot, (ch.where, ch.label))
                 where = self.expr(ch.where) if ch.where is not None else None
                 text = self.text(ch.label) if ch.label is not None else None
                 self.close_loop(ctx)
-                src = ctx.reset_on(src)
+                src = self.fresh_memo_on(ctx, src)
                 alts.append(("binder", text, where, body_pc, slot, src, et))
             self.block(ch.body)
             bodies_end.append(self.jump_placeholder(ch.span))

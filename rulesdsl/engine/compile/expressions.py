@@ -6,7 +6,7 @@ from typing import Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.hoist import LoopContext
+from rulesdsl.engine.hoist import MISSING, LoopContext
 from rulesdsl.engine.grid import prefix_closure
 from rulesdsl.engine.pieces import field_reader
 from rulesdsl.engine.compile.program import MAX_INT, MAX_RANGE
@@ -56,6 +56,17 @@ class Expressions:
     def close_loop(self, ctx: LoopContext) -> None:
         assert self.loop_stack.pop() is ctx
 
+    def fresh_memo_on(self, ctx: LoopContext, source):
+        """`ctx.reset_on(source)`, and in generated code the same as one expression: the
+        loop's memo emptied, then its candidates."""
+        wrapped = ctx.reset_on(source)
+        known = self.source_text(source) if self.generate and wrapped is not source else None
+        if known is not None:
+            self.ns.setdefault("MISSING", MISSING)
+            self.known_as(wrapped, f"({self.ref(ctx.cell, 'CELL')}.__setitem__(0, [MISSING] * "
+                                   f"{ctx.size}) or {known})")
+        return wrapped
+
     def hoisted(self, e) -> Optional[Callable]:
         """A pure sub-expression that no enclosing loop changes: computed once per run of
         the outermost such loop (see hoist.py)."""
@@ -71,7 +82,15 @@ class Expressions:
                     f = self.expr(e)
                 finally:
                     self.loop_stack = saved
-                return ctx.memoised(f)
+                invariant = ctx.memoised(f)
+                known = self.source_text(f) if self.generate else None
+                if known is not None:  # read from the memo inline; computed on first use
+                    cell, i, t = self.ref(ctx.cell, "CELL"), ctx.size - 1, self.temp()
+                    self.ns.setdefault("MISSING", MISSING)
+                    self.known_as(invariant, f"({t} if ({t} := {cell}[0][{i}]) is not MISSING "
+                                             f"else {cell}[0].__setitem__({i}, ({t} := {known})) "
+                                             f"or {t})")
+                return invariant
         return None
 
     def e_Int(self, e):

@@ -148,7 +148,7 @@ class Source:
         if self.loop_stack and type(e) in (ast.Call, ast.Comprehension, ast.Name):
             f = self.hoisted(e)  # a loop invariant: computed once per run of the loop
             if f is not None:
-                return self.ref(f) + "(st, L)"
+                return self.call_source(f)
             if type(e) is ast.Comprehension:
                 return self.closure_call(e)
         if self.xs_depth >= MAX_DEPTH:  # Python's parser nests 200 parentheses at most
