@@ -12,6 +12,8 @@ figures and a restart goes on where the log ends; the matches take turns, `*W` g
 
     python benchmarks/arena.py --log runs.jsonl --games 100 \
         --match triumvirat:2:random*2 --match hearts:4:random --match ivanhoe:2:greedy
+    python benchmarks/arena.py --log more.jsonl --first 80 --games 100 \
+        --match hearts:4:random                          # games 80-99, a second process
     python benchmarks/arena.py --summary runs.jsonl      # the table so far
     python benchmarks/arena.py --summary a.jsonl b.jsonl # several logs, a game counted once
 """
@@ -68,8 +70,9 @@ def one_game(game, players: int, g: int, a: str, b: str, seed: int = 1,
             "share": 1 / len(st.winners) if won else 0.0, "times": times, "iters": iters}
 
 
-def run_log(path: str, matches: list, games: int, a: str, seed: int) -> None:
-    """Play the matches in turns into the log until each has `games` games."""
+def run_log(path: str, matches: list, games: int, a: str, seed: int, first: int = 0) -> None:
+    """Play the matches in turns into the log until each has games `first`..`games`-1
+    (a match split over processes: one log each, read together by --summary)."""
     done = _read_log(path)
     loaded = {}
     while True:
@@ -77,8 +80,9 @@ def run_log(path: str, matches: list, games: int, a: str, seed: int) -> None:
         for name, players, b, weight in matches:
             key = f"{name}|{players}|{a}|{b}"
             for _ in range(weight):
-                g = len(done.get(key, []))
-                if g >= games:
+                played = {r["g"] for r in done.get(key, [])}
+                g = next((g for g in range(first, games) if g not in played), None)
+                if g is None:
                     break
                 if name not in loaded:
                     loaded[name] = rulesdsl.load(name)
@@ -156,6 +160,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out")
     ap.add_argument("--log", help="play into this log, one JSON line per game")
+    ap.add_argument("--first", type=int, default=0,
+                    help="with --log: play from this game number on (split a match)")
     ap.add_argument("--match", action="append", default=[],
                     help="GAME:PLAYERS:AGENT_B[*GAMES_PER_TURN], with --log")
     ap.add_argument("--summary", nargs="+", metavar="LOG",
@@ -173,7 +179,7 @@ def main(argv=None) -> int:
             m, _, w = m.partition("*")
             name, players, b = m.split(":", 2)
             matches.append((name, int(players), b, int(w or 1)))
-        run_log(args.log, matches, args.games, args.a, args.seed)
+        run_log(args.log, matches, args.games, args.a, args.seed, args.first)
         return 0
     rows = []
     for name in args.only or GAMES:
