@@ -62,10 +62,6 @@ class AskTogether:
     secret = True  # State.apply logs nothing: the choice is hidden until the reveal
     optional = False  # (like Ask: every listed player must choose)
 
-    @staticmethod
-    def logs_choice(alt: int) -> bool:
-        return False
-
     def targets(self) -> list:
         return self.inner.targets()
 
@@ -96,7 +92,7 @@ class AskTogether:
         L[self.binder] = self.who(st, L)
         return self.inner(st, fr)
 
-    def choose(self, st, fr, option):
+    def choose(self, st, fr, option) -> bool:
         L = fr[2]
         seat = self.who(st, L)
         label, ai, value = option
@@ -106,6 +102,7 @@ class AskTogether:
         if L[self.k] >= len(L[self.seats]):  # the last one: to the reveal
             fr[1] = self.inner.decline_pc
         # else fr[1] still points here: the next seat is asked
+        return False  # logged by the reveal, not now
 
 
 def compile_ask_together(c, s) -> None:

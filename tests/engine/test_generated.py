@@ -75,6 +75,8 @@ def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
     ("var z: int = none\nphase main {\n  set n = 1\n  set n = n + z\n}\n", "R013", 12),
     ("phase main {\n  while true {\n    set n = 1\n  }\n}\n", "R003", None),
     ("phase main {\n  let xs = [1, 2]\n  set n = xs[5]\n}\n", "R014", 11),
+    ("phase main {\n  set n = 1\n  set n = 7 / (n - 1)\n}\n", "R015", 11),
+    ("var z: int = none\nphase main {\n  set n = 1\n  set n = z % 2\n}\n", "R001", 12),
 ])
 def test_errors_name_the_same_place_in_both_engines(tmp_path, monkeypatch, body, code, line):
     seen = []

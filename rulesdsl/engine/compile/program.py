@@ -158,10 +158,6 @@ class Ask:
         body, and what follows when it is declined."""
         return [alt[3] for alt in self.alts] + [self.decline_pc]
 
-    def logs_choice(self, alt: int) -> bool:
-        """Does choosing this alternative (-1: declining) write "P1 chose ..." in the log?"""
-        return alt < 0 or not self.quiet[alt]
-
     def options(self, st, fr) -> list:
         st.memo = {}  # the state stands still: pure definitions are computed once per args
         try:
@@ -227,18 +223,21 @@ class Ask:
                                 ["add an option that is always open, such as \"pass\", or "
                                  "check before asking"])
 
-    def choose(self, st, fr, option):
-        """Bind the chosen option and move the frame to its body."""
+    def choose(self, st, fr, option) -> bool:
+        """Bind the chosen option and move the frame to its body. Returns whether the
+        choice is written in the log ("P1 chose ..."); a chosen card shows up through its
+        move instead, with that move's visibility."""
         label, ai, value = option
         if ai < 0:
             fr[1] = self.decline_pc
-            return
+            return True
         kind, text, cond, body_pc, slot, src, et = self.alts[ai]
         if kind == "tuple":
             bind_tuple(fr[2], slot, value)
         elif slot is not None:
             fr[2][slot] = value
         fr[1] = body_pc
+        return not self.quiet[ai]
 
 
 def ordinal(n: int) -> str:

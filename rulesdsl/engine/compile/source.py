@@ -49,6 +49,10 @@ def _grid_none(name, c, d, span):
                             ["check for none first: a neighbour off the board is none"])
 
 
+def _by_zero(op, span):
+    raise RuntimeRulesError("R015", f"'{op}' by zero", span)
+
+
 def _too_big(span):
     raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span,
                             ["numbers stay within -2^53..2^53"])
@@ -59,12 +63,14 @@ def _bad_index(name, k, span):
 
 
 HELPERS = {"_bad_indexes": _bad_indexes, "_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
-           "_bad_index": _bad_index, "MAX_INT": MAX_INT, "moves_cost": moves_cost, "LATER": Later}
+           "_bad_index": _bad_index, "_by_zero": _by_zero, "MAX_INT": MAX_INT,
+           "moves_cost": moves_cost, "LATER": Later}
 
 _COMPARE = {"<", ">", "<=", ">="}
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
 MAX_DEPTH = 24  # nodes inlined in one expression (each adds up to three parentheses)
 _ARITH = {"+", "-", "*"}
+_DIV = {"/": "//", "%": "%"}
 
 
 class Source:
@@ -493,10 +499,13 @@ class Source:
             return f"({self.xs(e.left)} {op} {self.xs(e.right)})"
         lt = self.m.types.get(id(e.left), "int")
         rt = self.m.types.get(id(e.right), "int")
-        if lt != "int" or rt != "int" or op not in _COMPARE | _ARITH:
-            return None  # lists, texts, division: their closures
+        if lt != "int" or rt != "int" or op not in _COMPARE | _ARITH | _DIV.keys():
+            return None  # lists, texts: their closures
         a, b, span = self.xs(e.left), self.xs(e.right), self.ref(e.span, "S")
         x, y = self.temp(), self.temp()
+        if op in _DIV:  # as the closure: none fails in the operator itself (R001)
+            return (f"({x} {_DIV[op]} {y} if (({x} := {a}) is None or True) and ({y} := {b}) "
+                    f"else _by_zero({op!r}, {span}))")
         if b.lstrip("-").isdigit() or b.startswith("len("):  # never none: not checked
             x, y = x, b
             both = f"({x} := {a}) is not None"

@@ -151,11 +151,11 @@ class State(Machine, Views, Saving):
             fr = self.frames[-1]
             ins = self.prog.procs[fr[0]].code[fr[1]]
             self.pending = None
-            ins.choose(self, fr, chosen)
+            logged = ins.choose(self, fr, chosen)
             history.append(chosen[0])
             # a chosen card shows up in the log through its move, with its visibility;
             # a secret choice (ask together) is logged by the decision itself, at the reveal
-            if ins.logs_choice(chosen[1]):
+            if logged:
                 self._events.append(("choice", seat, chosen[0]))
             self.run()
         except BaseException:  # a rules error, or Ctrl-C anywhere: back to before
