@@ -172,3 +172,33 @@ def test_words_past_the_text_limit_fail_when_the_move_is_made(tmp_path, monkeypa
         st.apply("go")
     assert "12" in str(info.value) and info.value.span.line == 12
     assert st.to_json() == before
+
+
+def test_playable_reads_the_same_in_both_engines(tmp_path, monkeypatch):
+    """playable(c, p) as one generated function: a kind's condition, a kind without one
+    (always playable), and none (never)."""
+    rules = '''game "Playable"
+players 2
+kind card { value: int  label "card {value}" }
+kind big: card { playable by p if self.value > n or p == seat(1) }
+zone stock hidden
+zone table public
+deck stock { big(1..3)  card(7) }
+var n: int = 1
+flow main
+phase main {
+  set n = count(c in stock where playable(c, seat(1)))
+  set n = n * 10 + count(c in stock where playable(c, seat(0)))
+  set n = n * 10 + (if playable(top(table), seat(0)) then 1 else 0)
+  win seat(0)
+}
+'''
+    values = []
+    for engine in ("generated", "closures"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        path = tmp_path / f"{engine}.rules"
+        path.write_text(rules)
+        values.append(rulesdsl.load(path).new_game(seed=1).var("n"))
+    # seat 1 may play every big and the plain card: n = 4; then seat 0 no big (none above
+    # 4) but the card: 41; the empty table's top is none, never playable: 410
+    assert values == [410, 410]

@@ -73,6 +73,7 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
             self.response_ids.append(self.declare_proc(f"response {r.name}", r))
         p.on_play = [None] * len(self.kinds)
         p.playable = [None] * len(self.kinds)
+        self.playable_sources = {}  # id(check) -> (its condition's closure, slots)
         handler_of = {}
         for k in m.kinds.values():
             if k.decl.on_play is not None:

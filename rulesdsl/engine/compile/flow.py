@@ -109,6 +109,7 @@ class Flow:
             L[0] = card
             L[1] = seat
             return f(st, L)
+        self.playable_sources[id(check)] = (f, size)
         return check
 
     # ------------------------------------------------------------------ statements

@@ -85,6 +85,7 @@ class Source:
         self.temps = 0
         self.xs_depth = 0  # operators nested in the expression being generated
         self.define_fns = {}  # definition -> its generated function's name (or None)
+        self.playable_fn = None  # playable(c, p) as one generated function, once made
 
     # ------------------------------------------------------------------ names
     def ref(self, obj, stem: str = "K") -> str:
@@ -459,6 +460,8 @@ class Source:
             return None
         if e.name in ("neighbour", "ray", "around") and self.p.grids:
             return self.grid_source(e)
+        if e.name == "playable" and len(e.args) == 2:
+            return self.playable_source(e)
         if len(e.args) != 1:
             return None
         name, arg = e.name, e.args[0]
@@ -475,6 +478,37 @@ class Source:
             end = -1 if name == "top" else 0
             return f"({t}[{end}] if ({t} := st.zones[{self.xs(arg)}]) else None)"
         return None
+
+    def playable_source(self, e):
+        """`playable(c, p)`: one generated function that tests the card's kind and runs its
+        kind's `playable by` condition inline (as the closure: none is not playable, a
+        kind without a condition always is). None where the seat is not a plain local
+        (the closure reads it only for kinds with a condition)."""
+        seat = self.xs(e.args[1])
+        if not re.fullmatch(r"L\[\d+\]", seat):
+            return None
+        fn = self.playable_fn
+        if fn is None:
+            kinds: dict = {}  # (condition, slots) -> the kinds it decides
+            for k, check in enumerate(self.p.playable):
+                got = self.playable_sources[id(check)] if check is not None else None
+                kinds.setdefault(got, []).append(k)
+            lines = ["def playable(st, c, seat):", "    if c is None:", "        return False",
+                     f"    k = {self.ref(self.p.card_kind, 'KIND_OF')}[c]"]
+            for got, ks in kinds.items():
+                test = f"k == {ks[0]}" if len(ks) == 1 else f"k in {tuple(ks)!r}"
+                if got is None:
+                    lines += [f"    if {test}:", "        return True"]
+                    continue
+                cond, size = got
+                lines += [f"    if {test}:",
+                          f"        L = [c, seat{', None' * (size - 2)}]",
+                          f"        return bool({self.call_source(cond)})"]
+            lines.append("    return True")
+            fn = self.playable_fn = self.generated_function(lines, "playable", None)
+            if fn is None:
+                return None
+        return f"{self.ref(fn, 'PLAYABLE')}(st, {self.xs(e.args[0])}, {seat})"
 
     def grid_source(self, e):
         """neighbour(c, d), ray(c, d), around(c): a lookup in the grid's tables."""
