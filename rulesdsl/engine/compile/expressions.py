@@ -30,6 +30,8 @@ class Expressions:
                 f = getattr(self, "e_" + t.__name__)(e)
             finally:
                 self.close_loop(ctx)
+            if getattr(f, "memo_of", None) is ctx:
+                return f  # generated: it empties the memo itself
             return ctx.run_with_memo(f)
         if self.generate:
             f = self.inline_root(e)

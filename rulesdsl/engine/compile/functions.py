@@ -139,7 +139,23 @@ class Functions:
         else:
             lines.append(f"        out.append({value})")
         lines.append("    return out")
-        return self.generated_function(lines, f"list at {rules_place(span)}", span)
+        return self.with_fresh_memo(lines, f"list at {rules_place(span)}", span)
+
+    def with_fresh_memo(self, lines: list, title: str, span):
+        """The generated loop function of `lines`, emptying its loop's memo of invariants
+        itself (what LoopContext.run_with_memo does around a closure), so no wrapper runs
+        around it. Marked with the loop it serves (`memo_of`)."""
+        ctx = self.loop_stack[-1] if self.loop_stack else None
+        if ctx is not None and ctx.size:
+            cell = self.ref(ctx.cell, "CELL")
+            self.ns.setdefault("MISSING", MISSING)
+            lines = [lines[0], f"    saved = {cell}[0]", f"    {cell}[0] = [MISSING] * {ctx.size}",
+                     "    try:"] + ["    " + line for line in lines[1:]] + [
+                     "    finally:", f"        {cell}[0] = saved"]
+        fn = self.generated_function(lines, title, span)
+        if fn is not None and ctx is not None:
+            fn.memo_of = ctx
+        return fn
 
     def generated_prefix(self, e):
         """`[x in L while COND]`: the leading elements for which COND holds."""
@@ -197,7 +213,7 @@ class Functions:
             else:
                 lines += [f"        {b}" for b in body]
             lines.append(f"    return {end}")
-        return self.generated_function(lines, f"{name} at {rules_place(span)}", span)
+        return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
 
     # ------------------------------------------------------------------ definitions
     def define_call_source(self, name: str, args: list):
