@@ -6,6 +6,7 @@ Python Triumvirat (benchmarks/triumvirat_hand.py), plus how the cost scales.
     python benchmarks/bench.py --game triumvirat --players 2
     python benchmarks/bench.py --scaling            # deck size and history length
     python benchmarks/bench.py --engine-root DIR    # measure another checkout's engine
+    python benchmarks/bench.py --calls              # function calls per action (exact)
 
 Uses the public API only. See benchmarks/README.md for what the numbers mean.
 """
@@ -201,6 +202,58 @@ phase main {
 """
 
 
+def calls_per_action(play, games: int = 10) -> dict:
+    """Function calls per action over the same seeded games: what a change removes or
+    adds, exactly, where this shared machine's timings vary by ±10%. "python": calls of
+    Python functions (the engine's, the generated code's); "builtin": calls of C
+    functions and methods (len, list.append, ...), each far cheaper. Counted from
+    sys.setprofile's events (cProfile's table would merge the generated functions that
+    share a name and a line)."""
+    for seed in range(games):  # first unprofiled: loading, compiling and first-use caches
+        play(seed)
+    counts = {"call": 0, "c_call": 0}
+
+    def count(frame, event, arg):
+        if event in counts:
+            counts[event] += 1
+    sys.setprofile(count)
+    try:
+        actions = sum(play(seed) for seed in range(games))
+    finally:
+        sys.setprofile(None)
+    return {"actions": actions, "python": counts["call"] / actions,
+            "builtin": counts["c_call"] / actions}
+
+
+def calls_of_one(name: str, players: int | None) -> dict | None:
+    """calls_per_action of one game ("hand" for the hand-written Triumvirat)."""
+    if name == "hand":
+        return dict(game="hand-written triumvirat", players=2,
+                    **calls_per_action(triumvirat_hand.play_random))
+    game = rulesdsl.load(str(dict(all_games())[name]))
+    n = players if players is not None else game.min_players
+    if not game.min_players <= n <= game.max_players:
+        return None
+    return dict(game=name, players=n,
+                **calls_per_action(lambda seed: play_random(game, n, seed)))
+
+
+def calls_table(names: list, players: int | None) -> list:
+    """Each game counted in a fresh process with a fixed hash seed, so what ran before
+    (the engine's caches of labels and code) cannot change the count."""
+    import subprocess
+    rows = []
+    for name in ["hand"] + names:
+        argv = [sys.executable, __file__, "--calls-one", name, "--engine-root",
+                str(ENGINE_ROOT)] + ([] if players is None else ["--players", str(players)])
+        out = subprocess.run(argv, capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": "0"}).stdout
+        row = json.loads(out)
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
 def _load_text(text: str, where: Path, name: str):
     path = where / f"{name}.rules"
     path.write_text(text, encoding="utf-8")
@@ -283,6 +336,9 @@ def main(argv=None) -> int:
                     help="only this game or example (repeatable)")
     ap.add_argument("--scaling", action="store_true",
                     help="only the scaling report (deck size, clone at action 10 / 10,000)")
+    ap.add_argument("--calls", action="store_true",
+                    help="only function calls per action (deterministic, 10 seeded games)")
+    ap.add_argument("--calls-one", help=argparse.SUPPRESS)  # one game of --calls
     ap.add_argument("--engine-root", default=None,
                     help="a checkout whose engine and games to measure (default: this one)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -302,6 +358,21 @@ def main(argv=None) -> int:
                 print(f"per action, deck of {n:>6,} cards: {us:8.1f} µs")
             for k, us in result["clone_us"].items():
                 print(f"clone() at action {k:>6,}:         {us:8.1f} µs")
+        return 0
+    if args.calls_one:
+        print(json.dumps(calls_of_one(args.calls_one, args.players)))
+        return 0
+    if args.calls:
+        names = [n for n, _ in all_games() if not args.game or n in args.game]
+        result = calls_table(names, args.players)
+        if args.json:
+            print(json.dumps({"environment": env, "calls": result}, indent=2))
+        else:
+            print(f"{'game':<24}{'players':>8}{'actions':>9}{'python calls':>14}"
+                  f"{'builtin calls':>15}  (per action)")
+            for r in result:
+                print(f"{r['game']:<24}{r['players']:>8}{r['actions']:>9,}{r['python']:>14.1f}"
+                      f"{r['builtin']:>15.1f}")
         return 0
     rows = []
     for name, path in all_games():
