@@ -14,6 +14,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.check import DIRECTIONS
 from rulesdsl.lang.check.model import HEX_DIRECTIONS
 from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.engine.compile.generate import rules_place
 
 
 @attrs.define
@@ -158,6 +159,23 @@ def var_filter_aggregate(compiler, name: str, a) -> Optional[Callable]:
     base, op, rhs = fast
     src = compiler.source_of(a.source)
     same = op == "=="
+    if compiler.generate:  # the same loop as generated code: no calls for E or the list
+        test = "==" if same else "!="
+        body = {"count": ["    n = 0", "    for x in " + compiler.call_source(src) + ":",
+                          f"        if values[{base} + x] {test} want:", "            n += 1",
+                          "    return n"],
+                "any": ["    for x in " + compiler.call_source(src) + ":",
+                        f"        if values[{base} + x] {test} want:", "            return True",
+                        "    return False"],
+                "all": ["    for x in " + compiler.call_source(src) + ":",
+                        f"        if values[{base} + x] {'!=' if same else '=='} want:",
+                        "            return False", "    return True"]}[name]
+        made = compiler.generated_function(
+            ["def aggregate(st, L):", f"    want = {compiler.call_source(rhs)}",
+             "    values = st.vars"] + body, f"{name} over a variable at {rules_place(a.span)}",
+            a.span)
+        if made is not None:
+            return made
     if name == "count":
         def count(st, L):
             want, values = rhs(st, L), st.vars

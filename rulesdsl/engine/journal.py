@@ -1,13 +1,17 @@
 """An append-only list that clones share: the history and the event log of a game.
 
-Items live in immutable chunks linked from the newest back, plus a mutable tail that only
-this journal writes. `append` is the tail's own `list.append` (no Python call per item). A
-copy first freezes a long tail into a chunk both share, so `copy()` costs the same at item
-10 and at item 10,000 and appending never disturbs a copy. Reading it as a whole
-(`tolist`, iteration, indexing) builds a plain list once and keeps it until it grows.
+Items live in chunks linked from the newest back, which no journal appends to again, plus a
+mutable tail that only this journal writes. `append` is the tail's own `list.append` (no
+Python call per item). A copy first freezes a long tail into a chunk both share, so
+`copy()` costs the same at item 10 and at item 10,000 and appending never disturbs a copy.
+Reading it as a whole (`tolist`, iteration, indexing) builds a plain list once and keeps
+it until it grows.
 
 The event log (`EventLog`) may hold entries whose words are written only when somebody
-reads them (`Later`): a random playout never reads its log, so it never renders it.
+reads them (`Later`): a random playout never reads its log, so it never renders it. The
+first read writes them out in place, in the tail or in a shared chunk alike: every
+journal would write the same words, so sharing the result changes nothing any of them
+reads.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ CHUNK = 64  # a copy shares a tail this long by freezing it; a shorter one it co
 
 class Journal:
     __slots__ = ("_chunks", "_frozen", "_tail", "append", "_flat")
+    deferred = False  # may items wait to be written out (see EventLog)?
 
     def __init__(self, items=()):
-        self._chunks = None  # (tuple of items, older chunks) or None
+        self._chunks = None  # [items, older chunk, written out?] or None
         self._frozen = 0  # how many items the chunks hold
         self._tail: list = list(items)
         self.append = self._tail.append
@@ -27,10 +32,15 @@ class Journal:
 
     def _freeze(self) -> None:
         tail = self._tail
-        self._resolve(tail, 0)
-        self._chunks = (tuple(tail), self._chunks)
+        self._chunks = [tail[:], self._chunks, not self.deferred]
         self._frozen += len(tail)
         tail.clear()  # the same list: `append` stays bound to it
+
+    def _chunk_items(self, chunk) -> list:
+        if not chunk[2]:
+            self._resolve(chunk[0], 0)
+            chunk[2] = True
+        return chunk[0]
 
     def copy(self) -> "Journal":
         if len(self._tail) >= CHUNK:
@@ -56,7 +66,7 @@ class Journal:
             parts = []
             c = self._chunks
             while c is not None:
-                parts.append(c[0])
+                parts.append(self._chunk_items(c))
                 c = c[1]
             flat = []
             for p in reversed(parts):
@@ -91,7 +101,7 @@ class Journal:
         parts = [tail]
         c = self._chunks
         while c is not None and first > start:
-            parts.append(c[0])
+            parts.append(self._chunk_items(c))
             first -= len(c[0])
             c = c[1]
         out = []
@@ -125,6 +135,7 @@ class EventLog(Journal):
     """The raw log: a Journal whose entries may end in a `Later`."""
 
     __slots__ = ()
+    deferred = True
 
     @staticmethod
     def _resolve(items: list, start: int) -> None:

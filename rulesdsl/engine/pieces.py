@@ -175,7 +175,7 @@ def roller(compiler, s: ast.Roll) -> Callable:
             by_zone.setdefault(st.loc[c], []).append(c)
         for zi, cs in sorted(by_zone.items()):
             text = ", ".join(card_text(st, c) for c in cs)
-            st.events.append(("rolled", zi, text, _readers(st, zi), len(cs)))
+            st._events.append(("rolled", zi, text, _readers(st, zi), len(cs)))
     return roll
 
 
@@ -200,7 +200,7 @@ def reveal_pieces(st, cards: list, seats) -> list:
             by_zone.setdefault(st.loc[c], []).append(c)
     for zi, cs in by_zone.items():
         text = ", ".join(card_text(st, c) for c in cs)
-        st.events.append(("shown", zi, text, seats))
+        st._events.append(("shown", zi, text, seats))
     return rest
 
 

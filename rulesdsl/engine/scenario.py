@@ -145,7 +145,7 @@ def apply_scenario(st: State, scenario) -> None:
             if kinds[prog.card_kind[c]]:
                 st.vars[base + c] = v
     st.pending = None
-    st.events.append(("text", "a scenario set up this position"))
+    st._events.append(("text", "a scenario set up this position"))
 
 
 def _piece_sets(st: State, spec) -> list:

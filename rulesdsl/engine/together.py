@@ -98,7 +98,7 @@ class AskTogether:
         label, ai, value = option
         L[self.picks] = L[self.picks] + [[seat, label, ai, value]]
         L[self.k] += 1
-        st.events.append(("chosen", seat, label))  # the others read only "P2 has chosen"
+        st._events.append(("chosen", seat, label))  # the others read only "P2 has chosen"
         if L[self.k] >= len(L[self.seats]):  # the last one: to the reveal
             fr[1] = self.inner.decline_pc
         # else fr[1] still points here: the next seat is asked
@@ -150,7 +150,7 @@ def compile_ask_together(c, s) -> None:
         L[binder] = seat
         alt = inner.alts[ai]
         if not (alt[0] == "binder" and alt[6] == "card"):  # a card shows through its move
-            st.events.append(("choice", seat, label))
+            st._events.append(("choice", seat, label))
         inner.choose(st, fr, (label, ai, value))
     c.emit(reveal, span)
     c.code[at] = AskTogether(inner, binder, seats, k, picks, done, span)

@@ -24,3 +24,24 @@ def test_a_copy_grows_apart_from_its_original(items, more):
         c.append(x)
     assert j.tolist() == items and len(j) == len(items)
     assert c.tolist() == items + more and c[len(items):] == more
+
+
+def test_deferred_words_wait_in_shared_chunks_and_are_written_once():
+    """A copy shares the log's chunks without writing their words; the first read of any
+    journal writes them, once, and every journal reads the same entries."""
+    from rulesdsl.engine.journal import EventLog, Later
+    written = []
+
+    def render(p, c):
+        written.append((p, c))
+        return (f"P{p + 1} plays {c}",)
+    log = EventLog()
+    for k in range(100):
+        log.append(("text", Later((render, (k % 2, k)))))
+    copy = log.copy()  # freezes the 100 entries into a chunk both share
+    copy.append(("end", (0,)))
+    assert written == []
+    assert copy.since(99) == [("text", "P2 plays 99"), ("end", (0,))]
+    assert len(written) == 100  # the chunk was written out to read its last entry
+    assert log.tolist() == copy.tolist()[:100]
+    assert log[0] == ("text", "P1 plays 0") and len(written) == 100

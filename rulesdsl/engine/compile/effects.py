@@ -130,14 +130,14 @@ class Effects:
                 seats = to(st, L)
                 seats = (seats,) if isinstance(seats, int) else \
                     tuple(sorted({q for q in seats if q is not None}))
-            st.events.append(("reveal_value", names[i], label(t, st.vars[i], st), seats))
+            st._events.append(("reveal_value", names[i], label(t, st.vars[i], st), seats))
         self.emit(reveal, s.span, self.plain(reveal))
 
     def s_Log(self, s: ast.Log):
         text = self.text(s.text)
         later = self.later_words([s.text]) if self.generate else None
-        self.emit(lambda st, fr: st.events.append(("text", text(st, fr[2]))), s.span,
-                  Statement("do", (f"st.events.append(('text', "
+        self.emit(lambda st, fr: st._events.append(("text", text(st, fr[2]))), s.span,
+                  Statement("do", (f"st._events.append(('text', "
                                    f"{later or self.call_source(text)}))",)))
 
     def s_Cancel(self, s: ast.Cancel):
@@ -157,7 +157,7 @@ class Effects:
             if c is None or p is None:
                 raise RuntimeRulesError("R012", "play needs a card and a player, got none", span)
             L[cs], L[ps], L[cancelled] = c, p, False
-            st.events.append(("play", p, c))
+            st._events.append(("play", p, c))
             st.move_cards([c], to(st, L), False, log=False)
         self.emit(begin, span)
         defers = self.responds_in_effect()
@@ -173,7 +173,7 @@ class Effects:
                 if st.cancelled:
                     fr[2][cancelled] = True
                     st.cancelled = False
-                    st.events.append(("cancelled", fr[2][cs]))
+                    st._events.append(("cancelled", fr[2][cs]))
             self.emit(after, span)
         on_play = self.p.on_play
         kind_of = self.p.card_kind
@@ -209,7 +209,7 @@ class Effects:
             def after(st, fr):
                 if st.cancelled:
                     st.cancelled = False
-                    st.events.append(("cancelled", fr[2][0]))
+                    st._events.append(("cancelled", fr[2][0]))
                     st.return_from(fr)  # a cancelled card's effect stops here
             self.emit(after, s.span)
 

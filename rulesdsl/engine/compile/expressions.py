@@ -38,11 +38,13 @@ class Expressions:
             if f is not None:
                 return f
         f = getattr(self, "e_" + t.__name__)(e)
-        if self.generate and t is ast.Name and \
-                self.m.resolved[id(e)][0] in ("local", "var", "zone", "enum_all", "builtin"):
+        if self.generate and t is ast.Name and self.m.resolved[id(e)][0] in (
+                "local", "var", "zone", "enum_all", "builtin", "enum_value", "option"):
             text = self.xs_Name(e)  # a name generated code reads directly, not through f
             if text is not None:
                 self.known_as(f, text)
+        elif self.generate and t in (ast.Int, ast.Bool, ast.NoneLit):
+            self.known_as(f, repr(f(None, None)))  # a constant: written as itself
         return f
 
     # ------------------------------------------------------------------ loop invariants

@@ -78,7 +78,7 @@ class Moves:
                 f"        st.zones[{d}].extend(_z)",
                 "        for _c in _z:",
                 f"            st.loc[_c] = {d}",
-                f"        st.events.append(('move', tuple(_z), _k, {d}))",
+                f"        st._events.append(('move', tuple(_z), _k, {d}))",
                 "        _z.clear()",
                 "else:") + tuple("    " + line for line in general)
 
@@ -152,7 +152,7 @@ class Moves:
             f"    st.zones[{d}].append(_c)",
             f"    st.loc[_c] = {d}",
             f"    if _f != {d}:",
-            f"        st.events.append(('move', (_c,), _f, {d})" +
+            f"        st._events.append(('move', (_c,), _f, {d})" +
             (" + _w)" if words is not None else ")")])
 
     def s_Shuffle(self, s: ast.Shuffle):
