@@ -49,6 +49,10 @@ def _grid_none(name, c, d, span):
                             ["check for none first: a neighbour off the board is none"])
 
 
+def _no_seat(k, n, span):
+    raise RuntimeRulesError("R017", f"seat({k}) does not exist with {n} players", span)
+
+
 def _by_zero(op, span):
     raise RuntimeRulesError("R015", f"'{op}' by zero", span)
 
@@ -63,7 +67,7 @@ def _bad_index(name, k, span):
 
 
 HELPERS = {"_bad_indexes": _bad_indexes, "_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
-           "_bad_index": _bad_index, "_by_zero": _by_zero, "MAX_INT": MAX_INT,
+           "_bad_index": _bad_index, "_by_zero": _by_zero, "_no_seat": _no_seat, "MAX_INT": MAX_INT,
            "moves_cost": moves_cost, "LATER": Later}
 
 _COMPARE = {"<", ">", "<=", ">="}
@@ -458,7 +462,7 @@ class Source:
             return self.define_call_source(payload, e.args)
         if kind == "aggregate":
             return None
-        if e.name in ("neighbour", "ray", "around") and self.p.grids:
+        if e.name in ("neighbour", "ray", "around", "column_of", "row_of") and self.p.grids:
             return self.grid_source(e)
         if e.name == "playable" and len(e.args) == 2:
             return self.playable_source(e)
@@ -474,6 +478,9 @@ class Source:
             if self.m.types.get(id(arg)) == "zone":
                 return f"len(st.zones[{self.xs(arg)}])"
             return f"len({self.xs(arg)})"
+        if name == "seat":
+            return (f"({t} if 0 <= ({t} := {self.xs(arg)}) < {self.n} else "
+                    f"_no_seat({t}, {self.n}, {self.ref(e.span, 'S')}))")
         if name in ("top", "bottom"):
             end = -1 if name == "top" else 0
             return f"({t}[{end}] if ({t} := st.zones[{self.xs(arg)}]) else None)"
@@ -511,10 +518,16 @@ class Source:
         return f"{self.ref(fn, 'PLAYABLE')}(st, {self.xs(e.args[0])}, {seat})"
 
     def grid_source(self, e):
-        """neighbour(c, d), ray(c, d), around(c): a lookup in the grid's tables."""
+        """neighbour(c, d), ray(c, d), around(c): a lookup in the grid's tables;
+        column_of(c), row_of(c): arithmetic on the cell's number."""
         board = self.m.types.get(id(e.args[0]))
         tables = self.p.grids.get(board) or next(iter(self.p.grids.values()))
         span, c, d = self.ref(e.span, "S"), self.temp(), self.temp()
+        if e.name in ("column_of", "row_of"):  # 1-based, as the closures count
+            rule = f"{c} % {tables.width} + 1" if e.name == "column_of" else \
+                f"{c} // {tables.width} + 1"
+            return (f"({rule} if ({c} := {self.xs(e.args[0])}) is not None else "
+                    f"_grid_none({e.name!r}, {c}, 0, {span}))")
         if e.name == "around":
             table = self.ref(tables.around, "AROUND")
             return (f"({table}[{c}] if ({c} := {self.xs(e.args[0])}) is not None else "
