@@ -160,20 +160,17 @@ def var_filter_aggregate(compiler, name: str, a) -> Optional[Callable]:
     src = compiler.source_of(a.source)
     same = op == "=="
     if compiler.generate:  # the same loop as generated code: no calls for E or the list
-        test = "==" if same else "!="
-        body = {"count": ["    n = 0", "    for x in " + compiler.call_source(src) + ":",
-                          f"        if values[{base} + x] {test} want:", "            n += 1",
-                          "    return n"],
-                "any": ["    for x in " + compiler.call_source(src) + ":",
-                        f"        if values[{base} + x] {test} want:", "            return True",
+        meets = f"values[{base} + x] {'==' if same else '!='} want"
+        body = {"count": ["    n = 0", "    for x in s:", f"        if {meets}:",
+                          "            n += 1", "    return n"],
+                "any": ["    for x in s:", f"        if {meets}:", "            return True",
                         "    return False"],
-                "all": ["    for x in " + compiler.call_source(src) + ":",
-                        f"        if values[{base} + x] {'!=' if same else '=='} want:",
-                        "            return False", "    return True"]}[name]
+                "all": ["    for x in s:", f"        if not {meets}:", "            return False",
+                        "    return True"]}[name]
         made = compiler.generated_function(
             ["def aggregate(st, L):", f"    want = {compiler.call_source(rhs)}",
-             "    values = st.vars"] + body, f"{name} over a variable at {rules_place(a.span)}",
-            a.span)
+             "    values = st.vars", f"    s = {compiler.call_source(src)}"] + body,
+            f"{name} over a variable at {rules_place(a.span)}", a.span)
         if made is not None:
             return made
     if name == "count":
