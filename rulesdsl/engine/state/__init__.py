@@ -97,33 +97,33 @@ class State(Machine, Views, Saving):
             pending = self._pending()
         cached = self._actions
         if cached is None or cached[0] is not pending:
-            cached = self._actions = (pending, make_actions(map(_label_of, pending[1])))
-        return cached[1][:]
+            labels = list(map(_label_of, pending[1]))
+            cached = self._actions = (pending, labels, make_actions(labels))
+        return cached[2][:]
 
     def apply(self, action) -> None:
         """Apply an Action or a label. Illegal -> IllegalAction, and the state is unchanged."""
         if self.over:
             raise IllegalAction("the game is over; no more actions", ["start a new game"])
-        pending = self.pending
-        seat, opts = pending if pending is not None else self._pending()
-        chosen = None
         if type(action) is Action:
-            label, i = action  # (label, index)
-            if 0 <= i < len(opts) and opts[i][0] == label:
-                chosen = opts[i]
+            label = action[0]
         else:
             label = action.label if isinstance(action, Action) else action
             if not isinstance(label, str):
                 raise IllegalAction(f"an action is a label (text), not {type(label).__name__}")
-        if chosen is None:
-            for o in opts:
-                if o[0] == label:
-                    chosen = o
-                    break
-            else:
-                shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
-                raise IllegalAction(f"'{label[:80]}' is not a legal action for "
-                                    f"{seat_label(seat)} now", [f"legal actions: {shown}"])
+        pending = self.pending
+        if pending is None:
+            pending = self._pending()
+        seat, opts = pending
+        cached = self._actions
+        labels = cached[1] if cached is not None and cached[0] is pending else list(
+            map(_label_of, opts))
+        try:
+            chosen = opts[labels.index(label)]  # labels are unique within a decision
+        except ValueError:
+            shown = ", ".join(labels[:12]) + (", ..." if len(labels) > 12 else "")
+            raise IllegalAction(f"'{label[:80]}' is not a legal action for "
+                                f"{seat_label(seat)} now", [f"legal actions: {shown}"]) from None
         self._apply_chosen(seat, chosen)
 
     def playout(self, rng, limit: Optional[int] = None) -> int:

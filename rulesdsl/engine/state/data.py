@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import count
 from operator import itemgetter
 
 import hashlib
@@ -26,15 +25,15 @@ REPLAY_SPAN = 256  # a failed apply replays at most this many actions (see _rewi
 
 class Action(tuple):
     """One legal choice of the current decision; `label` is unique within the decision.
-    A (label, index) pair: `legal_actions` makes them in one C-level pass."""
+    A 1-tuple (label,): one Action per label, shared by every decision that offers it, so
+    `legal_actions` finds them in one C-level pass."""
 
     __slots__ = ()
 
-    def __new__(cls, label: str, index: int = 0):
-        return tuple.__new__(cls, (label, index))
+    def __new__(cls, label: str):
+        return tuple.__new__(cls, (label,))
 
     label = property(itemgetter(0), doc="the action's label, unique within the decision")
-    index = property(itemgetter(1), doc="its position among the decision's options")
 
     def __getnewargs__(self):
         return tuple(self)
@@ -56,19 +55,19 @@ class Action(tuple):
 
 
 def make_actions(labels) -> list:
-    """Actions for labels, numbered from 0: the same (label, index) is the same Action
-    object every time (they are immutable), found without a Python call."""
-    return list(map(_ACTIONS.__getitem__, zip(labels, count())))
+    """The Actions for labels: the same label is the same Action object every time (they
+    are immutable), found without a Python call."""
+    return list(map(_ACTIONS.__getitem__, labels))
 
 
 class _Actions(dict):
-    """(label, index) -> its Action, made on first use; emptied when it grows large (a
-    game whose labels never repeat, such as free amounts)."""
+    """label -> its Action, made on first use; emptied when it grows large (a game whose
+    labels never repeat, such as free amounts)."""
 
-    def __missing__(self, key):
+    def __missing__(self, label):
         if len(self) >= 100_000:
             self.clear()
-        action = self[key] = tuple.__new__(Action, key)
+        action = self[label] = tuple.__new__(Action, (label,))
         return action
 
 

@@ -142,9 +142,9 @@ class Asking:
         "Ann finance" for "P1 finance") first, then the game's own labels."""
         if not self.given_names:
             return match_action(text, actions)
-        shown = [Action(self.named(a.label), k) for k, a in enumerate(actions)]
+        shown = [Action(self.named(a.label)) for a in actions]
         action, problem = match_action(text, shown)
         if action is not None:
-            return actions[action.index], None
+            return actions[shown.index(action)], None
         action, _ = match_action(text, actions)
         return (action, None) if action is not None else (None, problem)
