@@ -179,23 +179,28 @@ class Machine:
                 self._events.append(("move", tuple(cards), src, dest) +
                                     (() if words is None else tuple(words)))
             return
+        if len(set(cards)) != len(cards):  # a card listed twice lands where it is last
+            cards = list(dict.fromkeys(cards[::-1]))[::-1]
         groups = {}
         for c in cards:
-            src = loc[c]
+            groups.setdefault(loc[c], []).append(c)
+        for src, cs in groups.items():  # out of their zones, which keep their order
             z = zones[src]
-            if z[-1] == c:  # the top card: no scan
-                z.pop()
+            if len(cs) == len(z):
+                z.clear()
+            elif len(cs) == 1:
+                z.remove(cs[0])
             else:
-                z.remove(c)
+                gone = set(cs)
+                z[:] = [c for c in z if c not in gone]
+        if bottom:
+            target[:0] = cards[::-1]
+        else:
+            target.extend(cards)
             if unordered:
-                bisect.insort(target, c)
-            elif bottom:
-                target.insert(0, c)
-            else:
-                target.append(c)
+                target.sort()  # card ids are unique: the same as inserting each in its place
+        for c in cards:
             loc[c] = dest
-            if log:
-                groups.setdefault(src, []).append(c)
         cap = prog.zone_capacity[dest]
         if cap and len(target) > cap:
             raise RuntimeRulesError("R021", f"{prog.zone_names[dest]} holds at most {cap} "
@@ -245,21 +250,26 @@ class Machine:
             total = count * n
         else:
             total = len(pile)
-        dealt = [[] for _ in range(n)]
+        if not total:
+            return
+        # the cards in the order they leave the pile (from the top), every n-th to a seat
+        order = pile[:len(pile) - total - 1:-1] if total < len(pile) else pile[::-1]
+        del pile[len(pile) - total:]
         zones, loc, unordered = self.zones, self.loc, self.prog.zone_unordered
-        for i in range(total):
-            c = pile.pop()
-            seat = (first + i) % n
+        for k in range(min(n, total)):
+            seat = (first + k) % n
             dest = family_base + seat
+            cs = order[k::n]
+            z = zones[dest]
+            z.extend(cs)
             if unordered[dest]:
-                bisect.insort(zones[dest], c)
-            else:
-                zones[dest].append(c)
-            loc[c] = dest
-            dealt[seat].append(c)
-        for seat, cs in enumerate(dealt):
-            if cs:
-                self._events.append(("move", tuple(cs), source, family_base + seat))
+                z.sort()  # card ids are unique: the same as inserting each in its place
+            for c in cs:
+                loc[c] = dest
+        for seat in range(n):
+            k = (seat - first) % n
+            if k < total:
+                self._events.append(("move", tuple(order[k::n]), source, family_base + seat))
 
     def _place(self, c: int, dest: int) -> None:
         target = self.zones[dest]
