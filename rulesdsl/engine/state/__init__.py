@@ -97,32 +97,30 @@ class State(Machine, Views, Saving):
             pending = self._pending()
         cached = self._actions
         if cached is None or cached[0] is not pending:
-            labels = list(map(_label_of, pending[1]))
-            cached = self._actions = (pending, labels, make_actions(labels))
-        return cached[2][:]
+            cached = self._actions = (pending, make_actions(map(_label_of, pending[1])))
+        return cached[1][:]
 
     def apply(self, action) -> None:
         """Apply an Action or a label. Illegal -> IllegalAction, and the state is unchanged."""
         if self.over:
             raise IllegalAction("the game is over; no more actions", ["start a new game"])
-        if type(action) is Action:
-            label = action[0]
-        else:
+        if type(action) is not Action:
             label = action.label if isinstance(action, Action) else action
             if not isinstance(label, str):
                 raise IllegalAction(f"an action is a label (text), not {type(label).__name__}")
+            action = Action(label)
         pending = self.pending
         if pending is None:
             pending = self._pending()
         seat, opts = pending
         cached = self._actions
-        labels = cached[1] if cached is not None and cached[0] is pending else list(
-            map(_label_of, opts))
+        if cached is None or cached[0] is not pending:
+            cached = self._actions = (pending, make_actions(map(_label_of, opts)))
         try:
-            chosen = opts[labels.index(label)]  # labels are unique within a decision
+            chosen = opts[cached[1].index(action)]  # labels are unique within a decision
         except ValueError:
-            shown = ", ".join(labels[:12]) + (", ..." if len(labels) > 12 else "")
-            raise IllegalAction(f"'{label[:80]}' is not a legal action for "
+            shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
+            raise IllegalAction(f"'{action[0][:80]}' is not a legal action for "
                                 f"{seat_label(seat)} now", [f"legal actions: {shown}"]) from None
         self._apply_chosen(seat, chosen)
 

@@ -26,7 +26,8 @@ REPLAY_SPAN = 256  # a failed apply replays at most this many actions (see _rewi
 class Action(tuple):
     """One legal choice of the current decision; `label` is unique within the decision.
     A 1-tuple (label,): one Action per label, shared by every decision that offers it, so
-    `legal_actions` finds them in one C-level pass."""
+    `legal_actions` finds them in one C-level pass. Equality and hash are the tuple's own
+    (by label), so finding an action among the options needs no Python call either."""
 
     __slots__ = ()
 
@@ -43,15 +44,6 @@ class Action(tuple):
 
     def __str__(self) -> str:
         return self.label
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Action) and other[0] == self[0]
-
-    def __ne__(self, other) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(self[0])
 
 
 def make_actions(labels) -> list:
