@@ -224,7 +224,7 @@ class Effects:
                 parts.append((self.m.types.get(id(part), "any"), self.expr(part)))
         if all(t is None for t, _ in parts):
             s = "".join(x for _, x in parts)
-            return lambda st, L: s
+            return self.known_as(lambda st, L: s, repr(s))
         if self.generate:
             f = self.generated_lambda(text, self.text_source(text))
             if f is not None:

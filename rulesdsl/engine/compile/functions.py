@@ -5,6 +5,8 @@ Python cannot compile is left to the closures (Source.generated_function returns
 
 from __future__ import annotations
 
+from ast import literal_eval
+
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.generate import rules_place
 from rulesdsl.engine.hoist import MISSING
@@ -22,10 +24,19 @@ class Functions:
         ns.setdefault("_unique", _unique)
         ns.setdefault("by_position", by_position)
         ns.setdefault("LABEL", self.p.labeller)
-        lines = ["def options(st, L):", "    out = []", "    seen = {}"]
+        fixed = self.fixed_labels(ask.alts)
+        lines = ["def options(st, L):", "    out = []"]
+        if len(fixed) < len(ask.alts):
+            lines.append("    seen = {}")
         for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
             if kind == "named":
                 test = "True" if cond is None else f"{self.call_source(cond)}"
+                if ai < len(fixed):  # its own label, taken by no option before it
+                    lines += [f"    if {test}:",
+                              f"        out.append(({fixed[ai]!r}, {ai}, None))"]
+                    if ai + 1 == len(fixed) < len(ask.alts):
+                        lines += ["    for lab, _, _ in out:", "        seen[lab] = -1"]
+                    continue
                 lines += [f"    if {test}:",
                           f"        lab = {self.call_source(text)}",
                           "        if lab in seen:",
@@ -82,6 +93,18 @@ class Functions:
         lines.append("    return out")
         ask.fast = self.generated_function(
             lines, f"the options of the decision at {rules_place(ask.span)}", ask.span)
+
+    def fixed_labels(self, alts) -> list:
+        """The labels of a decision's first named options whose labels are fixed texts,
+        all different (and not "decline"): each is an option made once, with no check."""
+        out = []
+        for kind, text, *_ in alts:
+            known = self.source_text(text) if kind == "named" else None
+            label = literal_eval(known) if known is not None and known[:1] in "'\"" else None
+            if not isinstance(label, str) or label in out or label == "decline":
+                break
+            out.append(label)
+        return out
 
     def tuple_options_lines(self, ai: int, text, cond, slots: list, srcs: list,
                             ets: list) -> list:
