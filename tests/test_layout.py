@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rulesdsl"
 # Stage of each top-level part of the package; side-by-side stages share a number.
 # `rulesdsl` itself (__init__) is the public API: lang and engine behind one door, so
 # agents and later stages may use it, and lang and engine may not.
-STAGES = {"_version": 0, "data": 0, "lang": 1, "engine": 2, "__init__": 2.5, "agents": 3,
+STAGES = {"_version": 0, "data": 0, "cache": 0, "lang": 1, "engine": 2, "__init__": 2.5, "agents": 3,
           "analysis": 4, "play": 4, "integrations": 4, "cli": 5, "__main__": 6}
 
 

@@ -80,6 +80,8 @@ def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
     ("phase main {\n  set n = 1\n  if seat(n + 4) == seat(0) { set n = 2 }\n}\n", "R017", 11),
     ("board Cell grid 3 x 3\nvar at: Cell = none\nphase main {\n  set n = 1\n"
      "  set n = column_of(at) + row_of(at)\n}\n", "R013", 13),
+    ("zone hand per player hidden\nphase main {\n  set n = 1\n  set n = 2\n"
+     "  deal 5 from stock to hand\n  set n = 3\n}\n", "R022", 13),
 ])
 def test_errors_name_the_same_place_in_both_engines(tmp_path, monkeypatch, body, code, line):
     seen = []

@@ -9,6 +9,7 @@ must decide. The compiler never imports the engine: instructions call the state'
 from __future__ import annotations
 
 import os
+import warnings
 
 from rulesdsl.lang.check import Model
 from rulesdsl.engine.hoist import Scanner
@@ -24,15 +25,17 @@ from rulesdsl.engine.compile.calls import Calls
 from rulesdsl.engine.compile.source import Source
 from rulesdsl.engine.compile.functions import Functions
 from rulesdsl.engine.compile.generate import generate_procs
+from rulesdsl.engine.compile import native
 # the program and the decision instruction are this package's API to the engine
 from rulesdsl.engine.compile.program import Ask, MAX_INT, Program, seat_label  # noqa: F401
 
 
 class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Source,
                Functions):
-    def __init__(self, model: Model, nplayers: int, options: dict, generate: bool = True):
+    def __init__(self, model: Model, nplayers: int, options: dict, generate: bool = True,
+                 native=None):
         self.generate = generate  # False: closures only (the reference the tests compare)
-        self.init_source()
+        self.init_source(native)
         self.m = model
         self.n = nplayers
         self.options = options
@@ -134,9 +137,25 @@ def compile_program(model: Model, nplayers: int, options: dict,
                     step_limit: int = 1_000_000) -> Program:
     compiler = Compiler(model, nplayers, options, generate=generating())
     compiler.p.step_limit = step_limit  # the generated code's loops count against it
-    return compiler.build()
+    prog = compiler.build()
+    if native.requested() and prog.generated:
+        try:
+            module = native.built_module(compiler.pieces, compiler.ns)
+        except native.NativeUnavailable as e:
+            warnings.warn(f"RULESDSL_ENGINE=native: {e}; running the pure-Python code",
+                          RuntimeWarning, stacklevel=2)
+            return prog
+        again = Compiler(model, nplayers, options, native=module)
+        again.p.step_limit = step_limit
+        prog = again.build()
+        for proc in prog.procs:  # errors name their rules line through the module's lines
+            if proc.run is not None and module.live:
+                offset = module.first_line - 1
+                proc.owner_lines = {k + offset: pc for k, pc in proc.owner_lines.items()}
+    return prog
 
 
 def generating() -> bool:
-    """Generated code unless RULESDSL_ENGINE=closures (kept to compare the two)."""
+    """Generated code unless RULESDSL_ENGINE=closures (kept to compare the two);
+    RULESDSL_ENGINE=native builds it with Cython as well (native.py)."""
     return os.environ.get("RULESDSL_ENGINE", "generated") != "closures"

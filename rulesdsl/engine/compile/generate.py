@@ -229,11 +229,12 @@ def generate_procs(compiler) -> None:
     for pid, nargs in set(re.findall(r"\bPAD(\d+)_(\d+)\b", source)):
         ns[f"PAD{pid}_{nargs}"] = [None] * max(0, prog.procs[int(pid)].nslots - int(nargs))
     try:
-        exec(compiled(source, "exec"), ns)
+        made = compiler.materialize(source, "procs")
     except (SyntaxError, RecursionError, MemoryError):  # rules nested past what Python
         return  # compiles: the closures run them, as they would without generation
+    ns.update(made)
     for pid, proc in enumerate(prog.procs):
-        proc.run = ns[f"proc_{pid}"]
+        proc.run = made[f"proc_{pid}"]
         proc.owner_lines = owners
     prog.generated = listing(prog, compiler.generated, source)
 
@@ -273,7 +274,9 @@ def failing_pc(proc, tb) -> Optional[int]:
     code = run.__code__
     lines = None
     while tb is not None:
-        if tb.tb_frame.f_code is code:
+        f = tb.tb_frame.f_code  # a native module's frames carry its file, name and line
+        if f is code or (f.co_filename == code.co_filename and
+                         f.co_name.rsplit(".", 1)[-1] == code.co_name):
             lines = tb.tb_lineno
         tb = tb.tb_next
     if lines is None:

@@ -11,6 +11,7 @@ for `rulesdsl compile GAME --show`, and compiled code is cached by its text."""
 
 from __future__ import annotations
 
+import builtins
 import re
 from typing import Optional
 
@@ -80,8 +81,12 @@ _DIV = {"/": "//", "%": "%"}
 class Source:
     """Compiles expression trees to generated Python functions."""
 
-    def init_source(self) -> None:
-        self.ns = dict(HELPERS)  # the generated code's globals: tables and closures by name
+    def init_source(self, native=None) -> None:
+        # the generated code's globals: tables and closures by name (with the builtins
+        # from the start, as exec would add them: names are numbered by the namespace's size)
+        self.ns = {"__builtins__": builtins, **HELPERS}
+        self.native = native  # a built module's functions to use instead (native.py)
+        self.pieces = []  # (mode, text) of every generated piece, in the order made
         self.ns_ids = {}  # id(object) -> its name in ns
         self.generated = []  # every generated definition, in order, for --show
         self.lambda_sources = {}  # id(generated lambda) -> (it, its expression's source)
@@ -113,14 +118,31 @@ class Source:
     def generated_lambda(self, e, text: str):
         """`lambda st, L: text` in the program's namespace (noted for --show)."""
         try:
-            code = compiled(f"lambda st, L: {text}")
+            f = self.materialize(f"lambda st, L: {text}", "eval")
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
         self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
                                f"lambda st, L: {text}"))
-        f = eval(code, self.ns)
         self.lambda_sources[id(f)] = (f, text)
         return f
+
+    def materialize(self, text: str, mode: str):
+        """Generated text made a function ("eval": a lambda; "exec": one `def`) or, for
+        "procs", the procedures' functions by name. Compiled here, or taken from the
+        game's native module (native.py) where that was built from the same text."""
+        code = compiled(text, "eval" if mode == "eval" else "exec")  # SyntaxError as ever
+        self.pieces.append((mode, text))
+        made = self.native.take(len(self.pieces) - 1, mode, text, self.ns) \
+            if self.native is not None else None
+        if made is not None:
+            return made
+        if mode == "eval":
+            return eval(code, self.ns)
+        scope = {}
+        exec(code, self.ns, self.ns if mode == "procs" else scope)
+        if mode == "procs":
+            return {name: self.ns[name] for name in re.findall(r"^def (\w+)\(", text, re.M)}
+        return next(iter(scope.values()))
 
     def known_as(self, f, text: str):
         """Note that closure `f` computes the expression `text`: call_source writes that
@@ -146,13 +168,12 @@ class Source:
         """The one function `lines` define, compiled in the program's namespace and noted
         for --show; None if Python cannot compile it (then the closures do the work)."""
         source = "\n".join(lines)
-        scope = {}
         try:
-            exec(compiled(source, "exec"), self.ns, scope)
+            f = self.materialize(source, "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return None
         self.generated.append((title, span, source))
-        return next(iter(scope.values()))
+        return f
 
     def xs(self, e) -> str:
         """Python source for `e`; a closure call where no source form exists."""

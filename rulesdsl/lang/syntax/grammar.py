@@ -11,6 +11,7 @@ from typing import Optional
 
 from lark import Lark
 
+from rulesdsl.cache import cache_folder
 from rulesdsl.lang.resources import grammar_text
 
 
@@ -25,20 +26,7 @@ def build_parser(cache: Optional[str]) -> Lark:
 
 
 def cache_file() -> Optional[str]:
-    """The parse tables' file: $RULESDSL_CACHE, else $XDG_CACHE_HOME/rulesdsl, else
-    ~/.cache/rulesdsl; None (no cache) when that folder cannot be made or written, or when
-    RULESDSL_CACHE is "off"."""
-    folder = os.environ.get("RULESDSL_CACHE")
-    if folder == "off":
-        return None
-    if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
-                                                                 ".cache")
-        folder = os.path.join(base, "rulesdsl")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(folder, os.W_OK):
-        return None
-    return os.path.join(folder, "grammar.lark-tables")
+    """The parse tables' file, in rulesdsl's cache folder (rulesdsl/cache.py); None when
+    there is no cache."""
+    folder = cache_folder()
+    return None if folder is None else os.path.join(folder, "grammar.lark-tables")
