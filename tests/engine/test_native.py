@@ -8,8 +8,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
+import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -129,3 +132,39 @@ def test_without_cython_native_warns_and_runs_the_pure_code(tmp_path, monkeypatc
         prog = game.program(2)
     assert prog.generated and not is_native(prog)
     assert game.new_game(seed=1).winners == [0]
+
+
+def test_the_engine_itself_runs_as_c_too(engine):
+    """RULESDSL_ENGINE=native set before the engine is imported (a process of its own):
+    the state, machine, actions, journal and decision instruction are the built modules,
+    and the goldens replay with them."""
+    script = textwrap.dedent(f"""
+        import json, sys
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        import rulesdsl
+        import rulesdsl.engine.state as state
+        from rulesdsl.engine.state import machine, data
+        from rulesdsl.engine import journal
+        from rulesdsl.engine.compile import program
+        hot = [state, machine, data, journal, program]
+        assert all(m.__loader__.__class__.__name__ == "ExtensionFileLoader" for m in hot), \\
+            [m.__file__ for m in hot]
+        assert type(rulesdsl.State.apply).__name__ == "cython_function_or_method"
+        from _golden import ROOT, fixture_path, play
+        path = ROOT / "games" / "triumvirat.rules"
+        recorded = json.loads(fixture_path(path).read_text(encoding="utf-8"))
+        game = rulesdsl.load(str(path))
+        for g in [g for g in recorded["games"] if g[2] == 0][:12]:
+            assert play(game, g[1], g[0]) == g[3:], g[0]
+        st = game.new_game(seed=1)
+        try:
+            st.apply("no such card")
+        except rulesdsl.IllegalAction as e:
+            assert "is not a legal action for P2 now" in str(e), str(e)
+        else:
+            raise AssertionError("an unknown label was applied")
+        print("replayed")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={**os.environ, "RULESDSL_ENGINE": "native"}, timeout=900)
+    assert done.returncode == 0 and "replayed" in done.stdout, done.stderr[-3000:]

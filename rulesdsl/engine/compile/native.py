@@ -1,7 +1,8 @@
 """The generated code built as a C extension by Cython: `RULESDSL_ENGINE=native`.
 
-The same generated text, compiled by a C compiler instead of run by the interpreter: about
-1.2-1.3x the speed of the pure-Python path on the card games. It is an opt-in extra
+The same generated text, compiled by a C compiler instead of run by the interpreter (with
+the engine's hot modules, native_engine.py: 1.5-1.7x the speed of the pure-Python path on
+the bundled card games; benchmarks/results.md). It is an opt-in extra
 (`pip install "rulesdsl[native]"`, and a C compiler); the pure-Python path is the default
 and the reference the tests compare with.
 
@@ -9,28 +10,21 @@ How: a game is compiled as always, which records every generated piece in order
 (`Source.materialize`). The pieces become one module: each a function inside
 `make(G)`, reading the names the compiler's namespace G gives them as closure variables,
 so every program (player count, options, budget) has functions of its own. The module is
-built once per text, in the cache folder, by a child process (Cython, then the C compiler
-at -O2), and loaded. Then the game is compiled a second time (a few milliseconds), taking
-each piece's function from the module where its text is the one built."""
+built once per text, in the cache folder (engine/cython_build.py), and loaded. Then the
+game is compiled a second time (a few milliseconds), taking each piece's function from the
+module where its text is the one built."""
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import re
-import subprocess
 import sys
 import tempfile
-from typing import Optional
 
 from rulesdsl.cache import cache_folder
-
-INSTALL_HINT = 'pip install "rulesdsl[native]" (Cython), and a C compiler such as gcc'
-
-
-class NativeUnavailable(Exception):
-    """The native module could not be built: what failed, for a person."""
+from rulesdsl.engine import cython_build
+from rulesdsl.engine.cython_build import NativeUnavailable  # noqa: F401 (compile_program's)
 
 
 def requested() -> bool:
@@ -95,71 +89,23 @@ _loaded: dict = {}  # module name -> module: an extension loads once per process
 
 
 def built_module(pieces: list, namespace: dict) -> Module:
-    """The module for these pieces: from the cache, else built now (10-30 s per game)."""
+    """The module for these pieces: from the cache, else built now (4-30 s per game)."""
     text, first_line = module_text(pieces, namespace)
-    try:
-        import Cython
-    except ImportError:
-        raise NativeUnavailable(f"Cython is not installed: {INSTALL_HINT}") from None
-    digest = hashlib.sha256(f"{Cython.__version__}\n{text}".encode()).hexdigest()[:24]
-    name = f"rulesdsl_native_{digest}"
+    version = cython_build.cython_version()
+    name = "rulesdsl_native_" + hashlib.sha256(f"{version}\n{text}".encode()).hexdigest()[:24]
     module = _loaded.get(name)
     if module is None:
         folder = cache_folder("native", sys.implementation.cache_tag) or tempfile.mkdtemp(
             prefix="rulesdsl-native-")
-        library = _find_library(folder, name)
-        if library is None:
-            _build(folder, name, text)
-            library = _find_library(folder, name)
-            if library is None:
+        path = cython_build.library(folder, name)
+        if path is None:
+            source = os.path.join(folder, name + ".py")
+            with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
+                f.write(text)
+            os.replace(f.name, source)  # every builder writes the same text: either lands
+            cython_build.build(folder, {name: source})
+            path = cython_build.library(folder, name)
+            if path is None:
                 raise NativeUnavailable(f"the build left no module in {folder}")
-        spec = importlib.util.spec_from_file_location(name, library)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _loaded[name] = module
+        module = _loaded[name] = cython_build.load(name, path)
     return Module(module, [tuple(p) for p in pieces], first_line)
-
-
-def _find_library(folder: str, name: str) -> Optional[str]:
-    for entry in os.listdir(folder):
-        if entry.startswith(name + ".") and entry.endswith((".so", ".pyd")):
-            return os.path.join(folder, entry)
-    return None
-
-
-def _build(folder: str, name: str, text: str) -> None:
-    """Cython and the C compiler, in a child process: their output and their changes to
-    the interpreter (setuptools patches distutils) stay out of this one."""
-    source = os.path.join(folder, name + ".py")
-    with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
-        f.write(text)
-    os.replace(f.name, source)  # every builder writes the same text: whichever lands
-    done = subprocess.run([sys.executable, "-m", "rulesdsl.engine.compile.native", source],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        said = (done.stderr or done.stdout).strip().splitlines()[-12:]
-        raise NativeUnavailable("building the native module failed:\n  " + "\n  ".join(said) +
-                                f"\n(needs {INSTALL_HINT})")
-
-
-def _build_here(source: str) -> None:
-    """The child process: build `source` (a module's .py) into its folder."""
-    from Cython.Build import cythonize
-    from setuptools import Distribution, Extension
-    folder, name = os.path.dirname(source), os.path.basename(source)[:-3]
-    with tempfile.TemporaryDirectory(dir=folder) as work:
-        # -O2: a third of -O3's build time, as fast; no -g: a tenth of the size
-        ext = Extension(name, [source], extra_compile_args=["-O2", "-g0"])
-        exts = cythonize([ext], build_dir=work, quiet=True, compiler_directives={
-            "language_level": 3, "binding": True, "annotation_typing": False})
-        dist = Distribution({"ext_modules": exts, "script_name": "rulesdsl-native"})
-        cmd = dist.get_command_obj("build_ext")
-        cmd.build_lib, cmd.build_temp = work, work
-        cmd.ensure_finalized()
-        cmd.run()
-        built = cmd.get_ext_fullpath(name)
-        os.replace(built, os.path.join(folder, os.path.basename(built)))
-
-
-if __name__ == "__main__":
-    _build_here(sys.argv[1])

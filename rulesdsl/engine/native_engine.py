@@ -1,0 +1,83 @@
+"""The engine's hot modules as C too, under RULESDSL_ENGINE=native: the state, the machine
+that runs the rules, actions, the journal and the decision instruction. Their Python source
+is built as it is by Cython (engine/cython_build.py), once per version of their text, into
+the cache folder; an import finder then serves the built modules in place of the .py files.
+
+It must run before any of them is imported, so `rulesdsl/engine/__init__.py` calls
+`install()` first thing; a process that imported the engine before setting the variable
+keeps the pure modules (the games' generated code is still native: compile/native.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import warnings
+from importlib.abc import MetaPathFinder
+
+from rulesdsl.cache import cache_folder
+from rulesdsl.engine import cython_build
+
+ENGINE = os.path.dirname(os.path.abspath(__file__))
+HOT = {  # module -> its file, below rulesdsl/engine/
+    "rulesdsl.engine.state": "state/__init__.py",
+    "rulesdsl.engine.state.machine": "state/machine.py",
+    "rulesdsl.engine.state.data": "state/data.py",
+    "rulesdsl.engine.journal": "journal.py",
+    "rulesdsl.engine.compile.program": "compile/program.py",
+}
+
+
+class NativeFinder(MetaPathFinder):
+    """Finds the built hot modules; every other module is left to the usual finders."""
+
+    def __init__(self, libraries: dict):
+        self.libraries = libraries
+
+    def find_spec(self, fullname, path, target=None):
+        lib = self.libraries.get(fullname)
+        if lib is None:
+            return None
+        import importlib.util
+        package = os.path.dirname(os.path.join(ENGINE, HOT[fullname])) \
+            if HOT[fullname].endswith("__init__.py") else None
+        return importlib.util.spec_from_file_location(
+            fullname, lib, submodule_search_locations=[package] if package else None)
+
+
+def install() -> bool:
+    """Serve the built hot modules (building them first if this version has none: about a
+    minute, once). False, with a warning, where they cannot be built."""
+    if any(isinstance(f, NativeFinder) for f in sys.meta_path):
+        return True
+    try:
+        libraries = _libraries()
+    except cython_build.NativeUnavailable as e:
+        warnings.warn(f"RULESDSL_ENGINE=native: {e}; the engine runs as pure Python",
+                      RuntimeWarning, stacklevel=2)
+        return False
+    sys.meta_path.insert(0, NativeFinder(libraries))
+    return True
+
+
+def _libraries() -> dict:
+    version = cython_build.cython_version()
+    digest = hashlib.sha256(version.encode())
+    for name, rel in sorted(HOT.items()):
+        with open(os.path.join(ENGINE, rel), "rb") as f:
+            digest.update(name.encode() + b"\0" + f.read())
+    folder = cache_folder("native", sys.implementation.cache_tag, "engine-" +
+                          digest.hexdigest()[:24])
+    if folder is None:
+        raise cython_build.NativeUnavailable("there is no cache folder to build into "
+                                             "(RULESDSL_CACHE=off, or not writable)")
+    found = {name: cython_build.library(folder, name) for name in HOT}
+    missing = {name: os.path.join(ENGINE, HOT[name]) for name, lib in found.items() if lib is None}
+    if missing:
+        print("rulesdsl: building the native engine (once per version, about a minute)...",
+              file=sys.stderr)
+        cython_build.build(folder, missing)
+        found = {name: cython_build.library(folder, name) for name in HOT}
+        if None in found.values():
+            raise cython_build.NativeUnavailable(f"the build left no module in {folder}")
+    return found
