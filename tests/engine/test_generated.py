@@ -4,6 +4,7 @@ the closures, errors at the same places, and a listing a developer can read."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -27,7 +28,8 @@ flow main
 
 def load(tmp_path, body: str, engine: str, monkeypatch, **kw):
     monkeypatch.setenv("RULESDSL_ENGINE", engine)
-    path = tmp_path / f"{engine}.rules"
+    path = tmp_path / engine / "game.rules"  # one name: errors' call chains name the file
+    path.parent.mkdir(exist_ok=True)
     path.write_text(HEAD + body)
     return rulesdsl.load(path, **kw)
 
@@ -84,24 +86,34 @@ def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
      "  deal 5 from stock to hand\n  set n = 3\n}\n", "R022", 13),
 ])
 def test_errors_name_the_same_place_in_both_engines(tmp_path, monkeypatch, body, code, line):
-    seen = []
-    for engine in ("closures", "generated"):
-        game = load(tmp_path, body, engine, monkeypatch, step_limit=5000)
-        with pytest.raises(RulesError) as info:
-            game.new_game(seed=1)
-        e = info.value
-        assert e.code == code, str(e)
-        if line is not None:
-            assert e.span.line == line, str(e)
-        seen.append((e.code, e.message, e.span.line if e.span else None))
+    seen = [error_of(load(tmp_path, body, engine, monkeypatch, step_limit=5000), code, line)
+            for engine in ("closures", "generated")]
     assert seen[0] == seen[1]
 
 
-def test_a_failed_action_leaves_the_state_unchanged_in_generated_code(tmp_path, monkeypatch):
-    body = ("phase main {\n  repeat {\n    ask seat(0) \"pick\" {\n      \"fine\" { set n += 1 }\n"
+def error_of(game, code: str, line) -> tuple:
+    """The error starting a game raises: its code, message, rules line and call chain."""
+    with pytest.raises(RulesError) as info:
+        game.new_game(seed=1)
+    e = info.value
+    assert e.code == code, str(e)
+    if line is not None:
+        assert e.span.line == line, str(e)
+    chain = [re.sub(r"\(/.*/", "(", step) for step in e.trace]  # each engine has a folder
+    return e.code, e.message, e.span.line if e.span else None, chain
+
+
+ROLLBACK = ("phase main {\n  repeat {\n    ask seat(0) \"pick\" {\n      \"fine\" { set n += 1 }\n"
             "      \"broken\" { set n = top(table).value }\n    }\n  } until n > 3\n"
             "  win seat(0)\n}\n")
-    game = load(tmp_path, body, "generated", monkeypatch)
+
+
+def test_a_failed_action_leaves_the_state_unchanged_in_generated_code(tmp_path, monkeypatch):
+    rolls_back(load(tmp_path, ROLLBACK, "generated", monkeypatch))
+
+
+def rolls_back(game) -> None:
+    """A rules error in the chosen option's body leaves the state as it was (ROLLBACK)."""
     st = game.new_game(seed=1)
     st.apply("fine")
     before = st.to_json()

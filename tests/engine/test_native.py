@@ -18,18 +18,8 @@ import pytest
 
 import rulesdsl
 from rulesdsl.engine.compile import native
-from rulesdsl.lang.errors import RulesError
 from _golden import ROOT, fixture_path, play
-
-HEAD = '''game "Native"
-players 2
-kind card { value: int  label "card {value}" }
-zone stock hidden
-zone table public
-deck stock { card(1..3) }
-var n: int = 0
-flow main
-'''
+from test_generated import ROLLBACK, error_of, load, rolls_back
 
 
 @pytest.fixture
@@ -73,39 +63,18 @@ def test_native_code_replays_the_goldens(engine, stem):
      "  deal 5 from stock to hand\n  set n = 3\n}\n", "R022", 13),
 ])
 def test_native_errors_name_the_same_place(tmp_path, monkeypatch, engine, body, code, line):
-    path = tmp_path / "native.rules"
-    path.write_text(HEAD + body)
     seen = []
     for kind in ("native", "generated"):
-        monkeypatch.setenv("RULESDSL_ENGINE", kind)
-        game = rulesdsl.load(path, step_limit=5000)
+        game = load(tmp_path, body, kind, monkeypatch, step_limit=5000)
         assert is_native(game.program(2)) == (kind == "native")
-        with pytest.raises(RulesError) as info:
-            game.new_game(seed=1)
-        e = info.value
-        assert e.code == code, str(e)
-        if line is not None:
-            assert e.span.line == line, str(e)
-        seen.append((e.code, e.message, e.span.line if e.span else None, e.trace))
+        seen.append(error_of(game, code, line))
     assert seen[0] == seen[1]
 
 
-def test_a_failed_native_action_leaves_the_state_unchanged(tmp_path, engine):
-    path = tmp_path / "native.rules"
-    path.write_text(HEAD + "phase main {\n  repeat {\n    ask seat(0) \"pick\" {\n"
-                    "      \"fine\" { set n += 1 }\n      \"broken\" { set n = top(table).value }\n"
-                    "    }\n  } until n > 3\n  win seat(0)\n}\n")
-    game = rulesdsl.load(path)
+def test_a_failed_native_action_leaves_the_state_unchanged(tmp_path, monkeypatch, engine):
+    game = load(tmp_path, ROLLBACK, "native", monkeypatch)
     assert is_native(game.program(2))
-    st = game.new_game(seed=1)
-    st.apply("fine")
-    before = st.to_json()
-    with pytest.raises(RulesError) as info:
-        st.apply("broken")
-    assert info.value.code == "R013" and info.value.span.line == 13
-    assert st.to_json() == before
-    st.apply("fine")
-    assert st.var("n") == 2
+    rolls_back(game)
 
 
 def test_each_program_binds_its_own_names(engine):
@@ -122,13 +91,11 @@ def test_each_program_binds_its_own_names(engine):
 
 
 def test_without_cython_native_warns_and_runs_the_pure_code(tmp_path, monkeypatch):
-    monkeypatch.setenv("RULESDSL_ENGINE", "native")
     monkeypatch.setitem(sys.modules, "Cython", None)  # `import Cython` fails, as uninstalled
     monkeypatch.setattr(native, "_loaded", {})
-    path = tmp_path / "native.rules"
-    path.write_text(HEAD + "phase main {\n  set n = 2\n  win seat(0)\n}\n")
     with pytest.warns(RuntimeWarning, match=r"Cython is not installed: pip install"):
-        game = rulesdsl.load(path)
+        game = load(tmp_path, "phase main {\n  set n = 2\n  win seat(0)\n}\n", "native",
+                    monkeypatch)
         prog = game.program(2)
     assert prog.generated and not is_native(prog)
     assert game.new_game(seed=1).winners == [0]
