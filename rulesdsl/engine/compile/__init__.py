@@ -148,10 +148,12 @@ def compile_program(model: Model, nplayers: int, options: dict,
         again = Compiler(model, nplayers, options, native=module)
         again.p.step_limit = step_limit
         prog = again.build()
-        for proc in prog.procs:  # errors name their rules line through the module's lines
-            if proc.run is not None and module.live:
-                offset = module.first_line - 1
-                proc.owner_lines = {k + offset: pc for k, pc in proc.owner_lines.items()}
+        runs = [proc for proc in prog.procs if proc.run is not None]
+        if module.live and runs:  # errors find their rules line through the module's lines
+            offset = module.first_line - 1
+            lines = {k + offset: pc for k, pc in runs[0].owner_lines.items()}  # one, shared
+            for proc in runs:
+                proc.owner_lines = lines
     return prog
 
 
