@@ -1,5 +1,6 @@
 """The engine's hot modules as C too, under RULESDSL_ENGINE=native: the state, the machine
-that runs the rules, actions, the journal and the decision instruction. Their Python source
+that runs the rules, actions, the journal, the decision instruction, the budget, and the
+compiler's mixins whose closures run where no generated source stands in. Their Python source
 is built as it is by Cython (engine/cython_build.py), once per version of their text, into
 the cache folder; an import finder then serves the built modules in place of the .py files.
 
@@ -25,6 +26,14 @@ HOT = {  # module -> its file, below rulesdsl/engine/
     "rulesdsl.engine.state.data": "state/data.py",
     "rulesdsl.engine.journal": "journal.py",
     "rulesdsl.engine.compile.program": "compile/program.py",
+    # the instructions' closures where no generated source stands in for them
+    "rulesdsl.engine.compile.moves": "compile/moves.py",
+    "rulesdsl.engine.compile.calls": "compile/calls.py",
+    "rulesdsl.engine.compile.expressions": "compile/expressions.py",
+    "rulesdsl.engine.compile.effects": "compile/effects.py",
+    "rulesdsl.engine.compile.flow": "compile/flow.py",
+    "rulesdsl.engine.compile.decisions": "compile/decisions.py",
+    "rulesdsl.engine.budget": "budget.py",
 }
 
 
@@ -74,7 +83,7 @@ def _libraries() -> dict:
     found = {name: cython_build.library(folder, name) for name in HOT}
     missing = {name: os.path.join(ENGINE, HOT[name]) for name, lib in found.items() if lib is None}
     if missing:
-        print("rulesdsl: building the native engine (once per version, about a minute)...",
+        print("rulesdsl: building the native engine (once per version, one to two minutes)...",
               file=sys.stderr)
         cython_build.build(folder, missing)
         found = {name: cython_build.library(folder, name) for name in HOT}
