@@ -5,15 +5,16 @@ import signal
 
 import pytest
 
-from rulesdsl.lang.syntax.grammar import cache_file
+from rulesdsl.cache import cache_folder
 
 # pytest-xdist's workers ignore Ctrl-C, and an ignored signal stays ignored in the programs
 # they start: a terminal test's ^C would never reach the runner. Handle it as Python does.
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# the parser's tables (lang/syntax/grammar.py) in one place for every test and the programs
-# they start, also those given a HOME of their own: each would otherwise build them again
-os.environ.setdefault("RULESDSL_CACHE", cache_file() or "off")
+# the parser's tables (lang/syntax/grammar.py) and native modules in one folder for every
+# test and the programs they start, also those given a HOME of their own: each would
+# otherwise build them again
+os.environ.setdefault("RULESDSL_CACHE", cache_folder() or "off")
 
 
 @pytest.fixture(autouse=True)
