@@ -52,10 +52,9 @@ def build(folder: str, modules: dict) -> None:
                                 f"\n(needs {INSTALL_HINT})")
 
 
-def load(name: str, path: str, package_dir: Optional[str] = None):
-    """Import the extension at `path` as module `name` (a package's, with its folder)."""
-    spec = importlib.util.spec_from_file_location(
-        name, path, submodule_search_locations=[package_dir] if package_dir else None)
+def load(name: str, path: str):
+    """Import the extension at `path` as module `name`."""
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:

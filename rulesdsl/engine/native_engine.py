@@ -15,6 +15,7 @@ import os
 import sys
 import warnings
 from importlib.abc import MetaPathFinder
+from importlib.util import spec_from_file_location
 
 from rulesdsl.cache import cache_folder
 from rulesdsl.engine import cython_build
@@ -47,16 +48,15 @@ class NativeFinder(MetaPathFinder):
         lib = self.libraries.get(fullname)
         if lib is None:
             return None
-        import importlib.util
-        package = os.path.dirname(os.path.join(ENGINE, HOT[fullname])) \
-            if HOT[fullname].endswith("__init__.py") else None
-        return importlib.util.spec_from_file_location(
-            fullname, lib, submodule_search_locations=[package] if package else None)
+        rel = HOT[fullname]  # a package's own module keeps its folder for the others
+        package = [os.path.dirname(os.path.join(ENGINE, rel))] \
+            if rel.endswith("__init__.py") else None
+        return spec_from_file_location(fullname, lib, submodule_search_locations=package)
 
 
 def install() -> bool:
-    """Serve the built hot modules (building them first if this version has none: about a
-    minute, once). False, with a warning, where they cannot be built."""
+    """Serve the built hot modules (building them first if this version has none: one to
+    two minutes, once). False, with a warning, where they cannot be built."""
     if any(isinstance(f, NativeFinder) for f in sys.meta_path):
         return True
     try:
