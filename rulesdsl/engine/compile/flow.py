@@ -9,6 +9,14 @@ from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import Proc
 from rulesdsl.engine.compile.generate import Statement
 
+# Machine.return_from inline for the usual return (this frame on top, not a card effect's:
+# nothing to count down); anything else goes through it
+RETURN = ("_F = st.frames",
+          "if _F[-1] is fr and not fr[3]:",
+          "    _F.pop()",
+          "else:",
+          "    st.return_from(fr)")
+
 
 class Flow:
     """Turns phases and blocks into instructions with resumable positions."""
@@ -56,7 +64,7 @@ class Flow:
         self.nslots = nslots
         self.block(body)
         self.emit(lambda st, fr: st.return_from(fr), getattr(body, "span", None),
-                  Statement("leave", ("st.return_from(fr)",)))
+                  Statement("leave", RETURN))
         proc.code = self.code
         proc.spans = self.spans
         proc.stmts = self.stmts
@@ -285,7 +293,7 @@ class Flow:
 
     def s_Return(self, s: ast.Return):
         self.emit(lambda st, fr: st.return_from(fr), s.span,
-                  Statement("leave", ("st.return_from(fr)",)))
+                  Statement("leave", RETURN))
 
     def s_CallStmt(self, s: ast.CallStmt):
         pid = self.proc_ids[s.name]

@@ -8,7 +8,7 @@ decision and `clone` is a handful of list copies."""
 
 from __future__ import annotations
 
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Optional
 
 from rulesdsl.engine.compile import Program, seat_label
@@ -19,10 +19,11 @@ from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
 # what saves, scenarios and determinization read from here
 from rulesdsl.engine.state.data import (  # noqa: F401
-    FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, make_actions, _copy_locals, _key_value,
-    _owner_of, _split_name, _version, source_hash, splitmix64)
+    FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, make_actions, _copy_locals,
+    _key_value, _owner_of, _split_name, _version, source_hash, splitmix64)
 
 _label_of = itemgetter(0)  # an option (label, alternative, value) -> its label
+_action_of = _ACTIONS.__getitem__  # a label -> its one Action (make_actions, inline)
 
 
 class State(Machine, Views, Saving):
@@ -75,9 +76,8 @@ class State(Machine, Views, Saving):
         self._events = EventLog(items)
 
     # ------------------------------------------------------------------ public API
-    @property
-    def is_over(self) -> bool:
-        return self.over
+    is_over = property(attrgetter("over"), doc="Has the game ended? (no Python call: "
+                       "a playout reads it after every action)")
 
     @property
     def to_move(self) -> Optional[int]:
@@ -97,7 +97,7 @@ class State(Machine, Views, Saving):
             pending = self._pending()
         cached = self._actions
         if cached is None or cached[0] is not pending:
-            cached = self._actions = (pending, make_actions(map(_label_of, pending[1])))
+            cached = self._actions = (pending, list(map(_action_of, map(_label_of, pending[1]))))
         return cached[1][:]
 
     def apply(self, action) -> None:
@@ -115,7 +115,7 @@ class State(Machine, Views, Saving):
         seat, opts = pending
         cached = self._actions
         if cached is None or cached[0] is not pending:
-            cached = self._actions = (pending, make_actions(map(_label_of, opts)))
+            cached = self._actions = (pending, list(map(_action_of, map(_label_of, opts))))
         try:
             chosen = opts[cached[1].index(action)]  # labels are unique within a decision
         except ValueError:
@@ -141,8 +141,8 @@ class State(Machine, Views, Saving):
         """Apply one of the pending options (label, alternative, value)."""
         self.memo = None  # left over only if Ctrl-C hit the very end of an options run
         history = self._history
-        before = len(history)
-        if self._origin is None or before - self._origin_at >= REPLAY_SPAN:
+        before = history._frozen + len(history._tail)  # len(history), without a Python call
+        if before - self._origin_at >= REPLAY_SPAN or self._origin is None:
             self._origin = self._snapshot()  # bounds the replay after an error
             self._origin_at = before
         try:
