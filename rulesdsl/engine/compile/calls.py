@@ -12,6 +12,9 @@ from rulesdsl.engine.grid import grid_builtin, joins_closure, var_filter_aggrega
 from rulesdsl.engine.pieces import number_words
 from rulesdsl.engine.compile.program import MAX_RANGE
 
+GENERATED_AGGREGATES = (  # those with a generated loop (functions.py)
+    "any", "all", "count", "first", "sum", "max", "min")
+
 
 class Calls:
     """Compiles calls: definitions, aggregates, built-ins."""
@@ -138,7 +141,7 @@ class Calls:
         if isinstance(a, ast.Comprehension):
             slot = self.m.slots[id(a)]
             src = self.source_of(a.source)  # its length is spent inline below
-            if self.generate and name in ("any", "all", "count", "first", "sum") and \
+            if self.generate and name in GENERATED_AGGREGATES and \
                     (a.where is not None or a.value is not None):
                 f = self.generated_aggregate(name, a, src, e.span)
                 if f is not None:

@@ -9,7 +9,7 @@ from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.hoist import MISSING, LoopContext
 from rulesdsl.engine.grid import prefix_closure
 from rulesdsl.engine.pieces import field_reader
-from rulesdsl.engine.compile.program import MAX_INT, MAX_RANGE
+from rulesdsl.engine.compile.program import MAX_INT, range_list
 
 
 class Expressions:
@@ -395,18 +395,7 @@ class Expressions:
         a, b = self.expr(e.start), self.expr(e.stop)
         step = self.expr(e.step) if e.step is not None else (lambda st, L: 1)
         span, budget = e.span, self.b
-
-        def rng(st, L):
-            x, y, k = a(st, L), b(st, L), step(st, L)
-            if k <= 0:
-                raise RuntimeRulesError("R016", f"a range's step must be positive, not {k}", span)
-            if (y - x) // k > MAX_RANGE:
-                raise RuntimeRulesError("R016", f"the range {x}..{y} has more than {MAX_RANGE} "
-                                        "values", span, ["use a larger step"])
-            values = range(x, y + 1, k)
-            budget.spend(len(values), span)
-            return list(values)
-        return rng
+        return lambda st, L: range_list(a(st, L), b(st, L), step(st, L), budget, span)
 
     def e_Call(self, e):
         kind, payload = self.m.resolved[id(e)]

@@ -209,8 +209,9 @@ class Functions:
         return self.generated_function(lines, f"{name} at {rules_place(span)}", span)
 
     def generated_aggregate(self, name: str, comp, src, span):
-        """`any`, `all`, `count`, `first` or `sum` of `x in L where ...` as one generated
-        loop (the where and value inline), spending the list's length as the closures do."""
+        """`any`, `all`, `count`, `first`, `sum`, `max` or `min` of `x in L where ...` as one
+        generated loop (the where and value inline), spending the list's length as the
+        closures do."""
         slot = self.m.slots[id(comp)]
         where = self.xs(comp.where) if comp.where is not None else None
         value = self.xs(comp.value) if comp.value is not None else None
@@ -220,6 +221,13 @@ class Functions:
                 return None
             lines += ["    n = 0", "    for x in s:", f"        L[{slot}] = x",
                       f"        if {where}:", "            n += 1", "    return n"]
+        elif name in ("max", "min"):  # the values first, then compared, as the closures do
+            lines += ["    vs = []", "    for x in s:", f"        L[{slot}] = x"]
+            pad = "        "
+            if where is not None:
+                lines.append(f"        if {where}:")
+                pad += "    "
+            lines += [f"{pad}vs.append({value or 'x'})", f"    return {name}(vs, default=0)"]
         else:
             body = {"any": [f"if {value}:" if value else "if True:", "    return True"],
                     "all": [f"if not {value}:" if value else "if False:", "    return False"],

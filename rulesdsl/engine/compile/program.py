@@ -108,6 +108,18 @@ class Program:
         return self.labeller(t, v)
 
 
+def range_list(x: int, y: int, k: int, budget, span) -> list:
+    """`x..y by k` as a list, its length spent from the work budget."""
+    if k <= 0:
+        raise RuntimeRulesError("R016", f"a range's step must be positive, not {k}", span)
+    if (y - x) // k > MAX_RANGE:
+        raise RuntimeRulesError("R016", f"the range {x}..{y} has more than {MAX_RANGE} "
+                                "values", span, ["use a larger step"])
+    values = range(x, y + 1, k)
+    budget.spend(len(values), span)
+    return list(values)
+
+
 def moves_cost(st, cards: list) -> int:
     """What moving `cards` costs: one each, plus a thousandth of the pile each leaves (taking
     a card out of a long list shifts the rest: a loop of single moves is quadratic)."""

@@ -17,7 +17,7 @@ from typing import Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.compile.program import MASK, MAX_INT, moves_cost
+from rulesdsl.engine.compile.program import MASK, MAX_INT, moves_cost, range_list
 from rulesdsl.engine.journal import Later
 from rulesdsl.engine.compile.generate import Statement, compiled
 
@@ -69,7 +69,7 @@ def _bad_index(name, k, span):
 
 HELPERS = {"_bad_indexes": _bad_indexes, "_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
            "_bad_index": _bad_index, "_by_zero": _by_zero, "_no_seat": _no_seat, "MAX_INT": MAX_INT,
-           "moves_cost": moves_cost, "LATER": Later}
+           "moves_cost": moves_cost, "LATER": Later, "_range_list": range_list}
 
 _COMPARE = {"<", ">", "<=", ">="}
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
@@ -466,6 +466,24 @@ class Source:
         inner = self.xs(e.operand)
         return f"(not {inner})" if e.op == "not" else f"(-{inner})"
 
+    def xs_ListLit(self, e):
+        return "[" + "".join(f"{self.xs(item)}, " for item in e.items) + "]"
+
+    def xs_Range(self, e):
+        step = self.xs(e.step) if e.step is not None else "1"
+        return (f"_range_list({self.xs(e.start)}, {self.xs(e.stop)}, {step}, "
+                f"{self.ref(self.b, 'BUDGET')}, {self.ref(e.span, 'S')})")
+
+    def xs_IsIn(self, e):
+        """`x in L`: the list's length is spent each time it is searched, as the closure
+        does; the element first, then the list."""
+        x, s = self.temp(), self.temp()
+        test = "not in" if e.negated else "in"
+        return (f"({x} {test} {s} if (({x} := {self.xs(e.expr)}) is None or True) and "
+                f"{self.ref(self.b, 'BUDGET')}.spend(len({s} := "
+                f"{self.collection_source(e.collection)}), {self.ref(e.span, 'S')}) is None "
+                f"else None)")
+
     def xs_IfExpr(self, e):
         return f"({self.xs(e.then)} if {self.xs(e.cond)} else {self.xs(e.else_)})"
 
@@ -499,6 +517,9 @@ class Source:
             if self.m.types.get(id(arg)) == "zone":
                 return f"len(st.zones[{self.xs(arg)}])"
             return f"len({self.xs(arg)})"
+        if name == "others":  # as the closure: none fails in the `+` (R001)
+            seats = "".join(f"({t} + {i}) % {self.n}, " for i in range(1, self.n))
+            return f"([{seats}] if (({t} := {self.xs(arg)}) is None or True) else None)"
         if name == "seat":
             return (f"({t} if 0 <= ({t} := {self.xs(arg)}) < {self.n} else "
                     f"_no_seat({t}, {self.n}, {self.ref(e.span, 'S')}))")
@@ -567,8 +588,13 @@ class Source:
             return f"({self.xs(e.left)} {op} {self.xs(e.right)})"
         lt = self.m.types.get(id(e.left), "int")
         rt = self.m.types.get(id(e.right), "int")
+        if op == "+" and any(t == "zone" or t.startswith("list") for t in (lt, rt)):
+            # two lists (or zones) joined: a new list, its length checked and spent
+            return (f"{self.ref(self.b, 'BUDGET')}.check_list(list("
+                    f"{self.collection_source(e.left)}) + list("
+                    f"{self.collection_source(e.right)}), {self.ref(e.span, 'S')})")
         if lt != "int" or rt != "int" or op not in _COMPARE | _ARITH | _DIV.keys():
-            return None  # lists, texts: their closures
+            return None  # texts: their closures
         a, b, span = self.xs(e.left), self.xs(e.right), self.ref(e.span, "S")
         x, y = self.temp(), self.temp()
         if op in _DIV:  # as the closure: none fails in the operator itself (R001)
