@@ -122,17 +122,17 @@ class Journal:
         return f"{type(self).__name__}({self.tolist()!r})"
 
 
-class Later(tuple):
-    """The words of a log entry, written when first read: (render, values), where
-    `render(*values)` gives the entry's last items (a move's full and masked words, a
-    logged line). The values are taken when the entry is made; only the text waits. The
-    generated code makes one where the words can neither fail nor pass the text limit."""
-
-    __slots__ = ()
+class Later:
+    """Marks the words of a log entry that are written when first read: the entry's last
+    item is the plain tuple (Later, render, values), where `render(*values)` gives the
+    entry's last items (a move's full and masked words, a logged line). The values are
+    taken when the entry is made; only the text waits. The generated code makes one where
+    the words can neither fail nor pass the text limit. (A plain tuple: a tuple subclass
+    would cost a type call per entry, a third of a playout's logging.)"""
 
 
 class EventLog(Journal):
-    """The raw log: a Journal whose entries may end in a `Later`."""
+    """The raw log: a Journal whose entries may end in words written later (`Later`)."""
 
     __slots__ = ()
     deferred = True
@@ -141,6 +141,7 @@ class EventLog(Journal):
     def _resolve(items: list, start: int) -> None:
         for i in range(start, len(items)):
             e = items[i]
-            if e.__class__ is tuple and e and e[-1].__class__ is Later:
-                render, values = e[-1]
-                items[i] = e[:-1] + render(*values)
+            if e.__class__ is tuple and e:
+                w = e[-1]
+                if w.__class__ is tuple and w and w[0] is Later:
+                    items[i] = e[:-1] + w[1](*w[2])

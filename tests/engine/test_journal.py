@@ -37,7 +37,7 @@ def test_deferred_words_wait_in_shared_chunks_and_are_written_once():
         return (f"P{p + 1} plays {c}",)
     log = EventLog()
     for k in range(100):
-        log.append(("text", Later((render, (k % 2, k)))))
+        log.append(("text", (Later, render, (k % 2, k))))
     copy = log.copy()  # freezes the 100 entries into a chunk both share
     copy.append(("end", (0,)))
     assert written == []

@@ -108,7 +108,7 @@ class Moves:
         many = "'a card'" if one else f"'a card' if {n} == 1 else f'{{{n}}} cards'"
         words = f"({later},)" if later is not None else (
             f"({self.call_source(full)}, {self.call_source(masked)}.replace({MASK!r}, {many}))")
-        fast = self.one_card_move(s, to, words, None)
+        fast = self.one_card_move(s, to, words, None, deferred=later)
         if fast is not None:
             self.emit(move, s.span, Statement("do", fast))
             return
@@ -117,11 +117,12 @@ class Moves:
             f"{n} = len(_c)",
             f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words={words})")))
 
-    def one_card_move(self, s: ast.Move, to, words, budget):
+    def one_card_move(self, s: ast.Move, to, words, budget, deferred=None):
         """`move CARD to ZONE` onto an ordered pile without a limit, as generated lines
         doing what State.move_cards does for one card (it still does it while a card
         effect runs: `keeps N` zones hold their cards then). None where that does not
-        apply."""
+        apply. Words written when the log is read (`deferred`, source.later_words) cannot
+        fail: made only where the entry is, in it."""
         dest = self.xs_or(s.to, to)
         if self.m.types.get(id(s.what)) != "card" or s.bottom or not dest.isdigit():
             return None
@@ -129,9 +130,11 @@ class Moves:
         if self.p.zone_unordered[d] or self.p.zone_capacity[d]:
             return None
         lines = [f"_c = {self.xs(s.what)}"]
-        if words is not None:
-            lines.append(f"_w = {words}")
-        extra = ", words=_w" if words is not None else ""
+        if words is not None and deferred is None:
+            lines.append(f"_w = {words}")  # now: an error in them comes with the move
+        extra = "" if words is None else f", words={words}" if deferred else ", words=_w"
+        entry = f"(('move', (_c,), _f, {d}" + ("))" if words is None else
+                                              f", {deferred}))" if deferred else ") + _w)")
         lines += ["if _c is None:", "    pass"]
         if budget is not None:
             lines += ["else:",
@@ -152,8 +155,7 @@ class Moves:
             f"    st.zones[{d}].append(_c)",
             f"    st.loc[_c] = {d}",
             f"    if _f != {d}:",
-            f"        st._events.append(('move', (_c,), _f, {d})" +
-            (" + _w)" if words is not None else ")")])
+            f"        st._events.append{entry}"])
 
     def s_Shuffle(self, s: ast.Shuffle):
         z = self.expr(s.zone)

@@ -284,7 +284,7 @@ class Source:
                 f"{budget}.check_text({t}, {span}))")
 
     def later_words(self, texts: list, count: Optional[str] = None) -> Optional[str]:
-        """Texts for a log entry, written when the log is read: `LATER((Wn, (values)))`,
+        """Texts for a log entry, written when the log is read: `(LATER, Wn, (values))`,
         where the holes' values are taken now and `Wn(*values)` gives the texts (the last
         one masked: MASK reads "a card", or "N cards" with `count`). None where a hole could
         fail or spend work, or the words could pass the text limit: those are written now,
@@ -326,7 +326,7 @@ class Source:
             return None
         values = [self.xs(part) for _, part in holes.values()] + \
             ([count] if count is not None else [])
-        return f"LATER(({self.ref(render, 'W')}, ({', '.join(values)},)))"
+        return f"(LATER, {self.ref(render, 'W')}, ({', '.join(values)},))"
 
     def label_width(self, t: str, e) -> Optional[int]:
         """The longest text a hole of type `t` can read as, when its value is plain data
