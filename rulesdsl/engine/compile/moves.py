@@ -51,7 +51,9 @@ class Moves:
             self.emit(move, s.span, Statement("do", fast))
             return
         general = (f"_c = {self.cards_source(s.what, what)}",
-                   f"{budget}.moves -= moves_cost(st, _c)",
+                   # moves_cost inline for one card, the usual move
+                   f"{budget}.moves -= (1 + len(st.zones[st.loc[_c[0]]]) // 1000) "
+                   "if len(_c) == 1 else moves_cost(st, _c)",
                    f"if {budget}.moves < 0:",
                    f"    {budget}.move(0, {self.ref(span, 'S')})",
                    f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")
