@@ -120,33 +120,43 @@ class Moves:
             f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words={words})")))
 
     def one_card_move(self, s: ast.Move, to, words, budget, deferred=None):
-        """`move CARD to ZONE` onto an ordered pile without a limit, as generated lines
+        """`move CARD to ZONE` into a zone without a limit, as generated lines
         doing what State.move_cards does for one card (it still does it while a card
         effect runs: `keeps N` zones hold their cards then). None where that does not
         apply. Words written when the log is read (`deferred`, source.later_words) cannot
         fail: made only where the entry is, in it."""
         dest = self.xs_or(s.to, to)
-        if self.m.types.get(id(s.what)) != "card" or s.bottom or not dest.isdigit():
+        if self.m.types.get(id(s.what)) != "card" or s.bottom:
             return None
-        d = int(dest)
-        if self.p.zone_unordered[d] or self.p.zone_capacity[d]:
+        place = []  # the zone of a family (hand[p]) is found after the card and its cost
+        if dest.isdigit():
+            first = int(dest)
+        else:  # a family's instances are alike
+            kind, name = self.m.resolved.get(id(s.to), (None, None))
+            if kind != "zone" or type(s.to) not in (ast.Index, ast.Name):
+                return None
+            first = self.p.zones[name].base
+            place, dest = [f"_d = {dest}"], "_d"
+        if self.p.zone_capacity[first]:
             return None
+        # an unordered zone keeps its cards sorted, as State.move_cards does
+        put = (f"_insort(st.zones[{dest}], _c)" if self.p.zone_unordered[first] else
+               f"st.zones[{dest}].append(_c)")
         lines = [f"_c = {self.xs(s.what)}"]
         if words is not None and deferred is None:
             lines.append(f"_w = {words}")  # now: an error in them comes with the move
         extra = "" if words is None else f", words={words}" if deferred else ", words=_w"
-        entry = f"(('move', (_c,), _f, {d}" + ("))" if words is None else
-                                              f", {deferred}))" if deferred else ") + _w)")
-        lines += ["if _c is None:", "    pass"]
+        entry = f"(('move', (_c,), _f, {dest}" + ("))" if words is None else
+                                                 f", {deferred}))" if deferred else ") + _w)")
         if budget is not None:
-            lines += ["else:",
+            lines += ["if _c is not None:",
                       f"    {budget}.moves -= 1 + len(st.zones[st.loc[_c]]) // 1000",
                       f"    if {budget}.moves < 0:",
-                      f"        {budget}.move(0, {self.ref(s.span, 'S')})",
-                      "if _c is None:", "    pass"]
+                      f"        {budget}.move(0, {self.ref(s.span, 'S')})"]
+        lines += place + ["if _c is None:", "    pass"]
         return tuple(lines + [
             "elif st.effect_depth:",
-            f"    st.move_cards([_c], {d}, False{extra})",
+            f"    st.move_cards([_c], {dest}, False{extra})",
             "else:",
             "    _f = st.loc[_c]",
             "    _z = st.zones[_f]",
@@ -154,9 +164,9 @@ class Moves:
             "        _z.pop()",
             "    else:",
             "        _z.remove(_c)",
-            f"    st.zones[{d}].append(_c)",
-            f"    st.loc[_c] = {d}",
-            f"    if _f != {d}:",
+            f"    {put}",
+            f"    st.loc[_c] = {dest}",
+            f"    if _f != {dest}:",
             f"        st._events.append{entry}"])
 
     def s_Shuffle(self, s: ast.Shuffle):

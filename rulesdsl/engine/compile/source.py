@@ -11,6 +11,7 @@ for `rulesdsl compile GAME --show`, and compiled code is cached by its text."""
 
 from __future__ import annotations
 
+import bisect
 import builtins
 import re
 from typing import Optional
@@ -69,7 +70,8 @@ def _bad_index(name, k, span):
 
 HELPERS = {"_bad_indexes": _bad_indexes, "_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
            "_bad_index": _bad_index, "_by_zero": _by_zero, "_no_seat": _no_seat, "MAX_INT": MAX_INT,
-           "moves_cost": moves_cost, "LATER": Later, "_range_list": range_list}
+           "moves_cost": moves_cost, "LATER": Later, "_range_list": range_list,
+           "_insort": bisect.insort}
 
 _COMPARE = {"<", ">", "<=", ">="}
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)

@@ -146,8 +146,9 @@ class Machine:
         prog = self.prog
         if self.effect_depth:
             cards = self._respect_invariants(cards, dest)
-        if len(cards) == 1 and not prog.zone_unordered[dest] and not prog.zone_capacity[dest]:
-            # the common case, one card onto a pile: no grouping
+        if len(cards) == 1 and not prog.zone_capacity[dest] and not (
+                bottom and prog.zone_unordered[dest]):
+            # the common case, one card onto a pile or into a hand: no grouping
             c = cards[0]
             src = loc[c]
             z = zones[src]
@@ -157,6 +158,8 @@ class Machine:
                 z.remove(c)
             if bottom:
                 zones[dest].insert(0, c)
+            elif prog.zone_unordered[dest]:
+                bisect.insort(zones[dest], c)  # kept sorted, as below
             else:
                 zones[dest].append(c)
             loc[c] = dest
