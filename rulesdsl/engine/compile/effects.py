@@ -10,6 +10,7 @@ from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import MAX_INT, _holds_respond
 from rulesdsl.engine.compile.generate import Statement
+from rulesdsl.engine.compile.source import _no_play
 
 
 class Effects:
@@ -155,28 +156,42 @@ class Effects:
             L = fr[2]
             c, p = card(st, L), by(st, L)
             if c is None or p is None:
-                raise RuntimeRulesError("R012", "play needs a card and a player, got none", span)
+                _no_play(span)
             L[cs], L[ps], L[cancelled] = c, p, False
             st._events.append(("play", p, c))
             st.move_cards([c], to(st, L), False, log=False)
-        self.emit(begin, span)
-        defers = self.responds_in_effect()
+        # the same four steps as generated lines (the closures above and below, inline)
         kind_of = self.p.card_kind
+        kinds, where = self.ref(kind_of, "KIND_OF"), self.ref(span, "S")
+        self.emit(begin, span, Statement("do", (
+            f"_c = {self.xs_or(s.card, card)}",
+            f"_p = {self.xs_or(s.by, by)}",
+            "if _c is None or _p is None:",
+            f"    _no_play({where})",
+            f"L[{cs}], L[{ps}], L[{cancelled}] = _c, _p, False",
+            "st._events.append(('play', _p, _c))",
+            f"st.move_cards([_c], {self.xs_or(s.to, to)}, False, log=False)")))
+        defers = self.responds_in_effect()
         for rid in self.response_ids:
             def respond(st, fr, rid=rid):
                 L = fr[2]
                 if not L[cancelled] and not defers[kind_of[L[cs]]]:
                     st.call(rid, [L[cs], L[ps]], False)
-            self.emit(respond, span)
+            self.emit(respond, span, Statement("leave", (
+                f"if not L[{cancelled}] and not {self.ref(defers, 'DEFERS')}[{kinds}[L[{cs}]]]:",
+                f"    st.call({rid}, [L[{cs}], L[{ps}]], False)")))
 
             def after(st, fr):
                 if st.cancelled:
                     fr[2][cancelled] = True
                     st.cancelled = False
                     st._events.append(("cancelled", fr[2][cs]))
-            self.emit(after, span)
+            self.emit(after, span, Statement("do", (
+                "if st.cancelled:",
+                f"    L[{cancelled}] = True",
+                "    st.cancelled = False",
+                f"    st._events.append(('cancelled', L[{cs}]))")))
         on_play = self.p.on_play
-        kind_of = self.p.card_kind
 
         def effect(st, fr):
             L = fr[2]
@@ -185,7 +200,11 @@ class Effects:
             pid = on_play[kind_of[L[cs]]]
             if pid is not None:
                 st.call(pid, [L[cs], L[ps]], True)
-        self.emit(effect, span)
+        self.emit(effect, span, Statement("leave", (
+            f"if not L[{cancelled}]:",
+            f"    _k = {self.ref(on_play, 'ON_PLAY')}[{kinds}[L[{cs}]]]",
+            "    if _k is not None:",
+            f"        st.call(_k, [L[{cs}], L[{ps}]], True)")))
 
     def responds_in_effect(self) -> list:
         """Per kind id: does its `on play` hold a `respond`? Then the responses run there,

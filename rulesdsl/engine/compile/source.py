@@ -64,6 +64,10 @@ def _too_big(span):
                             ["numbers stay within -2^53..2^53"])
 
 
+def _no_play(span):
+    raise RuntimeRulesError("R012", "play needs a card and a player, got none", span)
+
+
 def _bad_index(name, k, span):
     raise RuntimeRulesError("R010", f"{name}[...] was given {'none' if k is None else k}", span)
 
@@ -71,7 +75,7 @@ def _bad_index(name, k, span):
 HELPERS = {"_bad_indexes": _bad_indexes, "_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
            "_bad_index": _bad_index, "_by_zero": _by_zero, "_no_seat": _no_seat, "MAX_INT": MAX_INT,
            "moves_cost": moves_cost, "LATER": Later, "_range_list": range_list,
-           "_insort": bisect.insort}
+           "_insort": bisect.insort, "_no_play": _no_play}
 
 _COMPARE = {"<", ">", "<=", ">="}
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
