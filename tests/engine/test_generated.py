@@ -84,6 +84,17 @@ def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
      "  set n = column_of(at) + row_of(at)\n}\n", "R013", 13),
     ("zone hand per player hidden\nphase main {\n  set n = 1\n  set n = 2\n"
      "  deal 5 from stock to hand\n  set n = 3\n}\n", "R022", 13),
+    # generated forms of their own: playing a card, others, ranges, `is in`, max, joined lists
+    ("phase main {\n  set n = 1\n  play top(table) by seat(0) to table\n}\n", "R012", 11),
+    ("var z: player = none\nphase main {\n  set n = 1\n  set n = size(others(z))\n}\n",
+     "R001", 12),
+    ("phase main {\n  set n = 0\n  set n = sum(x for x in 1..5 step n)\n}\n", "R016", 11),
+    ("var z: int = none\nphase main {\n  set n = 1\n  set n = sum(x for x in 1..z)\n}\n",
+     "R001", 12),
+    ("var z: int = none\nphase main {\n  set n = 1\n"
+     "  set n = max(x for x in [1, z, 3] where x != 3)\n}\n", "R001", 12),
+    ("phase main {\n  set n = 1\n  set n = min(c.value for c in stock + table where c.value > n)\n"
+     "  if top(table) is in stock + [top(table)] { set n = top(table).value }\n}\n", "R013", 12),
 ])
 def test_errors_name_the_same_place_in_both_engines(tmp_path, monkeypatch, body, code, line):
     seen = [error_of(load(tmp_path, body, engine, monkeypatch, step_limit=5000), code, line)
