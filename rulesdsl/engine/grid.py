@@ -167,7 +167,7 @@ def var_filter_aggregate(compiler, name: str, a) -> Optional[Callable]:
                         "    return False"],
                 "all": ["    for x in s:", f"        if not {meets}:", "            return False",
                         "    return True"]}[name]
-        made = compiler.generated_function(
+        made = compiler.with_fresh_memo(  # E may read the loop's memo: emptied inside
             ["def aggregate(st, L):", f"    want = {compiler.call_source(rhs)}",
              "    values = st.vars", f"    s = {compiler.call_source(src)}"] + body,
             f"{name} over a variable at {rules_place(a.span)}", a.span)
