@@ -39,7 +39,8 @@ class Expressions:
                 return f
         f = getattr(self, "e_" + t.__name__)(e)
         if self.generate and t is ast.Name and self.m.resolved[id(e)][0] in (
-                "local", "var", "zone", "enum_all", "builtin", "enum_value", "option"):
+                "local", "var", "zone", "enum_all", "builtin", "enum_value", "option",
+                "define"):
             text = self.xs_Name(e)  # a name generated code reads directly, not through f
             if text is not None:
                 self.known_as(f, text)
