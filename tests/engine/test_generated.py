@@ -233,3 +233,22 @@ phase main {
     # seat 1 may play every big and the plain card: n = 4; then seat 0 no big (none above
     # 4) but the card: 41; the empty table's top is none, never playable: 410
     assert values == [410, 410]
+
+
+@pytest.mark.parametrize("engine", ["generated", "closures"])
+def test_a_pure_definition_is_computed_once_per_arguments_while_options_are(
+        tmp_path, monkeypatch, engine):
+    """While a decision's options are computed the state stands still, so `heavy(seat(0))`
+    runs once for the three candidates, not once each: three runs would spend more work
+    than the limit allows."""
+    body = ("define heavy(p: player) = sum(x for x in 1..100)\n"
+            "define check(c: card) = heavy(seat(0)) > c.value\n"
+            "phase main {\n  ask seat(0) \"pick\" {\n"
+            "    c in stock where check(c) { set n = c.value }\n  }\n  win seat(0)\n}\n")
+    monkeypatch.setenv("RULESDSL_LIMITS", "work=300")  # one run of heavy: about 200
+    st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+    assert sorted(a.label for a in st.legal_actions()) == ["card 1", "card 2", "card 3"]
+    monkeypatch.setenv("RULESDSL_LIMITS", "work=150")  # not even one
+    with pytest.raises(RulesError) as info:
+        load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+    assert info.value.code == "R005"

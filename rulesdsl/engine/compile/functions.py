@@ -260,11 +260,35 @@ class Functions:
         call = f"{fn}(st, [{', '.join(values)}])"
         if len(args) <= 2 and self.scanner.pure_define(name):
             self.define_call(name, [self.expr(a) for a in args], d.decl.span)  # the closures'
-            memo = self.memo_function(name, fn, len(args), size)
             m = self.temp()
+            if all(self.hashable(a) for a in args):
+                return self.memo_inline(name, fn, args, size, m)
+            memo = self.memo_function(name, fn, len(args), size)
             return (f"({call} if ({m} := st.memo) is None else "
                     f"{memo}(st, {m}{''.join(', ' + self.xs(a) for a in args)}))")
         return call
+
+    def hashable(self, e) -> bool:
+        """Is `e` a value a memo's key may hold (never a list)?"""
+        t = self.m.types.get(id(e), "any")
+        return t != "any" and not t.startswith("list")
+
+    def memo_inline(self, name: str, fn: str, args: list, size: int, m: str) -> str:
+        """A pure definition's call with the memo read inline (the keys memo_function and
+        Calls.memo_define_call use): the arguments once, then the memo's answer, else the
+        definition's."""
+        xs = [self.temp() for _ in args]
+        call = f"{fn}(st, [{', '.join(xs + ['None'] * (size - len(args)))}])"
+        key, v = self.temp(), self.temp()
+        self.ns.setdefault("MISSING", MISSING)
+        keyed = f"({name!r}, {', '.join(xs)})" if xs else repr(name)
+        text = (f"({call} if ({m} := st.memo) is None else "
+                f"{v} if ({v} := {m}.get(({key} := {keyed}), MISSING)) is not MISSING else "
+                f"{m}.__setitem__({key}, ({v} := {call})) or {v})")
+        if not xs:
+            return text
+        bound = " and ".join(f"(({x} := {self.xs(a)}) is None or True)" for x, a in zip(xs, args))
+        return f"({text} if {bound} else None)"
 
     def memo_function(self, name: str, fn: str, k: int, size: int) -> str:
         """A pure definition while a decision's options are computed: once per arguments
