@@ -343,12 +343,17 @@ class Functions:
             while type(e) is ast.LetIn:  # `let x = v in ...` as statements
                 lines.append(f"    L[{self.m.slots[id(e)]}] = {self.xs(e.value)}")
                 e = e.body
-            lines.append(f"    v = {self.xs(e)}")
-            k = len(d.params)
-            for mod in d.modifiers:  # each modifier sees the value so far as its last name
-                lines += [f"    L[{k}] = v", f"    if {self.xs(mod.cond)}:",
-                          f"        v = {self.xs(mod.value)}"]
-            lines.append("    return v")
+            value = self.xs(e)
+            loop = self.body_of_call(value) if not d.modifiers else None
+            if loop is not None:  # a generated loop over these locals (`any(...)`): its
+                lines += loop     # lines here, its returns this one's: one call, not two
+            else:
+                lines.append(f"    v = {value}")
+                k = len(d.params)
+                for mod in d.modifiers:  # each modifier sees the value so far as its last name
+                    lines += [f"    L[{k}] = v", f"    if {self.xs(mod.cond)}:",
+                              f"        v = {self.xs(mod.value)}"]
+                lines.append("    return v")
         finally:
             self.loop_stack, self.xs_depth = outer, saved
         made = self.generated_function(lines, f"define {name} ({rules_place(d.decl.span)})",

@@ -96,6 +96,7 @@ class Source:
         self.ns_ids = {}  # id(object) -> its name in ns
         self.generated = []  # every generated definition, in order, for --show
         self.lambda_sources = {}  # id(generated lambda) -> (it, its expression's source)
+        self.function_lines = {}  # id(generated function) -> (it, its lines)
         self.memo_fns = {}  # "memo_<definition>_<arity>" -> its generated memo function
         self.temps = 0
         self.xs_depth = 0  # operators nested in the expression being generated
@@ -179,7 +180,15 @@ class Source:
         except (SyntaxError, RecursionError, MemoryError):
             return None
         self.generated.append((title, span, source))
+        self.function_lines[id(f)] = (f, lines)
         return f
+
+    def body_of_call(self, text: str) -> Optional[list]:
+        """The body lines of the generated function a source `Kn(st, L)` calls, or None."""
+        m = re.fullmatch(r"([A-Za-z_]\w*)\(st, L\)", text)
+        f = self.ns.get(m.group(1)) if m else None
+        made = self.function_lines.get(id(f))
+        return made[1][1:] if made is not None and made[0] is f else None
 
     def xs(self, e) -> str:
         """Python source for `e`; a closure call where no source form exists."""
