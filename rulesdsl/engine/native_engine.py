@@ -75,6 +75,10 @@ def _libraries() -> dict:
     for name, rel in sorted(HOT.items()):
         with open(os.path.join(ENGINE, rel), "rb") as f:
             digest.update(name.encode() + b"\0" + f.read())
+        pxd = os.path.join(ENGINE, rel[:-3] + ".pxd")  # C types for the module, if any
+        if os.path.isfile(pxd):
+            with open(pxd, "rb") as f:
+                digest.update(b"\0pxd\0" + f.read())
     folder = cache_folder("native", sys.implementation.cache_tag, "engine-" +
                           digest.hexdigest()[:24])
     if folder is None:

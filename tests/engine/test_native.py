@@ -117,6 +117,7 @@ def test_the_engine_itself_runs_as_c_too(engine):
         assert all(m.__loader__.__class__.__name__ == "ExtensionFileLoader" for m in hot), \\
             [m.__file__ for m in hot]
         assert type(rulesdsl.State.apply).__name__ == "cython_function_or_method"
+        assert machine._NATIVE and not hasattr(machine, "_shuffled64")  # machine.pxd read
         from _golden import ROOT, fixture_path, play
         path = ROOT / "games" / "triumvirat.rules"
         recorded = json.loads(fixture_path(path).read_text(encoding="utf-8"))
@@ -135,3 +136,33 @@ def test_the_engine_itself_runs_as_c_too(engine):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env={**os.environ, "RULESDSL_ENGINE": "native"}, timeout=900)
     assert done.returncode == 0 and "replayed" in done.stdout, done.stderr[-3000:]
+
+
+def test_the_shuffle_draws_splitmix64s_numbers():
+    """Machine.shuffle as loaded (C integers under the native engine, machine.pxd) and
+    _shuffled64 (the C loop's text, run as Python here) against SplitMix64 on Python ints:
+    the same piles and generator state, so the goldens stay byte for byte."""
+    import random
+    from types import SimpleNamespace
+    from rulesdsl.engine.state import machine
+    from rulesdsl.engine.state.data import splitmix64
+
+    def reference(z, x):
+        for i in range(len(z) - 1, 0, -1):
+            x, bits = splitmix64(x)
+            j = (bits * (i + 1)) >> 64
+            z[i], z[j] = z[j], z[i]
+        return x
+
+    rnd = random.Random(7)
+    for n in [0, 1, 2, 3, 52, 200] + [rnd.randrange(1, 120) for _ in range(200)]:
+        x = rnd.choice([0, 1, (1 << 64) - 1, rnd.getrandbits(64)])
+        want = list(range(n))
+        want_x = reference(want, x)
+        st = SimpleNamespace(zones=[list(range(n))], rng=x, _events=[],
+                             prog=SimpleNamespace(zone_unordered=[False]))
+        machine.Machine.shuffle(st, 0)
+        assert (st.zones[0], st.rng) == (want, want_x), (n, x)
+        if hasattr(machine, "_shuffled64"):  # the pure module: the C loop's text as Python
+            z = list(range(n))
+            assert (machine._shuffled64(z, x), z) == (want_x, want), (n, x)

@@ -9,6 +9,33 @@ from rulesdsl.lang.errors import RulesError, RuntimeRulesError
 from rulesdsl.engine.state.data import MASK64, fold_repeats, splitmix64
 from rulesdsl.engine.compile.generate import failing_pc
 
+try:  # True where this module is built by Cython (RULESDSL_ENGINE=native)
+    import cython
+    _NATIVE = cython.compiled
+except ImportError:
+    _NATIVE = False
+
+# SplitMix64's constants (data.splitmix64); machine.pxd makes them C integers
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_MASK64, _MASK32 = (1 << 64) - 1, (1 << 32) - 1
+
+
+def _shuffled64(z: list, x: int) -> int:
+    """Machine.shuffle's loop for 64-bit unsigned C integers (machine.pxd types it): shuffle
+    z in place from generator state x, return the new state. The same numbers as the pure
+    loop: every step masked to 64 bits, and the draw (b * n) >> 64, the high half of a
+    128-bit product, made of 32-bit halves (n, a pile's size, is below 2**32). Slower than
+    the pure loop in Python, so only the native build runs it."""
+    for i in range(len(z) - 1, 0, -1):
+        x = (x + _GOLDEN) & _MASK64
+        b = ((x ^ (x >> 30)) * _MIX1) & _MASK64
+        b = ((b ^ (b >> 27)) * _MIX2) & _MASK64
+        b ^= b >> 31
+        n = i + 1
+        j = ((b >> 32) * n + (((b & _MASK32) * n) >> 32)) >> 32
+        z[i], z[j] = z[j], z[i]
+    return x
+
 
 class Machine:
     """Runs instructions until a decision, and carries out card moves."""
@@ -127,6 +154,10 @@ class Machine:
     def shuffle(self, zi: int) -> None:
         z = self.zones[zi]
         if self.prog.zone_unordered[zi]:
+            return
+        if _NATIVE:  # the same numbers, in C's 64-bit integers (machine.pxd)
+            self.rng = _shuffled64(z, self.rng)
+            self._events.append(("shuffle", zi))
             return
         x = self.rng  # next_random's SplitMix64 steps, inline: a deck costs one call
         for i in range(len(z) - 1, 0, -1):
