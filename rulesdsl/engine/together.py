@@ -58,7 +58,8 @@ class AskTogether:
     how many have chosen, the choices as [seat, label, alt, value], and how many of those
     have taken effect."""
 
-    __slots__ = ("inner", "binder", "seats", "k", "picks", "done", "span")
+    __slots__ = ("inner", "binder", "seats", "k", "picks", "done", "span", "fast",
+                 "who_source", "bind_source")
     secret = True  # State.apply logs nothing: the choice is hidden until the reveal
     optional = False  # (like Ask: every listed player must choose)
 
@@ -70,6 +71,14 @@ class AskTogether:
         self.binder = binder
         self.seats, self.k, self.picks, self.done = seats, k, picks, done
         self.span = span
+        # as generated code (generate._inline_decision): the inner decision's options,
+        # who is asked, and that player bound to the question's name first
+        self.fast = inner.fast
+        self.who_source = f"L[{seats}][L[{k}]]" if inner.fast is not None else None
+        self.bind_source = f"L[{binder}] = _s"
+
+    def no_option(self, seat):
+        self.inner.no_option(seat)
 
     @property
     def alts(self):

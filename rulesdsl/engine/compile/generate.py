@@ -178,8 +178,9 @@ def _inline_decision(ins, pc: int, name: str, ref) -> list:
     which says why or declines."""
     if getattr(ins, "fast", None) is None or getattr(ins, "who_source", None) is None:
         return []
+    bind = getattr(ins, "bind_source", None)  # ask together: the player's name first
     lines = [f"_s = {ins.who_source}",
-             "if _s is not None:",
+             "if _s is not None:"] + ([f"    {bind}"] if bind else []) + [
              "    st.memo = {}  # the state stands still: pure definitions are memoised",
              "    try:",
              f"        _o = {ref(ins.fast, 'O')}(st, L)",
