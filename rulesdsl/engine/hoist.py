@@ -25,6 +25,14 @@ _PURE_NAMES = frozenset(["var", "zone", "option", "builtin", "enum_all", "enum_v
                          "self_field"])
 
 
+# what a simple definition's value may hold: reads, arithmetic, comparisons, no lists visited
+_SIMPLE = (ast.Int, ast.Bool, ast.NoneLit, ast.Attr, ast.Index, ast.Unary, ast.Binary,
+           ast.IsKind, ast.IfExpr, ast.Name, ast.Call)
+_SIMPLE_BUILTINS = frozenset(["size", "next", "previous", "seat", "top", "bottom",
+                              "neighbour", "column_of", "row_of"])
+_SIMPLE_NAMES = frozenset(["local", "var", "zone", "option", "builtin", "enum_value"])
+
+
 class Scanner:
     """What an expression reads and binds (local slots), and whether it is pure."""
 
@@ -32,7 +40,38 @@ class Scanner:
         self.m = model
         self.memo = {}
         self.define_pure = {}
+        self.define_simple = {}
         self._playable_pure = None
+
+    def simple_define(self, name: str) -> bool:
+        """Is the definition a few reads, sums and comparisons: no modifier, no list
+        visited, no other definition called, nothing drawn at random? It spends no work
+        (it costs no more than the expression it stands for), and generated code writes it
+        where it is called (compile/functions.py)."""
+        got = self.define_simple.get(name)
+        if got is None:
+            d = self.m.defines[name]
+            got = self.define_simple[name] = not d.modifiers and self._simple(d.decl.body)
+        return got
+
+    def _simple(self, e) -> bool:
+        if not isinstance(e, _SIMPLE):
+            return False
+        resolved = self.m.resolved.get(id(e))
+        kind = resolved[0] if resolved is not None else None
+        if isinstance(e, ast.Name):
+            return kind in _SIMPLE_NAMES
+        if isinstance(e, ast.Call) and (kind in ("define", "aggregate") or
+                                        e.name not in _SIMPLE_BUILTINS):
+            return False
+        if isinstance(e, ast.Binary) and e.op == "+" and any(  # joined lists visit items
+                t == "zone" or t.startswith("list") for t in
+                (self.m.types.get(id(e.left), "any"), self.m.types.get(id(e.right), "any"))):
+            return False
+        parts = _children(e)
+        if isinstance(e, ast.Index) and kind in ("zone", "var"):
+            parts = list(e.args)
+        return all(p is None or self._simple(p) for p in parts)
 
     def scan(self, e):
         """(slots read from outside, slots bound inside, pure) for an expression node."""

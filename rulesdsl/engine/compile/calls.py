@@ -21,7 +21,8 @@ class Calls:
 
     def define_call(self, name: str, args: list, span=None) -> Callable:
         """A call of a definition. Each call spends one unit of work, counted inline (no
-        extra call): a chain of definitions can call each other 3^40 times in one step."""
+        extra call): a chain of definitions can call each other 3^40 times in one step. A
+        simple definition (hoist.Scanner.simple_define) spends none: it calls no other."""
         d = self.m.defines[name]
         cache = getattr(self, "_define_bodies", None)
         if cache is None:
@@ -51,11 +52,12 @@ class Calls:
             return self.memo_define_call(name, args, plain, body, mods, size, k,
                                          span or d.decl.span)
         b, span = self.b, span or d.decl.span
+        unit = 0 if self.scanner.simple_define(name) else 1  # (hoist.Scanner.simple_define)
         # one closure for every arity: the generated code calls definitions directly
         # (compile/functions.py); this serves the closures engine and the fallbacks
 
         def call(st, L):
-            b.work -= 1
+            b.work -= unit
             if b.work < 0:
                 b.spend(0, span)
             env = [None] * size
@@ -75,9 +77,10 @@ class Calls:
         stands still then) is computed once per arguments: `st.memo` is a dict during
         `Ask.options`, else None."""
         b = self.b
+        unit = 0 if self.scanner.simple_define(name) else 1
 
         def invoke(st, values):
-            b.work -= 1  # as a call outside options spends (and the generated code)
+            b.work -= unit  # as a call outside options spends (and the generated code)
             if b.work < 0:
                 b.spend(0, span)
             env = [None] * size

@@ -5,6 +5,9 @@ Python cannot compile is left to the closures (Source.generated_function returns
 
 from __future__ import annotations
 
+import io
+import re
+import tokenize
 from ast import literal_eval
 
 from rulesdsl.lang import ast
@@ -255,6 +258,9 @@ class Functions:
         if fn is None:
             return None
         d = self.m.defines[name]
+        inline = self.define_inline.get(name)
+        if inline is not None:
+            return self.inline_call(inline, args)
         size = self.define_frame_size(name)
         values = [self.xs(a) for a in args] + ["None"] * (size - len(args))
         call = f"{fn}(st, [{', '.join(values)}])"
@@ -267,6 +273,31 @@ class Functions:
             return (f"({call} if ({m} := st.memo) is None else "
                     f"{memo}(st, {m}{''.join(', ' + self.xs(a) for a in args)}))")
         return call
+
+    def note_inline(self, name: str, value: str, nparams: int) -> None:
+        """Keep a simple definition's value, as source over its parameters, to be written
+        where it is called: where it reads nothing of its frame but its parameters (no
+        closure, no loop over its locals) and nests shallowly (Python's parser nests 200
+        parentheses at most)."""
+        slots = re.findall(r"(?<![\w.])L\[(\d+)\]", value)
+        if "(st, L)" in value or re.search(r"(?<![\w.])L(?!\w|\[\d+\])", value) or \
+                any(int(k) >= nparams for k in slots) or _depth(value) > 40 or \
+                any(t.type == tokenize.STRING and "L[" in t.string for t in
+                    tokenize.generate_tokens(io.StringIO(value).readline)):
+            return
+        self.define_inline[name] = (value, nparams)
+
+    def inline_call(self, inline: tuple, args: list) -> str:
+        """A simple definition's value where it is called: each argument computed once,
+        in order, then the value over them."""
+        value, nparams = inline
+        names = [self.temp() for _ in range(nparams)]
+        body = re.sub(r"(?<![\w.])L\[(\d+)\]", lambda m: names[int(m.group(1))], value)
+        if not args:
+            return f"({body})"
+        bound = " and ".join(f"(({x} := {self.xs(a)}) is None or True)"
+                             for x, a in zip(names, args))
+        return f"({body} if {bound} else None)"
 
     def hashable(self, e) -> bool:
         """Is `e` a value a memo's key may hold (never a list)?"""
@@ -332,10 +363,11 @@ class Functions:
         d = self.m.defines[name]
         self.define_fns[name] = None  # while its body is generated: a call of itself
         budget, span = self.ref(self.b, "BUDGET"), self.ref(d.decl.span, "S")
-        lines = [f"def define(st, L):  # {name}",
+        simple = self.scanner.simple_define(name)  # spends no work: no lines for it
+        lines = [f"def define(st, L):  # {name}"] + ([] if simple else [
                  f"    {budget}.work -= 1",
                  f"    if {budget}.work < 0:",
-                 f"        {budget}.spend(0, {span})"]
+                 f"        {budget}.spend(0, {span})"])
         outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
         saved, self.xs_depth = self.xs_depth, 0
         try:
@@ -344,6 +376,8 @@ class Functions:
                 lines.append(f"    L[{self.m.slots[id(e)]}] = {self.xs(e.value)}")
                 e = e.body
             value = self.xs(e)
+            if simple:
+                self.note_inline(name, value, len(d.params))
             loop = self.body_of_call(value) if not d.modifiers else None
             if loop is not None:  # a generated loop over these locals (`any(...)`): its
                 lines += loop     # lines here, its returns this one's: one call, not two
@@ -362,3 +396,15 @@ class Functions:
             return None
         fn = self.define_fns[name] = self.ref(made, f"define_{name}_")
         return fn
+
+
+def _depth(text: str) -> int:
+    """How deep brackets nest in a generated expression."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]}":
+            depth -= 1
+    return deepest

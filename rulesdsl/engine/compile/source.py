@@ -101,6 +101,7 @@ class Source:
         self.temps = 0
         self.xs_depth = 0  # operators nested in the expression being generated
         self.define_fns = {}  # definition -> its generated function's name (or None)
+        self.define_inline = {}  # simple definition -> (its value's source, parameters)
         self.playable_fn = None  # playable(c, p) as one generated function, once made
 
     # ------------------------------------------------------------------ names
