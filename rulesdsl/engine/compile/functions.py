@@ -293,11 +293,15 @@ class Functions:
         value, nparams = inline
         names = [self.temp() for _ in range(nparams)]
         body = re.sub(r"(?<![\w.])L\[(\d+)\]", lambda m: names[int(m.group(1))], value)
+        return self.with_arguments(body, names, args)
+
+    def with_arguments(self, text: str, names: list, args: list) -> str:
+        """`text` over temporaries `names`, each first set to its argument, in order."""
         if not args:
-            return f"({body})"
+            return f"({text})"
         bound = " and ".join(f"(({x} := {self.xs(a)}) is None or True)"
                              for x, a in zip(names, args))
-        return f"({body} if {bound} else None)"
+        return f"({text} if {bound} else None)"
 
     def hashable(self, e) -> bool:
         """Is `e` a value a memo's key may hold (never a list)?"""
@@ -316,10 +320,7 @@ class Functions:
         text = (f"({call} if ({m} := st.memo) is None else "
                 f"{v} if ({v} := {m}.get(({key} := {keyed}), MISSING)) is not MISSING else "
                 f"{m}.__setitem__({key}, ({v} := {call})) or {v})")
-        if not xs:
-            return text
-        bound = " and ".join(f"(({x} := {self.xs(a)}) is None or True)" for x, a in zip(xs, args))
-        return f"({text} if {bound} else None)"
+        return self.with_arguments(text, xs, args)
 
     def memo_function(self, name: str, fn: str, k: int, size: int) -> str:
         """A pure definition while a decision's options are computed: once per arguments
