@@ -27,7 +27,7 @@ _PURE_NAMES = frozenset(["var", "zone", "option", "builtin", "enum_all", "enum_v
 
 # what a simple definition's value may hold: reads, arithmetic, comparisons, no lists visited
 _SIMPLE = (ast.Int, ast.Bool, ast.NoneLit, ast.Attr, ast.Index, ast.Unary, ast.Binary,
-           ast.IsKind, ast.IfExpr, ast.Name, ast.Call)
+           ast.IsKind, ast.IfExpr, ast.Name, ast.Call, ast.LetIn)
 _SIMPLE_BUILTINS = frozenset(["size", "next", "previous", "seat", "top", "bottom",
                               "neighbour", "column_of", "row_of"])
 _SIMPLE_NAMES = frozenset(["local", "var", "zone", "option", "builtin", "enum_value"])
@@ -44,12 +44,13 @@ class Scanner:
         self._playable_pure = None
 
     def simple_define(self, name: str) -> bool:
-        """Is the definition a few reads, sums and comparisons: no modifier, no list
-        visited, no other definition called, nothing drawn at random? It spends no work
-        (it costs no more than the expression it stands for), and generated code writes it
-        where it is called (compile/functions.py)."""
+        """Is the definition a few reads, sums and comparisons (with `let`, and calls of
+        simple definitions): no modifier, no list visited, nothing drawn at random? It
+        spends no work (it costs no more than the expression it stands for), and generated
+        code writes it where it is called (compile/functions.py)."""
         got = self.define_simple.get(name)
         if got is None:
+            self.define_simple[name] = False  # while scanning: one that calls itself is not
             d = self.m.defines[name]
             got = self.define_simple[name] = not d.modifiers and self._simple(d.decl.body)
         return got
@@ -59,10 +60,13 @@ class Scanner:
             return False
         resolved = self.m.resolved.get(id(e))
         kind = resolved[0] if resolved is not None else None
+        if isinstance(e, ast.LetIn):
+            return self._simple(e.value) and self._simple(e.body)
         if isinstance(e, ast.Name):
-            return kind in _SIMPLE_NAMES
-        if isinstance(e, ast.Call) and (kind in ("define", "aggregate") or
-                                        e.name not in _SIMPLE_BUILTINS):
+            return kind in _SIMPLE_NAMES or kind == "define" and self.simple_define(resolved[1])
+        if isinstance(e, ast.Call) and not (
+                kind == "define" and self.simple_define(resolved[1]) or
+                kind not in ("define", "aggregate") and e.name in _SIMPLE_BUILTINS):
             return False
         if isinstance(e, ast.Binary) and e.op == "+" and any(  # joined lists visit items
                 t == "zone" or t.startswith("list") for t in

@@ -274,26 +274,37 @@ class Functions:
                     f"{memo}(st, {m}{''.join(', ' + self.xs(a) for a in args)}))")
         return call
 
-    def note_inline(self, name: str, value: str, nparams: int) -> None:
-        """Keep a simple definition's value, as source over its parameters, to be written
-        where it is called: where it reads nothing of its frame but its parameters (no
+    def note_inline(self, name: str, value: str, nparams: int, lets: list) -> None:
+        """Keep a simple definition's value, as source over its parameters and its lets,
+        to be written where it is called: where it reads nothing of its frame but those (no
         closure, no loop over its locals) and nests shallowly (Python's parser nests 200
         parentheses at most)."""
-        slots = re.findall(r"(?<![\w.])L\[(\d+)\]", value)
-        if "(st, L)" in value or re.search(r"(?<![\w.])L(?!\w|\[\d+\])", value) or \
-                any(int(k) >= nparams for k in slots) or _depth(value) > 40 or \
-                any(t.type == tokenize.STRING and "L[" in t.string for t in
-                    tokenize.generate_tokens(io.StringIO(value).readline)):
+        texts = [text for _, text in lets] + [value]
+        known = set(range(nparams)) | {slot for slot, _ in lets}
+        whole = " ".join(texts)
+        if "(st, L)" in whole or re.search(r"(?<![\w.])L(?!\w|\[\d+\])", whole) or \
+                any(int(k) not in known for k in re.findall(r"(?<![\w.])L\[(\d+)\]", whole)) \
+                or max(map(_depth, texts)) > 40 or len(lets) > 4 or \
+                any(t.type == tokenize.STRING and "L[" in t.string for text in texts
+                    for t in tokenize.generate_tokens(io.StringIO(text).readline)):
             return
-        self.define_inline[name] = (value, nparams)
+        self.define_inline[name] = (value, nparams, lets)
 
     def inline_call(self, inline: tuple, args: list) -> str:
         """A simple definition's value where it is called: each argument computed once,
-        in order, then the value over them."""
-        value, nparams = inline
-        names = [self.temp() for _ in range(nparams)]
-        body = re.sub(r"(?<![\w.])L\[(\d+)\]", lambda m: names[int(m.group(1))], value)
-        return self.with_arguments(body, names, args)
+        in order, then its lets, then the value over them."""
+        value, nparams, lets = inline
+        names = {k: self.temp() for k in range(nparams)}
+        names.update((slot, self.temp()) for slot, _ in lets)
+
+        def local(text):
+            return re.sub(r"(?<![\w.])L\[(\d+)\]", lambda m: names[int(m.group(1))], text)
+        body = local(value)
+        if lets:  # each let once, after the arguments, in order
+            body = (f"({body} if " + " and ".join(
+                f"(({names[slot]} := {local(text)}) is None or True)" for slot, text in lets)
+                + " else None)")
+        return self.with_arguments(body, [names[k] for k in range(nparams)], args)
 
     def with_arguments(self, text: str, names: list, args: list) -> str:
         """`text` over temporaries `names`, each first set to its argument, in order."""
@@ -373,12 +384,14 @@ class Functions:
         saved, self.xs_depth = self.xs_depth, 0
         try:
             e = d.decl.body
+            lets = []  # (slot, value's source)
             while type(e) is ast.LetIn:  # `let x = v in ...` as statements
-                lines.append(f"    L[{self.m.slots[id(e)]}] = {self.xs(e.value)}")
+                lets.append((self.m.slots[id(e)], self.xs(e.value)))
+                lines.append(f"    L[{lets[-1][0]}] = {lets[-1][1]}")
                 e = e.body
             value = self.xs(e)
             if simple:
-                self.note_inline(name, value, len(d.params))
+                self.note_inline(name, value, len(d.params), lets)
             loop = self.body_of_call(value) if not d.modifiers else None
             if loop is not None:  # a generated loop over these locals (`any(...)`): its
                 lines += loop     # lines here, its returns this one's: one call, not two
