@@ -44,29 +44,38 @@ class Scanner:
         self._playable_pure = None
 
     def simple_define(self, name: str) -> bool:
-        """Is the definition a few reads, sums and comparisons (with `let`, and calls of
-        simple definitions): no modifier, no list visited, nothing drawn at random? It
-        spends no work (it costs no more than the expression it stands for), and generated
-        code writes it where it is called (compile/functions.py)."""
+        """Is the definition a few reads, sums and comparisons (with `let`): no modifier,
+        no list visited, nothing drawn at random, and no definition called but such a one
+        that calls none itself? It spends no work (it costs no more than the expression it
+        stands for: calls two deep cannot multiply), and generated code writes it where it
+        is called (compile/functions.py)."""
+        return self._simple_level(name) > 0
+
+    def _simple_level(self, name: str) -> int:
+        """0: not simple; 1: simple, calling no definition; 2: calling only those."""
         got = self.define_simple.get(name)
         if got is None:
-            self.define_simple[name] = False  # while scanning: one that calls itself is not
+            self.define_simple[name] = 0  # while scanning: one that calls itself is not
             d = self.m.defines[name]
-            got = self.define_simple[name] = not d.modifiers and self._simple(d.decl.body)
+            body = d.decl.body
+            got = 0 if d.modifiers else 1 if self._simple(body, False) else \
+                2 if self._simple(body, True) else 0
+            self.define_simple[name] = got
         return got
 
-    def _simple(self, e) -> bool:
+    def _simple(self, e, calls: bool) -> bool:
         if not isinstance(e, _SIMPLE):
             return False
         resolved = self.m.resolved.get(id(e))
         kind = resolved[0] if resolved is not None else None
-        if isinstance(e, ast.LetIn):
-            return self._simple(e.value) and self._simple(e.body)
-        if isinstance(e, ast.Name):
-            return kind in _SIMPLE_NAMES or kind == "define" and self.simple_define(resolved[1])
-        if isinstance(e, ast.Call) and not (
-                kind == "define" and self.simple_define(resolved[1]) or
-                kind not in ("define", "aggregate") and e.name in _SIMPLE_BUILTINS):
+        if kind == "define" and isinstance(e, (ast.Name, ast.Call)):
+            if not calls or self._simple_level(resolved[1]) != 1:
+                return False
+        elif isinstance(e, ast.LetIn):
+            return self._simple(e.value, calls) and self._simple(e.body, calls)
+        elif isinstance(e, ast.Name):
+            return kind in _SIMPLE_NAMES
+        elif isinstance(e, ast.Call) and (kind == "aggregate" or e.name not in _SIMPLE_BUILTINS):
             return False
         if isinstance(e, ast.Binary) and e.op == "+" and any(  # joined lists visit items
                 t == "zone" or t.startswith("list") for t in
@@ -75,7 +84,7 @@ class Scanner:
         parts = _children(e)
         if isinstance(e, ast.Index) and kind in ("zone", "var"):
             parts = list(e.args)
-        return all(p is None or self._simple(p) for p in parts)
+        return all(p is None or self._simple(p, calls) for p in parts)
 
     def scan(self, e):
         """(slots read from outside, slots bound inside, pure) for an expression node."""

@@ -258,8 +258,9 @@ def test_a_pure_definition_is_computed_once_per_arguments_while_options_are(
 def test_a_simple_definition_spends_no_work_and_one_that_visits_a_list_does(
         tmp_path, monkeypatch, engine):
     """Within a work limit of 3 (all the deck's range spends before), simple definitions
-    (reads, comparisons, `let`, calls of simple ones) spend nothing; one that visits a list
-    spends 1 a call, 5 here. Generated code writes the simple ones where they are called."""
+    (reads, comparisons, `let`, a call of one that calls none) spend nothing; one that
+    visits a list spends 1 a call, 5 here. Generated code writes the simple ones where they
+    are called. (A chain of calls is counted: tests/robust/test_budget.py.)"""
     body = ("define big(c: card) = c.value > 2\n"
             "define small(c: card) = let v = c.value in v < 2\n"
             "define via_big(c: card) = big(c)\ndefine via_small(c: card) = small(c)\n"
