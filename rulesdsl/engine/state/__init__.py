@@ -19,11 +19,11 @@ from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
 # what saves, scenarios and determinization read from here
 from rulesdsl.engine.state.data import (  # noqa: F401
-    FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, make_actions, _copy_locals,
+    FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, _copy_locals,
     _key_value, _owner_of, _split_name, _version, source_hash, splitmix64)
 
 _label_of = itemgetter(0)  # an option (label, alternative, value) -> its label
-_action_of = _ACTIONS.__getitem__  # a label -> its one Action (make_actions, inline)
+_action_of = _ACTIONS.__getitem__  # a label -> its one Action (data._Actions)
 
 
 class State(Machine, Views, Saving):

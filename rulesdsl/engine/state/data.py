@@ -46,15 +46,10 @@ class Action(tuple):
         return self.label
 
 
-def make_actions(labels) -> list:
-    """The Actions for labels: the same label is the same Action object every time (they
-    are immutable), found without a Python call."""
-    return list(map(_ACTIONS.__getitem__, labels))
-
-
 class _Actions(dict):
-    """label -> its Action, made on first use; emptied when it grows large (a game whose
-    labels never repeat, such as free amounts)."""
+    """label -> its Action, made on first use, so the same label is the same Action object
+    every time (they are immutable), found without a Python call; emptied when it grows
+    large (a game whose labels never repeat, such as free amounts)."""
 
     def __missing__(self, label):
         if len(self) >= 100_000:
