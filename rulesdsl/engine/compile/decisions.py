@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.check import elem_of
 from rulesdsl.engine.together import compile_ask_together
 from rulesdsl.engine.compile.program import Ask
@@ -42,11 +43,37 @@ class Decisions:
         text = self.text(ch.label) if ch.label is not None else None
         return ("tuple", text, where, body_pc, self.m.slots[id(ch)], srcs, ets)
 
+    def card_label_table(self, label: ast.Text, slot: int, text) -> Optional[list]:
+        """The label of each card's option, by card id, where a binder's label reads only
+        the card it names (the card, its fields): worked out once, here, not per decision.
+        None where it reads anything else, a piece's label may change, or a label would
+        pass the text limit (that error comes when the decision is made, as ever)."""
+        if self.p.pieces is not None:
+            return None
+        for part in label.parts:
+            if isinstance(part, str):
+                continue
+            if type(part) is ast.Attr and self.m.resolved.get(id(part), ("",))[0] == "card_field":
+                part = part.obj
+            if type(part) is not ast.Name or tuple(self.m.resolved.get(id(part), ())) != \
+                    ("local", slot):
+                return None
+        L = [None] * (slot + 1)
+        table = []
+        for card in range(len(self.p.card_label)):
+            L[slot] = card
+            try:
+                table.append(text(None, L))
+            except RulesError:
+                return None
+        return table
+
     def ask(self, s, who, choices, optional: bool, openly: bool = False,
             who_source: Optional[str] = None):
         """A decision point: compute the options, suspend, resume in the chosen body."""
         alts = []
         from_zone = []
+        tables = {}  # alternative -> its labels by card id, where worked out here
         at = self.jump_placeholder(s.span)
         bodies_end = []
         for ch in choices:
@@ -72,6 +99,10 @@ class Decisions:
                 text = self.text(ch.label) if ch.label is not None else None
                 self.close_loop(ctx)
                 src = self.fresh_memo_on(ctx, src)
+                if self.generate and et == "card" and text is not None:
+                    table = self.card_label_table(ch.label, slot, text)
+                    if table is not None:
+                        tables[len(alts)] = table
                 alts.append(("binder", text, where, body_pc, slot, src, et))
             self.block(ch.body)
             bodies_end.append(self.jump_placeholder(ch.span))
@@ -84,4 +115,4 @@ class Decisions:
         if getattr(s, "question", None) is not None:
             self.code[at].question = self.text(s.question)
         if self.generate:
-            self.generate_options(self.code[at])
+            self.generate_options(self.code[at], tables)

@@ -20,9 +20,10 @@ class Functions:
     """Generated functions for options, aggregates and definitions (mixed into Compiler
     beside Source, whose `xs`, `ref` and `generated_function` they use)."""
 
-    def generate_options(self, ask) -> None:
+    def generate_options(self, ask, tables: dict) -> None:
         """The options of a decision as one generated function (Ask._options, unrolled
-        per alternative): the same options, labels and order."""
+        per alternative): the same options, labels and order. `tables`: alternative ->
+        its labels by card id (Decisions.card_label_table), read instead of written."""
         ns = self.ns
         ns.setdefault("_unique", _unique)
         ns.setdefault("by_position", by_position)
@@ -50,24 +51,45 @@ class Functions:
             if kind == "tuple":
                 lines += self.tuple_options_lines(ai, text, cond, slot, src, et)
                 continue
-            if text is not None:
+            table = tables.get(ai) if ai in ask.from_zone else None  # ids, never none
+            if table is not None:
+                lab = f"{self.ref(table, 'LABELS')}[x]"
+            elif text is not None:
                 lab = f"{self.call_source(text)}"
             else:
                 shown = self.shown(et, "x")
                 lab = (f"LABEL({et!r}, x, st)" if shown is None else
                        f"('none' if x is None else {shown})")
-            labels = self.p.card_label  # pieces may come to read alike as they change
+            labels = table if table is not None else self.p.card_label
+            # pieces may come to read alike as they change
             alike = self.p.pieces is not None or len(set(labels)) < len(labels)
-            if ai == 0 and ai in ask.from_zone and et == "card" and text is None and not alike:
+            if ai == 0 and ai in ask.from_zone and et == "card" and not alike and (
+                    text is None or table is not None):
                 # the first alternative, each card of a zone once, no two cards alike: its
-                # labels are all different, so none needs a number
+                # labels are all different, so none needs a number; each option is made
+                # once, here, with its label
+                made = self.ref([(labels[c], 0, c) for c in range(len(labels))], "OPTIONS")
                 lines += [f"    for x in {self.call_source(src)}:",
                           f"        L[{slot}] = x"]
                 if cond is not None:
                     lines += [f"        if not {self.call_source(cond)}:", "            continue"]
-                lines.append(f"        out.append(({shown}, 0, x))")
+                lines.append(f"        out.append({made}[x])")
                 if len(ask.alts) > 1:
                     lines += ["    for lab, _, _ in out:", "        seen[lab] = 0"]
+                continue
+            if table is not None:  # one pass: no card needs ordering by its place
+                lines += [f"    for x in {self.call_source(src)}:",
+                          f"        L[{slot}] = x"]
+                if cond is not None:
+                    lines += [f"        if not {self.call_source(cond)}:", "            continue"]
+                lines += [f"        lab = {lab}",
+                          "        prev = seen.get(lab)",
+                          "        if prev is not None:",
+                          f"            if prev == {ai}:",
+                          "                continue  # two cards read the same: one action",
+                          f"            lab = _unique(lab + ' ({ai + 1})', seen)",
+                          f"        seen[lab] = {ai}",
+                          f"        out.append((lab, {ai}, x))"]
                 continue
             lines += ["    mine = []",
                       f"    for x in list({self.call_source(src)}):",

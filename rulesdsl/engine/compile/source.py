@@ -362,26 +362,33 @@ class Source:
             return len(str(e.value))
         if kind is ast.Binary:
             return len(str(-MAX_INT))  # arithmetic is checked to stay within MAX_INT
+        if kind in (ast.Name, ast.Index) and self.m.resolved[id(e)][0] == "var":
+            return len(str(-MAX_INT))  # so are `set`, scenarios and saves
         if kind is ast.Attr and self.m.resolved[id(e)][0] == "card_field" and \
                 self.p.pieces is None:
             return max([4] + [len(str(v)) for v in self.p.fields[self.m.resolved[id(e)][1]]])
-        return None  # a variable or a sum may hold any number: its text is checked now
+        return None  # a local or a sum may hold any number: its text is checked now
 
     def plain_value(self, e) -> bool:
-        """Whether `e` only reads: names, variables, fields and arithmetic of them (what
-        is never a definition call, an aggregate or a list)."""
+        """Whether `e` only reads: names, variables, fields, arithmetic of them, and the
+        top card of a zone (what is never a definition call, an aggregate or a list)."""
         kind = type(e)
         if kind in (ast.Int, ast.Bool, ast.NoneLit):
             return True
         if kind is ast.Name:
-            return self.m.resolved[id(e)][0] in ("local", "var", "enum_value")
+            return self.m.resolved[id(e)][0] in ("local", "var", "enum_value", "zone")
         if kind is ast.Attr:
             return self.m.resolved[id(e)][0] in ("card_field", "enum_field", "enum_value") \
                 and self.plain_value(e.obj)
-        if kind is ast.Index:
-            return self.m.resolved[id(e)][0] == "var" and all(map(self.plain_value, e.args))
+        if kind is ast.Index:  # a variable's value, or which zone of a family
+            return self.m.resolved[id(e)][0] in ("var", "zone") and \
+                all(map(self.plain_value, e.args))
         if kind is ast.Binary:
             return e.op in _ARITH and self.plain_value(e.left) and self.plain_value(e.right)
+        if kind is ast.Call:  # the top or bottom card of a zone: a read that spends no work
+            return e.name in ("top", "bottom") and len(e.args) == 1 and \
+                self.m.resolved.get(id(e), ("",))[0] not in ("define", "aggregate") and \
+                self.m.types.get(id(e.args[0])) == "zone" and self.plain_value(e.args[0])
         return False
 
     def inline_root(self, e):
