@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Optional
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.check import elem_of
 from rulesdsl.engine.together import compile_ask_together
 from rulesdsl.engine.compile.program import Ask
@@ -43,30 +42,34 @@ class Decisions:
         text = self.text(ch.label) if ch.label is not None else None
         return ("tuple", text, where, body_pc, self.m.slots[id(ch)], srcs, ets)
 
-    def card_label_table(self, label: ast.Text, slot: int, text) -> Optional[list]:
+    def card_label_table(self, label: ast.Text, slot: int) -> Optional[list]:
         """The label of each card's option, by card id, where a binder's label reads only
-        the card it names (the card, its fields): worked out once, here, not per decision.
-        None where it reads anything else, a piece's label may change, or a label would
-        pass the text limit (that error comes when the decision is made, as ever)."""
+        the card it names (the card, its fields): worked out once, here, as `text` writes
+        it, not per decision. None where it reads anything else, a piece's label may
+        change, or a label would pass the text limit (that error comes when the decision
+        is made, as ever)."""
         if self.p.pieces is not None:
             return None
+        parts = []  # (text, None) or (type, values by card id)
+        ids = list(range(len(self.p.card_label)))
         for part in label.parts:
             if isinstance(part, str):
+                parts.append((part, None))
                 continue
-            if type(part) is ast.Attr and self.m.resolved.get(id(part), ("",))[0] == "card_field":
-                part = part.obj
+            t = self.m.types.get(id(part), "any")
+            kind, payload = self.m.resolved.get(id(part), ("", None))
+            if type(part) is ast.Attr and kind == "card_field":
+                part, values = part.obj, self.p.fields[payload]
+            else:
+                values = ids
             if type(part) is not ast.Name or tuple(self.m.resolved.get(id(part), ())) != \
                     ("local", slot):
                 return None
-        L = [None] * (slot + 1)
-        table = []
-        for card in range(len(self.p.card_label)):
-            L[slot] = card
-            try:
-                table.append(text(None, L))
-            except RulesError:
-                return None
-        return table
+            parts.append((t, values))
+        name = self.p.labeller
+        table = ["".join(t if values is None else name(t, values[c]) for t, values in parts)
+                 for c in ids]
+        return table if max(map(len, table), default=0) <= self.b.text_length else None
 
     def ask(self, s, who, choices, optional: bool, openly: bool = False,
             who_source: Optional[str] = None):
@@ -100,7 +103,7 @@ class Decisions:
                 self.close_loop(ctx)
                 src = self.fresh_memo_on(ctx, src)
                 if self.generate and et == "card" and text is not None:
-                    table = self.card_label_table(ch.label, slot, text)
+                    table = self.card_label_table(ch.label, slot)
                     if table is not None:
                         tables[len(alts)] = table
                 alts.append(("binder", text, where, body_pc, slot, src, et))
