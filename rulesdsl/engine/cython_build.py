@@ -13,6 +13,9 @@ import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Optional
 
+# the folder holding the rulesdsl package: where `cimport rulesdsl...` finds its .pxd files
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 INSTALL_HINT = 'pip install "rulesdsl[native]" (Cython), and a C compiler such as gcc'
 
 
@@ -43,9 +46,10 @@ def build(folder: str, modules: dict) -> None:
     one. Several processes may build the same modules at once: each result lands whole."""
     args = [f"{name}={path}" for name, path in modules.items()]
     env = {k: v for k, v in os.environ.items() if k != "RULESDSL_ENGINE"}
-    # this file as a script: the child imports no rulesdsl (whose import would build again)
+    # this file as a script: the child imports no rulesdsl (whose import would build again);
+    # run in the build folder: Cython looks for .pxd files in the working folder too
     done = subprocess.run([sys.executable, os.path.abspath(__file__), folder, *args],
-                          capture_output=True, text=True, env=env)
+                          capture_output=True, text=True, env=env, cwd=folder)
     if done.returncode != 0:
         said = (done.stderr or done.stdout).strip().splitlines()[-12:]
         raise NativeUnavailable("building a native module failed:\n  " + "\n  ".join(said) +
@@ -74,7 +78,8 @@ def _build_here(folder: str, modules: dict) -> None:
         # annotation_typing off: annotations are documentation here, never checks
         exts = cythonize([Extension(name, [path], extra_compile_args=["-O2", "-g0"])
                           for name, path in modules.items()],
-                         build_dir=work, quiet=True, compiler_directives={
+                         build_dir=work, quiet=True, include_path=[ROOT],
+                         compiler_directives={
                              "language_level": 3, "binding": True, "annotation_typing": False})
         dist = Distribution({"ext_modules": exts, "script_name": "rulesdsl-native"})
         cmd = dist.get_command_obj("build_ext")

@@ -104,7 +104,8 @@ def test_without_cython_native_warns_and_runs_the_pure_code(tmp_path, monkeypatc
 def test_the_engine_itself_runs_as_c_too(engine):
     """RULESDSL_ENGINE=native set before the engine is imported (a process of its own):
     the state, machine, actions, journal and decision instruction are the built modules,
-    and the goldens replay with them."""
+    State and Budget are C types the game's module reads directly, and the goldens replay
+    with them."""
     script = textwrap.dedent(f"""
         import json, sys
         sys.path.insert(0, {str(Path(__file__).parent)!r})
@@ -118,12 +119,25 @@ def test_the_engine_itself_runs_as_c_too(engine):
             [m.__file__ for m in hot]
         assert type(rulesdsl.State.apply).__name__ == "cython_function_or_method"
         assert machine._NATIVE and not hasattr(machine, "_shuffled64")  # machine.pxd read
+        # State and Budget are C types (state/*.pxd, budget.pxd): fields in a C struct
+        from rulesdsl.engine.budget import Budget
+        for cls, field in [(machine.Machine, "zones"), (Budget, "work")]:
+            assert type(vars(cls)[field]).__name__ == "getset_descriptor", cls
+        assert issubclass(state.State, machine.Machine)
         from _golden import ROOT, fixture_path, play
         path = ROOT / "games" / "triumvirat.rules"
         recorded = json.loads(fixture_path(path).read_text(encoding="utf-8"))
         game = rulesdsl.load(str(path))
         for g in [g for g in recorded["games"] if g[2] == 0][:12]:
             assert play(game, g[1], g[0]) == g[3:], g[0]
+        # the game's module reads them as such: its functions take a State, nothing else
+        run = game.program(2).procs[0].run
+        try:
+            run(object(), [0, 0, [None] * 20, 0])
+        except TypeError as e:
+            assert "st" in str(e), str(e)
+        else:
+            raise AssertionError("a generated function took a state that is no State")
         st = game.new_game(seed=1)
         try:
             st.apply("no such card")
@@ -144,7 +158,7 @@ def test_the_shuffle_draws_splitmix64s_numbers():
     the same piles and generator state, so the goldens stay byte for byte."""
     import random
     from types import SimpleNamespace
-    from rulesdsl.engine.state import machine
+    from rulesdsl.engine.state import State, machine
     from rulesdsl.engine.state.data import splitmix64
 
     def reference(z, x):
@@ -159,9 +173,10 @@ def test_the_shuffle_draws_splitmix64s_numbers():
         x = rnd.choice([0, 1, (1 << 64) - 1, rnd.getrandbits(64)])
         want = list(range(n))
         want_x = reference(want, x)
-        st = SimpleNamespace(zones=[list(range(n))], rng=x, _events=[],
-                             prog=SimpleNamespace(zone_unordered=[False]))
-        machine.Machine.shuffle(st, 0)
+        st = State.__new__(State)  # a C type under the native engine: a real one
+        st.zones, st.rng, st._events = [list(range(n))], x, []
+        st.prog = SimpleNamespace(zone_unordered=[False])
+        st.shuffle(0)
         assert (st.zones[0], st.rng) == (want, want_x), (n, x)
         if hasattr(machine, "_shuffled64"):  # the pure module: the C loop's text as Python
             z = list(range(n))

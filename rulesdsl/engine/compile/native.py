@@ -31,18 +31,31 @@ def requested() -> bool:
     return os.environ.get("RULESDSL_ENGINE") == "native"
 
 
-def module_text(pieces: list, namespace: dict) -> tuple[str, int]:
-    """The module for a program's pieces, and the line its procedures start on."""
+def engine_is_native() -> bool:
+    """Is the engine itself built (native_engine.py)? Then State is a C type whose fields
+    the game's module reads directly; a module built so loads only beside that engine."""
+    from rulesdsl.engine.state import machine
+    return machine._NATIVE
+
+
+def module_text(pieces: list, namespace: dict, typed: bool = False) -> tuple[str, int]:
+    """The module for a program's pieces, and the line its procedures start on. `typed`:
+    Cython source (.pyx) in which every function's `st` is the engine's State type."""
     body = "\n".join(text for _, text in pieces)
     used = set(re.findall(r"\b[A-Za-z_]\w*\b", body))
     made_by_procs = {name for mode, text in pieces if mode == "procs"
                      for name in re.findall(r"^def (\w+)\(", text, re.M)}
     names = sorted(n for n in namespace if n in used and not n.startswith("__")
                    and n not in made_by_procs)
-    out = ["# cython: language_level=3, binding=True",
+    out = ["# cython: language_level=3, binding=True" + (", nonecheck=True" if typed else ""),
            "# A game's generated code for Cython, made by rulesdsl/engine/compile/native.py.",
-           "", "def make(G):", "    # the names the code reads, bound from the compiler's namespace"]
-    out += [f"    {n} = None" for n in names]
+           ""]
+    if typed:  # st's fields and the budget's counters read as C struct members
+        out += ["from rulesdsl.engine.state cimport State",
+                "from rulesdsl.engine.budget cimport Budget", ""]
+    out += ["def make(G):", "    # the names the code reads, bound from the compiler's namespace"]
+    out += [f"    cdef Budget {n}" if typed and re.fullmatch(r"BUDGET\d+", n) else f"    {n} = None"
+            for n in names]
     made, first_line = [], 0
     for i, (mode, text) in enumerate(pieces):
         if mode == "eval":
@@ -54,6 +67,8 @@ def module_text(pieces: list, namespace: dict) -> tuple[str, int]:
         else:
             first_line = len(out) + 1
             made.append("{" + ", ".join(f"{n!r}: {n}" for n in sorted(made_by_procs)) + "}")
+        if typed:
+            text = re.sub(r"^(\s*)def (\w+)\(st, ", r"\1def \2(State st, ", text, flags=re.M)
         out += ["    " + line if line else line for line in text.split("\n")] + [""]
     out += ["    def bind():"]
     out += ["        nonlocal " + ", ".join(names)] if names else []
@@ -85,21 +100,33 @@ class Module:
         return self.functions[i]
 
 
+def _state_types() -> str:
+    """The C layouts of State and Budget a typed module is built against (.pxd files)."""
+    engine = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = []
+    for path in ("state/__init__.pxd", "state/machine.pxd", "budget.pxd"):
+        with open(os.path.join(engine, path), encoding="utf-8") as f:
+            out.append(f.read())
+    return "\n".join(out)
+
+
 _loaded: dict = {}  # module name -> module: an extension loads once per process
 
 
 def built_module(pieces: list, namespace: dict) -> Module:
     """The module for these pieces: from the cache, else built now (4-30 s per game)."""
-    text, first_line = module_text(pieces, namespace)
+    typed = engine_is_native()
+    text, first_line = module_text(pieces, namespace, typed)
     version = cython_build.cython_version()
-    name = "rulesdsl_native_" + hashlib.sha256(f"{version}\n{text}".encode()).hexdigest()[:24]
+    key = f"{version}\n{text}" + (_state_types() if typed else "")
+    name = "rulesdsl_native_" + hashlib.sha256(key.encode()).hexdigest()[:24]
     module = _loaded.get(name)
     if module is None:
         folder = cache_folder("native", sys.implementation.cache_tag) or tempfile.mkdtemp(
             prefix="rulesdsl-native-")
         path = cython_build.library(folder, name)
         if path is None:
-            source = os.path.join(folder, name + ".py")
+            source = os.path.join(folder, name + (".pyx" if typed else ".py"))
             with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
                 f.write(text)
             os.replace(f.name, source)  # every builder writes the same text: either lands

@@ -8,3 +8,11 @@ cdef unsigned long long _GOLDEN, _MIX1, _MIX2, _MASK64, _MASK32
 @cython.locals(i=cython.Py_ssize_t, j=cython.Py_ssize_t, b=cython.ulonglong,
                n=cython.ulonglong)
 cdef unsigned long long _shuffled64(list z, unsigned long long x) except? 0
+
+# the state's fields as a C struct (State is this type's subclass, state/__init__.pxd):
+# the engine and a game's native module read them without a Python attribute lookup
+cdef class Machine:
+    cdef public object game, prog
+    cdef public list zones, loc, vars, frames, winners
+    cdef public object rng, over, _history, _events, cancelled, effect_depth, pending
+    cdef public object seed, _actions, _origin, _origin_at, memo, scenario, inferred
