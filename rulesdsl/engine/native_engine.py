@@ -1,6 +1,6 @@
 """The engine's hot modules as C too, under RULESDSL_ENGINE=native: the state, the machine
-that runs the rules, actions, the journal, the decision instruction, the budget, and the
-compiler's mixins whose closures run where no generated source stands in. Their Python source
+that runs the rules, actions, the journal, the decision instructions (with `ask
+together`'s), the budget, and the compiler's mixins whose closures run where no generated source stands in. Their Python source
 is built as it is by Cython (engine/cython_build.py), once per version of their text, into
 the cache folder; an import finder then serves the built modules in place of the .py files.
 
@@ -34,6 +34,7 @@ HOT = {  # module -> its file, below rulesdsl/engine/
     "rulesdsl.engine.compile.effects": "compile/effects.py",
     "rulesdsl.engine.compile.flow": "compile/flow.py",
     "rulesdsl.engine.compile.decisions": "compile/decisions.py",
+    "rulesdsl.engine.together": "together.py",  # ask together: its choose and reveal
     "rulesdsl.engine.budget": "budget.py",
 }
 

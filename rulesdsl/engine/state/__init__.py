@@ -14,7 +14,7 @@ from typing import Optional
 from rulesdsl.engine.compile import Program, seat_label
 from rulesdsl.engine.journal import EventLog, Journal
 from rulesdsl.lang.errors import IllegalAction
-from rulesdsl.engine.state.machine import Machine
+from rulesdsl.engine.state.machine import _NATIVE, Machine
 from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
 # what saves, scenarios and determinization read from here
@@ -76,8 +76,10 @@ class State(Machine, Views, Saving):
         self._events = EventLog(items)
 
     # ------------------------------------------------------------------ public API
-    is_over = property(attrgetter("over"), doc="Has the game ended? (no Python call: "
-                       "a playout reads it after every action)")
+    @property
+    def is_over(self) -> bool:
+        """Has the game ended? (a playout reads it after every action)"""
+        return self.over
 
     @property
     def to_move(self) -> Optional[int]:
@@ -97,7 +99,9 @@ class State(Machine, Views, Saving):
             pending = self._pending()
         cached = self._actions
         if cached is None or cached[0] is not pending:
-            cached = self._actions = (pending, list(map(_action_of, map(_label_of, pending[1]))))
+            # each option's Action: a loop in C where built, else maps (no Python frame)
+            cached = self._actions = (pending, [_ACTIONS[o[0]] for o in pending[1]] if _NATIVE
+                                      else list(map(_action_of, map(_label_of, pending[1]))))
         return cached[1][:]
 
     def apply(self, action) -> None:
@@ -115,7 +119,8 @@ class State(Machine, Views, Saving):
         seat, opts = pending
         cached = self._actions
         if cached is None or cached[0] is not pending:
-            cached = self._actions = (pending, list(map(_action_of, map(_label_of, opts))))
+            cached = self._actions = (pending, [_ACTIONS[o[0]] for o in opts] if _NATIVE
+                                      else list(map(_action_of, map(_label_of, opts))))
         try:
             chosen = opts[cached[1].index(action)]  # labels are unique within a decision
         except ValueError:
@@ -226,3 +231,7 @@ class State(Machine, Views, Saving):
             seat = ins.who(self, fr[2])
             self.pending = (seat, ins.options(self, fr))
         return self.pending
+
+
+if not _NATIVE:  # in Python a property of attrgetter makes no Python call: quicker
+    State.is_over = property(attrgetter("over"), doc=State.is_over.__doc__)
