@@ -68,6 +68,8 @@ def module_text(pieces: list, namespace: dict, typed: bool = False) -> tuple[str
             first_line = len(out) + 1
             made.append("{" + ", ".join(f"{n!r}: {n}" for n in sorted(made_by_procs)) + "}")
         if typed:
+            text = re.sub(r"^(\s*)def (\w+)\(st, (L|fr)\)", r"\1def \2(State st, list \3)",
+                          text, flags=re.M)
             text = re.sub(r"^(\s*)def (\w+)\(st, ", r"\1def \2(State st, ", text, flags=re.M)
         out += ["    " + line if line else line for line in text.split("\n")] + [""]
     out += ["    def bind():"]
