@@ -280,3 +280,73 @@ def test_a_simple_definition_spends_no_work_and_one_that_visits_a_list_does(
         text = load(tmp_path, simple, engine, monkeypatch).program(2).generated
         options = text[text.index("def options("):].split("\n\n")[0]
         assert "define_" not in options and "> 2" in options and "< 2" in options
+
+
+LABELS = '''game "Labels"
+players 2
+kind card { value: int  label "card {value}" }
+zone stock hidden
+zone hand per player private
+zone table public
+deck stock { card(1..4)  card(2)  card(3) }
+var n: int = 0
+flow main
+phase main {
+  move top(stock, 6) to hand[seat(0)]
+  set n = 7
+  repeat {
+    ask seat(0) "pick" {
+      "pick {c} worth {c.value}" for c in hand[seat(0)] { move c to table }
+      "drop {c}" for c in hand[seat(0)] where c.value > 1 { move c to stock }
+      "pass" { set n = 0 }
+    }
+    log "{top(table)} lies on the table; {n} to go"
+  } until size(hand[seat(0)]) == 0 or n == 0
+  win seat(0)
+}
+'''
+
+
+def test_card_option_labels_are_worked_out_once_and_read_as_the_closures_write_them(
+        tmp_path, monkeypatch):
+    """An option's label that reads only its card (the card, its fields) is a table by
+    card id in generated code, made when the game loads: the same options, in the same
+    order, as the closures make per decision, alike cards (two "card 2") one option, and
+    the same game. Log words reading the top card and a variable are written later."""
+    runs = {}
+    for engine in ("generated", "closures"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        path = tmp_path / engine / "labels.rules"
+        path.parent.mkdir()
+        path.write_text(LABELS)
+        game = rulesdsl.load(path)
+        st = game.new_game(seed=3)
+        seen = []
+        while not st.is_over:
+            labels = [a.label for a in st.legal_actions()]
+            seen.append(labels)
+            st.apply(labels[len(seen) % len(labels)])
+        runs[engine] = (seen, st.log, st.to_json())
+        if engine == "generated":
+            text = game.program(2).generated
+            options = text[text.index("def options("):].split("\n\n")[0]
+            assert options.count("LABELS") == 2 and "worth" not in options, options
+            assert "(LATER, W" in text[text.index("lies on the table"):]
+    assert runs["generated"] == runs["closures"]
+    first = runs["generated"][0][0]
+    assert first.count("pick card 2 worth 2") == 1 and "pass" in first
+
+
+@pytest.mark.parametrize("engine", ["generated", "closures"])
+def test_option_labels_past_the_text_limit_fail_when_the_decision_is_made(
+        tmp_path, monkeypatch, engine):
+    """A label table is only made where every label keeps within the text limit; past it,
+    the error comes when the decision is made, naming the ask's option, in both engines."""
+    monkeypatch.setenv("RULESDSL_LIMITS", "text_length=16")
+    body = ("phase main {\n  ask seat(0) \"go\" { \"go\" { } }\n  ask seat(0) \"pick\" {\n"
+            "    \"take {c} now, please\" for c in stock { set n = c.value }\n  }\n"
+            "  win seat(0)\n}\n")
+    st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+    with pytest.raises(RulesError) as info:
+        st.apply("go")
+    assert info.value.code == "R008" and info.value.span.line == 12
