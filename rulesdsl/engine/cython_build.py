@@ -44,7 +44,8 @@ def build(folder: str, modules: dict) -> None:
     """Build {module name: its .py file} into `folder`, in a child process: Cython's and
     the C compiler's output, and setuptools' changes to the interpreter, stay out of this
     one. Several processes may build the same modules at once: each result lands whole."""
-    args = [f"{name}={path}" for name, path in modules.items()]
+    folder = os.path.abspath(folder)  # the child runs there: every path absolute
+    args = [f"{name}={os.path.abspath(path)}" for name, path in modules.items()]
     env = {k: v for k, v in os.environ.items() if k != "RULESDSL_ENGINE"}
     # this file as a script: the child imports no rulesdsl (whose import would build again);
     # run in the build folder: Cython looks for .pxd files in the working folder too

@@ -54,8 +54,8 @@ def module_text(pieces: list, namespace: dict, typed: bool = False) -> tuple[str
         out += ["from rulesdsl.engine.state cimport State",
                 "from rulesdsl.engine.budget cimport Budget", ""]
     out += ["def make(G):", "    # the names the code reads, bound from the compiler's namespace"]
-    out += [f"    cdef Budget {n}" if typed and re.fullmatch(r"BUDGET\d+", n) else f"    {n} = None"
-            for n in names]
+    out += [f"    cdef Budget {n}" if typed and re.fullmatch(r"BUDGET\d+", n) else
+            f"    {n} = None" for n in names]
     made, first_line = [], 0
     for i, (mode, text) in enumerate(pieces):
         if mode == "eval":
