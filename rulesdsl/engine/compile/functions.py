@@ -172,13 +172,67 @@ class Functions:
                 f"    if {budget}.work < 0:",
                 f"        {budget}.spend(0, {self.ref(span, 'S')})"]
 
+    def loop_sources(self, comp) -> tuple:
+        """The where's and the value's source for a generated loop over `comp`, and the
+        lines that start the locals they read their loop invariants from: a plain part
+        (reads, fields, arithmetic) that reads nothing the loop binds is computed the
+        first time a candidate needs it and kept in a local of the loop's function (as
+        lazily as the expression would compute it: no error comes sooner)."""
+        slot = self.m.slots[id(comp)]
+        bound = {slot}
+        for part in (comp.where, comp.value):
+            bound |= self.scanner.scan(part)[1]
+        found = []
+        for part in (comp.where, comp.value):
+            self.find_local_invariants(part, bound, found)
+        starts = []
+        for node in found:
+            text = self.xs(node)
+            try:
+                literal_eval(text)
+                continue  # a constant already
+            except (ValueError, SyntaxError):
+                pass
+            t = self.temp()
+            self.local_invariants[id(node)] = f"({t} if {t} is not MISSING else ({t} := {text}))"
+            starts.append(f"    {t} = MISSING")
+        if starts:
+            self.ns.setdefault("MISSING", MISSING)
+        try:
+            where = self.xs(comp.where) if comp.where is not None else None
+            value = self.xs(comp.value) if comp.value is not None else None
+        finally:
+            for node in found:
+                self.local_invariants.pop(id(node), None)
+        return where, value, starts
+
+    def find_local_invariants(self, e, bound: set, found: list) -> None:
+        """The largest plain parts of `e` that read no slot in `bound`. Only through
+        operators: a call or a list inside is a function of its own, where no local of
+        this loop's function can be read."""
+        kind = type(e)
+        if kind in (ast.Binary, ast.Attr, ast.Index, ast.Unary) and self.plain_value(e):
+            reads, _, pure = self.scanner.scan(e)
+            if pure and not reads & bound:
+                found.append(e)
+                return
+        if kind is ast.Binary:
+            self.find_local_invariants(e.left, bound, found)
+            self.find_local_invariants(e.right, bound, found)
+        elif kind is ast.Unary:
+            self.find_local_invariants(e.operand, bound, found)
+        elif kind is ast.IfExpr:
+            for part in (e.cond, e.then, e.else_):
+                self.find_local_invariants(part, bound, found)
+
     def generated_comprehension(self, comp, span):
         """`[x in L where ...]` (or `[v for x in L where ...]`) as one generated loop,
         spending the list's length as the closure does."""
         slot = self.m.slots[id(comp)]
-        where = self.xs(comp.where) if comp.where is not None else None
-        value = self.xs(comp.value) if comp.value is not None else "x"
+        where, value, starts = self.loop_sources(comp)
+        value = value or "x"
         lines = self.spent_list("comprehension", self.collection_source(comp.source), span)
+        lines += starts
         lines += ["    out = []",
                  "    for x in s:",
                  f"        L[{slot}] = x"]
@@ -238,9 +292,8 @@ class Functions:
         generated loop (the where and value inline), spending the list's length as the
         closures do."""
         slot = self.m.slots[id(comp)]
-        where = self.xs(comp.where) if comp.where is not None else None
-        value = self.xs(comp.value) if comp.value is not None else None
-        lines = self.spent_list("aggregate", self.call_source(src), span)
+        where, value, starts = self.loop_sources(comp)
+        lines = self.spent_list("aggregate", self.call_source(src), span) + starts
         if name == "count":
             if where is None or value is not None:
                 return None

@@ -103,6 +103,7 @@ class Source:
         self.define_fns = {}  # definition -> its generated function's name (or None)
         self.define_inline = {}  # simple definition -> (its value's source, parameters)
         self.playable_fn = None  # playable(c, p) as one generated function, once made
+        self.local_invariants = {}  # id(node) -> its source as a loop function's local
 
     # ------------------------------------------------------------------ names
     def ref(self, obj, stem: str = "K") -> str:
@@ -193,6 +194,10 @@ class Source:
 
     def xs(self, e) -> str:
         """Python source for `e`; a closure call where no source form exists."""
+        if self.local_invariants:
+            local = self.local_invariants.get(id(e))
+            if local is not None:
+                return local
         if self.loop_stack and type(e) in (ast.Call, ast.Comprehension, ast.Name):
             f = self.hoisted(e)  # a loop invariant: computed once per run of the loop
             if f is not None:
