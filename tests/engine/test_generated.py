@@ -350,3 +350,30 @@ def test_option_labels_past_the_text_limit_fail_when_the_decision_is_made(
     with pytest.raises(RulesError) as info:
         st.apply("go")
     assert info.value.code == "R008" and info.value.span.line == 12
+
+
+def test_a_loop_invariant_is_computed_when_first_needed(tmp_path, monkeypatch):
+    """`c.value + 1` reads nothing the loop over `table` binds: generated code keeps it in a
+    local of the loop's function, computed when the first card needs it. So an empty
+    table never computes it (c is none there: no error), the counts are the closures',
+    and with cards on the table a none fails at the same place as in the closures, which
+    compute it per card."""
+    body = ("define above(c: card) = count(x in table where x.value == c.value + 1)\n"
+            "phase main {\n  set n = above(top(table))\n"
+            "  move top(stock, 2) to table\n  set n = n * 10 + above(bottom(table))\n"
+            "  set n = n * 10 + above(top(stock))\n  win seat(0)\n}\n")
+    counts = []
+    for engine in ("generated", "closures"):
+        game = load(tmp_path, body, engine, monkeypatch)
+        counts.append(game.new_game(seed=1).var("n"))
+        if engine == "generated":
+            text = game.program(2).generated
+            loop = text[text.index("# count at"):].split("\n\n")[0]
+            assert "= MISSING" in loop and loop.index("= MISSING") < loop.index("for x in s")
+        broken = body.replace("above(top(stock))", "above(none)")
+        with pytest.raises(RulesError) as info:
+            load(tmp_path, broken, engine, monkeypatch).new_game(seed=1)
+        assert info.value.code == "R013" and info.value.span.line == 9
+    # an empty table: 0; then two of the three cards lie there, and both the bottom one
+    # and the one left on the stock have the next value among them: 1 and 1
+    assert counts == [11, 11]
