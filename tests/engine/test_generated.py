@@ -377,3 +377,93 @@ def test_a_loop_invariant_is_computed_when_first_needed(tmp_path, monkeypatch):
     # an empty table: 0; then two of the three cards lie there, and both the bottom one
     # and the one left on the stock have the next value among them: 1 and 1
     assert counts == [11, 11]
+
+
+GATHER = '''game "Gather"
+players 2
+kind card { value: int  label "card {value}"
+  on play by p { move cards to table  move top(table) to hand[p] } }
+zone stock hidden
+zone hand per player private
+zone table public
+zone pile public
+deck stock { card(1..4)  card(2) }
+invariant pile keeps 1 during effects
+var n: int = 3
+var rounds: int = 0
+flow main
+phase main {
+  repeat {
+    set rounds += 1
+    ask seat(0) "bid" {
+      b in 1..n step 1 where b != 2 { set n += b }
+      "1 (2)" { set n = 1 }
+      "twice" { set n -= 1 }
+    }
+    ask seat(1) "guess" {
+      "guess {c}" for c in cards where c.value > 1 { move c to pile }
+    }
+    move cards to stock
+    shuffle stock
+    move top(stock, 2) to hand[seat(0)]
+    move top(stock) to table
+    ask seat(0) "play" {
+      c in hand[seat(0)] { play c by seat(0) to pile }
+    }
+    log "{n} now"
+  } until n > 12 or rounds == 5
+  win seat(0)
+}
+'''
+
+
+def test_gathering_cards_and_options_over_numbers_and_all_cards_match_the_closures(
+        tmp_path, monkeypatch):
+    """`move cards to ZONE` is one engine call in generated code (State.move_all_cards),
+    not a list of every card moved pile by pile; options over a range of numbers are made
+    once per number; `"guess {c}" for c in cards` reads a label table. Each does what the
+    closures do: the same options in the same order (a named option after the numbers
+    that reads like one gets its number), the same log, the same state, the same work
+    spent; inside a card's effect, where the pile keeps its first card, the gather takes
+    the closures' way."""
+    runs = {}
+    for engine in ("generated", "closures"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        path = tmp_path / engine / "gather.rules"
+        path.parent.mkdir()
+        path.write_text(GATHER)
+        game = rulesdsl.load(path)
+        seen = []
+        for seed in range(4):
+            st = game.new_game(seed=seed)
+            while not st.is_over:
+                labels = [a.label for a in st.legal_actions()]
+                seen.append(labels)
+                st.apply(labels[(len(seen) * 7 + seed) % len(labels)])
+            seen.append((st.log, st.to_json()))
+        runs[engine] = seen
+        if engine == "generated":
+            text = game.program(2).generated
+            assert text.count("st.move_all_cards(") == 2  # the effect's runs the other way
+            assert "NUMBER_OPTIONS" in text and "LABELS" in text
+            st = game.new_game(seed=0)
+            assert all(a is b for a, b in zip(st._pending()[1], st._pending()[1]))
+    assert runs["generated"] == runs["closures"]
+    assert ["1", "3", "1 (2)", "twice"] == runs["generated"][0]
+    assert len({lab for labs in runs["generated"][:-1] if isinstance(labs, list)
+                for lab in labs if lab.startswith("guess")}) == 3
+
+
+def test_gathering_cards_spends_what_moving_each_card_spends(tmp_path, monkeypatch):
+    """The work budget's moves: `move cards to ZONE` costs one per card plus a thousandth
+    of each pile left, the same in both engines; past the limit it fails at the move."""
+    body = ("phase main {\n  move cards to table\n  move cards to stock\n  win seat(0)\n}\n")
+    for engine in ("generated", "closures"):
+        for limit, line in ((2, 10), (5, 11)):  # three cards, then three again
+            monkeypatch.setenv("RULESDSL_LIMITS", f"moves={limit}")
+            with pytest.raises(RulesError) as info:
+                load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+            assert (info.value.code, info.value.span.line) == ("R006", line), engine
+        monkeypatch.setenv("RULESDSL_LIMITS", "moves=6")
+        st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+        assert st.zone("stock") == ["card 1", "card 2", "card 3"]

@@ -77,6 +77,7 @@ class Decisions:
         alts = []
         from_zone = []
         tables = {}  # alternative -> its labels by card id, where worked out here
+        ranges = set()  # alternatives over a range of numbers: no two alike, never none
         at = self.jump_placeholder(s.span)
         bodies_end = []
         for ch in choices:
@@ -102,10 +103,15 @@ class Decisions:
                 text = self.text(ch.label) if ch.label is not None else None
                 self.close_loop(ctx)
                 src = self.fresh_memo_on(ctx, src)
-                if self.generate and et == "card" and text is not None:
+                # card ids, never none: a zone's cards, or every card
+                ids = self.m.types.get(id(ch.source)) == "zone" or tuple(
+                    self.m.resolved.get(id(ch.source), ())) == ("builtin", "cards")
+                if self.generate and et == "card" and text is not None and ids:
                     table = self.card_label_table(ch.label, slot)
                     if table is not None:
                         tables[len(alts)] = table
+                if type(ch.source) is ast.Range:
+                    ranges.add(len(alts))
                 alts.append(("binder", text, where, body_pc, slot, src, et))
             self.block(ch.body)
             bodies_end.append(self.jump_placeholder(ch.span))
@@ -118,4 +124,4 @@ class Decisions:
         if getattr(s, "question", None) is not None:
             self.code[at].question = self.text(s.question)
         if self.generate:
-            self.generate_options(self.code[at], tables)
+            self.generate_options(self.code[at], tables, ranges)

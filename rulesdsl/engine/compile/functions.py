@@ -13,17 +13,18 @@ from ast import literal_eval
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.generate import rules_place
 from rulesdsl.engine.hoist import MISSING
-from rulesdsl.engine.compile.program import _unique, by_position
+from rulesdsl.engine.compile.program import _unique, by_position, number_option
 
 
 class Functions:
     """Generated functions for options, aggregates and definitions (mixed into Compiler
     beside Source, whose `xs`, `ref` and `generated_function` they use)."""
 
-    def generate_options(self, ask, tables: dict) -> None:
+    def generate_options(self, ask, tables: dict, ranges: set = frozenset()) -> None:
         """The options of a decision as one generated function (Ask._options, unrolled
         per alternative): the same options, labels and order. `tables`: alternative ->
-        its labels by card id (Decisions.card_label_table), read instead of written."""
+        its labels by card id (Decisions.card_label_table), read instead of written;
+        `ranges`: alternatives over a range of numbers."""
         ns = self.ns
         ns.setdefault("_unique", _unique)
         ns.setdefault("by_position", by_position)
@@ -51,7 +52,10 @@ class Functions:
             if kind == "tuple":
                 lines += self.tuple_options_lines(ai, text, cond, slot, src, et)
                 continue
-            table = tables.get(ai) if ai in ask.from_zone else None  # ids, never none
+            if ai == 0 and ai in ranges and et == "int" and text is None:
+                lines += self.number_options_lines(slot, src, cond, len(ask.alts) > 1)
+                continue
+            table = tables.get(ai)  # where the cards are ids, never none
             if table is not None:
                 lab = f"{self.ref(table, 'LABELS')}[x]"
             elif text is not None:
@@ -118,6 +122,24 @@ class Functions:
         lines.append("    return out")
         ask.fast = self.generated_function(
             lines, f"the options of the decision at {rules_place(ask.span)}", ask.span)
+
+    def number_options_lines(self, slot: int, src, cond, more: bool) -> list:
+        """The first alternative over a range of numbers, labelled by the number: no two
+        labels alike, none taken before it, so no checks. Each number's option is made
+        once and kept (program.number_option), so its label is the same text object every
+        time: the Action found for it by label hashes nothing new."""
+        ns = self.ns
+        ns.setdefault("number_option", number_option)
+        made = self.ref({}, "NUMBER_OPTIONS")
+        lines = [f"    for x in {self.call_source(src)}:", f"        L[{slot}] = x"]
+        if cond is not None:
+            lines += [f"        if not {self.call_source(cond)}:", "            continue"]
+        lines += [f"        _o = {made}.get(x)",
+                  "        out.append(_o if _o is not None else "
+                  f"number_option({made}, x))"]
+        if more:
+            lines += ["    for lab, _, _ in out:", "        seen[lab] = 0"]
+        return lines
 
     def fixed_labels(self, alts) -> list:
         """The labels of a decision's first named options whose labels are fixed texts,

@@ -57,7 +57,23 @@ class Moves:
                    f"if {budget}.moves < 0:",
                    f"    {budget}.move(0, {self.ref(span, 'S')})",
                    f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")
+        general = self.all_cards_move(s, to, budget, general)
         self.emit(move, s.span, Statement("do", self.pile_move(s, to, budget, general)))
+
+    def all_cards_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
+        """`move cards to ZONE` (gathering every card for a new round) without listing and
+        grouping the cards: State.move_all_cards, at the same cost; `general` while a card
+        effect runs, and onto the bottom or a zone with a limit."""
+        dest = self.xs_or(s.to, to)
+        if tuple(self.m.resolved.get(id(s.what), ())) != ("builtin", "cards") \
+                or s.bottom or not dest.isdigit() or self.p.zone_capacity[int(dest)]:
+            return general
+        return ("if not st.effect_depth:",
+                f"    {budget}.moves -= st.all_cards_cost()",
+                f"    if {budget}.moves < 0:",
+                f"        {budget}.move(0, {self.ref(s.span, 'S')})",
+                f"    st.move_all_cards({dest})",
+                "else:") + tuple("    " + line for line in general)
 
     def pile_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
         """`move ZONE to PILE` (the trick to the won pile) as generated lines doing what

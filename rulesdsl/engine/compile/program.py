@@ -120,6 +120,15 @@ def range_list(x: int, y: int, k: int, budget, span) -> list:
     return list(values)
 
 
+def number_option(made: dict, x: int) -> tuple:
+    """The option (label, first alternative, value) for the number x of a range, kept in
+    `made` while it holds fewer than 10,000 (a game of free amounts would grow it)."""
+    option = (str(x), 0, x)
+    if len(made) < 10_000:
+        made[x] = option
+    return option
+
+
 def moves_cost(st, cards: list) -> int:
     """What moving `cards` costs: one each, plus a thousandth of the pile each leaves (taking
     a card out of a long list shifts the rest: a loop of single moves is quadratic)."""

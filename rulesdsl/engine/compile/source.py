@@ -437,6 +437,8 @@ class Source:
             return repr(self.n)
         if kind == "builtin" and payload == "players":
             return self.ref(list(range(self.n)), "SEATS")  # one list, read only
+        if kind == "builtin" and payload == "cards":  # a program's cards are fixed
+            return self.ref(list(range(len(self.p.card_label))), "CARDS")
         if kind == "enum_all":
             return self.ref(list(range(len(self.m.enums[payload].values))), "VALUES")
         if kind == "define":  # a definition without arguments (xs hoists it in loops)

@@ -249,6 +249,27 @@ class Machine:
                     self._events.append(("move", tuple(cs), src, dest) + extra)
                     words = None if words is None else (None, None)
 
+    def all_cards_cost(self) -> int:
+        """moves_cost of every card (`move cards to ZONE`): one each, plus a thousandth of
+        the pile each leaves, summed pile by pile."""
+        return len(self.loc) + sum([len(z) * len(z) for z in self.zones]) // 1000
+
+    def move_all_cards(self, dest: int) -> None:
+        """`move cards to ZONE` as move_cards does it with every card, without grouping
+        them: the zone ends with all cards in id order, and each pile that held any is
+        logged as one move. Not while a card effect runs (`keeps N` zones hold theirs),
+        nor onto the bottom or into a zone with a limit (the callers check)."""
+        events = self._events
+        zones = self.zones
+        for src, z in enumerate(zones):
+            if z:
+                if src != dest:
+                    events.append(("move", tuple(sorted(z)), src, dest))
+                z.clear()
+        n = len(self.loc)
+        zones[dest].extend(range(n))
+        self.loc[:] = [dest] * n
+
     def _respect_invariants(self, cards: list, dest: int) -> list:
         """While a card effect runs, zones with `keeps N` keep their earliest N cards."""
         keep = self.prog.zone_keep
