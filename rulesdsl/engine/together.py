@@ -103,7 +103,7 @@ class AskTogether:
 
     def choose(self, st, fr, option) -> bool:
         L = fr[2]
-        seat = self.who(st, L)
+        seat = L[self.seats][L[self.k]]  # self.who's, without its call
         label, ai, value = option
         L[self.picks] = L[self.picks] + [[seat, label, ai, value]]
         L[self.k] += 1

@@ -13,7 +13,8 @@ from ast import literal_eval
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.generate import rules_place
 from rulesdsl.engine.hoist import MISSING
-from rulesdsl.engine.compile.program import _unique, by_position, number_option
+from rulesdsl.engine.compile.program import (_unique, by_position, first_of_each_label,
+                                               number_option)
 
 
 class Functions:
@@ -67,17 +68,22 @@ class Functions:
             labels = table if table is not None else self.p.card_label
             # pieces may come to read alike as they change
             alike = self.p.pieces is not None or len(set(labels)) < len(labels)
-            if ai == 0 and ai in ask.from_zone and et == "card" and not alike and (
-                    text is None or table is not None):
-                # the first alternative, each card of a zone once, no two cards alike: its
-                # labels are all different, so none needs a number; each option is made
-                # once, here, with its label
+            if ai == 0 and ai in ask.from_zone and et == "card" and (
+                    table is not None or text is None and not alike):
+                # the first alternative, each card of a zone once: none of its labels
+                # needs a number, and each option is made once, here, with its label.
+                # Where two cards read alike, the second is no option (as below): found
+                # after the loop, rarely (two hands of one suit are alike, one hand not)
                 made = self.ref([(labels[c], 0, c) for c in range(len(labels))], "OPTIONS")
                 lines += [f"    for x in {self.call_source(src)}:",
                           f"        L[{slot}] = x"]
                 if cond is not None:
                     lines += [f"        if not {self.call_source(cond)}:", "            continue"]
                 lines.append(f"        out.append({made}[x])")
+                if alike:
+                    ns.setdefault("first_of_each_label", first_of_each_label)
+                    lines += ["    if len(out) > 1 and len({o[0] for o in out}) < len(out):",
+                              "        out = first_of_each_label(out)"]
                 if len(ask.alts) > 1:
                     lines += ["    for lab, _, _ in out:", "        seen[lab] = 0"]
                 continue

@@ -120,6 +120,18 @@ def range_list(x: int, y: int, k: int, budget, span) -> list:
     return list(values)
 
 
+def first_of_each_label(options: list) -> list:
+    """The options without those whose label an earlier one has: two cards that read
+    alike are one action."""
+    seen = set()
+    out = []
+    for o in options:
+        if o[0] not in seen:
+            seen.add(o[0])
+            out.append(o)
+    return out
+
+
 def number_option(made: dict, x: int) -> tuple:
     """The option (label, first alternative, value) for the number x of a range, kept in
     `made` while it holds fewer than 10,000 (a game of free amounts would grow it)."""
