@@ -156,6 +156,14 @@ class Scanner:
             self.define_pure[name] = got
         return got
 
+    def memoised_define(self, name: str) -> bool:
+        """Is a call of this definition, while a decision's options are computed, answered
+        from the memo (once per arguments)? A pure one, unless a card is among its
+        parameters: it is asked per card (`c in hand[p] where may_play(p, c)`), each card
+        once, so keeping its answers costs more than it saves."""
+        return self.pure_define(name) and all(
+            t != "card" for _, t in self.m.defines[name].params)
+
     def pure_playable(self) -> bool:
         if self._playable_pure is None:
             self._playable_pure = False

@@ -255,6 +255,25 @@ def test_a_pure_definition_is_computed_once_per_arguments_while_options_are(
 
 
 @pytest.mark.parametrize("engine", ["generated", "closures"])
+def test_a_definition_over_a_card_is_computed_at_each_call_while_options_are(
+        tmp_path, monkeypatch, engine):
+    """A definition with a card among its parameters is asked per card, so its answers
+    are not kept: asked twice for each of three candidates, it runs six times, spending
+    six times its work, in both engines (kept, it would run three times)."""
+    body = ("define heavy(c: card) = sum(x for x in 1..50) + c.value\n"
+            "phase main {\n  ask seat(0) \"pick\" {\n"
+            "    c in stock where heavy(c) > 0 and heavy(c) > 1 { set n = c.value }\n"
+            "  }\n  win seat(0)\n}\n")
+    monkeypatch.setenv("RULESDSL_LIMITS", "work=700")  # six runs: about 6 x 100
+    st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+    assert sorted(a.label for a in st.legal_actions()) == ["card 1", "card 2", "card 3"]
+    monkeypatch.setenv("RULESDSL_LIMITS", "work=450")  # three runs, not six
+    with pytest.raises(RulesError) as info:
+        load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+    assert info.value.code == "R005"
+
+
+@pytest.mark.parametrize("engine", ["generated", "closures"])
 def test_a_simple_definition_spends_no_work_and_one_that_visits_a_list_does(
         tmp_path, monkeypatch, engine):
     """Within a work limit of 3 (all the deck's range spends before), simple definitions

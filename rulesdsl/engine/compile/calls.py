@@ -42,7 +42,7 @@ class Calls:
             cache[name] = (body, mods, size)
         body, mods, size = cache[name]
         k = len(d.params)
-        if len(args) <= 2 and self.scanner.pure_define(name) and \
+        if len(args) <= 2 and self.scanner.memoised_define(name) and \
                 not getattr(self, "_plain_call", False):
             self._plain_call = True  # first the call as it is, for outside options
             try:
@@ -75,7 +75,7 @@ class Calls:
                          k: int, span) -> Callable:
         """A pure definition called while a decision's options are computed (the state
         stands still then) is computed once per arguments: `st.memo` is a dict during
-        `Ask.options`, else None."""
+        `Ask.options`, else None. Not one over a card (Scanner.memoised_define)."""
         b = self.b
         unit = 0 if self.scanner.simple_define(name) else 1
 

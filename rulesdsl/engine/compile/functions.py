@@ -355,8 +355,9 @@ class Functions:
     # ------------------------------------------------------------------ definitions
     def define_call_source(self, name: str, args: list):
         """A call of a definition: its generated function on a fresh frame of locals.
-        Where the closures memoise it (a pure definition of up to two arguments, while a
-        decision's options are computed), the memo closure still answers then."""
+        Where the closures memoise it (a pure definition of up to two arguments, none a
+        card, while a decision's options are computed: Scanner.memoised_define), the memo
+        answers then."""
         fn = self.define_function(name)
         if fn is None:
             return None
@@ -367,7 +368,7 @@ class Functions:
         size = self.define_frame_size(name)
         values = [self.xs(a) for a in args] + ["None"] * (size - len(args))
         call = f"{fn}(st, [{', '.join(values)}])"
-        if len(args) <= 2 and self.scanner.pure_define(name):
+        if len(args) <= 2 and self.scanner.memoised_define(name):
             self.define_call(name, [self.expr(a) for a in args], d.decl.span)  # the closures'
             m = self.temp()
             if all(self.hashable(a) for a in args):
