@@ -317,6 +317,7 @@ phase main {
     ask seat(0) "pick" {
       "pick {c} worth {c.value}" for c in hand[seat(0)] { move c to table }
       "drop {c}" for c in hand[seat(0)] where c.value > 1 { move c to stock }
+      "drop {c}" for c in table where c.value == 2 { set n -= 1 }
       "pass" { set n = 0 }
     }
     log "{top(table)} lies on the table; {n} to go"
@@ -329,10 +330,11 @@ phase main {
 def test_card_option_labels_are_worked_out_once_and_read_as_the_closures_write_them(
         tmp_path, monkeypatch):
     """An option's label that reads only its card (the card, its fields) is a table by
-    card id in generated code, made when the game loads (the first alternative's whole
-    options): the same options, in the same
-    order, as the closures make per decision, alike cards (two "card 2") one option, and
-    the same game. Log words reading the top card and a variable are written later."""
+    card id in generated code, made when the game loads, and where no label before can
+    read like one of its labels, the whole options are: the same options, in the same
+    order, as the closures make per decision, alike cards (two "card 2") one option, a
+    label taken by an earlier alternative numbered, and the same game. Log words reading
+    the top card and a variable are written later."""
     runs = {}
     for engine in ("generated", "closures"):
         monkeypatch.setenv("RULESDSL_ENGINE", engine)
@@ -350,14 +352,15 @@ def test_card_option_labels_are_worked_out_once_and_read_as_the_closures_write_t
         if engine == "generated":
             text = game.program(2).generated
             options = text[text.index("def options("):].split("\n\n")[0]
-            # the first alternative's options made once per card, alike ones dropped
-            # after; the second's labels from a table
-            assert "OPTIONS" in options and "first_of_each_label(out)" in options
+            # the first two alternatives' options made once per card, alike ones
+            # dropped after; the third's labels may be the second's: read from a table
+            assert options.count("OPTIONS") == 2 and "first_of_each_label(out)" in options
             assert options.count("LABELS") == 1 and "worth" not in options, options
             assert "(LATER, W" in text[text.index("lies on the table"):]
     assert runs["generated"] == runs["closures"]
     first = runs["generated"][0][0]
     assert first.count("pick card 2 worth 2") == 1 and "pass" in first
+    assert any("drop card 2 (3)" in labels for labels in runs["generated"][0])
 
 
 @pytest.mark.parametrize("engine", ["generated", "closures"])

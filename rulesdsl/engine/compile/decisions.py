@@ -76,7 +76,7 @@ class Decisions:
         """A decision point: compute the options, suspend, resume in the chosen body."""
         alts = []
         from_zone = []
-        tables = {}  # alternative -> its labels by card id, where worked out here
+        tables = {}  # alternative -> (its labels by card id, ids?), where worked out here
         ranges = set()  # alternatives over a range of numbers: no two alike, never none
         at = self.jump_placeholder(s.span)
         bodies_end = []
@@ -103,13 +103,12 @@ class Decisions:
                 text = self.text(ch.label) if ch.label is not None else None
                 self.close_loop(ctx)
                 src = self.fresh_memo_on(ctx, src)
-                # card ids, never none: a zone's cards, or every card
-                ids = self.m.types.get(id(ch.source)) == "zone" or tuple(
-                    self.m.resolved.get(id(ch.source), ())) == ("builtin", "cards")
-                if self.generate and et == "card" and text is not None and ids:
+                if self.generate and et == "card" and text is not None:
                     table = self.card_label_table(ch.label, slot)
-                    if table is not None:
-                        tables[len(alts)] = table
+                    if table is not None:  # and are the cards ids, never none?
+                        tables[len(alts)] = (table, self.m.types.get(id(ch.source)) == "zone"
+                                             or tuple(self.m.resolved.get(id(ch.source), ()))
+                                             == ("builtin", "cards"))
                 if type(ch.source) is ast.Range:
                     ranges.add(len(alts))
                 alts.append(("binder", text, where, body_pc, slot, src, et))

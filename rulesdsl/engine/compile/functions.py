@@ -24,25 +24,34 @@ class Functions:
     def generate_options(self, ask, tables: dict, ranges: set = frozenset()) -> None:
         """The options of a decision as one generated function (Ask._options, unrolled
         per alternative): the same options, labels and order. `tables`: alternative ->
-        its labels by card id (Decisions.card_label_table), read instead of written;
-        `ranges`: alternatives over a range of numbers."""
+        (its labels by card id (Decisions.card_label_table), whether its cards are ids,
+        never none), read instead of written; `ranges`: alternatives over a range of
+        numbers.
+
+        An option's label must differ from every one before it (else it gets a number, or
+        is dropped when its own alternative made it already). Where that is known when the
+        game loads, the alternative appends prebuilt options without a check (`made`);
+        the others check against `seen`, which is brought up to date before them."""
         ns = self.ns
         ns.setdefault("_unique", _unique)
         ns.setdefault("by_position", by_position)
         ns.setdefault("LABEL", self.p.labeller)
         fixed = self.fixed_labels(ask.alts)
+        made = self.prebuilt_options(ask, tables, fixed, ranges)
         lines = ["def options(st, L):", "    out = []"]
-        if len(fixed) < len(ask.alts):
+        if len(made) < len(ask.alts):
             lines.append("    seen = {}")
+        synced = True  # does `seen` hold every label in `out`?
         for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
+            if ai in made:
+                lines += made[ai]
+                synced = False
+                continue
+            if not synced:
+                lines += ["    for lab, a, _ in out:", "        seen[lab] = a"]
+                synced = True
             if kind == "named":
                 test = "True" if cond is None else f"{self.call_source(cond)}"
-                if ai < len(fixed):  # its own label, taken by no option before it
-                    lines += [f"    if {test}:",
-                              f"        out.append(({fixed[ai]!r}, {ai}, None))"]
-                    if ai + 1 == len(fixed) < len(ask.alts):
-                        lines += ["    for lab, _, _ in out:", "        seen[lab] = -1"]
-                    continue
                 lines += [f"    if {test}:",
                           f"        lab = {self.call_source(text)}",
                           "        if lab in seen:",
@@ -53,40 +62,17 @@ class Functions:
             if kind == "tuple":
                 lines += self.tuple_options_lines(ai, text, cond, slot, src, et)
                 continue
-            if ai == 0 and ai in ranges and et == "int" and text is None:
-                lines += self.number_options_lines(slot, src, cond, len(ask.alts) > 1)
-                continue
-            table = tables.get(ai)  # where the cards are ids, never none
+            table, ids = tables.get(ai, (None, False))
             if table is not None:
                 lab = f"{self.ref(table, 'LABELS')}[x]"
+                if not ids:  # a none among the cards: its label as the closures write it
+                    lab = f"({lab} if x is not None else {self.call_source(text)})"
             elif text is not None:
                 lab = f"{self.call_source(text)}"
             else:
                 shown = self.shown(et, "x")
                 lab = (f"LABEL({et!r}, x, st)" if shown is None else
                        f"('none' if x is None else {shown})")
-            labels = table if table is not None else self.p.card_label
-            # pieces may come to read alike as they change
-            alike = self.p.pieces is not None or len(set(labels)) < len(labels)
-            if ai == 0 and ai in ask.from_zone and et == "card" and (
-                    table is not None or text is None and not alike):
-                # the first alternative, each card of a zone once: none of its labels
-                # needs a number, and each option is made once, here, with its label.
-                # Where two cards read alike, the second is no option (as below): found
-                # after the loop, rarely (two hands of one suit are alike, one hand not)
-                made = self.ref([(labels[c], 0, c) for c in range(len(labels))], "OPTIONS")
-                lines += [f"    for x in {self.call_source(src)}:",
-                          f"        L[{slot}] = x"]
-                if cond is not None:
-                    lines += [f"        if not {self.call_source(cond)}:", "            continue"]
-                lines.append(f"        out.append({made}[x])")
-                if alike:
-                    ns.setdefault("first_of_each_label", first_of_each_label)
-                    lines += ["    if len(out) > 1 and len({o[0] for o in out}) < len(out):",
-                              "        out = first_of_each_label(out)"]
-                if len(ask.alts) > 1:
-                    lines += ["    for lab, _, _ in out:", "        seen[lab] = 0"]
-                continue
             if table is not None:  # one pass: no card needs ordering by its place
                 lines += [f"    for x in {self.call_source(src)}:",
                           f"        L[{slot}] = x"]
@@ -107,8 +93,8 @@ class Functions:
             if cond is not None:
                 lines += [f"        if not {self.call_source(cond)}:", "            continue"]
             lines.append(f"        mine.append(({lab}, x))")
-            if et == "card" and text is None and alike:  # else no two cards read the same
-                test = "len(mine) > 1"
+            if et == "card" and text is None and self.alike(self.p.card_label):
+                test = "len(mine) > 1"  # else no two cards read the same
                 if ai in ask.from_zone:  # one zone: kept sorted (a hand), places tell nothing
                     unordered = self.ref(self.p.zone_unordered, "UNORDERED")
                     test += f" and not {unordered}[st.loc[mine[0][1]]]"
@@ -129,7 +115,55 @@ class Functions:
         ask.fast = self.generated_function(
             lines, f"the options of the decision at {rules_place(ask.span)}", ask.span)
 
-    def number_options_lines(self, slot: int, src, cond, more: bool) -> list:
+    def alike(self, labels: list) -> bool:
+        """May two cards read alike? (Pieces may come to, as their state changes.)"""
+        return self.p.pieces is not None or len(set(labels)) < len(labels)
+
+    def prebuilt_options(self, ask, tables: dict, fixed: list, ranges: set) -> dict:
+        """alternative -> its lines, for the alternatives whose labels are known when the
+        game loads and differ from every label an alternative before them may make: each
+        option is made once, here, and appended unchecked. Fixed named options; a range
+        of numbers labelled by the number, first; each card of a zone (or every card)
+        once, labelled from a table or by the card. Two cards alike in the zone (two
+        hands of one suit are alike, one hand seldom holds both): the second is no
+        option, as in the checked loop, found after the loop."""
+        out, before = {}, set()  # every label the alternatives so far may make
+        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
+            if kind == "named" and ai < len(fixed):  # its own label, taken by none before
+                test = "True" if cond is None else f"{self.call_source(cond)}"
+                out[ai] = [f"    if {test}:", f"        out.append(({fixed[ai]!r}, {ai}, None))"]
+                before.add(fixed[ai])
+                continue
+            if ai == 0 and ai in ranges and et == "int" and text is None:
+                out[ai] = self.number_options_lines(slot, src, cond)
+                before = None  # every number: nothing is known after it
+                break
+            table, ids = tables.get(ai, (None, False))
+            if kind != "binder" or et != "card" or before is None:
+                break
+            if table is not None and ids:
+                labels = table
+            elif text is None and table is None and ai in ask.from_zone and \
+                    not self.alike(self.p.card_label):
+                labels = self.p.card_label
+            else:
+                break
+            if before & set(labels):
+                break
+            made = self.ref([(labels[c], ai, c) for c in range(len(labels))], "OPTIONS")
+            lines = [f"    for x in {self.call_source(src)}:", f"        L[{slot}] = x"]
+            if cond is not None:
+                lines += [f"        if not {self.call_source(cond)}:", "            continue"]
+            lines.append(f"        out.append({made}[x])")
+            if self.alike(labels):
+                self.ns.setdefault("first_of_each_label", first_of_each_label)
+                lines += ["    if len(out) > 1 and len({o[0] for o in out}) < len(out):",
+                          "        out = first_of_each_label(out)"]
+            out[ai] = lines
+            before |= set(labels)
+        return out
+
+    def number_options_lines(self, slot: int, src, cond) -> list:
         """The first alternative over a range of numbers, labelled by the number: no two
         labels alike, none taken before it, so no checks. Each number's option is made
         once and kept (program.number_option), so its label is the same text object every
@@ -140,12 +174,9 @@ class Functions:
         lines = [f"    for x in {self.call_source(src)}:", f"        L[{slot}] = x"]
         if cond is not None:
             lines += [f"        if not {self.call_source(cond)}:", "            continue"]
-        lines += [f"        _o = {made}.get(x)",
-                  "        out.append(_o if _o is not None else "
-                  f"number_option({made}, x))"]
-        if more:
-            lines += ["    for lab, _, _ in out:", "        seen[lab] = 0"]
-        return lines
+        return lines + [f"        _o = {made}.get(x)",
+                        "        out.append(_o if _o is not None else "
+                        f"number_option({made}, x))"]
 
     def fixed_labels(self, alts) -> list:
         """The labels of a decision's first named options whose labels are fixed texts,
