@@ -13,8 +13,8 @@ from ast import literal_eval
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.generate import rules_place
 from rulesdsl.engine.hoist import MISSING
-from rulesdsl.engine.compile.program import (_unique, by_position, first_of_each_label,
-                                               number_option)
+from rulesdsl.engine.compile.program import (_unique, alike_in_zone, by_position,
+                                               first_of_each_label, number_option)
 
 
 class Functions:
@@ -126,7 +126,8 @@ class Functions:
         of numbers labelled by the number, first; each card of a zone (or every card)
         once, labelled from a table or by the card. Two cards alike in the zone (two
         hands of one suit are alike, one hand seldom holds both): the second is no
-        option, as in the checked loop, found after the loop."""
+        option, as in the checked loop, found after the loop; labelled by the card, they
+        are told apart by their places where the chooser sees them (first only)."""
         out, before = {}, set()  # every label the alternatives so far may make
         for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
             if kind == "named" and ai < len(fixed):  # its own label, taken by none before
@@ -141,11 +142,15 @@ class Functions:
             table, ids = tables.get(ai, (None, False))
             if kind != "binder" or et != "card" or before is None:
                 break
+            placed = False  # alike cards told apart by their places (by_position)?
             if table is not None and ids:
                 labels = table
             elif text is None and table is None and ai in ask.from_zone and \
-                    not self.alike(self.p.card_label):
+                    self.p.pieces is None:
                 labels = self.p.card_label
+                placed = self.alike(labels)
+                if placed and ai > 0:  # "red 3 (top)" may be an earlier option's label
+                    break
             else:
                 break
             if before & set(labels):
@@ -155,12 +160,16 @@ class Functions:
             if cond is not None:
                 lines += [f"        if not {self.call_source(cond)}:", "            continue"]
             lines.append(f"        out.append({made}[x])")
-            if self.alike(labels):
+            if placed:
+                self.ns.setdefault("alike_in_zone", alike_in_zone)
+                lines += ["    if len(out) > 1 and len({o[0] for o in out}) < len(out):",
+                          f"        out = alike_in_zone(st, out, {self.call_source(ask.who)})"]
+            elif self.alike(labels):
                 self.ns.setdefault("first_of_each_label", first_of_each_label)
                 lines += ["    if len(out) > 1 and len({o[0] for o in out}) < len(out):",
                           "        out = first_of_each_label(out)"]
             out[ai] = lines
-            before |= set(labels)
+            before = None if placed else before | set(labels)
         return out
 
     def number_options_lines(self, slot: int, src, cond) -> list:

@@ -132,6 +132,16 @@ def first_of_each_label(options: list) -> list:
     return out
 
 
+def alike_in_zone(st, options: list, seat) -> list:
+    """A first alternative's options over a zone, labelled by their cards, where two read
+    alike: told apart by their places (by_position) where the zone keeps an order, else
+    one option for both, as Ask's options are."""
+    mine = [(lab, c) for lab, _, c in options]
+    if not st.prog.zone_unordered[st.loc[mine[0][1]]]:
+        mine = by_position(st, mine, seat)
+    return first_of_each_label([(lab, 0, c) for lab, c in mine])
+
+
 def number_option(made: dict, x: int) -> tuple:
     """The option (label, first alternative, value) for the number x of a range, kept in
     `made` while it holds fewer than 10,000 (a game of free amounts would grow it)."""
