@@ -202,12 +202,14 @@ def _children(e):
 
 
 class LoopContext:
-    """One loop being compiled: the slots it binds, and the memo of its invariants."""
+    """One loop being compiled: the slots it binds, the expression it runs over (read
+    once, before the loop: nothing to keep in its memo), and the memo of its invariants."""
 
-    __slots__ = ("bound", "cell", "size")
+    __slots__ = ("bound", "source", "cell", "size")
 
-    def __init__(self, bound):
+    def __init__(self, bound, source=None):
         self.bound = bound
+        self.source = source
         self.cell = [None]  # the current loop run's memo list
         self.size = 0
 

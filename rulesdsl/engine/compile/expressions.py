@@ -25,7 +25,7 @@ class Expressions:
                                       type(e.args[0]) is ast.Comprehension and
                                       self.m.resolved.get(id(e), ("",))[0] == "aggregate"):
             c = e if t is ast.Comprehension else e.args[0]
-            ctx = self.open_loop(self.m.slots[id(c)], (c.where, c.value))
+            ctx = self.open_loop(self.m.slots[id(c)], (c.where, c.value), c.source)
             try:
                 f = getattr(self, "e_" + t.__name__)(e)
             finally:
@@ -49,12 +49,13 @@ class Expressions:
         return f
 
     # ------------------------------------------------------------------ loop invariants
-    def open_loop(self, slot, parts) -> LoopContext:
-        """Start compiling the condition/value of a loop over candidates bound to `slot`."""
+    def open_loop(self, slot, parts, source=None) -> LoopContext:
+        """Start compiling the condition/value of a loop over candidates bound to `slot`
+        (and its `source`, read once before it runs)."""
         bound = {slot}
         for part in parts:
             bound |= self.scanner.scan(part)[1]
-        ctx = LoopContext(frozenset(bound))
+        ctx = LoopContext(frozenset(bound), source)
         self.loop_stack.append(ctx)
         return ctx
 
@@ -82,6 +83,8 @@ class Expressions:
             return None
         for ctx in self.loop_stack:
             if not reads & ctx.bound:
+                if ctx.source is e:  # a loop's own list: read once anyway
+                    return None
                 saved, self.loop_stack = self.loop_stack, []
                 try:
                     f = self.expr(e)

@@ -243,9 +243,10 @@ class Functions:
     def loop_sources(self, comp) -> tuple:
         """The where's and the value's source for a generated loop over `comp`, and the
         lines that start the locals they read their loop invariants from: a plain part
-        (reads, fields, arithmetic) that reads nothing the loop binds is computed the
-        first time a candidate needs it and kept in a local of the loop's function (as
-        lazily as the expression would compute it: no error comes sooner)."""
+        (reads, fields, arithmetic) or a pure definition's call that reads nothing the
+        loop binds is computed the first time a candidate needs it and kept in a local of
+        the loop's function (as lazily as the expression would compute it: no error comes
+        sooner)."""
         slot = self.m.slots[id(comp)]
         bound = {slot}
         for part in (comp.where, comp.value):
@@ -254,8 +255,12 @@ class Functions:
         for part in (comp.where, comp.value):
             self.find_local_invariants(part, bound, found)
         starts = []
-        for node in found:
-            text = self.xs(node)
+        own, self.loop_stack = self.loop_stack, self.loop_stack[:-1]  # not in its memo
+        try:
+            texts = [self.xs(node) for node in found]
+        finally:
+            self.loop_stack = own
+        for node, text in zip(found, texts):
             try:
                 literal_eval(text)
                 continue  # a constant already
@@ -279,7 +284,8 @@ class Functions:
         operators: a call or a list inside is a function of its own, where no local of
         this loop's function can be read."""
         kind = type(e)
-        if kind in (ast.Binary, ast.Attr, ast.Index, ast.Unary) and self.plain_value(e):
+        if kind in (ast.Binary, ast.Attr, ast.Index, ast.Unary) and self.plain_value(e) or \
+                kind is ast.Call and self.m.resolved.get(id(e), ("",))[0] == "define":
             reads, _, pure = self.scanner.scan(e)
             if pure and not reads & bound:
                 found.append(e)
