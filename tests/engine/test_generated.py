@@ -423,7 +423,7 @@ phase main {
     set rounds += 1
     ask seat(0) "bid" {
       b in 1..n step 1 where b != 2 { set n += b }
-      "1 (2)" { set n = 1 }
+      "3" { set n = 1 }
       "twice" { set n -= 1 }
     }
     ask seat(1) "guess" {
@@ -475,7 +475,7 @@ def test_gathering_cards_and_options_over_numbers_and_all_cards_match_the_closur
             st = game.new_game(seed=0)
             assert all(a is b for a, b in zip(st._pending()[1], st._pending()[1]))
     assert runs["generated"] == runs["closures"]
-    assert ["1", "3", "1 (2)", "twice"] == runs["generated"][0]
+    assert ["1", "3", "3 (2)", "twice"] == runs["generated"][0]
     assert len({lab for labs in runs["generated"][:-1] if isinstance(labs, list)
                 for lab in labs if lab.startswith("guess")}) == 3
 

@@ -103,6 +103,9 @@ class Decisions:
                 text = self.text(ch.label) if ch.label is not None else None
                 self.close_loop(ctx)
                 src = self.fresh_memo_on(ctx, src)
+                if self.generate and et in self.m.enums and text is None and tuple(
+                        self.m.resolved.get(id(ch.source), ()))[:1] == ("enum_all",):
+                    tables[len(alts)] = (list(self.m.enums[et].values), True)  # each once
                 if self.generate and et == "card" and text is not None:
                     table = self.card_label_table(ch.label, slot)
                     if table is not None:  # and are the cards ids, never none?

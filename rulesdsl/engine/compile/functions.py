@@ -36,8 +36,7 @@ class Functions:
         ns.setdefault("_unique", _unique)
         ns.setdefault("by_position", by_position)
         ns.setdefault("LABEL", self.p.labeller)
-        fixed = self.fixed_labels(ask.alts)
-        made = self.prebuilt_options(ask, tables, fixed, ranges)
+        made = self.prebuilt_options(ask, tables, ranges)
         lines = ["def options(st, L):", "    out = []"]
         if len(made) < len(ask.alts):
             lines.append("    seen = {}")
@@ -119,41 +118,51 @@ class Functions:
         """May two cards read alike? (Pieces may come to, as their state changes.)"""
         return self.p.pieces is not None or len(set(labels)) < len(labels)
 
-    def prebuilt_options(self, ask, tables: dict, fixed: list, ranges: set) -> dict:
+    def prebuilt_options(self, ask, tables: dict, ranges: set) -> dict:
         """alternative -> its lines, for the alternatives whose labels are known when the
         game loads and differ from every label an alternative before them may make: each
-        option is made once, here, and appended unchecked. Fixed named options; a range
-        of numbers labelled by the number, first; each card of a zone (or every card)
-        once, labelled from a table or by the card. Two cards alike in the zone (two
-        hands of one suit are alike, one hand seldom holds both): the second is no
-        option, as in the checked loop, found after the loop; labelled by the card, they
-        are told apart by their places where the chooser sees them (first only)."""
-        out, before = {}, set()  # every label the alternatives so far may make
+        option is made once, here, and appended unchecked. Named options with a fixed
+        label; a range of numbers labelled by the number, first; each card of a zone (or
+        every card, or every value of an enum) once, labelled from a table or by the card.
+        Two cards alike in the zone (two hands of one suit are alike, one hand seldom
+        holds both): the second is no option, as in the checked loop, found after the
+        loop; labelled by the card, they are told apart by their places where the chooser
+        sees them ("red 3 (top)"; first alternative only)."""
+        out, known = {}, set()  # every label the alternatives so far may make: these,
+        kinds = []  # and any label these tell (numbers, labels with a place)
+
+        def taken(label: str) -> bool:
+            return label in known or any(k(label) for k in kinds)
         for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
-            if kind == "named" and ai < len(fixed):  # its own label, taken by none before
+            if kind == "named":
+                source = self.source_text(text)
+                label = literal_eval(source) if source is not None and \
+                    source[:1] in "'\"" else None
+                if not isinstance(label, str) or label == "decline" or taken(label):
+                    break
                 test = "True" if cond is None else f"{self.call_source(cond)}"
-                out[ai] = [f"    if {test}:", f"        out.append(({fixed[ai]!r}, {ai}, None))"]
-                before.add(fixed[ai])
+                out[ai] = [f"    if {test}:", f"        out.append(({label!r}, {ai}, None))"]
+                known.add(label)
                 continue
             if ai == 0 and ai in ranges and et == "int" and text is None:
                 out[ai] = self.number_options_lines(slot, src, cond)
-                before = None  # every number: nothing is known after it
+                kinds.append(re.compile(r"-?\d+").fullmatch)
+                continue
+            if kind != "binder":
                 break
             table, ids = tables.get(ai, (None, False))
-            if kind != "binder" or et != "card" or before is None:
-                break
             placed = False  # alike cards told apart by their places (by_position)?
             if table is not None and ids:
                 labels = table
-            elif text is None and table is None and ai in ask.from_zone and \
-                    self.p.pieces is None:
+            elif et == "card" and text is None and table is None and \
+                    ai in ask.from_zone and self.p.pieces is None:
                 labels = self.p.card_label
                 placed = self.alike(labels)
                 if placed and ai > 0:  # "red 3 (top)" may be an earlier option's label
                     break
             else:
                 break
-            if before & set(labels):
+            if any(map(taken, labels)):
                 break
             made = self.ref([(labels[c], ai, c) for c in range(len(labels))], "OPTIONS")
             lines = [f"    for x in {self.call_source(src)}:", f"        L[{slot}] = x"]
@@ -164,12 +173,13 @@ class Functions:
                 self.ns.setdefault("alike_in_zone", alike_in_zone)
                 lines += ["    if len(out) > 1 and len({o[0] for o in out}) < len(out):",
                           f"        out = alike_in_zone(st, out, {self.call_source(ask.who)})"]
+                kinds.append(lambda label: label.endswith(")"))
             elif self.alike(labels):
                 self.ns.setdefault("first_of_each_label", first_of_each_label)
                 lines += ["    if len(out) > 1 and len({o[0] for o in out}) < len(out):",
                           "        out = first_of_each_label(out)"]
             out[ai] = lines
-            before = None if placed else before | set(labels)
+            known.update(labels)
         return out
 
     def number_options_lines(self, slot: int, src, cond) -> list:
@@ -186,18 +196,6 @@ class Functions:
         return lines + [f"        _o = {made}.get(x)",
                         "        out.append(_o if _o is not None else "
                         f"number_option({made}, x))"]
-
-    def fixed_labels(self, alts) -> list:
-        """The labels of a decision's first named options whose labels are fixed texts,
-        all different (and not "decline"): each is an option made once, with no check."""
-        out = []
-        for kind, text, *_ in alts:
-            known = self.source_text(text) if kind == "named" else None
-            label = literal_eval(known) if known is not None and known[:1] in "'\"" else None
-            if not isinstance(label, str) or label in out or label == "decline":
-                break
-            out.append(label)
-        return out
 
     def tuple_options_lines(self, ai: int, text, cond, slots: list, srcs: list,
                             ets: list) -> list:
