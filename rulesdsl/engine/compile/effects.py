@@ -147,6 +147,32 @@ class Effects:
             st.return_from(fr)
         self.emit(cancel, s.span)
 
+    def unlogged_move(self, e, to) -> tuple:
+        """Lines moving card `_c` to zone `e` without a log entry (`play` logs the play):
+        what State.move_cards does for one card, written out where the zone (a family's
+        first) has no limit and no card effect runs."""
+        dest = self.xs_or(e, to)
+        general = f"st.move_cards([_c], {dest}, False, log=False)"
+        kind, name = self.m.resolved.get(id(e), (None, None))
+        if kind != "zone" or type(e) not in (ast.Index, ast.Name):
+            return (general,)
+        first = self.p.zones[name].base
+        if self.p.zone_capacity[first]:
+            return (general,)
+        put = ("_insort(st.zones[_d], _c)" if self.p.zone_unordered[first] else
+               "st.zones[_d].append(_c)")
+        return (f"_d = {dest}",
+                "if st.effect_depth:",
+                "    st.move_cards([_c], _d, False, log=False)",
+                "else:",
+                "    _z = st.zones[st.loc[_c]]",
+                "    if _z[-1] == _c:",
+                "        _z.pop()",
+                "    else:",
+                "        _z.remove(_c)",
+                f"    {put}",
+                "    st.loc[_c] = _d")
+
     def s_Play(self, s: ast.Play):
         card, by, to = self.expr(s.card), self.expr(s.by), self.expr(s.to)
         cs, ps, cancelled = self.hidden_slot(), self.hidden_slot(), self.hidden_slot()
@@ -169,8 +195,7 @@ class Effects:
             "if _c is None or _p is None:",
             f"    _no_play({where})",
             f"L[{cs}], L[{ps}], L[{cancelled}] = _c, _p, False",
-            "st._events.append(('play', _p, _c))",
-            f"st.move_cards([_c], {self.xs_or(s.to, to)}, False, log=False)")))
+            "st._events.append(('play', _p, _c))") + self.unlogged_move(s.to, to)))
         defers = self.responds_in_effect()
         for rid in self.response_ids:
             def respond(st, fr, rid=rid):
@@ -179,7 +204,7 @@ class Effects:
                     st.call(rid, [L[cs], L[ps]], False)
             self.emit(respond, span, Statement("leave", (
                 f"if not L[{cancelled}] and not {self.ref(defers, 'DEFERS')}[{kinds}[L[{cs}]]]:",
-                f"    st.call({rid}, [L[{cs}], L[{ps}]], False)")))
+            ) + self.call_lines(str(rid), f"[L[{cs}], L[{ps}]]", False, f"PAD{rid}_2")))
 
             def after(st, fr):
                 if st.cancelled:
@@ -203,8 +228,19 @@ class Effects:
         self.emit(effect, span, Statement("leave", (
             f"if not L[{cancelled}]:",
             f"    _k = {self.ref(on_play, 'ON_PLAY')}[{kinds}[L[{cs}]]]",
-            "    if _k is not None:",
-            f"        st.call(_k, [L[{cs}], L[{ps}]], True)")))
+            "    if _k is not None:") + tuple(
+                "    " + line for line in self.call_lines("_k", f"[L[{cs}], L[{ps}]]", True,
+                                                         "PADS_2[_k]"))))
+
+    def call_lines(self, pid: str, args: str, effect: bool, pad: str) -> tuple:
+        """Machine.call inline, indented under an `if`: the frame with its locals padded
+        to the phase's slots (PADn_k, or PADS_k by phase: generate_procs fills them in
+        once every phase is compiled); too deep, call says so."""
+        return ("    _F = st.frames",
+                f"    if len(_F) >= {self.p.depth_limit}:",
+                f"        st.call({pid}, {args}, {effect})",
+                f"    _F.append([{pid}, 0, {args} + {pad}, {int(effect)}])") + (
+                    ("    st.effect_depth += 1",) if effect else ())
 
     def responds_in_effect(self) -> list:
         """Per kind id: does its `on play` hold a `respond`? Then the responses run there,

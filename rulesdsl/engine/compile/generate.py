@@ -229,6 +229,8 @@ def generate_procs(compiler) -> None:
     source = "\n".join(text)
     for pid, nargs in set(re.findall(r"\bPAD(\d+)_(\d+)\b", source)):
         ns[f"PAD{pid}_{nargs}"] = [None] * max(0, prog.procs[int(pid)].nslots - int(nargs))
+    for nargs in set(re.findall(r"\bPADS_(\d+)\b", source)):  # by phase, for a call by table
+        ns[f"PADS_{nargs}"] = [[None] * max(0, proc.nslots - int(nargs)) for proc in prog.procs]
     try:
         made = compiler.materialize(source, "procs")
     except (SyntaxError, RecursionError, MemoryError):  # rules nested past what Python

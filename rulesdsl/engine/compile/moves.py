@@ -76,29 +76,38 @@ class Moves:
                 "else:") + tuple("    " + line for line in general)
 
     def pile_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
-        """`move ZONE to PILE` (the trick to the won pile) as generated lines doing what
-        State.move_cards does for a whole pile, with the same cost; `general` otherwise
-        (a card effect running, a pile moved onto itself, a zone kept in order or full)."""
+        """`move ZONE to PILE` (the trick to the won pile, a hand to its player's discards)
+        as generated lines doing what State.move_cards does for a whole pile, with the same
+        cost, charged first, and the destination read after, as ever; `general` where the
+        destination keeps its cards in order or has a limit, and State.move_cards while a
+        card effect runs or for a pile moved onto itself."""
         dest = self.xs_or(s.to, to)
-        if self.m.types.get(id(s.what)) != "zone" or s.bottom or not dest.isdigit():
+        if self.m.types.get(id(s.what)) != "zone" or s.bottom:
             return general
-        d = int(dest)
-        if self.p.zone_unordered[d] or self.p.zone_capacity[d]:
+        if dest.isdigit():
+            first = int(dest)
+        else:  # a family's instances are alike
+            kind, name = self.m.resolved.get(id(s.to), (None, None))
+            if kind != "zone" or type(s.to) not in (ast.Index, ast.Name):
+                return general
+            first = self.p.zones[name].base
+        if self.p.zone_unordered[first] or self.p.zone_capacity[first]:
             return general
         return (f"_k = {self.xs(s.what)}",
                 "_z = st.zones[_k]",
-                f"if _k != {d} and not st.effect_depth:",
-                "    _n = len(_z)",
-                f"    {budget}.moves -= _n + _n * _n // 1000",
-                f"    if {budget}.moves < 0:",
-                f"        {budget}.move(0, {self.ref(s.span, 'S')})",
-                "    if _n:",
-                f"        st.zones[{d}].extend(_z)",
-                "        for _c in _z:",
-                f"            st.loc[_c] = {d}",
-                f"        st._events.append(('move', tuple(_z), _k, {d}))",
-                "        _z.clear()",
-                "else:") + tuple("    " + line for line in general)
+                "_n = len(_z)",
+                f"{budget}.moves -= _n + _n * _n // 1000",
+                f"if {budget}.moves < 0:",
+                f"    {budget}.move(0, {self.ref(s.span, 'S')})",
+                f"_d = {dest}",
+                "if _k == _d or st.effect_depth:",
+                "    st.move_cards(list(_z), _d, False)",
+                "elif _n:",
+                "    st.zones[_d].extend(_z)",
+                "    for _c in _z:",
+                "        st.loc[_c] = _d",
+                "    st._events.append(('move', tuple(_z), _k, _d))",
+                "    _z.clear()")
 
     def move_with_words(self, s: ast.Move, what, to):
         """`move ... as "{p} plays {c}"`: the move's log entry carries the words, once as

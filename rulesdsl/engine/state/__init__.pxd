@@ -3,4 +3,5 @@
 from rulesdsl.engine.state.machine cimport Machine
 
 cdef class State(Machine):
-    pass
+    # called by C from apply and playout, not looked up
+    cpdef _apply_chosen(self, seat, tuple chosen)

@@ -204,14 +204,16 @@ class Machine:
         unordered = prog.zone_unordered[dest]
         src = loc[cards[0]]
         if src != dest and not unordered and not bottom and not prog.zone_capacity[dest] \
-                and zones[src] == cards:  # a whole pile onto another (the trick to the pile)
+                and zones[src][-len(cards):] == cards:
+            # a whole pile onto another (the trick to the pile), or its top cards, in order
+            n = len(cards)
             target.extend(cards)
-            zones[src].clear()
             for c in cards:
                 loc[c] = dest
             if log:
                 self._events.append(("move", tuple(cards), src, dest) +
                                     (() if words is None else tuple(words)))
+            del zones[src][-n:]  # last: `cards` may be that very list
             return
         if len(set(cards)) != len(cards):  # a card listed twice lands where it is last
             cards = list(dict.fromkeys(cards[::-1]))[::-1]
