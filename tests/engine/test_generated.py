@@ -27,10 +27,15 @@ flow main
 
 
 def load(tmp_path, body: str, engine: str, monkeypatch, **kw):
+    """HEAD and `body` as a game, loaded with `engine`."""
+    return load_text(tmp_path, HEAD + body, engine, monkeypatch, **kw)
+
+
+def load_text(tmp_path, text: str, engine: str, monkeypatch, **kw):
     monkeypatch.setenv("RULESDSL_ENGINE", engine)
     path = tmp_path / engine / "game.rules"  # one name: errors' call chains name the file
     path.parent.mkdir(exist_ok=True)
-    path.write_text(HEAD + body)
+    path.write_text(text)
     return rulesdsl.load(path, **kw)
 
 
@@ -226,10 +231,7 @@ phase main {
 '''
     values = []
     for engine in ("generated", "closures"):
-        monkeypatch.setenv("RULESDSL_ENGINE", engine)
-        path = tmp_path / f"{engine}.rules"
-        path.write_text(rules)
-        values.append(rulesdsl.load(path).new_game(seed=1).var("n"))
+        values.append(load_text(tmp_path, rules, engine, monkeypatch).new_game(seed=1).var("n"))
     # seat 1 may play every big and the plain card: n = 4; then seat 0 no big (none above
     # 4) but the card: 41; the empty table's top is none, never playable: 410
     assert values == [410, 410]
@@ -337,11 +339,7 @@ def test_card_option_labels_are_worked_out_once_and_read_as_the_closures_write_t
     the top card and a variable are written later."""
     runs = {}
     for engine in ("generated", "closures"):
-        monkeypatch.setenv("RULESDSL_ENGINE", engine)
-        path = tmp_path / engine / "labels.rules"
-        path.parent.mkdir()
-        path.write_text(LABELS)
-        game = rulesdsl.load(path)
+        game = load_text(tmp_path, LABELS, engine, monkeypatch)
         st = game.new_game(seed=3)
         seen = []
         while not st.is_over:
@@ -454,11 +452,7 @@ def test_gathering_cards_and_options_over_numbers_and_all_cards_match_the_closur
     the closures' way."""
     runs = {}
     for engine in ("generated", "closures"):
-        monkeypatch.setenv("RULESDSL_ENGINE", engine)
-        path = tmp_path / engine / "gather.rules"
-        path.parent.mkdir()
-        path.write_text(GATHER)
-        game = rulesdsl.load(path)
+        game = load_text(tmp_path, GATHER, engine, monkeypatch)
         seen = []
         for seed in range(4):
             st = game.new_game(seed=seed)

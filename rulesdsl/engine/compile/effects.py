@@ -153,11 +153,8 @@ class Effects:
         first) has no limit and no card effect runs."""
         dest = self.xs_or(e, to)
         general = f"st.move_cards([_c], {dest}, False, log=False)"
-        kind, name = self.m.resolved.get(id(e), (None, None))
-        if kind != "zone" or type(e) not in (ast.Index, ast.Name):
-            return (general,)
-        first = self.p.zones[name].base
-        if self.p.zone_capacity[first]:
+        first = self.zone_like(e, dest)  # (Moves)
+        if first is None or self.p.zone_capacity[first]:
             return (general,)
         put = ("_insort(st.zones[_d], _c)" if self.p.zone_unordered[first] else
                "st.zones[_d].append(_c)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.program import MASK, mask_cards, moves_cost
@@ -75,6 +75,17 @@ class Moves:
                 f"    st.move_all_cards({dest})",
                 "else:") + tuple("    " + line for line in general)
 
+    def zone_like(self, e, dest: str) -> Optional[int]:
+        """The zone a move to `e` (source `dest`) lands in, or one just like it: itself
+        where known, a family's first instance (a family's are alike); None where `e`
+        is neither."""
+        if dest.isdigit():
+            return int(dest)
+        kind, name = self.m.resolved.get(id(e), (None, None))
+        if kind != "zone" or type(e) not in (ast.Index, ast.Name):
+            return None
+        return self.p.zones[name].base
+
     def pile_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
         """`move ZONE to PILE` (the trick to the won pile, a hand to its player's discards)
         as generated lines doing what State.move_cards does for a whole pile, with the same
@@ -84,14 +95,8 @@ class Moves:
         dest = self.xs_or(s.to, to)
         if self.m.types.get(id(s.what)) != "zone" or s.bottom:
             return general
-        if dest.isdigit():
-            first = int(dest)
-        else:  # a family's instances are alike
-            kind, name = self.m.resolved.get(id(s.to), (None, None))
-            if kind != "zone" or type(s.to) not in (ast.Index, ast.Name):
-                return general
-            first = self.p.zones[name].base
-        if self.p.zone_unordered[first] or self.p.zone_capacity[first]:
+        first = self.zone_like(s.to, dest)
+        if first is None or self.p.zone_unordered[first] or self.p.zone_capacity[first]:
             return general
         return (f"_k = {self.xs(s.what)}",
                 "_z = st.zones[_k]",
@@ -154,16 +159,11 @@ class Moves:
         if self.m.types.get(id(s.what)) != "card" or s.bottom:
             return None
         place = []  # the zone of a family (hand[p]) is found after the card and its cost
-        if dest.isdigit():
-            first = int(dest)
-        else:  # a family's instances are alike
-            kind, name = self.m.resolved.get(id(s.to), (None, None))
-            if kind != "zone" or type(s.to) not in (ast.Index, ast.Name):
-                return None
-            first = self.p.zones[name].base
-            place, dest = [f"_d = {dest}"], "_d"
-        if self.p.zone_capacity[first]:
+        first = self.zone_like(s.to, dest)
+        if first is None or self.p.zone_capacity[first]:
             return None
+        if not dest.isdigit():
+            place, dest = [f"_d = {dest}"], "_d"
         # an unordered zone keeps its cards sorted, as State.move_cards does
         put = (f"_insort(st.zones[{dest}], _c)" if self.p.zone_unordered[first] else
                f"st.zones[{dest}].append(_c)")
