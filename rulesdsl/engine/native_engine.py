@@ -70,16 +70,23 @@ def install() -> bool:
     return True
 
 
+# the .pxd files (path below rulesdsl/engine/ -> text) the engine in this process was built
+# from: a game's module must be built against the same C layouts (compile/native.py)
+BUILT_FROM: dict = {}
+
+
 def _libraries() -> dict:
     version = cython_build.cython_version()
     digest = hashlib.sha256(version.encode())
     for name, rel in sorted(HOT.items()):
         with open(os.path.join(ENGINE, rel), "rb") as f:
             digest.update(name.encode() + b"\0" + f.read())
-        pxd = os.path.join(ENGINE, rel[:-3] + ".pxd")  # C types for the module, if any
-        if os.path.isfile(pxd):
-            with open(pxd, "rb") as f:
-                digest.update(b"\0pxd\0" + f.read())
+        pxd = rel[:-3] + ".pxd"  # C types for the module, if any
+        if os.path.isfile(os.path.join(ENGINE, pxd)):
+            with open(os.path.join(ENGINE, pxd), "rb") as f:
+                text = f.read()
+            digest.update(b"\0pxd\0" + text)
+            BUILT_FROM[pxd] = text.decode("utf-8")
     folder = cache_folder("native", sys.implementation.cache_tag, "engine-" +
                           digest.hexdigest()[:24])
     if folder is None:

@@ -152,6 +152,29 @@ def test_the_engine_itself_runs_as_c_too(engine):
     assert done.returncode == 0 and "replayed" in done.stdout, done.stderr[-3000:]
 
 
+def test_a_layout_changed_under_a_running_engine_warns_and_runs_the_pure_code(engine):
+    """A process whose engine was built from one State layout (the .pxd files) never
+    builds or loads a game's module against another, as when the checkout changes under
+    a long run: it warns and runs the pure-Python code."""
+    script = textwrap.dedent("""
+        import warnings
+        import rulesdsl
+        from rulesdsl.engine import native_engine
+        game = rulesdsl.load("triumvirat")
+        assert type(game.program(2).procs[0].run).__name__ == "cython_function_or_method"
+        native_engine.BUILT_FROM["state/machine.pxd"] += "# another layout"
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            prog = rulesdsl.load("triumvirat").program(3)
+        assert any("machine.pxd changed" in str(w.message) for w in caught), caught
+        assert type(prog.procs[0].run).__name__ == "function"
+        print("fell back")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={**os.environ, "RULESDSL_ENGINE": "native"}, timeout=900)
+    assert done.returncode == 0 and "fell back" in done.stdout, done.stderr[-3000:]
+
+
 def test_the_shuffle_draws_splitmix64s_numbers():
     """Machine.shuffle as loaded (C integers under the native engine, machine.pxd) and
     _shuffled64 (the C loop's text, run as Python here) against SplitMix64 on Python ints:

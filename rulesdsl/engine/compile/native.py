@@ -24,7 +24,7 @@ import tempfile
 
 from rulesdsl.cache import cache_folder
 from rulesdsl.engine import cython_build
-from rulesdsl.engine.cython_build import NativeUnavailable  # noqa: F401 (compile_program's)
+from rulesdsl.engine.cython_build import NativeUnavailable  # (compile_program's too)
 
 
 def requested() -> bool:
@@ -103,12 +103,20 @@ class Module:
 
 
 def _state_types() -> str:
-    """The C layouts of State and Budget a typed module is built against (.pxd files)."""
+    """The C layouts of State and Budget a typed module is built against (.pxd files),
+    which must be the ones the running engine was built from: where they changed on disk
+    since it loaded (a checkout updated under a long run), a module built now could not
+    load beside it (NativeUnavailable: the pure-Python code runs, with a warning)."""
+    from rulesdsl.engine.native_engine import BUILT_FROM
     engine = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out = []
     for path in ("state/__init__.pxd", "state/machine.pxd", "budget.pxd"):
         with open(os.path.join(engine, path), encoding="utf-8") as f:
-            out.append(f.read())
+            text = f.read()
+        if BUILT_FROM.get(path, text) != text:
+            raise NativeUnavailable(f"engine/{path} changed since this process built its "
+                                    "engine: start it again to build against the new one")
+        out.append(text)
     return "\n".join(out)
 
 
