@@ -1,7 +1,7 @@
 """The generated code built as a C extension by Cython: `RULESDSL_ENGINE=native`.
 
 The same generated text, compiled by a C compiler instead of run by the interpreter (with
-the engine's hot modules, native_engine.py: 1.6-2.4x the speed of the pure-Python path on
+the engine's hot modules, native_engine.py: 1.8-2.6x the speed of the pure-Python path on
 the bundled card games; benchmarks/results.md). It is an opt-in extra
 (`pip install "rulesdsl[native]"`, and a C compiler); the pure-Python path is the default
 and the reference the tests compare with.
