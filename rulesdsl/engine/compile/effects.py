@@ -153,22 +153,13 @@ class Effects:
         first) has no limit and no card effect runs."""
         dest = self.xs_or(e, to)
         general = f"st.move_cards([_c], {dest}, False, log=False)"
-        first = self.zone_like(e, dest)  # (Moves)
+        first = self.zone_like(e, dest)  # (Moves, as card_moved_lines)
         if first is None or self.p.zone_capacity[first]:
             return (general,)
-        put = ("_insort(st.zones[_d], _c)" if self.p.zone_unordered[first] else
-               "st.zones[_d].append(_c)")
         return (f"_d = {dest}",
                 "if st.effect_depth:",
                 "    st.move_cards([_c], _d, False, log=False)",
-                "else:",
-                "    _z = st.zones[st.loc[_c]]",
-                "    if _z[-1] == _c:",
-                "        _z.pop()",
-                "    else:",
-                "        _z.remove(_c)",
-                f"    {put}",
-                "    st.loc[_c] = _d")
+                "else:") + tuple("    " + line for line in self.card_moved_lines("_d", first))
 
     def s_Play(self, s: ast.Play):
         card, by, to = self.expr(s.card), self.expr(s.by), self.expr(s.to)

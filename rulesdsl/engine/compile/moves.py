@@ -164,9 +164,6 @@ class Moves:
             return None
         if not dest.isdigit():
             place, dest = [f"_d = {dest}"], "_d"
-        # an unordered zone keeps its cards sorted, as State.move_cards does
-        put = (f"_insort(st.zones[{dest}], _c)" if self.p.zone_unordered[first] else
-               f"st.zones[{dest}].append(_c)")
         lines = [f"_c = {self.xs(s.what)}"]
         if words is not None and deferred is None:
             lines.append(f"_w = {words}")  # now: an error in them comes with the move
@@ -182,17 +179,24 @@ class Moves:
         return tuple(lines + [
             "elif st.effect_depth:",
             f"    st.move_cards([_c], {dest}, False{extra})",
-            "else:",
-            "    _f = st.loc[_c]",
-            "    _z = st.zones[_f]",
-            "    if _z[-1] == _c:",
-            "        _z.pop()",
-            "    else:",
-            "        _z.remove(_c)",
-            f"    {put}",
-            f"    st.loc[_c] = {dest}",
+            "else:"] + ["    " + line for line in self.card_moved_lines(dest, first)] + [
             f"    if _f != {dest}:",
             f"        st._events.append{entry}"])
+
+    def card_moved_lines(self, dest: str, first: int) -> list:
+        """What State.move_cards does to move card `_c` from its zone `_f` to `dest` (a
+        zone like `first`), without the log entry: the usual case, the top card taken."""
+        # an unordered zone keeps its cards sorted, as State.move_cards does
+        put = (f"_insort(st.zones[{dest}], _c)" if self.p.zone_unordered[first] else
+               f"st.zones[{dest}].append(_c)")
+        return ["_f = st.loc[_c]",
+                "_z = st.zones[_f]",
+                "if _z[-1] == _c:",
+                "    _z.pop()",
+                "else:",
+                "    _z.remove(_c)",
+                put,
+                f"st.loc[_c] = {dest}"]
 
     def s_Shuffle(self, s: ast.Shuffle):
         z = self.expr(s.zone)
