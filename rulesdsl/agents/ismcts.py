@@ -1,13 +1,17 @@
 """Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse, 2012) over
 `Knowledge.sample`: each iteration samples a full state from what the mover knows, walks
-down with UCB1 over the actions available in that sample, adds one node, plays on at
-random and backs the outcome up.
+down the tree over the actions available in that sample, adds one node, plays on with an
+informed policy to a horizon (playout.py), values the position (outcome.py) and backs
+the rewards up.
 
 The search keeps one tree per player (their "multiple-observer" variant): the player to
 move chooses from its own tree, in which the others' moves appear as it saw them, so a
 card bid face down does not tell the opponent's statistics what was bid. A node's
-statistics are from the point of view of the player who moved into it; rewards are win
-shares at the end of the game, or the scaled scores when a playout is cut short.
+statistics are from the point of view of the player who moved into it.
+
+Strength is set by budgets of iterations, never by wall time: the same seed gives the
+same move on a busy machine and an idle one. A cap on the process's CPU time (not wall
+time) only guards against a game whose iterations are far slower than usual.
 """
 
 from __future__ import annotations
@@ -16,105 +20,115 @@ import math
 import random
 import time
 
-from rulesdsl.agents.outcome import rewards, score_sign
+from rulesdsl.agents.outcome import Judge
+from rulesdsl.agents.playout import Horizon, MoveAverages, play_on
 from rulesdsl.engine.determinize import Knowledge
+from rulesdsl.lang.errors import RulesError
 
-# level -> (iterations, seconds): the time cap keeps slow games playable, the iteration
-# count keeps fast ones from thinking longer than they need to
+# level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon)
 LEVELS = {
-    "easy": (100, 0.25),
-    "medium": (1500, 0.8),
-    "hard": (10000, 4.0),
+    "easy": (60, 0.5, 8, 0.5),
+    "medium": (400, 2.0, 24, 0.25),
+    "hard": (1600, 8.0, 40, 0.2),
 }
 
-
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
+WIDEN = 2.0       # a node may have about WIDEN * sqrt(visits) children (progressive widening)
 
 
 class _Node:
-    __slots__ = ("player", "visits", "total", "avail", "children")
+    __slots__ = ("player", "visits", "total", "squares", "avail", "children", "prior")
 
     def __init__(self, player):
         self.player = player      # who chose the action leading here
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0        # sum of squared rewards: the spread of the estimate
         self.avail = 0            # iterations in which this action could be chosen
-        self.children = {}        # label -> _Node
+        self.children = {}        # (mover, label or what others saw) -> _Node
+        self.prior = None         # label -> the mover's reward one move on (progressive bias)
 
 
 class ISMCTSAgent:
-    """ISMCTS with an iteration and/or time budget.
+    """ISMCTS with an iteration budget and a CPU-time cap.
 
-    iterations: at most this many samples per decision; seconds: stop after this long
-    (None: no time cap, the search is then fully reproducible); exploration: UCB1's c;
-    playout_cap: actions per playout before the scores judge it (None: play to the end).
+    iterations: samples per decision; seconds: a cap on the CPU time of one decision
+    (None: no cap, fully reproducible); exploration: UCB1's c; horizon: decisions per
+    playout before the evaluation judges it (None: play to the end, or to the end of the
+    round); epsilon: how often a playout move is uniform rather than the best-rated.
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, level: str | None = None,
                  iterations: int | None = None, seconds: float | None = None,
-                 exploration: float = 0.7, playout_cap: int | None = 200):
-        if level is None and iterations is None and seconds is None:
+                 exploration: float = 0.7, horizon: int | None = -1,
+                 epsilon: float | None = None, bias: float = 1.0,
+                 playout_cap: int | None = -1):
+        if level is None and iterations is None:
             level = "medium"
+        depth, eps = 24, 0.25
         if level is not None:
             if level not in LEVELS:
-                from rulesdsl.lang.errors import RulesError, did_you_mean
+                from rulesdsl.lang.errors import did_you_mean
                 raise RulesError("C002", f"unknown level '{level}' for ismcts; known: "
                                  f"{', '.join(LEVELS)}", hints=did_you_mean(level, LEVELS))
-            li, ls = LEVELS[level]
+            li, ls, depth, eps = LEVELS[level]
             iterations = li if iterations is None else iterations
             seconds = ls if seconds is None else seconds
+        if horizon == -1:  # not given: playout_cap is its older name
+            horizon = depth if playout_cap == -1 else playout_cap
         self.level = level
         self.seed = seed
         self.rng = random.Random(seed)
-        self.iterations = int(iterations) if iterations is not None else None
+        self.iterations = int(iterations)
         self.seconds = float(seconds) if seconds is not None else None
         self.exploration = float(exploration)
-        self.playout_cap = None if playout_cap in (None, 0) else int(playout_cap)
+        self.horizon = None if horizon in (None, 0) else int(horizon)
+        self.epsilon = eps if epsilon is None else float(epsilon)
+        self.bias = float(bias)
         self.last_iterations = 0
+        self.last_dropped = 0      # samples whose play broke the rules, this decision
+        self.dropped = 0           # the same, over the agent's life
+        self.analysis: list = []   # the last decision's options: (label, visits, value)
 
     def choose(self, state):
         actions = state.legal_actions()
         if not actions:
-            from rulesdsl import RulesError
             raise RulesError("E900", "the game asked for a decision with no legal action")
         if len(actions) == 1:
-            self.last_iterations = 0
+            self.last_iterations = self.last_dropped = 0
+            self.analysis = [(actions[0].label, 0, None)]
             return actions[0]
         me = state.to_move
         knowledge = Knowledge(state, me)
-        sign = score_sign(state)
+        judge = Judge(state)
+        policy = MoveAverages(self.rng, self.epsilon)
         roots = [_Node(None) for _ in range(state.players)]
-        rng = self.rng
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        budget = self.iterations
         stats = roots[me].children
-        start = time.perf_counter()
-        done = 0
-        while (budget is None or done < budget) and \
-                (deadline is None or time.perf_counter() < deadline or done == 0):
-            self._iterate(roots, knowledge.sample(rng.getrandbits(63)), sign)
+        rng = self.rng
+        cap = None if self.seconds is None else time.process_time() + self.seconds
+        budget = self.iterations
+        done = dropped = 0
+        while done < budget:
+            try:
+                self._iterate(roots, knowledge.sample(rng.getrandbits(63)), judge, policy)
+            except RulesError:
+                dropped += 1  # a sample whose play breaks the rules: dropped, counted
             done += 1
-            if done % CHECK_EVERY == 0 and _settled(stats, me, actions, self._left(
-                    done, budget, start, deadline)):
+            if done % CHECK_EVERY == 0 and (
+                    _settled(stats, me, actions, budget - done) or
+                    (cap is not None and time.process_time() > cap)):
                 break
         self.last_iterations = done
-        return max(actions, key=lambda a: (stats[me, a.label].visits, stats[me, a.label].total)
-                   if (me, a.label) in stats else (-1, 0.0))
+        self.last_dropped = dropped
+        self.dropped += dropped
+        prior = roots[me].prior or {}
+        ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
+        self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
+        return _decide(ranked, [stats.get((me, a.label)) for a in ranked], prior)
 
-    @staticmethod
-    def _left(done: int, budget, start: float, deadline):
-        """Iterations still to come: the budget's rest, or what the time left allows at
-        the rate so far (None: no limit)."""
-        left = None if budget is None else budget - done
-        if deadline is not None:
-            now = time.perf_counter()
-            by_time = (deadline - now) * done / max(now - start, 1e-9)
-            left = by_time if left is None else min(left, by_time)
-        return left
-
-    def _iterate(self, roots: list, s, sign: int) -> None:
+    def _iterate(self, roots: list, s, judge: Judge, policy: MoveAverages) -> None:
         """One iteration over one tree per player (multiple-observer ISMCTS): each player
         chooses from its own tree, and the others' trees follow the move as they saw it,
         so no one's statistics depend on what it could not see (a card bid face down)."""
@@ -123,27 +137,44 @@ class ISMCTSAgent:
         n = len(roots)
         at = list(roots)
         paths = [[r] for r in roots]
-        while not s.is_over:
-            mover = s.to_move
+        taken: list = []
+        horizon = Horizon(s, self.horizon, 2 * n)
+        depth = 0
+        while not s.is_over and not horizon.reached(s, depth):
+            mover, options = s.options()
             node = at[mover]
-            labels = [a.label for a in s.legal_actions()]
             children = node.children
-            mine = [(mover, lb) for lb in labels]
-            for k in mine:
-                if k in children:
-                    children[k].avail += 1
-            untried = [k for k in mine if k not in children]
-            if untried:
-                label = untried[rng.randrange(len(untried))][1]
+            keys = [(mover, o[0]) for o in options]
+            prior = self._prior(node, s, mover, options, judge)
+            tried = []
+            untried = []
+            for k in keys:
+                ch = children.get(k)
+                if ch is None:
+                    untried.append(k)
+                else:
+                    ch.avail += 1
+                    tried.append(ch)
+            expand = untried and len(tried) < WIDEN * math.sqrt(node.visits + 1)
+            if expand:
+                label = _best_untried(untried, prior, rng)
             else:
                 label, best_value = None, -1.0
-                for k in mine:
-                    ch = children[k]
-                    value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                w = self.bias
+                for k in keys:
+                    ch = children.get(k)
+                    if ch is None:
+                        continue
+                    v = ch.visits
+                    value = ch.total / v + c * math.sqrt(math.log(ch.avail) / v) + \
+                        w * prior.get(k[1], 0.5) / (v + 1)
                     if value > best_value:
                         label, best_value = k[1], value
+            option = options[[o[0] for o in options].index(label)]
             before = len(s.events)
-            s.apply(label)
+            s.apply_option(mover, option)
+            taken.append((mover, label))
+            depth += 1
             new = s.events[before:]
             for q in range(n):
                 # keyed by who moved too: whose turn it is may differ between samples
@@ -155,26 +186,95 @@ class ISMCTSAgent:
                         child.avail = 1
                 at[q] = child
                 paths[q].append(child)
-            if untried:
+            if expand:
                 break
-        s.playout(rng, self.playout_cap)
-        reward = rewards(s, sign)
+        play_on(s, policy, horizon, taken, depth)
+        reward = judge.rewards(s)
+        policy.learn(taken, reward)
         for path in paths:
             for node in path:
                 node.visits += 1
                 if node.player is not None:
-                    node.total += reward[node.player]
+                    r = reward[node.player]
+                    node.total += r
+                    node.squares += r * r
+
+    @staticmethod
+    def _prior(node: _Node, s, mover: int, options, judge: Judge) -> dict:
+        """Each option's one-move look-ahead for the mover: the reward of the position
+        right after it, worked out on the sample that first reaches the node with that
+        option (progressive bias: it guides the first visits, the search the later ones).
+        A look-ahead that breaks the rules scores 0."""
+        prior = node.prior
+        if prior is None:
+            prior = node.prior = {}
+        if len(options) == 1:
+            return prior
+        for o in options:
+            label = o[0]
+            if label not in prior:
+                after = s.clone()
+                try:
+                    after.apply_option(mover, o)
+                    prior[label] = judge.rewards(after)[mover]
+                except RulesError:
+                    prior[label] = 0.0
+        return prior
 
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(seed={self.seed!r}, level={self.level!r}, "
                 f"iterations={self.iterations!r}, seconds={self.seconds!r})")
 
 
-def _settled(stats: dict, me: int, actions: list, left) -> bool:
+def _best_untried(untried: list, prior: dict, rng) -> str:
+    """The untried action to add: the best by its one-move look-ahead, at random among
+    equals."""
+    best, best_value, ties = None, -1.0, 0
+    for k in untried:
+        v = prior.get(k[1], 0.5)
+        if v > best_value:
+            best, best_value, ties = k[1], v, 1
+        elif v == best_value:
+            ties += 1
+            if rng.randrange(ties) == 0:
+                best = k[1]
+    return best
+
+
+def _decide(ranked: list, nodes: list, prior: dict):
+    """The most visited action, unless the search cannot tell it from others: then, of
+    those within one standard error of it, the one that looks best a move ahead (a cheaper
+    bribe where the search saw no difference)."""
+    best = nodes[0]
+    if best is None or best.visits < 2:
+        return max(ranked, key=lambda a: prior.get(a.label, 0.0))
+    mean, spread = _estimate(best)
+    close = [a for a, node in zip(ranked, nodes) if node is not None and node.visits >= 2 and
+             mean - _estimate(node)[0] <= math.sqrt(spread + _estimate(node)[1])]
+    return max(close, key=lambda a: prior.get(a.label, 0.0)) if close else ranked[0]
+
+
+def _estimate(node) -> tuple:
+    """(mean reward, its variance) of a node visited twice or more."""
+    n = node.visits
+    mean = node.total / n
+    var = max(node.squares / n - mean * mean, 0.0) / (n - 1)
+    return mean, var
+
+
+def _rank(node) -> tuple:
+    return (-1, 0.0) if node is None else (node.visits, node.total)
+
+
+def _summary(node) -> tuple:
+    """(visits, mean reward) of a root action; (0, None) if never tried."""
+    return (0, None) if node is None or not node.visits else (node.visits,
+                                                             node.total / node.visits)
+
+
+def _settled(stats: dict, me: int, actions: list, left: int) -> bool:
     """True when the most visited action cannot be overtaken in the iterations left: each
     iteration visits one root action, so more search would choose the same."""
-    if left is None:
-        return False
     first = second = 0
     for a in actions:
         node = stats.get((me, a.label))

@@ -1,45 +1,68 @@
-"""How good an outcome is for each seat: win shares at the end, scores before it.
+"""How good an outcome is for each seat: win shares at the end, the evaluation before it.
 
-Games declare a score but not whether more is better; `score_sign` learns that once per
-game and player count from a few random games (do the winners hold the higher or the
-lower scores?), from new deals only, so it never depends on a game in progress.
+Games declare a score but not whether more is better, nor whether the players win or
+lose together; `traits` learns both once per game and player count from a few random
+games from new deals only, so it never depends on a game in progress:
+- the score's direction: do the winners hold the higher or the lower scores?
+- cooperation: every finished game ended with all players winning or none, and some
+  with all (a cooperative game, where everyone plays for the shared result).
+
+A file's `evaluate` is read as "higher is better" always; only a score's direction is
+learned.
 """
 
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
-_SIGNS: dict = {}
+
+class Traits(NamedTuple):
+    sign: int           # +1: a higher score is better; -1: lower
+    cooperative: bool   # all players win or lose together
 
 
-def score_sign(state, games: int = 6, max_actions: int = 3000) -> int:
-    """+1 when a higher score is better in this game, -1 when lower is; +1 when unclear."""
+_TRAITS: dict = {}
+
+
+def traits(state, games: int = 6, max_actions: int = 3000) -> Traits:
+    """The game's traits at this player count and options (learned once, then kept)."""
     game, n = state.game, state.players
     key = (getattr(game, "source_hash", id(game)), repr(getattr(game, "options", None)), n)
-    sign = _SIGNS.get(key)
-    if sign is not None:
-        return sign
+    found = _TRAITS.get(key)
+    if found is not None:
+        return found
     rnd = random.Random(12345)
     lead = 0.0
-    for g in range(games):
+    all_won = some_won = 0
+    for _ in range(games):
         try:
             st = game.new_game(players=n, seed=rnd.randrange(1 << 30))
             for _ in range(max_actions):
                 if st.is_over:
                     break
                 st.apply(rnd.choice(st.legal_actions()))
-            scores = st.scores if st.is_over else []
+            if not st.is_over:
+                continue
+            scores, winners = st.scores, set(st.winners)
         except Exception:  # a game that cannot be dealt afresh: no evidence
-            scores = []
-        winners = set(st.winners) if scores else set()
+            continue
+        if len(winners) == n:
+            all_won += 1
+        elif winners:
+            some_won += 1
         if not scores or not winners or len(winners) == n:
             continue
         won = [s for p, s in enumerate(scores) if p in winners]
         lost = [s for p, s in enumerate(scores) if p not in winners]
         lead += sum(won) / len(won) - sum(lost) / len(lost)
-    sign = -1 if lead < 0 else 1
-    _SIGNS[key] = sign
-    return sign
+    found = _TRAITS[key] = Traits(-1 if lead < 0 else 1, n > 1 and all_won > 0 and not some_won)
+    return found
+
+
+def score_sign(state, games: int = 6, max_actions: int = 3000) -> int:
+    """+1 when a higher score is better in this game, -1 when lower is; +1 when unclear."""
+    return traits(state, games, max_actions).sign
 
 
 def rewards(state, sign: int) -> list:
@@ -47,11 +70,7 @@ def rewards(state, sign: int) -> list:
     best seat gets 1 and the worst 0 (all equal, or no score: 1/n each)."""
     n = state.players
     if state.is_over:
-        w = state.winners
-        if not w:
-            return [1.0 / n] * n
-        share = 1.0 / len(w)
-        return [share if p in w else 0.0 for p in range(n)]
+        return _final(state, False)
     scores = state.scores
     if not scores:
         return [1.0 / n] * n
@@ -60,3 +79,57 @@ def rewards(state, sign: int) -> list:
     if hi == lo:
         return [1.0 / n] * n
     return [(v - lo) / (hi - lo) for v in vals]
+
+
+def _final(state, cooperative: bool) -> list:
+    n = state.players
+    w = state.winners
+    if cooperative:
+        return [1.0 if w else 0.0] * n
+    if not w:
+        return [1.0 / n] * n
+    share = 1.0 / len(w)
+    return [share if p in w else 0.0 for p in range(n)]
+
+
+class Judge:
+    """Rewards in [0, 1] for one search: win shares (or the shared result) at the end;
+    before it, the evaluation relative to the others, scaled by the widest lead seen so far
+    in this search so that margins count (a lead of 10 is worth more than a lead of 1)."""
+
+    __slots__ = ("traits", "declared", "scale", "low", "high")
+
+    def __init__(self, state):
+        self.traits = traits(state)
+        self.declared = state.prog.evaluate is not None
+        self.scale = 1.0           # the widest |own - others' mean| seen
+        self.low = self.high = None  # cooperative: the range of the shared value seen
+
+    def rewards(self, state) -> list:
+        n = state.players
+        if state.is_over:
+            return _final(state, self.traits.cooperative)
+        values = state.evaluation()
+        if not values:
+            return [1.0 / n] * n
+        sign = 1 if self.declared else self.traits.sign
+        vals = [sign * float(v) for v in values]
+        if self.traits.cooperative:
+            return [self._shared(sum(vals) / n)] * n
+        if n == 1:
+            return [0.5]
+        total = sum(vals)
+        leads = [v - (total - v) / (n - 1) for v in vals]
+        widest = max(abs(x) for x in leads)
+        if widest > self.scale:
+            self.scale = widest
+        half = 0.5 / self.scale
+        return [0.5 + x * half for x in leads]
+
+    def _shared(self, v: float) -> float:
+        if self.low is None or v < self.low:
+            self.low = v
+        if self.high is None or v > self.high:
+            self.high = v
+        span = self.high - self.low
+        return 0.5 if span == 0 else (v - self.low) / span

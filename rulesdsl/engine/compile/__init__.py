@@ -32,6 +32,18 @@ from rulesdsl.engine.compile.program import Ask, MAX_INT, Program, seat_label  #
 
 class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Source,
                Functions):
+    def per_seat(self, decl):
+        """`score(p: player) = ...` or `evaluate(p: player) = ...` as f(st, seat)."""
+        f = self.expr(decl.value)
+        size = self.m.nslots.get(id(decl), 1)
+
+        def per_seat(st, seat, f=f, size=size):
+            st.prog.budget.refill()  # asked for outside any run: its own budget
+            L = [None] * size
+            L[0] = seat
+            return f(st, L)
+        return per_seat
+
     def __init__(self, model: Model, nplayers: int, options: dict, generate: bool = True,
                  native=None):
         self.generate = generate  # False: closures only (the reference the tests compare)
@@ -102,16 +114,10 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
         for pid, node in self.pending:
             self.compile_proc(pid, node)
         if m.score is not None:
-            f = self.expr(m.score.value)
-            size = m.nslots.get(id(m.score), 1)
-
-            def score(st, seat, f=f, size=size):
-                st.prog.budget.refill()  # asked for outside any run: its own budget
-                L = [None] * size
-                L[0] = seat
-                return f(st, L)
-            p.score = score
+            p.score = self.per_seat(m.score)
             p.score_visibility = m.score.visibility
+        if m.evaluate is not None:
+            p.evaluate = self.per_seat(m.evaluate)
         for v in p.vars.values():
             d = m.vars[v.name].decl
             v.default = self.expr(d.default)

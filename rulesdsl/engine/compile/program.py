@@ -98,6 +98,7 @@ class Program:
     playable: list = attrs.Factory(list)  # per kind id: closure (st, c, p) -> bool, or None
     score: Optional[Callable] = None
     score_visibility: str = "public"
+    evaluate: Optional[Callable] = None  # the file's `evaluate`, for agents only
     adjacency: dict = attrs.Factory(dict)  # board name -> list of neighbour lists
     grids: dict = attrs.Factory(dict)  # grid board name -> grid.GridTables
     step_limit: int = 1_000_000

@@ -142,6 +142,16 @@ class State(Machine, Views, Saving):
             played += 1
         return played
 
+    def options(self) -> tuple:
+        """The fast path for search agents: (seat to move, the pending options), each option
+        a tuple whose first item is its label. Read them; apply one with `apply_option`."""
+        pending = self.pending
+        return pending if pending is not None else self._pending()
+
+    def apply_option(self, seat: int, option: tuple) -> None:
+        """Apply one of `options()`'s options as it is, with no Action made or looked up."""
+        self._apply_chosen(seat, option)
+
     def _apply_chosen(self, seat: int, chosen: tuple) -> None:
         """Apply one of the pending options (label, alternative, value)."""
         self.memo = None  # left over only if Ctrl-C hit the very end of an options run
@@ -171,6 +181,16 @@ class State(Machine, Views, Saving):
             return []
         self.memo = None
         return [self.prog.score(self, p) for p in range(self.prog.nplayers)]
+
+    def evaluation(self) -> list:
+        """Per seat, how well it stands as the file's `evaluate` estimates it (for computer
+        players: it may read anything, so only a sampled state's is theirs to read); the
+        scores where the file declares no evaluation, [] where it declares neither."""
+        evaluate = self.prog.evaluate
+        if evaluate is None:
+            return self.scores
+        self.memo = None
+        return [evaluate(self, p) for p in range(self.prog.nplayers)]
 
     def zone(self, name: str, seat: Optional[int] = None, key=None) -> list:
         """Omniscient: the labels of the cards in a zone, bottom first."""

@@ -240,6 +240,16 @@ class Score:
 
 
 @node
+class Evaluate:
+    """How well each player stands, as the computer players estimate it where a search
+    stops before the game ends; never shown to anyone. Example:
+    `evaluate(p: player) = 10 * tricks_won[p] + size(hand[p])`"""
+    span: Span = span_field()
+    param: Param = None
+    value: object = None
+
+
+@node
 class Decl:
     """A declaration, possibly replacing a same-named one of the file it extends. Example:
     `override phase round { ... }`"""

@@ -122,15 +122,16 @@ class Bodies:
             self.block(m.setup.body)
             m.nslots[id(m.setup)] = self.scope.count
             self.setup_calls = self.current_phase.calls
-        # score
-        if m.score is not None:
-            s = m.score
+        # score, and the computer players' estimate
+        for s, what in ((m.score, "the score"), (m.evaluate, "the evaluation")):
+            if s is None:
+                continue
             self.scope = Scope(s)
             self.scope.bind(s.param.name, self.type_of_ref(s.param.type))
             self.context = "define"
             if self.type_of_ref(s.param.type) != "player":
-                self.err("E300", "the score's parameter must be a player", s.param.span)
-            self.expect("int", self.expr(s.value), s.value, "the score")
+                self.err("E300", f"{what}'s parameter must be a player", s.param.span)
+            self.expect("int", self.expr(s.value), s.value, what)
             m.nslots[id(s)] = self.scope.count
         self.check_decisions_reach()
 

@@ -58,7 +58,7 @@ class Declarations:
         games = [d for d in decls if isinstance(d, ast.Game)]
         players = [d for d in decls if isinstance(d, ast.Players)]
         for cls, what in ((ast.Game, "game"), (ast.Players, "players"), (ast.Flow, "flow"),
-                          (ast.Score, "score")):
+                          (ast.Score, "score"), (ast.Evaluate, "evaluate")):
             same = [d for d in decls if isinstance(d, cls)]
             for d in same[1:]:
                 self.err("E500", f"there are two '{what}' declarations (the other is at line "
@@ -191,6 +191,8 @@ class Declarations:
                 self.flow_decl = d
             elif isinstance(d, ast.Score):
                 m.score = d
+            elif isinstance(d, ast.Evaluate):
+                m.evaluate = d
             elif isinstance(d, ast.Deck):
                 m.decks.append(d)
         if not m.flow:

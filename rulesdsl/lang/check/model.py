@@ -174,6 +174,7 @@ class Model:
     setup: Optional[ast.Setup] = None
     flow: str = ""
     score: Optional[ast.Score] = None
+    evaluate: Optional[ast.Evaluate] = None
     resolved: dict = attrs.Factory(dict)  # id(Name/Call/CallStmt/Set) -> (category, payload)
     types: dict = attrs.Factory(dict)  # id(expr) -> type
     slots: dict = attrs.Factory(dict)  # id(binder node) -> slot

@@ -35,6 +35,9 @@ class ExpressionLayout(Emitter):
     def r_score_decl(self, tree: Tree) -> None:
         self.glued_open(tree, "LPAR")
 
+    def r_evaluate_decl(self, tree: Tree) -> None:
+        self.glued_open(tree, "LPAR")
+
     def r_index(self, tree: Tree) -> None:
         self.glued_open(tree, "LSQB")
 

@@ -164,6 +164,9 @@ class DeclarationRules(Rules):
     def score_decl(self, meta, param, value, vis):
         return ast.Score(self._span(meta), param, value, vis or "public")
 
+    def evaluate_decl(self, meta, param, value):
+        return ast.Evaluate(self._span(meta), param, value)
+
     # -- what a player reads
     def about_decl(self, meta, *lines):
         return ast.About(self._span(meta), tuple(self._plain(t) for t in lines))

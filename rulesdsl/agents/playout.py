@@ -1,0 +1,108 @@
+"""How a search plays on from where its tree ends: an informed policy, a horizon, a value.
+
+Uniform random playouts to the end of a game carry little signal: a card game's hundred
+random moves decide its winner more than the move being judged. So a playout here
+
+- chooses by move-average sampling (MAST, Finnsson and Björnsson 2008): the search keeps,
+  per seat and action label, the mean reward of every iteration in which that seat took
+  it, anywhere in the tree or a playout; a playout takes the best-rated option, or with
+  probability `epsilon` (and for options never rated yet) one at random;
+- stops at a horizon: when the phase the rules' own flow runs below its outermost one
+  (a round, a battle, a hand, a tournament, a turn: see `Horizon`) has ended since the
+  search's position, or after `decisions` choices, whichever comes first;
+- is valued where it stops by the game's evaluation (outcome.py): the file's `evaluate`
+  where it declares one, else its score.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+class Horizon:
+    """Where playouts from one position stop: at the first end of a round (the phase the
+    flow runs one level below its own: a battle, a hand, a tournament, a turn) once at
+    least `at_least` decisions were taken, or after `decisions` decisions. A flow with no
+    such phase has no rounds: only the count stops it."""
+
+    __slots__ = ("decisions", "at_least", "anchor")
+
+    def __init__(self, state, decisions: Optional[int], at_least: int):
+        self.decisions = decisions
+        self.at_least = at_least
+        frames = state.frames
+        self.anchor = frames[1] if len(frames) >= 2 else None  # the round's frame
+
+    def reached(self, state, done: int) -> bool:
+        """Has the playout gone far enough, `done` decisions in?"""
+        if self.decisions is not None and done >= self.decisions:
+            return True
+        anchor = self.anchor
+        if anchor is None:
+            return False
+        frames = state.frames
+        if len(frames) >= 2 and frames[1] is anchor:
+            return False
+        if done >= self.at_least:
+            return True
+        self.anchor = frames[1] if len(frames) >= 2 else None  # too early: the next round
+        return False
+
+
+class MoveAverages:
+    """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
+
+    __slots__ = ("table", "rng", "epsilon")
+
+    def __init__(self, rng, epsilon: float):
+        self.table: dict = {}  # (seat, label) -> [total reward, count]
+        self.rng = rng
+        self.epsilon = epsilon
+
+    def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
+        entry = self.table.get((seat, label))
+        return entry[0] / entry[1] if entry is not None else unknown
+
+    def learn(self, taken: list, reward: list) -> None:
+        table = self.table
+        for key in taken:
+            entry = table.get(key)
+            if entry is None:
+                table[key] = [reward[key[0]], 1]
+            else:
+                entry[0] += reward[key[0]]
+                entry[1] += 1
+
+    def pick(self, seat: int, options) -> int:
+        """The index of the option a playout takes: the best-rated, ties and exploration
+        at random. `options` are tuples whose first item is the label."""
+        rng = self.rng
+        n = len(options)
+        if n == 1:
+            return 0
+        if rng.random() < self.epsilon:
+            return rng.randrange(n)
+        table = self.table
+        best, best_value, ties = 0, -1.0, 1
+        for i in range(n):
+            entry = table.get((seat, options[i][0]))
+            v = entry[0] / entry[1] if entry is not None else 0.5
+            if v > best_value:
+                best, best_value, ties = i, v, 1
+            elif v == best_value:
+                ties += 1  # reservoir sampling among equals: one pass, no list
+                if rng.randrange(ties) == 0:
+                    best = i
+        return best
+
+
+def play_on(state, policy: MoveAverages, horizon: Horizon, taken: list, done: int) -> None:
+    """Play `state` on with the policy until it is over or the horizon is reached; `done`
+    decisions were already taken since the search's position. Appends (seat, label) of
+    every choice to `taken`."""
+    while not state.is_over and not horizon.reached(state, done):
+        seat, options = state.options()
+        chosen = options[policy.pick(seat, options)]
+        taken.append((seat, chosen[0]))
+        state.apply_option(seat, chosen)
+        done += 1
