@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from rulesdsl.agents.outcome import score_sign
+from rulesdsl.lang.errors import RulesError
 
 
 class GreedyAgent:
@@ -20,7 +21,6 @@ class GreedyAgent:
     def choose(self, state):
         actions = state.legal_actions()
         if not actions:
-            from rulesdsl import RulesError
             raise RulesError("E900", "the game asked for a decision with no legal action")
         me = state.to_move
         # never look at the real state's hidden parts: work on a sample of the mover's view
@@ -29,8 +29,12 @@ class GreedyAgent:
         best, best_value = [], None
         for a in actions:
             s = d.clone()
-            s.apply(a.label)
-            value = _value(s, me, sign)
+            try:
+                s.apply(a.label)
+            except RulesError:  # the sampled cards broke the rules: this sample says nothing
+                value = (-2, 0.0)
+            else:
+                value = _value(s, me, sign)
             if best_value is None or value > best_value:
                 best, best_value = [a], value
             elif value == best_value:

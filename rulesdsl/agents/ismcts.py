@@ -138,7 +138,8 @@ class ISMCTSAgent:
         at = list(roots)
         paths = [[r] for r in roots]
         taken: list = []
-        horizon = Horizon(s, self.horizon, 2 * n)
+        horizon = Horizon(s, self.horizon, 2 * n) if judge.informed else \
+            Horizon(s, None, None)
         depth = 0
         while not s.is_over and not horizon.reached(s, depth):
             mover, options = s.options()

@@ -25,7 +25,7 @@ class Traits(NamedTuple):
 _TRAITS: dict = {}
 
 
-def traits(state, games: int = 6, max_actions: int = 3000) -> Traits:
+def traits(state, games: int = 16, max_actions: int = 3000) -> Traits:
     """The game's traits at this player count and options (learned once, then kept)."""
     game, n = state.game, state.players
     key = (getattr(game, "source_hash", id(game)), repr(getattr(game, "options", None)), n)
@@ -60,9 +60,9 @@ def traits(state, games: int = 6, max_actions: int = 3000) -> Traits:
     return found
 
 
-def score_sign(state, games: int = 6, max_actions: int = 3000) -> int:
+def score_sign(state) -> int:
     """+1 when a higher score is better in this game, -1 when lower is; +1 when unclear."""
-    return traits(state, games, max_actions).sign
+    return traits(state).sign
 
 
 def rewards(state, sign: int) -> list:
@@ -97,11 +97,13 @@ class Judge:
     before it, the evaluation relative to the others, scaled by the widest lead seen so far
     in this search so that margins count (a lead of 10 is worth more than a lead of 1)."""
 
-    __slots__ = ("traits", "declared", "scale", "low", "high")
+    __slots__ = ("traits", "declared", "informed", "scale", "low", "high")
 
     def __init__(self, state):
         self.traits = traits(state)
         self.declared = state.prog.evaluate is not None
+        # with neither an evaluation nor a score nothing judges a position before the end
+        self.informed = self.declared or state.prog.score is not None
         self.scale = 1.0           # the widest |own - others' mean| seen
         self.low = self.high = None  # cooperative: the range of the shared value seen
 

@@ -23,15 +23,17 @@ class Horizon:
     """Where playouts from one position stop: at the first end of a round (the phase the
     flow runs one level below its own: a battle, a hand, a tournament, a turn) once at
     least `at_least` decisions were taken, or after `decisions` decisions. A flow with no
-    such phase has no rounds: only the count stops it."""
+    such phase has no rounds: only the count stops it. No count and `at_least` None: play to
+    the end (where nothing could judge a position before it)."""
 
     __slots__ = ("decisions", "at_least", "anchor")
 
-    def __init__(self, state, decisions: Optional[int], at_least: int):
+    def __init__(self, state, decisions: Optional[int], at_least: Optional[int]):
         self.decisions = decisions
         self.at_least = at_least
         frames = state.frames
-        self.anchor = frames[1] if len(frames) >= 2 else None  # the round's frame
+        # the round's frame
+        self.anchor = frames[1] if len(frames) >= 2 and at_least is not None else None
 
     def reached(self, state, done: int) -> bool:
         """Has the playout gone far enough, `done` decisions in?"""

@@ -15,6 +15,8 @@ A record is a JSON-ready dict (the lines of `--games-out`):
     options_total, options_max  options offered, summed over the decisions and at most
     lead_changes       how often the leader on score changed (None without scores)
     margin             the winner's lead over the runner-up at the end (None without scores)
+    dropped            search samples the agents dropped because playing them on broke
+                       the rules (a sampled deal the real game could not have dealt)
 
 Plus `labels` ({label: [chosen, offered, chooser seats as a bit mask]}), which the summary
 folds into the per-option table and `--games-out` leaves out.
@@ -154,5 +156,7 @@ def play_recorded(game, players: int, game_seed: int, seats: Sequence[str],
     return {"seed": game_seed, "winners": winners, "scores": scores,
             "actions": len(state.history),
             "decisions": actions, "turns": turns, "rounds": rounds, "forced": forced,
-            "options_total": options_total, "options_max": options_max, "lead_changes": lead_changes, "margin": margin,
+            "options_total": options_total, "options_max": options_max,
+            "lead_changes": lead_changes, "margin": margin,
+            "dropped": sum(getattr(a, "dropped", 0) for a in agents),
             "labels": labels}

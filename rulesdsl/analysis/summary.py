@@ -39,7 +39,9 @@ def branching_stats(records: Sequence[dict]) -> dict:
             "mean_options": offered / decisions if decisions else 0.0,
             "max_options": max((r["options_max"] for r in records), default=0),
             "forced": forced,
-            "forced_share": forced / decisions if decisions else 0.0}
+            "forced_share": forced / decisions if decisions else 0.0,
+            # search samples dropped for breaking the rules (records of older runs lack it)
+            "dropped_samples": sum(r.get("dropped", 0) for r in records)}
 
 
 def option_stats(records: Sequence[dict]) -> dict:

@@ -43,6 +43,9 @@ def details(result) -> list[str]:
               f"max {branching['max_options']}",
               f"  forced moves (one option): {_pct(branching['forced_share'])} of "
               f"{branching['decisions']}"]
+    if branching.get("dropped_samples"):
+        lines.append(f"  search samples dropped: {branching['dropped_samples']:,} (the computer "
+                     "players sampled hidden cards that broke the rules when played on)")
     options = st["options"]
     if options:
         shown = list(options.items())[:TOP_OPTIONS]

@@ -1,0 +1,211 @@
+"""The search behind the computer players: budgets of iterations, not time; playouts that
+stop at a horizon and are valued by the file's `evaluate`; dropped samples; cooperative
+games; the look-ahead that breaks ties."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl.agents import LEVELS, make_agent
+from rulesdsl.agents.ismcts import ISMCTSAgent
+from rulesdsl.agents.outcome import Judge, traits
+from rulesdsl.agents.playout import Horizon
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = Path(__file__).resolve().parent / "rules"
+
+
+def test_levels_are_iteration_budgets_that_grow():
+    easy, medium, hard = (make_agent(f"ismcts:{lv}", 1) for lv in ("easy", "medium", "hard"))
+    assert easy.iterations < medium.iterations < hard.iterations
+    assert make_agent("ismcts", 1).level == "medium"
+    for name, (iterations, cap, *_rest) in LEVELS.items():
+        agent = make_agent(f"ismcts:{name}", 1)
+        assert agent.iterations == iterations and agent.seconds == cap
+
+
+def _mid_game(name, players, steps, seed=2):
+    import random
+    st = rulesdsl.load(name).new_game(players=players, seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if st.is_over:
+            break
+        st.apply(rnd.choice(st.legal_actions()))
+    return st
+
+
+def test_the_cpu_cap_counts_cpu_time_not_waiting(monkeypatch):
+    """A decision's cap is on the process's CPU time: time spent waiting (a busy machine
+    running other work) does not shorten the search."""
+    import time
+    from rulesdsl.agents import ismcts
+    st = _mid_game("intrige", 3, 10)
+    wall = iter(range(0, 10**9, 1000))  # a wall clock racing ahead changes nothing
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(wall)))
+    monkeypatch.setattr(time, "time", lambda: float(next(wall)))
+    monkeypatch.setattr(ismcts, "_settled", lambda *args: False)
+    agent = make_agent("ismcts:iterations=48,seconds=30", 5)
+    agent.choose(st)
+    assert agent.last_iterations == 48
+
+
+BURN = "import time\nend = time.time() + 60\nwhile time.time() < end:\n    pass\n"
+
+CHOOSE = """
+import sys, rulesdsl, random
+from rulesdsl.agents import make_agent
+st = rulesdsl.load("intrige").new_game(players=3, seed=7)
+rnd = random.Random(7)
+for _ in range(14):
+    st.apply(rnd.choice(st.legal_actions()))
+moves = []
+for seed in range(3):
+    agent = make_agent("ismcts:medium", seed)
+    moves.append(agent.choose(st).label)
+    assert agent.last_iterations > 0
+print(moves)
+"""
+
+
+def test_the_same_seed_gives_the_same_move_on_a_busy_machine():
+    """The default level chooses the same moves whether the machine is idle or every core
+    is busy with other work (its budget is iterations; the CPU cap is far above them)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def choose():
+        out = subprocess.run([sys.executable, "-c", CHOOSE], capture_output=True, text=True,
+                             env=env, timeout=600)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip()
+
+    quiet = choose()
+    burners = [subprocess.Popen([sys.executable, "-c", BURN]) for _ in range(os.cpu_count() or 2)]
+    try:
+        busy = choose()
+    finally:
+        for b in burners:
+            b.kill()
+    assert busy == quiet
+
+
+def test_a_sample_that_breaks_the_rules_is_dropped_and_counted():
+    """Samples may deal the other a pair that the real game never lets stand; the search
+    drops them, counts them, and the game goes on to its end."""
+    game = rulesdsl.load(str(RULES / "sample_breaks.rules"))
+    dropped = 0
+    for seed in range(3):
+        st = game.new_game(players=2, seed=seed)
+        agents = [make_agent("ismcts:iterations=40", seed * 2 + i) for i in range(2)]
+        while not st.is_over:
+            st.apply(agents[st.to_move].choose(st))
+        dropped += sum(a.dropped for a in agents)
+    assert dropped > 0
+
+
+def test_simulate_counts_the_dropped_samples(tmp_path):
+    from rulesdsl.analysis.simulate import simulate
+    result = simulate(str(RULES / "sample_breaks.rules"), players=2, games=2,
+                      seats=["ismcts:iterations=30", "ismcts:iterations=30"], workers=1)
+    assert result.stats["branching"]["dropped_samples"] > 0
+    assert "search samples dropped" in result.table()
+
+
+def test_a_cooperative_game_is_played_for_the_shared_result():
+    st = rulesdsl.load(str(RULES / "cooperative.rules")).new_game(players=2, seed=1)
+    assert traits(st).cooperative
+    assert {make_agent("ismcts:iterations=40", k).choose(st).label for k in range(6)} == {"help"}
+    st.apply("help")
+    assert {make_agent("ismcts:iterations=40", k).choose(st).label for k in range(6)} == {"help"}
+
+
+def test_competitive_games_are_not_taken_for_cooperative():
+    for name in ("triumvirat", "intrige", "ivanhoe"):
+        st = rulesdsl.load(name).new_game(players=rulesdsl.load(name).min_players, seed=1)
+        assert not traits(st).cooperative
+
+
+EVALUATED = """game "Slow score"
+players 2
+# The score counts only at the end; the evaluation sees the gold being gathered.
+var gold: int per player = 0
+var banked: int per player = 0
+var turn: int = 0
+score(p: player) = banked[p]
+evaluate(p: player) = gold[p]
+phase main {
+  repeat {
+    for p in players {
+      ask p "{p}, dig or rest?" {
+        "dig" { set gold[p] += 1 }
+        "rest" { }
+      }
+    }
+    set turn += 1
+  } until turn == 30
+  for p in players {
+    set banked[p] = gold[p]
+  }
+  win [p in players where banked[p] == max(banked[q] for q in players)]
+}
+flow main
+"""
+
+
+def test_playouts_stop_at_the_horizon_and_the_evaluation_judges(tmp_path):
+    path = tmp_path / "slow.rules"
+    path.write_text(EVALUATED)
+    st = rulesdsl.load(str(path)).new_game(players=2, seed=3)
+    judge = Judge(st)
+    assert judge.declared and judge.informed
+    after = st.clone()
+    after.apply("dig")
+    r = judge.rewards(after)
+    assert r[0] > 0.5 > r[1]   # the evaluation, not the (still equal) score
+    # with a horizon of 6 decisions, no playout reaches the end of the 60-decision game
+    agent = ISMCTSAgent(seed=1, iterations=50, horizon=6)
+    assert agent.choose(st).label == "dig"
+
+
+def test_the_horizon_is_the_end_of_the_round_once_enough_was_played():
+    """Intrige's flow runs turns below its own phase: a playout stops at the end of a turn
+    once every seat had two decisions' worth of play, or at the count."""
+    st = _mid_game("intrige", 3, 5)
+    h = Horizon(st, 1000, 6)
+    s = st.clone()
+    done = 0
+    anchors = set()
+    while not h.reached(s, done):
+        anchors.add(id(h.anchor))
+        seat, options = s.options()
+        s.apply_option(seat, options[0])
+        done += 1
+    assert done >= 6 and not s.is_over
+    assert len(s.frames) < 2 or s.frames[1] is not h.anchor
+    assert Horizon(st, 4, 6).reached(st.clone(), 4)
+
+
+def test_an_option_the_search_cannot_tell_apart_goes_to_the_look_ahead():
+    """Bribes of 10,000 and 100,000 ducats buy the same here as far as the search can
+    tell; the cheaper one is chosen (ties go to the position one move on)."""
+    st = _mid_game("intrige", 3, 0)
+    while not (st.question() or "").startswith(f"P{st.to_move + 1} offers"):
+        st.apply(st.legal_actions()[0])
+    picks = {make_agent("ismcts:medium", k).choose(st).label for k in range(4)}
+    assert picks == {"10000"}
+
+
+def test_hint_material_ranks_every_option():
+    st = _mid_game("triumvirat", 2, 3)
+    agent = make_agent("ismcts:iterations=60", 4)
+    chosen = agent.choose(st)
+    labels = [a.label for a in st.legal_actions()]
+    assert sorted(x[0] for x in agent.analysis) == sorted(labels)
+    assert chosen.label in labels
+    visits = [x[1] for x in agent.analysis]
+    assert visits == sorted(visits, reverse=True) and sum(visits) > 0
+    assert all(v is None or 0 <= v <= 1 for _, _, v in agent.analysis)
