@@ -28,11 +28,11 @@ def hint_spec(seats: Sequence[str]) -> str:
     return DEFAULT_OPPONENT
 
 
-def hint_seed(state, seat: int) -> int:
+def hint_seed(game_seed: int, state, seat: int) -> int:
     """A seed from what `seat` knows: the game's seed, the number of actions and the log as
     the seat read it (never the hidden cards, nor others' secret choices)."""
     seen = "\n".join(str(line) for line in state.story(seat))
-    key = f"rulesdsl-hint:{state.seed}:{seat}:{len(state.history)}:{seen}"
+    key = f"rulesdsl-hint:{game_seed}:{seat}:{len(state.history)}:{seen}"
     return random.Random(key).getrandbits(63)
 
 
