@@ -49,11 +49,13 @@ def note_text(note: dict, names: Sequence[str]) -> str:
 
 
 def valid_notes(value) -> list:
-    """The notes of a save or replay file, each checked; anything else is left out."""
+    """The notes of a save or replay file, each checked, the label made safe to print (a
+    file may have been edited); anything else is left out."""
+    from rulesdsl.play.screen import clean
     if not isinstance(value, list):
         return []
     keys = ("at", "lines", "seat", "moves")
-    return [dict(n) for n in value if isinstance(n, dict)
+    return [dict(n, label=clean(n["label"], 120)) for n in value if isinstance(n, dict)
             and all(isinstance(n.get(k), int) and not isinstance(n.get(k), bool)
                     and n[k] >= 0 for k in keys)
             and isinstance(n.get("label"), str)]

@@ -17,7 +17,7 @@ import rulesdsl
 from rulesdsl import cli
 from rulesdsl.agents import make_agent
 from rulesdsl.play.hint import advise, hint_seed, hint_spec, hint_text
-from rulesdsl.play.takeback import previous_decision
+from rulesdsl.play.takeback import previous_decision, valid_notes
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -96,7 +96,7 @@ def test_ctrl_c_during_a_hint_returns_to_the_prompt(tmp_path):
     assert "Traceback" not in child.before
 
 
-def test_undo_goes_back_to_the_previous_decision_and_the_log_says_so(tmp_path):
+def test_undo_goes_back_to_the_previous_decision_and_the_log_says_so(tmp_path, capsys):
     child, save = gops(tmp_path, "human", QUICK)
     try:
         child.expect(PROMPT)
@@ -125,6 +125,10 @@ def test_undo_goes_back_to_the_previous_decision_and_the_log_says_so(tmp_path):
         child.expect(pexpect.EOF)
     finally:
         child.close()
+
+    # the replay shows the note after the action it follows
+    assert cli.main(["replay", str(save), "--to", "2", "--plain"]) == 0
+    assert f'here P1 took back "{taken}"' in capsys.readouterr().out
 
     # a resume continues at the position undone to, the note kept
     child = spawn(tmp_path, "play", "--resume", str(save), "--plain")
@@ -237,3 +241,11 @@ def test_undo_rebuilds_exactly_the_earlier_position():
     assert snapshots[k][0] == 0 and all(mover != 0 for mover, _ in snapshots[k + 1:])
     assert json.loads(rebuilt.to_json()) == json.loads(snapshots[k][1])
     assert previous_decision(start, [], 0) is None
+
+
+def test_notes_from_a_file_are_checked_and_made_safe_to_print():
+    notes = valid_notes([{"at": 2, "lines": 5, "seat": 0, "label": "bid \x1b[2J3", "moves": 2},
+                         {"at": -1, "lines": 5, "seat": 0, "label": "x", "moves": 1},
+                         {"at": 1, "lines": 5, "seat": 0, "label": 7, "moves": 1}, "junk"])
+    assert len(notes) == 1 and "\x1b" not in notes[0]["label"]
+    assert valid_notes({"at": 1}) == []
