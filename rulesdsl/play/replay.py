@@ -3,9 +3,10 @@ with everything shown, a game not yet over as one seat saw it (`--seat P`; `--al
 everything).
 
 FILE is a replay file (JSON: format "rulesdsl-replay", game, options, players, seed,
-scenario, actions, takebacks: the moves a person took back with `undo`), which the runner writes at the end of a game, or an autosave (the
-state's JSON with a "runner" entry), from which the same is derived. Keys: n or Enter
-next, p previous, g N go to action N, q quit. `--to N` prints the state after N actions.
+scenario, actions, takebacks: the moves a person took back with `undo`), which the runner
+writes at the end of a game, or an autosave (the state's JSON with a "runner" entry), from
+which the same is derived. Keys: n or Enter next, p previous, g N go to action N, q quit.
+`--to N` prints the state after N actions.
 """
 
 from __future__ import annotations

@@ -13,11 +13,11 @@ the runner writes a transcript: the log as it grows and the same view.
 
 At a prompt a person may type an option's number, its label (any unique start, any case),
 or, where every label is a number (an amount), the number itself (`#N` then picks option
-N); `help`, `rules`, `log`, `history`, `hint`, `undo`, `save FILE`, `quit`. Wrong input gets a message and
-the same prompt. A game with a person in it is saved after every action (--save's file,
-else a new file in ~/.rulesdsl/saves/); Ctrl-C and the end of input leave it saved, and
-`play --resume FILE` continues it. At the end a replay file is written beside the save
-(see rulesdsl.play.replay)."""
+N); `help`, `rules`, `log`, `history`, `hint`, `undo`, `save FILE`, `quit`. Wrong input
+gets a message and the same prompt. A game with a person in it is saved after every
+action (--save's file, else a new file in ~/.rulesdsl/saves/); Ctrl-C and the end of input
+leave it saved, and `play --resume FILE` continues it. At the end a replay file is written
+beside the save (see rulesdsl.play.replay)."""
 
 from __future__ import annotations
 
