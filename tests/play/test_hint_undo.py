@@ -249,3 +249,35 @@ def test_notes_from_a_file_are_checked_and_made_safe_to_print():
                          {"at": 1, "lines": 5, "seat": 0, "label": 7, "moves": 1}, "junk"])
     assert len(notes) == 1 and "\x1b" not in notes[0]["label"]
     assert valid_notes({"at": 1}) == []
+
+
+def test_undo_after_a_resume_with_another_seed_keeps_the_deal(tmp_path, capsys, monkeypatch):
+    """The start is dealt again from the saved state's seed, not from --seed."""
+    save = tmp_path / "g.json"
+    args = ["play", GOPS, "--seats", f"human,{QUICK}", "--seed", "4", "--save", str(save)]
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nquit\n"))
+    assert cli.main(args) == 0
+    after_one = saved(save)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nundo\nquit\n"))
+    assert cli.main(["play", "--resume", str(save), "--seed", "99"]) == 0
+    assert "took back" in capsys.readouterr().out
+    back = saved(save)
+    for key in ("history", "zones", "vars", "rng"):
+        assert back[key] == after_one[key], key
+
+
+def test_the_replay_after_a_resume_with_another_seed_is_the_game_played(tmp_path, capsys,
+                                                                       monkeypatch):
+    save = tmp_path / "g.json"
+    args = ["play", GOPS, "--seats", f"human,{QUICK}", "--seed", "4", "--save", str(save)]
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nquit\n"))
+    assert cli.main(args) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 12))
+    assert cli.main(["play", "--resume", str(save), "--seed", "99"]) == 0
+    final = saved(save)
+    assert final["over"]
+    replay = json.loads((tmp_path / "g.replay.json").read_text())
+    from rulesdsl.play.replay import states_of
+    _, states, problem = states_of(replay)
+    assert problem is None
+    assert json.loads(states[-1].to_json())["zones"] == final["zones"]

@@ -144,17 +144,19 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
 
     def start_state(self):
         """The position before the first action: kept from the start of this session, else
-        dealt again from the game's seed (a resumed game). Not to be changed: clone it."""
+        dealt again (a resumed game) from the state's own seed, which a restore checked
+        against its history (`--seed` given with `--resume` is not the deal's). Not to be
+        changed: clone it."""
         if self.initial is None:
             self.initial = self.game.new_game(players=self.state.players,
-                                              seed=self.meta.get("seed", self.state.seed),
+                                              seed=self.state.seed,
                                               scenario=self.meta.get("scenario") or None)
         return self.initial
 
     def replay_data(self) -> dict:
         return {"format": "rulesdsl-replay", "game": self.meta.get("game"),
                 "options": self.meta.get("options", {}), "players": self.state.players,
-                "seed": self.meta.get("seed", getattr(self.state, "seed", 0)),
+                "seed": getattr(self.state, "seed", self.meta.get("seed", 0)),  # the deal's
                 "scenario": self.meta.get("scenario"), "seats": self.seats,
                 "actions": list(self.state.history), "takebacks": self.takebacks}
 

@@ -170,8 +170,7 @@ class Asking:
             self.say(f'  only one option here: "{self.named(actions[0].label)}"')
             return
         spec = hint_spec(self.seats)
-        game_seed = self.meta.get("seed", self.state.seed)
-        agent = make_agent(spec, hint_seed(game_seed, self.state, seat))
+        agent = make_agent(spec, hint_seed(self.state.seed, self.state, seat))
         who = describe_agent(spec, agent)
         try:
             with thinking(self.out, f"the computer ({who}) is thinking about a hint...",
