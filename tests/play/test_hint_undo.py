@@ -281,3 +281,15 @@ def test_the_replay_after_a_resume_with_another_seed_is_the_game_played(tmp_path
     _, states, problem = states_of(replay)
     assert problem is None
     assert json.loads(states[-1].to_json())["zones"] == final["zones"]
+
+
+def test_a_game_finished_after_an_undo_leaves_its_replay(tmp_path, capsys, monkeypatch):
+    save = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\nundo\n" + "1\n" * 12))
+    assert cli.main(["play", GOPS, "--seats", f"human,{QUICK}", "--seed", "6",
+                     "--save", str(save)]) == 0
+    final = saved(save)
+    assert final["over"] and len(final["history"]) == 26
+    replay = json.loads((tmp_path / "g.replay.json").read_text())
+    assert replay["actions"] == final["history"]
+    assert [(n["at"], n["moves"]) for n in replay["takebacks"]] == [(2, 2)]
