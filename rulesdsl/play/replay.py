@@ -3,9 +3,10 @@ with everything shown, a game not yet over as one seat saw it (`--seat P`; `--al
 everything).
 
 FILE is a replay file (JSON: format "rulesdsl-replay", game, options, players, seed,
-scenario, actions), which the runner writes at the end of a game, or an autosave (the
-state's JSON with a "runner" entry), from which the same is derived. Keys: n or Enter
-next, p previous, g N go to action N, q quit. `--to N` prints the state after N actions.
+scenario, actions, takebacks: the moves a person took back with `undo`), which the runner
+writes at the end of a game, or an autosave (the state's JSON with a "runner" entry), from
+which the same is derived. Keys: n or Enter next, p previous, g N go to action N, q quit.
+`--to N` prints the state after N actions.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rulesdsl.lang.limits import bounded_int
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.engine.pieces import card_text
 from rulesdsl.play.screen import Layout, Out
+from rulesdsl.play.takeback import note_text, valid_notes
 
 
 def read_replay(path: str) -> dict:
@@ -36,7 +38,7 @@ def read_replay(path: str) -> dict:
         data = {"game": meta.get("game") or data.get("source"),
                 "options": meta.get("options") or {}, "players": data.get("players"),
                 "seed": data.get("seed", 0), "scenario": meta.get("scenario"),
-                "actions": data.get("history")}
+                "actions": data.get("history"), "takebacks": meta.get("takebacks")}
     actions = data.get("actions")
     if not isinstance(data.get("game"), str) or not isinstance(actions, list) or \
             not all(isinstance(a, str) for a in actions):
@@ -96,9 +98,10 @@ def seat_lines(layout: Layout, state, seat: int, width: int) -> list:
     return layout.view_lines(state.view(seat), seat, compact=True, width=width)
 
 
-def show(o: Out, game, states: list, k: int, actions: list, seat=None, seen=None) -> None:
+def show(o: Out, game, states: list, k: int, actions: list, seat=None, seen=None,
+         notes=()) -> None:
     """The position after k actions: everything (seat None), or as `seat` saw it (`seen`:
-    the actions as that seat saw them)."""
+    the actions as that seat saw them); `notes`: the moves a person took back (undo)."""
     state = states[k]
     o.clear()
     layout = Layout(state)
@@ -113,6 +116,10 @@ def show(o: Out, game, states: list, k: int, actions: list, seat=None, seen=None
         before = len(states[k - 1].story(seat))
         for line in state.story(seat)[before:][-15:]:
             o.line("  " + line)
+    for note in notes:
+        if note["at"] == k:
+            o.line([("here " + note_text(note, [f"P{p + 1}" for p in range(state.players)]),
+                     "bold")])
     lines = omniscient_lines(layout, state, o.width) if seat is None else \
         seat_lines(layout, state, seat, o.width)
     for line in lines:
@@ -158,7 +165,8 @@ def run_replay(args, out=None, inp=None) -> int:
             problem = (problem + "\n" if problem else "") + \
                 f"the game is not over: shown as P{seat + 1} sees it (--seat P chooses " \
                 "the seat, --all shows every hand and hidden pile)"
-    display = functools.partial(show, seat=seat, seen=seen)
+    display = functools.partial(show, seat=seat, seen=seen,
+                                notes=valid_notes(data.get("takebacks")))
     if getattr(args, "to", None) is not None:
         k = args.to
         if not 0 <= k <= n:

@@ -154,9 +154,10 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
     else:
         seats = parse_seats(seats_arg, players, allowed=allowed)
     game_ref = game_name if not os.path.exists(game_name) else os.path.abspath(game_name)
+    takebacks = meta.get("takebacks")        # moves taken back before a resume
     meta = {"game": game_ref, "options": given_options, "seed": seed,
             "scenario": os.path.abspath(scenario) if isinstance(scenario, str) and
-            os.path.exists(scenario) else None}
+            os.path.exists(scenario) else None, "takebacks": takebacks}
     save = getattr(args, "save", None)
     if save is None and resume:
         save = resume
@@ -201,7 +202,7 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
                   f"--resume {runner.save_path}"] if runner.save_path else [])
         raise RulesError("C012", "the input ended before the game was over",
                          hints=hints) from None
-    if runner.save_path and HUMAN in seats and state.is_over:
+    if runner.save_path and HUMAN in seats and runner.state.is_over:
         path = replay_path_for(runner.save_path)
         try:
             write_file(path, json.dumps(runner.replay_data(), indent=1), "the replay file")

@@ -13,11 +13,11 @@ the runner writes a transcript: the log as it grows and the same view.
 
 At a prompt a person may type an option's number, its label (any unique start, any case),
 or, where every label is a number (an amount), the number itself (`#N` then picks option
-N); `help`, `rules`, `log`, `history`, `save FILE`, `quit`. Wrong input gets a message and
-the same prompt. A game with a person in it is saved after every action (--save's file,
-else a new file in ~/.rulesdsl/saves/); Ctrl-C and the end of input leave it saved, and
-`play --resume FILE` continues it. At the end a replay file is written beside the save
-(see rulesdsl.play.replay)."""
+N); `help`, `rules`, `log`, `history`, `hint`, `undo`, `save FILE`, `quit`. Wrong input
+gets a message and the same prompt. A game with a person in it is saved after every
+action (--save's file, else a new file in ~/.rulesdsl/saves/); Ctrl-C and the end of input
+leave it saved, and `play --resume FILE` continues it. At the end a replay file is written
+beside the save (see rulesdsl.play.replay)."""
 
 from __future__ import annotations
 
@@ -82,6 +82,9 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         self.screens = bool(humans) and self.o.tty and self._interactive_input()
         self.seen = {s: 0 for s in humans}   # per person: log lines seen at their last move
         self.last_on_screen = None           # the person whose view is on screen
+        from rulesdsl.play.takeback import valid_notes
+        self.takebacks = valid_notes(self.meta.get("takebacks"))   # moves taken back (undo)
+        self.notice = None                   # a line for the next screen (a move taken back)
 
     def seat_name(self, seat: int) -> str:
         return self.names[seat]
@@ -118,10 +121,10 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
     def save_data(self) -> str:
         """The autosave: the state's JSON plus, under "runner", what --resume needs."""
         text = self.state.to_json()
-        if not self.meta:
+        if not self.meta and not self.takebacks:
             return text
         data = json.loads(text)
-        data["runner"] = dict(self.meta, seats=self.seats)
+        data["runner"] = dict(self.meta, seats=self.seats, takebacks=self.takebacks)
         return json.dumps(data, separators=(",", ":"))
 
     def save(self) -> None:
@@ -135,21 +138,27 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         seat's log when the game cannot be replayed from its start."""
         from rulesdsl.play.seen import history_seen
         try:
-            initial = self.initial
-            if initial is None:
-                initial = self.game.new_game(players=self.state.players,
-                                             seed=self.meta.get("seed", self.state.seed),
-                                             scenario=self.meta.get("scenario") or None)
-            return history_seen(initial, list(self.state.history), seat)
+            return history_seen(self.start_state(), list(self.state.history), seat)
         except (RulesError, AttributeError, TypeError):
             return log_lines(self.state, seat)
+
+    def start_state(self):
+        """The position before the first action: kept from the start of this session, else
+        dealt again (a resumed game) from the state's own seed, which a restore checked
+        against its history (`--seed` given with `--resume` is not the deal's). Not to be
+        changed: clone it."""
+        if self.initial is None:
+            self.initial = self.game.new_game(players=self.state.players,
+                                              seed=self.state.seed,
+                                              scenario=self.meta.get("scenario") or None)
+        return self.initial
 
     def replay_data(self) -> dict:
         return {"format": "rulesdsl-replay", "game": self.meta.get("game"),
                 "options": self.meta.get("options", {}), "players": self.state.players,
-                "seed": self.meta.get("seed", getattr(self.state, "seed", 0)),
+                "seed": getattr(self.state, "seed", self.meta.get("seed", 0)),  # the deal's
                 "scenario": self.meta.get("scenario"), "seats": self.seats,
-                "actions": list(self.state.history)}
+                "actions": list(self.state.history), "takebacks": self.takebacks}
 
     def save_as(self, path: str) -> None:
         if not path:
@@ -163,11 +172,10 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         self.say(f"  saved in {path}; continue with: rulesdsl play --resume {path}")
 
     def run(self) -> int:
-        state = self.state
         self.save()                   # a bad --save path shows up before the game starts
         agent_actions = 0
-        while not state.is_over:
-            seat = state.to_move
+        while not self.state.is_over:
+            seat = self.state.to_move
             kind = self.seats[seat]
             if not self.humans:
                 agent_actions += 1
@@ -182,13 +190,15 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
             if kind == HUMAN:
                 action = self.ask_human(seat)
                 # what this person saw before choosing; their own move is theirs to know
-                self.seen[seat] = len(log_lines(state, seat))
+                self.seen[seat] = len(log_lines(self.state, seat))
             else:
                 action = self.agent_choice(seat, kind)
                 if self.omniscient:
                     self.say(f"{self.names[seat]} ({kind}) plays: {self.named(action.label)}")
-            state.apply(action)
+            # self.state, never a name kept for it: `undo` puts a rebuilt state in its place
+            self.state.apply(action)
             self.save()
+        state = self.state
         if self.screens:
             self.o.clear()
             viewer = self.viewer

@@ -74,9 +74,9 @@ class Asking:
         self.last_on_screen = None
 
     def ask_human(self, seat: int):
-        actions = self.hand_order(self.state.legal_actions(), seat)
         line = self._next_script_line()
         if line is not None:
+            actions = self.hand_order(self.state.legal_actions(), seat)
             lineno, text = line
             action, problem = match_action(text, actions, allow_number=False)
             if action is None or action.label != text:
@@ -91,8 +91,18 @@ class Asking:
             self.say(f"{self.seat_name(seat)} plays: {action.label}   (script line {lineno})")
             return action
         self.hand_over(seat)
-        self.show_options(seat, actions)
-        self.last_on_screen = seat
+        while True:
+            # asked again after an undo: the position is an earlier one
+            actions = self.hand_order(self.state.legal_actions(), seat)
+            self.show_options(seat, actions)
+            self.last_on_screen = seat
+            action = self.read_answer(seat, actions)
+            if action is not None:
+                return action
+
+    def read_answer(self, seat: int, actions: Sequence):
+        """The option the person types, after any commands; None after an undo (the
+        position changed: ask again)."""
         numeric = numeric_labels(actions)
         while True:
             text = self._read_line(f"{self.names[seat]}> ")
@@ -113,16 +123,15 @@ class Asking:
                 continue
             if cmd in ("quit", "exit", "q"):
                 raise Quit()
-            if cmd == "history":
-                for k, line in enumerate(self.history_lines(seat), 1):
-                    self.say(f"  {k}. {self.named(line)}")
+            shows = {"history": lambda: self.show_history(seat),
+                     "log": lambda: self.show_log(seat), "rules": self.show_rules,
+                     "hint": lambda: self.show_hint(seat, actions)}
+            if cmd in shows:
+                shows[cmd]()
                 continue
-            if cmd == "log":
-                for line in log_lines(self.state, seat):
-                    self.say(f"  {self.named(line)}")
-                continue
-            if cmd == "rules":
-                self.show_rules()
+            if cmd == "undo":
+                if self.take_back(seat):
+                    return None
                 continue
             if word.lower() == "save":
                 self.save_as(rest.strip())
@@ -136,6 +145,74 @@ class Asking:
                 self.say(f"  {clean(problem, 120)}; type ? for help")
                 continue
             return action
+
+    def show_history(self, seat: int) -> None:
+        """`history`: the actions so far as the seat saw them, numbered, with the moves
+        taken back where they were."""
+        from rulesdsl.play.takeback import with_notes
+        for k, line in with_notes(self.history_lines(seat), self.takebacks, "at", self.names):
+            self.say(f"  {k + 1}. {self.named(line)}" if k is not None else f"  -- {line}")
+
+    def show_log(self, seat: int) -> None:
+        """`log`: everything the seat has seen, with the moves taken back where they were."""
+        from rulesdsl.play.takeback import with_notes
+        for k, line in with_notes(log_lines(self.state, seat), self.takebacks, "lines",
+                                  self.names):
+            self.say(f"  {self.named(line)}" if k is not None else f"  -- {line}")
+
+    def show_hint(self, seat: int, actions: Sequence) -> None:
+        """`hint`: the computer's choice for this seat and its chances; Ctrl-C stops the
+        search and leaves the position as it was (the search works on a copy)."""
+        from rulesdsl.agents import make_agent
+        from rulesdsl.play.hint import advise, hint_seed, hint_spec, hint_text
+        from rulesdsl.play.thinking import describe_agent, thinking
+        if len(actions) == 1:
+            self.say(f'  only one option here: "{self.named(actions[0].label)}"')
+            return
+        spec = hint_spec(self.seats)
+        agent = make_agent(spec, hint_seed(self.state.seed, self.state, seat))
+        who = describe_agent(spec, agent)
+        try:
+            with thinking(self.out, f"the computer ({who}) is thinking about a hint...",
+                          self.o.tty):
+                choice, analysis = advise(self.state, agent)
+        except KeyboardInterrupt:
+            self.say("  hint stopped; the position is as it was")
+            return
+        self.say("  " + hint_text(choice, analysis, who, self.named))
+
+    def take_back(self, seat: int) -> bool:
+        """`undo`: back to this person's previous decision, the computer moves after it
+        taken back too; True when the position changed. Only against computer seats:
+        another person's moves are not this person's to take back."""
+        from rulesdsl.play.takeback import make_note, previous_decision, rewound, note_text
+        others = [self.names[s] for s in self.humans if s != seat]
+        if others:
+            self.say(f"  undo works only against computer players: {', '.join(others)} "
+                     f"{'is a person' if len(others) == 1 else 'are people'} too, and "
+                     "their moves are not yours to take back")
+            return False
+        actions = list(self.state.history)
+        try:
+            found = previous_decision(self.start_state(), actions, seat)
+        except (RulesError, AttributeError, TypeError) as e:
+            why = e.message if isinstance(e, RulesError) else "the game cannot be replayed"
+            self.say(f"  cannot take back a move here: {why}")
+            return False
+        if found is None:
+            self.say("  nothing to undo: this is your first move of the game")
+            return False
+        k, state = found
+        lines = len(log_lines(state, seat))
+        rewound(self.takebacks, k, lines)
+        note = make_note(k, actions, lines, seat)
+        self.takebacks.append(note)
+        self.state = state
+        self.log_seen = len(log_lines(state, self.viewer))
+        self.seen[seat] = lines
+        self.notice = note_text(note, self.names)
+        self.save()
+        return True
 
     def match_typed(self, text: str, actions: Sequence):
         """The action a person means: the labels as shown (with the names given by --names:

@@ -27,7 +27,9 @@ class Display:
                       ("   (you)" if len(self.humans) == 1 else "", "dim"),
                       (f"   {where}" if where else "", "dim")])
             self.show_recent(seat)
+            self.show_notice()
         else:
+            self.show_notice()
             self.say(f"{self.seat_name(seat)} to move; what you see:")
         try:
             view = self.state.view(seat)
@@ -38,6 +40,12 @@ class Display:
                                                shown=self.shown(seat)):
                 self.say([("  ", None)] + [(self.named(t), st) for t, st in line])
         self.show_choices(actions, view)
+
+    def show_notice(self) -> None:
+        """A line for this screen only (a move taken back), then gone."""
+        if self.notice:
+            self.say(self.named(self.notice), "bold")
+            self.notice = None
 
     def show_recent(self, seat: int) -> None:
         """What happened since this seat last moved, as it may see it (at most a screenful)."""
