@@ -8,7 +8,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl import RulesError
-from rulesdsl.agents import GreedyAgent, ISMCTSAgent, agent_names, make_agent
+from rulesdsl.agents import LEVELS, GreedyAgent, ISMCTSAgent, agent_names, make_agent
 from rulesdsl.agents.outcome import rewards, score_sign
 from rulesdsl.agents.seats import agent_seed, parse_seats, parse_spec
 
@@ -23,7 +23,7 @@ def test_names_and_specs():
     b = make_agent("ismcts:iterations=500", 1)
     assert b.iterations == 500 and b.level is None and b.seconds is None
     c = make_agent("ismcts", 1, level="easy", seconds=2)
-    assert c.seconds == 2.0 and c.iterations == 100
+    assert c.seconds == 2.0 and c.iterations == LEVELS["easy"][0]
     assert make_agent("ismcts", 1).level == "medium"
     assert parse_spec("ismcts:hard,seconds=0.5") == ("ismcts", {"level": "hard", "seconds": 0.5})
 
