@@ -122,11 +122,38 @@ class ISMCTSAgent:
                 break
         self.last_iterations = done
         self.last_dropped = dropped
-        self.dropped += dropped
         prior = roots[me].prior or {}
         ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
         self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
-        return _decide(ranked, [stats.get((me, a.label)) for a in ranked], prior)
+        close = _close(ranked, [stats.get((me, a.label)) for a in ranked])
+        if len(close) > 1:
+            close = self._verify(close, knowledge, judge, policy, me)
+        self.dropped += self.last_dropped
+        return max(close, key=lambda a: prior.get(a.label, 0.0))
+
+    def _verify(self, close: list, knowledge, judge: Judge, policy: MoveAverages,
+                me: int) -> list:
+        """The actions the search could not tell apart, compared in pairs: each is played
+        on the same samples, with the same random numbers after it, so that what they share
+        (the cards dealt, the others' luck) cancels out and only their difference remains.
+        Returns those with the best mean (several on a tie)."""
+        rounds = max(4, self.iterations // (2 * len(close)))
+        totals = [0.0] * len(close)
+        for _ in range(rounds):
+            seed = self.rng.getrandbits(63)
+            sample = knowledge.sample(seed)
+            for i, action in enumerate(close):
+                s = sample.clone()
+                replay = MoveAverages(random.Random(seed), policy.epsilon, policy.table)
+                horizon = self._horizon(s, judge, settle=True)  # from before the move
+                try:
+                    s.apply(action.label)
+                    play_on(s, replay, horizon, [], 1)
+                    totals[i] += judge.rewards(s)[me]
+                except RulesError:
+                    self.last_dropped += 1
+        best = max(totals)
+        return [a for a, t in zip(close, totals) if best - t <= 1e-9 * rounds]
 
     def _iterate(self, roots: list, s, judge: Judge, policy: MoveAverages) -> None:
         """One iteration over one tree per player (multiple-observer ISMCTS): each player
@@ -138,8 +165,7 @@ class ISMCTSAgent:
         at = list(roots)
         paths = [[r] for r in roots]
         taken: list = []
-        horizon = Horizon(s, self.horizon, 2 * n) if judge.informed else \
-            Horizon(s, None, None)
+        horizon = self._horizon(s, judge)
         depth = 0
         while not s.is_over and not horizon.reached(s, depth):
             mover, options = s.options()
@@ -200,6 +226,15 @@ class ISMCTSAgent:
                     node.total += r
                     node.squares += r * r
 
+    def _horizon(self, s, judge: Judge, settle: bool = False) -> Horizon:
+        """Where this search's playouts from `s` stop: at the end of a round once every
+        seat had about two decisions (`settle`: at the end of this round, to compare moves
+        by how the round they are made in ends), or after `horizon` decisions; at the end
+        of the game where nothing could judge a position before it."""
+        if not judge.informed:
+            return Horizon(s, None, None)
+        return Horizon(s, self.horizon, 0 if settle else 2 * s.players)
+
     @staticmethod
     def _prior(node: _Node, s, mover: int, options, judge: Judge) -> dict:
         """Each option's one-move look-ahead for the mover: the reward of the position
@@ -242,17 +277,17 @@ def _best_untried(untried: list, prior: dict, rng) -> str:
     return best
 
 
-def _decide(ranked: list, nodes: list, prior: dict):
-    """The most visited action, unless the search cannot tell it from others: then, of
-    those within one standard error of it, the one that looks best a move ahead (a cheaper
-    bribe where the search saw no difference)."""
+def _close(ranked: list, nodes: list) -> list:
+    """The most visited action, with every other whose mean reward lies within one
+    standard error of the difference from it (visited twice or more): the actions the
+    search cannot tell apart."""
     best = nodes[0]
     if best is None or best.visits < 2:
-        return max(ranked, key=lambda a: prior.get(a.label, 0.0))
+        return [a for a, node in zip(ranked, nodes)][:4]
     mean, spread = _estimate(best)
     close = [a for a, node in zip(ranked, nodes) if node is not None and node.visits >= 2 and
              mean - _estimate(node)[0] <= math.sqrt(spread + _estimate(node)[1])]
-    return max(close, key=lambda a: prior.get(a.label, 0.0)) if close else ranked[0]
+    return close[:4] or ranked[:1]
 
 
 def _estimate(node) -> tuple:

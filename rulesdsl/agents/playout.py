@@ -56,8 +56,8 @@ class MoveAverages:
 
     __slots__ = ("table", "rng", "epsilon")
 
-    def __init__(self, rng, epsilon: float):
-        self.table: dict = {}  # (seat, label) -> [total reward, count]
+    def __init__(self, rng, epsilon: float, table: Optional[dict] = None):
+        self.table: dict = {} if table is None else table  # (seat, label) -> [total, count]
         self.rng = rng
         self.epsilon = epsilon
 

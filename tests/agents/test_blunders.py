@@ -1,0 +1,123 @@
+"""Moves a beginner would not make, which the default opponent once made: each a position
+from the bundled games in which the computer (`ismcts` at `medium`) must choose the
+sensible move for at least 9 seeds of 10."""
+
+from collections import Counter
+
+import pytest
+
+import rulesdsl
+from rulesdsl.agents import make_agent
+
+SEEDS = range(10)
+
+
+def position(name, players, zones, pile, vars=None, seed=1):
+    """A game whose listed zones hold exactly the given cards, every other card in `pile`
+    (top last) and every other hand empty."""
+    game = rulesdsl.load(name)
+    fresh = game.new_game(players=players, seed=seed)
+    every = Counter()
+    for zone in fresh.describe()["zones"]:
+        every.update(fresh.zone(zone))
+    listed = Counter(label for cards in zones.values() for label in cards)
+    rest = every - listed
+    assert not listed - every, f"not in the box: {listed - every}"
+    out = {f"hand[P{p}]": [] for p in range(1, players + 1)}
+    out.update(zones)
+    out[pile] = sorted(rest.elements())
+    return game.new_game(players=players, seed=seed,
+                         scenario={"zones": out, "vars": dict(vars or {})})
+
+
+def choices(state):
+    seat = state.to_move
+    return Counter(make_agent("ismcts:medium", 1000 + k).choose(state).label for k in SEEDS)
+
+
+def sensible(picked: Counter, bad) -> int:
+    return sum(n for label, n in picked.items() if not bad(label))
+
+
+# ------------------------------------------------------------------ Condottiere
+
+def battle(players=2, hands=None, lines=None, vars=None, region="Torino"):
+    zones = {f"hand[P{p}]": cards for p, cards in (hands or {}).items()}
+    zones.update({f"line[P{p}]": cards for p, cards in (lines or {}).items()})
+    st = position("condottiere", players, zones, "stock", vars)
+    st.apply(region)  # P1 holds the condottiere and names the battle
+    return st
+
+
+# hands of a round's first battles: cards kept now fight the battles still to come
+OTHER = ["mercenary 2", "mercenary 3", "scarecrow", "mercenary 1", "mercenary 4", "drummer",
+         "mercenary 5", "mercenary 6", "mercenary 1", "mercenary 3"]
+KEEP = ["mercenary 2", "mercenary 5", "mercenary 4", "mercenary 3", "drummer", "mercenary 1"]
+
+
+def test_condottiere_no_surrender_with_an_empty_army():
+    st = battle(hands={1: ["surrender", "mercenary 5", "mercenary 3", "mercenary 2",
+                           "scarecrow"] + KEEP, 2: OTHER},
+                lines={2: ["mercenary 6"]})
+    assert st.to_move == 0 and "surrender" in [a.label for a in st.legal_actions()]
+    picked = choices(st)
+    assert sensible(picked, lambda label: label == "surrender") >= 9, picked
+
+
+def test_condottiere_no_bishop_while_winning():
+    st = battle(hands={1: ["bishop", "mercenary 1", "mercenary 2", "scarecrow"] + KEEP,
+                       2: OTHER[:3]},
+                lines={1: ["mercenary 10", "mercenary 6"], 2: ["mercenary 2"]})
+    picked = choices(st)
+    assert sensible(picked, lambda label: label == "bishop") >= 9, picked
+
+
+def test_condottiere_no_battle_for_a_region_already_held():
+    st = position("condottiere", 2, {"hand[P1]": OTHER, "hand[P2]": OTHER},
+                  "stock", {"owner[Torino]": "P1", "owner[Genova]": "P1",
+                            "owner[Milano]": "P2"})
+    picked = choices(st)
+    assert sensible(picked, lambda label: label in ("Torino", "Genova")) >= 9, picked
+
+
+def test_condottiere_no_scarecrow_that_takes_nothing_back():
+    st = battle(hands={1: ["scarecrow", "mercenary 4", "mercenary 3", "mercenary 5"] + KEEP,
+                       2: OTHER},
+                lines={2: ["mercenary 3"]})
+    picked = choices(st)
+    assert sensible(picked, lambda label: label == "scarecrow") >= 9, picked
+
+
+def test_condottiere_no_big_mercenary_under_winter():
+    st = battle(hands={1: ["mercenary 10", "mercenary 1", "mercenary 6", "scarecrow"] + KEEP,
+                       2: OTHER},
+                lines={2: ["winter", "mercenary 2"]})
+    picked = choices(st)
+    assert sensible(picked, lambda label: label in ("mercenary 10", "mercenary 6")) >= 9, picked
+
+
+# ------------------------------------------------------------------ Ivanhoe
+
+def test_ivanhoe_withdraws_at_once_rather_than_after_a_card():
+    """P2 leads red with 13; P1 holds two red 3s: no card can bring it ahead, so laying one
+    and then withdrawing only wastes it."""
+    st = position("ivanhoe", 2,
+                  {"hand[P1]": ["red 3", "red 3", "blue 2", "yellow 2", "green 1"],
+                   "hand[P2]": ["blue 3", "yellow 3", "green 1", "purple 3"],
+                   "display[P2]": ["red 5", "red 4", "red 4"]},
+                  "draw_pile", {"dealer": "P2", "tournament_colour": "red"})
+    while st.to_move == 0 and "withdraw" not in [a.label for a in st.legal_actions()]:
+        st.apply(st.legal_actions()[0])
+    assert st.to_move == 0 and "withdraw" in [a.label for a in st.legal_actions()]
+    picked = choices(st)
+    assert picked["withdraw"] >= 9, picked
+
+
+# ------------------------------------------------------------------ Intrige
+
+def test_intrige_pays_no_large_bribe_that_buys_nothing():
+    st = rulesdsl.load("intrige").new_game(players=3, seed=5)
+    while not (st.question() or "").startswith(f"P{st.to_move + 1} offers"):
+        st.apply(st.legal_actions()[0])
+    picked = choices(st)
+    assert sensible(picked, lambda label: int(label) > 30_000) >= 9, picked
