@@ -24,7 +24,7 @@ import math
 import random
 from collections import deque
 
-from rulesdsl.engine.inference import exclusions
+from rulesdsl.engine.inference import inferences
 from rulesdsl.engine.state import _owner_of, splitmix64
 from rulesdsl.engine.together import hide_pending_choices
 from rulesdsl.engine.pieces import forget_unseen
@@ -65,13 +65,19 @@ class Knowledge:
         self.slots = {zi: len(zones[zi]) for zi in self.hidden_zones}
         # what the others' choices rule out; a card it would leave nowhere keeps its places
         self.unconstrained = self.allowed
-        self.excluded = exclusions(state, seat) if infer else {}
+        self.excluded, self.inferred_held = inferences(state, seat) if infer else ({}, ())
         if self.excluded:
             self.allowed = dict(self.allowed)
             for c, zs in self.excluded.items():
                 left = tuple(z for z in self.allowed.get(c, ()) if z not in zs)
                 if left:
                     self.allowed[c] = left
+        # what they show they hold: (zone, cards of which it holds one), among cards unseen
+        self.required = tuple(
+            (z, held) for z, held in
+            ((z, tuple(sorted(c for c in cards if c in self.allowed)))
+             for z, cards in self.inferred_held if z in self.slots)
+            if held)
 
     def _card_vars_read(self):
         prog = self.state.prog
@@ -87,10 +93,15 @@ class Knowledge:
         constrained cards go first, each to a zone drawn by its free room; when a card
         finds its zones full, cards already dealt are shifted along to make room (an
         augmenting path). If the exclusions cannot all be met, the deal is made again
-        without them; a card that fits nowhere even then goes where there is room."""
-        out = self._deal(rnd, self.allowed, False)
+        without them; a card that fits nowhere even then goes where there is room. Then
+        each requirement the deal missed is met by a swap where one can be made."""
+        allowed = self.allowed
+        out = self._deal(rnd, allowed, False)
         if out is None:
-            out = self._deal(rnd, self.unconstrained, True)
+            allowed = self.unconstrained
+            out = self._deal(rnd, allowed, True)
+        if self.required:
+            _meet_requirements(out, self.required, allowed, rnd)
         return out
 
     def _deal(self, rnd: random.Random, allowed: dict, force: bool):
@@ -149,13 +160,44 @@ class Knowledge:
         hide_pending_choices(d, self.seat, rnd)
         d.pending = None
         # a sample's seed does not replay its past: it carries what was inferred for it
-        d.inferred = (self.seat, len(d._history), self.excluded)
+        d.inferred = (self.seat, len(d._history), self.excluded, self.inferred_held)
         return d
 
 
 def determinize(state, seat: int, seed: int):
     """A complete state `seat` cannot tell from `state`, sampled from what it knows."""
     return Knowledge(state, seat).sample(seed)
+
+
+def _meet_requirements(out: dict, required: tuple, allowed: dict, rnd: random.Random) -> None:
+    """For each requirement (z, cards) the deal missed, in order: swap a card of `cards`
+    that may lie in z into z, with a card of z that may lie where that card was dealt,
+    keeping every requirement met so far; the swap is drawn with `rnd` among those that
+    do. If none does, the deal stands (as with exclusions that cannot all be met)."""
+    where = {c: z for z, cards in out.items() for c in cards}
+
+    def met(req) -> bool:
+        return any(where.get(c) == req[0] for c in req[1])
+
+    def swap(a: int, b: int) -> None:
+        za, zb = where[a], where[b]
+        out[za][out[za].index(a)] = b
+        out[zb][out[zb].index(b)] = a
+        where[a], where[b] = zb, za
+
+    for req in required:
+        if met(req):
+            continue
+        z = req[0]
+        swaps = [(c, w) for c in req[1] if c in where and z in allowed[c]
+                 for w in out[z] if where[c] in allowed[w]]
+        rnd.shuffle(swaps)
+        keep = [r for r in required if r is not req and met(r)]
+        for c, w in swaps:
+            swap(c, w)
+            if all(met(r) for r in keep):
+                break
+            swap(c, w)  # it would undo another requirement: put them back
 
 
 def _make_room(targets, allowed: dict, out: dict, room: dict):
