@@ -243,12 +243,14 @@ def _possible_places(state, seat: int, see: list) -> list:
     anywhere). Cards start where the rules lay them out; a move the seat sees, or a card
     shown to it, puts the card in one zone; a move it cannot follow (n cards from one
     hidden zone to another) lets every card that may have been in the source be in the
-    destination too; a card played moves without a logged move, to a place not told."""
+    destination too, and instead of the source when the move emptied it (the seat sees
+    every zone's size); a card played moves without a logged move, to a place not told."""
     prog = state.prog
     possible = [{z} for z in prog.initial_zone]
     maybe = {}
     for c, z in enumerate(prog.initial_zone):
         maybe.setdefault(z, set()).add(c)
+    emptied = _emptying_moves(state, see)
 
     def put(c, zones):
         old = possible[c]
@@ -260,7 +262,7 @@ def _possible_places(state, seat: int, see: list) -> list:
             for z in zones:
                 maybe.setdefault(z, set()).add(c)
 
-    for e in state.events:
+    for i, e in enumerate(state.events):
         if isinstance(e, str):
             continue
         kind = e[0]
@@ -270,7 +272,12 @@ def _possible_places(state, seat: int, see: list) -> list:
                 for c in cards:
                     put(c, {dst})
             else:
-                for c in list(maybe.get(src, ())):
+                carried = maybe.get(src, ())
+                if i in emptied:  # all it held went: what may have been there is there now
+                    maybe[src] = set()
+                    for c in carried:
+                        possible[c].discard(src)
+                for c in list(carried):
                     possible[c].add(dst)
                     maybe.setdefault(dst, set()).add(c)
         elif kind == "play":
@@ -281,3 +288,67 @@ def _possible_places(state, seat: int, see: list) -> list:
                 for c in e[1]:
                     put(c, {zi})
     return possible
+
+
+def _emptying_moves(state, see: list) -> set:
+    """The events (by index) of moves that took every card left in their source. A seat
+    sees every zone's size at all times, so it knows these as a person at the table does;
+    here the sizes are followed from the rules' layout through the log. A card played
+    moves without a log entry: it went where its next logged move takes it from (or lies
+    now, where the seat sees it). Empty when the sizes cannot be followed (a scenario's
+    set-up moves cards without a log entry): then no move is taken to empty its zone."""
+    events = state.events
+    nzones = len(state.zones)
+    landing = _where_plays_went(state, see)
+    if landing is None:
+        return set()
+    size = [0] * nzones
+    where = list(state.prog.initial_zone)
+    for z in where:
+        if 0 <= z < nzones:
+            size[z] += 1
+    out = set()
+    for i, e in enumerate(events):
+        if isinstance(e, str):
+            continue
+        kind = e[0]
+        if kind == "move":
+            cards, src, dst = e[1], e[2], e[3]
+            size[src] -= len(cards)
+            size[dst] += len(cards)
+            for c in cards:
+                where[c] = dst
+            if size[src] == 0:
+                out.add(i)
+        elif kind == "play":
+            c, z = e[2], landing[i]
+            if 0 <= where[c] < nzones:
+                size[where[c]] -= 1
+            size[z] += 1
+            where[c] = z
+    if size != [len(z) for z in state.zones]:
+        return set()
+    return out
+
+
+def _where_plays_went(state, see: list):
+    """Event index of each play -> the zone its card went to; None when one is not told."""
+    events = state.events
+    landing = {}
+    source = {}  # card -> the zone its next logged move takes it from
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if isinstance(e, str):
+            continue
+        if e[0] == "move":
+            for c in e[1]:
+                source[c] = e[2]
+        elif e[0] == "play":
+            c = e[2]
+            z = source.get(c, state.loc[c])
+            if z is None or not (0 <= z < len(state.zones)) or \
+                    (c not in source and not see[z]):
+                return None
+            landing[i] = z
+            source[c] = None  # where it was played from is not logged
+    return landing
