@@ -172,11 +172,30 @@ def _rule_out(then, seat: int, q: int, label: str, used: dict) -> tuple:
         if alone:
             out[z] = frozenset(u for u, ok in zip(candidates, verdicts) if ok is False)
         else:
-            # a card whose test fails (None) may be the one it needed: it stays among them
-            some = frozenset(u for u, ok in zip(candidates, verdicts) if ok is not False)
-            if some and len(some) < len(candidates):
+            some = _needed_one_of(b, z, q, candidates, verdicts)
+            if some:
                 held[z] = some
     return out, held
+
+
+def _needed_one_of(b, z: int, q: int, candidates: list, verdicts: list):
+    """The cards of which z held one, when the choice was not legal with z holding just
+    the cards seen taken: those that make it legal. A card the probe state put in another
+    zone q sees tells nothing (taking it from there may be what made the choice legal:
+    a card of the led suit out of a hand), nor does one whose test fails: they stay
+    among the cards. None unless some card made it legal and some did not."""
+    seen_by_q = [b.can_see(y, q) for y in range(len(b.zones))]
+    some = []
+    legal = False
+    for u, ok in zip(candidates, verdicts):
+        if ok is not False and seen_by_q[b.loc[u]] and b.loc[u] != z:
+            ok = None
+        legal = legal or ok is True
+        if ok is not False:
+            some.append(u)
+    if legal and len(some) < len(candidates):
+        return frozenset(some)
+    return None
 
 
 def _verdicts(b, z: int, kept: list, dump: int, label: str, candidates: list) -> list:
