@@ -8,14 +8,38 @@ it (passed face down, a hand shown to it) is there, until a move it cannot follo
 cards out of that zone; a card never seen is where it started or wherever hidden moves
 from there may have carried it.
 
-It also learns where a card cannot be from the others' earlier choices (a player who did
-not follow suit holds none of that suit; see inference.py).
+Following a card through moves it cannot see. A move between two zones hidden from the
+seat shows it the places and the number of cards, never which cards. It follows a card
+through such a move only when the number settles it: the move took every card left in
+its source (the seat sees every zone's size at all times, as a person at the table does,
+so it knows the source is now empty). Then whatever may have been in the source is in
+the destination instead: a card shown to it and then passed on face down with everything
+its holder had (a one-card hand passed on, a hand passed whole) stays known, in its new
+place. A move that leaves cards behind is not followed, even when the rules move the very
+card that was shown: the log does not say which card the rules picked, and following the
+card by its identity would tell the seat what a random or a secret pick was (a card
+drawn at random from a hand shown to it). So a card shown and then moved with others
+left behind, or put back into a pile others draw from, may be in either place (it may
+have been drawn again); a swap of two hands is two moves, the second leaving a card
+behind, and the card shown may be in either hand afterwards.
+
+It also learns from the others' earlier choices (see inference.py) where a card cannot be
+(a player who did not follow suit holds none of that suit), and what a zone must hold (a
+player who asked for sevens holds one).
 
 `Knowledge.sample(seed)` then deals the cards it cannot see, in a seat-independent order,
-over the hidden places they may be in, keeping every zone's size; puts hidden variables
-back to their declared values; and gives the new state its own random numbers. Two states
-that look the same to the seat give the same sample for the same seed, and sampling an
-already sampled state again gives the same result as sampling the real one.
+over the hidden places they may be in, keeping every zone's size; meets each requirement
+the deal missed by a swap; puts hidden variables back to their declared values; and
+gives the new state its own random numbers. Two states that look the same to the seat
+give the same sample for the same seed, and sampling an already sampled state again
+gives the same result as sampling the real one.
+
+Declared invariants (`invariant Z keeps N during effects`) bound how many cards card
+effects leave in each Z. A sample keeps every zone's size, the cards and their order in
+the zones the seat sees, and the effect being run (`effect_depth`), so nothing a sample
+changes can break one: an effect that goes on in the sample keeps what it keeps in the
+real game. In a zone hidden from the seat the order is drawn, as everywhere hidden, so
+which of its cards are the earliest (the ones an invariant keeps) is the sample's guess.
 """
 
 from __future__ import annotations

@@ -1,18 +1,30 @@
 """What the others' earlier choices tell a seat about their hidden cards.
 
-A player who did not follow suit holds no card of that suit. In general: seat p saw
-player q choose L at an earlier decision, Z is a zone q sees and p does not, F the cards p
-saw L take out of Z. If L is legal when Z holds just F but not when Z holds F and a card u
-as well, then u was not in Z. The test runs on a state p could have built at that time:
-the real past state (replayed from the seed and the history) determinized for p, so only
-what p knew then enters, never the real hidden cards. It is sound for rules in which
-taking q's other cards away never makes a legal choice illegal (follow suit, beat if you
-can, pass only when you cannot play); a rule that needs q to hold several cards can
-mislead it.
+Seat p saw player q choose L at an earlier decision, Z is a zone q sees and p does not, F
+the cards p saw L take out of Z. The test runs on a state p could have built at that
+time: the real past state (replayed from the seed and the history) determinized for p, so
+only what p knew then enters, never the real hidden cards. There:
+
+- Negative inference. If L is legal when Z holds just F, but not when Z holds F and a
+  card u as well, then u was not in Z: a player who did not follow suit holds no card of
+  that suit. Sound for rules in which taking q's other cards away never makes a legal
+  choice illegal (follow suit, beat if you can, pass only when you cannot play).
+- Positive inference. If L is not legal when Z holds just F, the set S of cards u with
+  which it is (Z holding F and u) tells p that Z held at least one card of S: asking for
+  sevens shows you hold a seven. Made when some card makes L legal and some does not; a
+  card the probe state put in another zone q sees, or whose test fails, stays in S
+  (taking it from there, not adding it to Z, may be what made L legal). Sound for rules
+  whose condition on Z is "holds a card such that ..." (one card suffices); a choice that
+  needs two cards (a pair) gives an empty S and tells nothing, and one that a card could
+  make legal in another way (one of a colour, or at least three cards) can mislead it.
 
 An exclusion "u not in Z" holds until Z receives cards p could not follow or p sees u
-again. The work is cached per (game, seed, seat) and extended as the history grows, so a
-search that samples many times per move pays for the new decisions once per move.
+again. A requirement "Z holds one of S" holds until cards leave Z in a move p cannot
+follow (the card it held may be among them) or p sees a card of S leave Z (it may have
+been that one); a card of S that p sees anywhere else was not in Z and leaves S, and a
+requirement whose S is empty is dropped. The work is cached per (game, seed, seat) and
+extended as the history grows, so a search that samples many times per move pays for the
+new decisions once per move.
 """
 
 from __future__ import annotations
