@@ -327,22 +327,24 @@ def _emptying_moves(state, see: list) -> set:
     if landing is None:
         return set()
     size = [0] * nzones
-    where = list(state.prog.initial_zone)
+    where = list(state.prog.initial_zone)  # followed only for the cards played, if any
     for z in where:
         if 0 <= z < nzones:
             size[z] += 1
     out = set()
     for i, e in enumerate(events):
-        if isinstance(e, str):
+        if e.__class__ is str:
             continue
         kind = e[0]
         if kind == "move":
             cards, src, dst = e[1], e[2], e[3]
-            size[src] -= len(cards)
-            size[dst] += len(cards)
-            for c in cards:
-                where[c] = dst
-            if size[src] == 0:
+            n = len(cards)
+            size[src] -= n
+            size[dst] += n
+            if landing:
+                for c in cards:
+                    where[c] = dst
+            if not size[src]:
                 out.add(i)
         elif kind == "play":
             c, z = e[2], landing[i]
@@ -358,11 +360,13 @@ def _emptying_moves(state, see: list) -> set:
 def _where_plays_went(state, see: list):
     """Event index of each play -> the zone its card went to; None when one is not told."""
     events = state.events
+    if not any(e.__class__ is not str and e[0] == "play" for e in events):
+        return {}
     landing = {}
     source = {}  # card -> the zone its next logged move takes it from
     for i in range(len(events) - 1, -1, -1):
         e = events[i]
-        if isinstance(e, str):
+        if e.__class__ is str:
             continue
         if e[0] == "move":
             for c in e[1]:
