@@ -34,6 +34,7 @@ from collections import OrderedDict
 
 PROBE_SEED = 0x5EED1E55  # the past states are sampled with a fixed seed: same view, same result
 CACHE_SIZE = 16
+UNTRIED = object()  # a sort of card not tested yet
 _cache: OrderedDict = OrderedDict()  # (prog id, seed, scenario, seat) -> _Past
 
 
@@ -219,8 +220,8 @@ def _verdicts(b, z: int, kept: list, dump: int, label: str, candidates: list) ->
     for u in candidates:
         alike = (prog.card_kind[u], prog.card_label[u],
                  tuple(prog.fields[f][u] for f in prog.fields))
-        ok = known.get(alike, 0)
-        if ok == 0:
+        ok = known.get(alike, UNTRIED)
+        if ok is UNTRIED:
             ok = known[alike] = _legal_with(b, z, kept + [u], dump, label)
         out.append(ok)
     return out
