@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
+from rulesdsl.engine import inference
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.inference import inferences
 
@@ -153,3 +154,42 @@ def test_what_is_required_is_true(name):
                 assert not [c for c, zones in excluded.items() if st.loc[c] in zones]
     if name != "triumvirat":
         assert found
+
+
+def look_alike(swap: bool):
+    """P1 asks for aces (P2 hands one over), then P2 asks for fives (P3 hands one over).
+    `swap`: P1's six of clubs and P2's seven of hearts, never asked for, change hands, a
+    game that looks the same to P3."""
+    one = ["ace of clubs", "two of clubs", "three of clubs", "six of clubs", "four of hearts"]
+    two = ["ace of hearts", "five of clubs", "five of hearts", "seven of hearts",
+           "four of spades"]
+    if swap:
+        one[3], two[3] = two[3], one[3]
+    three = ["two of hearts", "three of hearts", "five of spades", "four of diamonds",
+             "three of spades"]
+    game = rulesdsl.load(ASK)
+    s = game.new_game(players=3, seed=1, scenario={"zones": {
+        "hand[P1]": one, "hand[P2]": two, "hand[P3]": three}})
+    s.apply("ask for ace")
+    s.apply("ask for five")
+    return s
+
+
+def test_the_requirements_read_no_secret():
+    a, b = look_alike(False), look_alike(True)
+    assert a.view(2) == b.view(2) and a.zones != b.zones
+    _, required = inferences(a, 2)
+    assert len(required) == 2
+    assert inferences(a, 2) == inferences(b, 2)
+    for k in range(5):
+        assert a.determinize(2, k).zones == b.determinize(2, k).zones
+
+
+def test_a_peeking_positive_inference_would_be_caught(monkeypatch):
+    """The same pair catches an inference that reads the chooser's real hand."""
+    def peek(then, seat, q, label, used):
+        z = then.prog.zone_names.index(f"hand[P{q + 1}]")
+        return {}, {z: frozenset(then.zones[z])}
+    monkeypatch.setattr(inference, "_rule_out", peek)
+    monkeypatch.setattr(inference, "_cache", type(inference._cache)())
+    assert inferences(look_alike(False), 2) != inferences(look_alike(True), 2)
