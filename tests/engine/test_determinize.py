@@ -12,8 +12,12 @@ import pytest
 import rulesdsl
 
 ROOT = Path(__file__).resolve().parents[2]
+# and the small games written for what samples infer: a choice that shows a card held
+# (ask_rank), a card shown and then passed face down (show_and_pass)
 GAMES = sorted(str(p) for p in (ROOT / "games").glob("*.rules")) + \
-    sorted(str(p) for p in (ROOT / "examples").glob("*.rules"))
+    sorted(str(p) for p in (ROOT / "examples").glob("*.rules")) + \
+    [str(ROOT / "tests" / "engine" / "rules" / f) for f in ("ask_rank.rules",
+                                                           "show_and_pass.rules")]
 
 
 def positions(path, count=4, seed=0):
