@@ -107,7 +107,7 @@ def _past_for(state, seat: int):
 
 def _step(past: _Past, seat: int, label: str) -> None:
     """Apply the next label to the replay; when another player chose it in sight of the
-    seat, record what the choice rules out."""
+    seat, record what the choice rules out and what it shows the chooser held."""
     r = past.replay
     q = r.to_move
     before = len(r.events)
