@@ -1,18 +1,30 @@
 """What the others' earlier choices tell a seat about their hidden cards.
 
-A player who did not follow suit holds no card of that suit. In general: seat p saw
-player q choose L at an earlier decision, Z is a zone q sees and p does not, F the cards p
-saw L take out of Z. If L is legal when Z holds just F but not when Z holds F and a card u
-as well, then u was not in Z. The test runs on a state p could have built at that time:
-the real past state (replayed from the seed and the history) determinized for p, so only
-what p knew then enters, never the real hidden cards. It is sound for rules in which
-taking q's other cards away never makes a legal choice illegal (follow suit, beat if you
-can, pass only when you cannot play); a rule that needs q to hold several cards can
-mislead it.
+Seat p saw player q choose L at an earlier decision, Z is a zone q sees and p does not, F
+the cards p saw L take out of Z. The test runs on a state p could have built at that
+time: the real past state (replayed from the seed and the history) determinized for p, so
+only what p knew then enters, never the real hidden cards. There:
+
+- Negative inference. If L is legal when Z holds just F, but not when Z holds F and a
+  card u as well, then u was not in Z: a player who did not follow suit holds no card of
+  that suit. Sound for rules in which taking q's other cards away never makes a legal
+  choice illegal (follow suit, beat if you can, pass only when you cannot play).
+- Positive inference. If L is not legal when Z holds just F, the set S of cards u with
+  which it is (Z holding F and u) tells p that Z held at least one card of S: asking for
+  sevens shows you hold a seven. Made when some card makes L legal and some does not; a
+  card the probe state put in another zone q sees, or whose test fails, stays in S
+  (taking it from there, not adding it to Z, may be what made L legal). Sound for rules
+  whose condition on Z is "holds a card such that ..." (one card suffices); a choice that
+  needs two cards (a pair) gives an empty S and tells nothing, and one that a card could
+  make legal in another way (one of a colour, or at least three cards) can mislead it.
 
 An exclusion "u not in Z" holds until Z receives cards p could not follow or p sees u
-again. The work is cached per (game, seed, seat) and extended as the history grows, so a
-search that samples many times per move pays for the new decisions once per move.
+again. A requirement "Z holds one of S" holds until cards leave Z in a move p cannot
+follow (the card it held may be among them) or p sees a card of S leave Z (it may have
+been that one); a card of S that p sees anywhere else was not in Z and leaves S, and a
+requirement whose S is empty is dropped. The work is cached per (game, seed, seat) and
+extended as the history grows, so a search that samples many times per move pays for the
+new decisions once per move.
 """
 
 from __future__ import annotations
@@ -22,13 +34,15 @@ from collections import OrderedDict
 
 PROBE_SEED = 0x5EED1E55  # the past states are sampled with a fixed seed: same view, same result
 CACHE_SIZE = 16
+UNTRIED = object()  # a sort of card not tested yet
 _cache: OrderedDict = OrderedDict()  # (prog id, seed, scenario, seat) -> _Past
 
 
 class _Past:
     """A replay of one game from its start, and what `seat` inferred along the way."""
 
-    __slots__ = ("prog", "labels", "replay", "records", "scanned", "hidden_in", "seen_at")
+    __slots__ = ("prog", "labels", "replay", "records", "required", "scanned", "hidden_in",
+                 "seen_at")
 
     def __init__(self, state):
         self.prog = state.prog
@@ -36,24 +50,34 @@ class _Past:
         self.replay = state.game.new_game(players=state.players, seed=state.seed,
                                           scenario=state.scenario)
         self.records: list = []  # (event index of the decision, zone, frozenset of cards)
+        self.required: list = []  # [event index of the decision, zone, set of cards]
         self.scanned = 0       # the log read so far for:
         self.hidden_in = {}    # zone -> last event that put cards the seat did not see in it
         self.seen_at = {}      # card -> last event that showed the seat where it went
 
 
 def exclusions(state, seat: int) -> dict:
-    """card -> the hidden zones it cannot be in now, from what `seat` saw the others choose.
-    Empty when the state's past is not known: a sample (it carries its sampler's result),
-    or a state whose replay from its seed and history does not look the same to the seat
+    """card -> the hidden zones it cannot be in now, from what `seat` saw the others choose
+    (the first half of `inferences`)."""
+    return inferences(state, seat)[0]
+
+
+def inferences(state, seat: int) -> tuple:
+    """(exclusions, requirements) from what `seat` saw the others choose: exclusions map a
+    card to the hidden zones it cannot be in now; requirements are (zone, frozenset of
+    cards) pairs, the zone holding at least one of those cards now. Nothing is inferred
+    when the state's past is not known: a sample (it carries its sampler's result), or a
+    state whose replay from its seed and history does not look the same to the seat
     (changed by hand)."""
     marker = state.inferred
     if marker is not None:
-        s, n, excluded = marker
-        return excluded if s == seat and n == len(state._history) else {}
+        s, n, excluded, required = marker
+        return (excluded, required) if s == seat and n == len(state._history) else ({}, ())
     past = _past_for(state, seat)
     if past is None:
-        return {}
-    return _still_valid(past, seat)
+        return {}, ()
+    _scan(past, seat)
+    return _still_valid(past), _still_required(past)
 
 
 def _past_for(state, seat: int):
@@ -83,7 +107,7 @@ def _past_for(state, seat: int):
 
 def _step(past: _Past, seat: int, label: str) -> None:
     """Apply the next label to the replay; when another player chose it in sight of the
-    seat, record what the choice rules out."""
+    seat, record what the choice rules out and what it shows the chooser held."""
     r = past.replay
     q = r.to_move
     before = len(r.events)
@@ -95,9 +119,12 @@ def _step(past: _Past, seat: int, label: str) -> None:
     used = _seen_use(r, seat, q, label, r.events[before:])
     if used is None:
         return
-    for zone, cards in _rule_out(then, seat, q, label, used).items():
+    ruled_out, held = _rule_out(then, seat, q, label, used)
+    for zone, cards in ruled_out.items():
         if cards:
             past.records.append((before, zone, cards))
+    for zone, cards in held.items():
+        past.required.append([before, zone, set(cards)])
 
 
 def _seen_use(r, seat: int, q: int, label: str, new: list):
@@ -133,13 +160,16 @@ def _seen_use(r, seat: int, q: int, label: str, new: list):
     return used
 
 
-def _rule_out(then, seat: int, q: int, label: str, used: dict) -> dict:
-    """zone -> the cards that could not have been in it when q chose `label` in `then`."""
+def _rule_out(then, seat: int, q: int, label: str, used: dict) -> tuple:
+    """What q's choice of `label` in `then` tells of the zones q sees and the seat does
+    not: (zone -> the cards that could not have been in it, zone -> cards of which it held
+    at least one). The first when the choice is legal with just the cards seen taken
+    from the zone (a card that makes it illegal was not there); the second when it is
+    not (it needed one more card: one of those that make it legal was there)."""
     from rulesdsl.engine.determinize import Knowledge
     k = Knowledge(then, seat, infer=False)
     b = k.sample(PROBE_SEED + len(then._history))
-    prog = then.prog
-    out = {}
+    out, held = {}, {}
     for z in range(len(then.zones)):
         if k.see[z] or not then.can_see(z, q) or not (then.zones[z] or z in used):
             continue
@@ -147,21 +177,53 @@ def _rule_out(then, seat: int, q: int, label: str, used: dict) -> dict:
         if dump is None:
             continue
         kept = used.get(z, [])
-        if _legal_with(b, z, kept, dump, label) is not True:
-            continue  # the test does not apply to this rule
-        known = {}  # alike cards (same kind, fields and label) give the same answer
-        ruled = []
-        for u in k.pool:
-            if u in kept or z not in k.allowed[u]:
-                continue
-            alike = (prog.card_kind[u], prog.card_label[u],
-                     tuple(prog.fields[f][u] for f in prog.fields))
-            ok = known.get(alike)
-            if ok is None:
-                ok = known[alike] = _legal_with(b, z, kept + [u], dump, label)
-            if ok is False:
-                ruled.append(u)
-        out[z] = frozenset(ruled)
+        alone = _legal_with(b, z, kept, dump, label)
+        if alone is None:
+            continue  # the rules fail with the zone so emptied: the test does not apply
+        candidates = [u for u in k.pool if u not in kept and z in k.allowed[u]]
+        verdicts = _verdicts(b, z, kept, dump, label, candidates)
+        if alone:
+            out[z] = frozenset(u for u, ok in zip(candidates, verdicts) if ok is False)
+        else:
+            some = _needed_one_of(b, z, q, candidates, verdicts)
+            if some:
+                held[z] = some
+    return out, held
+
+
+def _needed_one_of(b, z: int, q: int, candidates: list, verdicts: list):
+    """The cards of which z held one, when the choice was not legal with z holding just
+    the cards seen taken: those that make it legal. A card the probe state put in another
+    zone q sees tells nothing (taking it from there may be what made the choice legal:
+    a card of the led suit out of a hand), nor does one whose test fails: they stay
+    among the cards. None unless some card made it legal and some did not."""
+    seen_by_q = [b.can_see(y, q) for y in range(len(b.zones))]
+    some = []
+    legal = False
+    for u, ok in zip(candidates, verdicts):
+        if ok is not False and seen_by_q[b.loc[u]] and b.loc[u] != z:
+            ok = None
+        legal = legal or ok is True
+        if ok is not False:
+            some.append(u)
+    if legal and len(some) < len(candidates):
+        return frozenset(some)
+    return None
+
+
+def _verdicts(b, z: int, kept: list, dump: int, label: str, candidates: list) -> list:
+    """Per candidate u: is `label` legal when z holds `kept` and u? Alike cards (same
+    kind, fields and label) give the same answer, so each sort is tried once."""
+    prog = b.prog
+    known = {}
+    out = []
+    for u in candidates:
+        alike = (prog.card_kind[u], prog.card_label[u],
+                 tuple(prog.fields[f][u] for f in prog.fields))
+        ok = known.get(alike, UNTRIED)
+        if ok is UNTRIED:
+            ok = known[alike] = _legal_with(b, z, kept + [u], dump, label)
+        out.append(ok)
     return out
 
 
@@ -200,13 +262,14 @@ def _legal_with(b, z: int, cards: list, dump: int, label: str):
         return None
 
 
-def _still_valid(past: _Past, seat: int) -> dict:
-    """The recorded exclusions that still hold: no move the seat could not follow has put
-    cards into the zone since, and the seat has not seen the card since. What no longer
-    holds never will again, so it is dropped."""
+def _scan(past: _Past, seat: int) -> None:
+    """Read the log on from where the last call stopped: which zones received or lost
+    cards the seat could not follow, when it last saw each card, and what that does to the
+    requirements (see `_still_required`)."""
     r = past.replay
     see = [r.can_see(zi, seat) for zi in range(len(r.zones))]
     hidden_in, seen_at = past.hidden_in, past.seen_at
+    required = past.required
     events = r.events
     for i in range(past.scanned, len(events)):
         e = events[i]
@@ -217,15 +280,48 @@ def _still_valid(past: _Past, seat: int) -> dict:
             if see[e[2]] or see[e[3]]:
                 for c in e[1]:
                     seen_at[c] = i
+                    _sighted(required, c, i, e[2], False)
             else:
                 hidden_in[e[3]] = i
+                for req in required:
+                    if req[1] == e[2] and req[0] <= i:
+                        req[2].clear()  # cards left it unseen: the one it held may be gone
         elif kind == "play":
             seen_at[e[2]] = i
+            _sighted(required, e[2], i, None, False)
         elif kind == "reveal":
             if len(e) <= 3 or seat in e[3] or (e[2] >= 0 and see[e[2]]):
                 for c in e[1]:
                     seen_at[c] = i
+                    _sighted(required, c, i, e[2], True)
     past.scanned = len(events)
+    past.required = [req for req in required if req[2]]
+
+
+def _sighted(required: list, card: int, i: int, where, shown: bool) -> None:
+    """The seat saw `card` at event i: moved out of zone `where` (None: from a place not
+    told, a card played), or shown lying in it. For a requirement of a zone z since
+    before i: a card seen leaving z (or maybe leaving it) may have been the one z held, so
+    the requirement lapses; a card seen anywhere else was not in z (it could not have
+    left z unseen without the requirement lapsing), so it leaves the requirement's cards;
+    a card shown in z is there, and the requirement holds with it."""
+    for req in required:
+        t, z, cards = req
+        if t > i or card not in cards:
+            continue
+        if where == z and shown:
+            continue
+        if where is None or where == z:
+            cards.clear()
+        else:
+            cards.discard(card)
+
+
+def _still_valid(past: _Past) -> dict:
+    """The recorded exclusions that still hold: no move the seat could not follow has put
+    cards into the zone since, and the seat has not seen the card since. What no longer
+    holds never will again, so it is dropped."""
+    hidden_in, seen_at = past.hidden_in, past.seen_at
     out: dict = {}
     kept = []
     for t, z, cards in past.records:
@@ -238,3 +334,15 @@ def _still_valid(past: _Past, seat: int) -> dict:
                 out.setdefault(c, set()).add(z)
     past.records = kept
     return {c: frozenset(zs) for c, zs in out.items()}
+
+
+def _still_required(past: _Past) -> tuple:
+    """The requirements that still hold, as (zone, frozenset of cards), each once, in the
+    order they were made: no card has left the zone unseen since the choice, and the
+    cards seen elsewhere since are no longer among those it may hold."""
+    out = []
+    for t, z, cards in past.required:
+        req = (z, frozenset(cards))
+        if req not in out:
+            out.append(req)
+    return tuple(out)

@@ -12,8 +12,12 @@ import pytest
 import rulesdsl
 
 ROOT = Path(__file__).resolve().parents[2]
+# and the small games written for what samples infer: a choice that shows a card held
+# (ask_rank), a card shown and then passed face down (show_and_pass)
 GAMES = sorted(str(p) for p in (ROOT / "games").glob("*.rules")) + \
-    sorted(str(p) for p in (ROOT / "examples").glob("*.rules"))
+    sorted(str(p) for p in (ROOT / "examples").glob("*.rules")) + \
+    [str(ROOT / "tests" / "engine" / "rules" / f) for f in ("ask_rank.rules",
+                                                           "show_and_pass.rules")]
 
 
 def positions(path, count=4, seed=0):
@@ -169,3 +173,61 @@ def test_unseen_cards_stay_among_the_places_they_can_have_reached():
         for zi, z in enumerate(d.zones):
             if not st.can_see(zi, seat):
                 assert {start[c] for c in z} <= {start[c] for c in st.zones[zi]}
+
+
+def decisions_inside_effects(path, count=6, seed=4):
+    """(state, seat) at decisions taken while a card's effect runs, where a declared
+    invariant applies, with the seat the one to move or another."""
+    game = rulesdsl.load(path)
+    rnd = random.Random(f"{Path(path).stem}:effects:{seed}")
+    out = []
+    for g in range(count * 4):
+        st = game.new_game(players=rnd.randint(game.min_players, min(game.max_players, 4)),
+                           seed=rnd.randrange(1 << 30))
+        for _ in range(rnd.randrange(10, 200)):
+            if st.is_over:
+                break
+            st.apply(rnd.choice(st.legal_actions()))
+            if st.effect_depth and not st.is_over:
+                seat = st.to_move if g % 2 == 0 else rnd.randrange(st.prog.nplayers)
+                out.append((st.clone(), seat))
+                break
+        if len(out) == count:
+            break
+    return out
+
+
+INVARIANT_GAMES = [p for p in GAMES if "\ninvariant " in Path(p).read_text()]
+
+
+def test_bundled_games_declare_invariants():
+    assert INVARIANT_GAMES
+
+
+@pytest.mark.parametrize("path", INVARIANT_GAMES, ids=lambda p: Path(p).stem)
+def test_samples_keep_the_declared_invariants(path):
+    """`invariant Z keeps N during effects` bounds how many cards card effects leave in
+    each Z, the earliest staying. A sample keeps every such zone's size, its cards in their
+    order where the seat sees it, and the effect being run, so nothing a sample changes
+    can break an invariant: the effect goes on in the sample, keeping what the invariant
+    keeps, to the end of the game."""
+    checked = 0
+    for st, seat in decisions_inside_effects(path):
+        kept = [zi for zi, n in enumerate(st.prog.zone_keep) if n]
+        assert kept
+        for k in range(3):
+            d = st.determinize(seat, k)
+            assert d.effect_depth == st.effect_depth > 0
+            for zi in kept:
+                assert len(d.zones[zi]) == len(st.zones[zi])
+                if st.can_see(zi, seat):
+                    assert d.zones[zi] == st.zones[zi]
+            rnd = random.Random(k)
+            while d.effect_depth and not d.is_over:
+                before = [len(d.zones[zi]) for zi in kept]
+                d.apply(rnd.choice(d.legal_actions()))
+                if d.effect_depth:  # still inside the effect: no kept zone went below N
+                    for zi, n in zip(kept, before):
+                        assert len(d.zones[zi]) >= min(n, st.prog.zone_keep[zi])
+            checked += 1
+    assert checked

@@ -98,7 +98,7 @@ def test_a_peeking_inference_would_be_caught(monkeypatch):
     """The same pair catches an inference that looks at the real past state."""
     def peek(then, seat, q, label, used):
         z = then.prog.zone_names.index(f"hand[P{q + 1}]")
-        return {z: frozenset(c for c in range(len(then.loc)) if then.loc[c] != z)}
+        return {z: frozenset(c for c in range(len(then.loc)) if then.loc[c] != z)}, {}
     monkeypatch.setattr(inference, "_rule_out", peek)
     monkeypatch.setattr(inference, "_cache", type(inference._cache)())
     a = void_game()

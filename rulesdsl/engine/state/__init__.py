@@ -54,7 +54,7 @@ class State(Machine, Views, Saving):
         self._origin_at = 0  # the length of the history at that snapshot
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # the scenario it started from (saved: a restore replays it)
-        self.inferred = None  # a sample's (seat, history length, exclusions): see inference.py
+        self.inferred = None  # a sample's (seat, moves, exclusions, requirements): inference.py
 
     # ------------------------------------------------------------------ history and log
     @property
