@@ -278,15 +278,15 @@ def _best_untried(untried: list, prior: dict, rng) -> str:
 
 
 def _close(ranked: list, nodes: list) -> list:
-    """The most visited action, with every other whose mean reward lies within one
-    standard error of the difference from it (visited twice or more): the actions the
+    """The most visited action, with every other whose mean reward lies within two
+    standard errors of the difference from it (visited twice or more): the actions the
     search cannot tell apart."""
     best = nodes[0]
     if best is None or best.visits < 2:
         return [a for a, node in zip(ranked, nodes)][:4]
     mean, spread = _estimate(best)
     close = [a for a, node in zip(ranked, nodes) if node is not None and node.visits >= 2 and
-             mean - _estimate(node)[0] <= math.sqrt(spread + _estimate(node)[1])]
+             mean - _estimate(node)[0] <= 2 * math.sqrt(spread + _estimate(node)[1])]
     return close[:4] or ranked[:1]
 
 
