@@ -88,6 +88,9 @@ class AskTogether:
     def question(self):  # the question of the decision (a closure (st, L)), or None
         return self.inner.question
 
+    def chosen_card(self, option):
+        return self.inner.chosen_card(option)
+
     def who(self, st, L):
         return L[self.seats][L[self.k]]
 

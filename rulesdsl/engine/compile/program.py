@@ -278,6 +278,12 @@ class Ask:
                                 ["add an option that is always open, such as \"pass\", or "
                                  "check before asking"])
 
+    def chosen_card(self, option):
+        """The card `option` chooses, or None. A value is a card only where the option's
+        alternative binds a card: a bid of 3 is a number, never the card whose id is 3."""
+        ai = option[1]
+        return option[2] if ai >= 0 and self.quiet[ai] else None
+
     def choose(self, st, fr, option) -> bool:
         """Bind the chosen option and move the frame to its body. Returns whether the
         choice is written in the log ("P1 chose ..."); a chosen card shows up through its

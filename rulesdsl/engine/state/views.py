@@ -28,6 +28,18 @@ class Views:
             return self.prog.zone_owner[zi] == seat
         return False
 
+    def chosen_card(self, label: str) -> Optional[int]:
+        """The card id the pending option `label` chooses; None for an option that chooses
+        no card (a number, a player, a colour, "pass") or for no such option."""
+        if self.over:
+            return None
+        seat, options = self._pending()
+        option = next((o for o in options if o[0] == label), None)
+        if option is None:
+            return None
+        fr = self.frames[-1]
+        return self.prog.procs[fr[0]].code[fr[1]].chosen_card(option)
+
     def render_log(self, entry, seat: Optional[int] = None) -> str:
         """One event as text, as `seat` may see it (None: everything)."""
         if isinstance(entry, str):
