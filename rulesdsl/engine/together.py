@@ -91,6 +91,10 @@ class AskTogether:
     def chosen_card(self, option):
         return self.inner.chosen_card(option)
 
+    @property
+    def question_by_seat(self):
+        return self.inner.question_by_seat
+
     def who(self, st, L):
         return L[self.seats][L[self.k]]
 

@@ -46,8 +46,8 @@ class Views:
             return entry
         prog = self.prog
         kind = entry[0]
-        if kind == "text":
-            return entry[1]
+        if kind == "text":  # (text, full[, what each seat reads]: see compile/seat_words.py)
+            return entry[2][seat] if len(entry) > 2 and seat is not None else entry[1]
         if kind == "move":
             cards, src, dst = entry[1], entry[2], entry[3]
             what = (", ".join(card_text(self, c, seat) for c in cards)
