@@ -24,6 +24,7 @@ from rulesdsl.engine.compile.expressions import Expressions
 from rulesdsl.engine.compile.calls import Calls
 from rulesdsl.engine.compile.source import Source
 from rulesdsl.engine.compile.functions import Functions
+from rulesdsl.engine.compile.seat_words import SeatWords
 from rulesdsl.engine.compile.generate import generate_procs
 from rulesdsl.engine.compile import native
 # the program and the decision instruction are this package's API to the engine
@@ -31,7 +32,7 @@ from rulesdsl.engine.compile.program import Ask, MAX_INT, Program, seat_label  #
 
 
 class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Source,
-               Functions):
+               Functions, SeatWords):
     def per_seat(self, decl):
         """`score(p: player) = ...` or `evaluate(p: player) = ...` as f(st, seat)."""
         f = self.expr(decl.value)

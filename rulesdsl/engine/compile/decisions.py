@@ -125,5 +125,6 @@ class Decisions:
         self.code[at].who_source = who_source
         if getattr(s, "question", None) is not None:
             self.code[at].question = self.text(s.question)
+            self.code[at].question_by_seat = self.seat_text(s.question)
         if self.generate:
             self.generate_options(self.code[at], tables, ranges)
