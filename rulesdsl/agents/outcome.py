@@ -1,11 +1,14 @@
 """How good an outcome is for each seat: win shares at the end, the evaluation before it.
 
 Games declare a score but not whether more is better, nor whether the players win or
-lose together; `traits` learns both once per game and player count from a few random
+lose together; `traits` learns these once per game and player count from a few random
 games from new deals only, so it never depends on a game in progress:
 - the score's direction: do the winners hold the higher or the lower scores?
 - cooperation: every finished game ended with all players winning or none, and some
-  with all (a cooperative game, where everyone plays for the shared result).
+  with all (a cooperative game, where everyone plays for the shared result);
+- whether the evaluation (the file's `evaluate`, else its score) tells the seats apart
+  before the end: one that is the same for everyone almost everywhere mid-game (a Hex
+  score of "linked or not") cannot judge a cut playout, so the search plays to the end.
 
 A file's `evaluate` is read as "higher is better" always; only a score's direction is
 learned.
@@ -20,6 +23,9 @@ from typing import NamedTuple
 class Traits(NamedTuple):
     sign: int           # +1: a higher score is better; -1: lower
     cooperative: bool   # all players win or lose together
+    informative: bool   # the evaluation tells the seats apart mid-game
+
+INFORMATIVE = 0.2  # the share of mid-game positions whose evaluation differs between seats
 
 
 _TRAITS: dict = {}
@@ -35,12 +41,17 @@ def traits(state, games: int = 16, max_actions: int = 3000) -> Traits:
     rnd = random.Random(12345)
     lead = 0.0
     all_won = some_won = 0
+    looked = apart = 0
     for _ in range(games):
         try:
             st = game.new_game(players=n, seed=rnd.randrange(1 << 30))
-            for _ in range(max_actions):
+            for step in range(max_actions):
                 if st.is_over:
                     break
+                if step % 7 == 3:
+                    values = st.evaluation()
+                    looked += 1
+                    apart += len(set(values)) > 1
                 st.apply(rnd.choice(st.legal_actions()))
             if not st.is_over:
                 continue
@@ -56,7 +67,8 @@ def traits(state, games: int = 16, max_actions: int = 3000) -> Traits:
         won = [s for p, s in enumerate(scores) if p in winners]
         lost = [s for p, s in enumerate(scores) if p not in winners]
         lead += sum(won) / len(won) - sum(lost) / len(lost)
-    found = _TRAITS[key] = Traits(-1 if lead < 0 else 1, n > 1 and all_won > 0 and not some_won)
+    found = _TRAITS[key] = Traits(-1 if lead < 0 else 1, n > 1 and all_won > 0 and not some_won,
+                                  looked > 0 and apart >= INFORMATIVE * looked)
     return found
 
 
@@ -102,8 +114,9 @@ class Judge:
     def __init__(self, state):
         self.traits = traits(state)
         self.declared = state.prog.evaluate is not None
-        # with neither an evaluation nor a score nothing judges a position before the end
-        self.informed = self.declared or state.prog.score is not None
+        # nothing judges a position before the end where the evaluation is the same for
+        # every seat almost everywhere (or there is neither an evaluation nor a score)
+        self.informed = self.traits.informative
         self.scale = 1.0           # the widest |own - others' mean| seen
         self.low = self.high = None  # cooperative: the range of the shared value seen
 
