@@ -27,9 +27,9 @@ from rulesdsl.lang.errors import RulesError
 
 # level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon)
 LEVELS = {
-    "easy": (60, 0.5, 8, 0.5),
-    "medium": (400, 2.0, 24, 0.25),
-    "hard": (1600, 8.0, 40, 0.2),
+    "easy": (60, 0.4, 8, 0.5),
+    "medium": (300, 1.5, 24, 0.25),
+    "hard": (1200, 6.0, 40, 0.2),
 }
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
@@ -127,19 +127,23 @@ class ISMCTSAgent:
         self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
         close = _close(ranked, [stats.get((me, a.label)) for a in ranked])
         if len(close) > 1:
-            close = self._verify(close, knowledge, judge, policy, me)
+            close = self._verify(close, knowledge, judge, policy, me, cap)
         self.dropped += self.last_dropped
         return max(close, key=lambda a: prior.get(a.label, 0.0))
 
     def _verify(self, close: list, knowledge, judge: Judge, policy: MoveAverages,
-                me: int) -> list:
+                me: int, cap) -> list:
         """The actions the search could not tell apart, compared in pairs: each is played
         on the same samples, with the same random numbers after it, so that what they share
         (the cards dealt, the others' luck) cancels out and only their difference remains.
-        Returns those with the best mean (several on a tie)."""
-        rounds = max(4, self.iterations // (2 * len(close)))
+        Returns those with the best mean (several on a tie). A quarter of the budget's
+        playouts, under the same CPU cap (at least four rounds)."""
+        rounds = max(4, self.iterations // (4 * len(close)))
         totals = [0.0] * len(close)
-        for _ in range(rounds):
+        for done in range(rounds):
+            if done >= 4 and cap is not None and time.process_time() > cap:
+                rounds = done
+                break
             seed = self.rng.getrandbits(63)
             sample = knowledge.sample(seed)
             for i, action in enumerate(close):
