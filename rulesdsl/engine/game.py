@@ -16,12 +16,13 @@ from rulesdsl.engine.compile import Program, compile_program
 from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
-from rulesdsl.lang.limits import brief, limit, read_bytes
+from rulesdsl.lang.limits import brief, limit, read_bytes, refuse_control_in_name
 from rulesdsl.lang.resources import bundled_games, bundled_path
 
 
 def find_game(name_or_path: str) -> Path:
     """A bundled game's name or a path to a .rules file."""
+    refuse_control_in_name(name_or_path, "C016", "game name")
     try:
         return _find_game(name_or_path)
     except (OSError, ValueError):  # a name too long for the file system, or with a NUL
@@ -47,6 +48,7 @@ def _find_game(name_or_path: str) -> Path:
 
 def check_path(path) -> tuple[Model, list, dict]:
     """Parse and check a file (and what it extends): (model, warnings, sources)."""
+    refuse_control_in_name(str(path), "C016", "rules file name")
     path = Path(path)
     try:
         data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM

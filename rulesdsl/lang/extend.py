@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.limits import is_rules_file, read_bytes
+from rulesdsl.lang.limits import is_rules_file, read_bytes, refuse_control_in_name
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.resources import bundled_path
 from rulesdsl.lang.syntax import parse
@@ -80,6 +80,7 @@ def load_tree(text: str, path: str, sources: dict, depth: int = 0) -> ast.File:
     if depth >= MAX_DEPTH:
         raise RulesError("E211", f"files extend each other more than {MAX_DEPTH} deep",
                          ext.span, ["check for a file that extends itself"])
+    refuse_control_in_name(ext.body.path, "E213", "file to extend", ext.span)
     base_path = resolve_base(ext.body.path, path)
     if base_path is None:
         raise RulesError("E210", f"cannot find the file '{ext.body.path}' to extend",

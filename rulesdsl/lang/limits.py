@@ -11,7 +11,9 @@ checked where the thing is read or built.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Optional
 
 import attrs
 
@@ -176,3 +178,21 @@ def brief(value, width: int = 40) -> str:
     except (ValueError, RecursionError):
         text = f"a {type(value).__name__}"
     return text if len(text) <= width else text[:width] + "..."
+
+
+# C0 and C1 controls (newline, ESC, NUL, U+0085 ...) and the Unicode line and paragraph
+# separators: characters that end a line or steer a terminal, never part of a game's name
+_NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def refuse_control_in_name(name: str, code: str, what: str,
+                           span: Optional[Span] = None) -> None:
+    """`code` where a file name holds a control character: such a name has no business
+    naming a game, and would break every message and listing that shows it."""
+    m = _NAME_CONTROL.search(str(name))
+    if m is None:
+        return
+    raise RulesError(code, f"the {what} {brief(repr(str(name)), 60)} holds a control "
+                     f"character (U+{ord(m.group()):04X})", span,
+                     ["rename the file: a rules file's name is printable text "
+                      "(letters, digits, spaces, '-', '_', '.')"])
