@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,26 @@ HOSTILE_NAMES = [
     "q'\"\"\"\\\\x'''\u2028\u2029\x85 \r\x0c\x0b\x1c\t# x:9.rules",
 ]
 HOSTILE_TITLE = 'Evil\\n    import os\u2028\\"\\"\\"\\\\'  # as written in the rules string
+
+
+# put before every text of a rules file (as written there): a new line, quotes of every
+# kind, a backslash, a Unicode line separator and a '#'
+TEXT_PREFIX = "\\n    X = \\\"\\\"\\\";\\\\\u2028'''# "
+# a string or a comment, as the lexer finds them (lang/fmt/source.py reads comments so)
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*')
+
+
+def with_texts(text: str, words: str) -> str:
+    """Every non-empty string of a rules file (labels, questions, log words, titles)
+    with `words` (as written in a rules string) before it; comments and the name of the
+    file it extends left alone."""
+    def prefix(m):
+        said = m.group()
+        if said.startswith("#") or said == '""' or \
+                m.string[max(0, m.start() - 20):m.start()].rstrip().endswith("extends"):
+            return said
+        return '"' + words + said[1:]
+    return _STRING_OR_COMMENT.sub(prefix, text)
 
 
 def generated_texts(text: str, path: str, players: int | None = None) -> list[str]:
@@ -67,8 +88,9 @@ def with_title(text: str, title: str) -> str:
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
 def test_hostile_names_and_titles_generate_the_same_statements(tmp_path, monkeypatch, path):
-    """Every bundled game and example under a plain name, and under names and a title
-    made to break out of a comment or a string: the same statements, one by one."""
+    """Every bundled game and example under a plain name, under names and a title made
+    to break out of a comment or a string, and with such words in every text: the same
+    statements, one by one."""
     monkeypatch.chdir(tmp_path)
     text = path.read_text(encoding="utf-8")
     where = str(path.parent)  # a base it extends is found beside it
@@ -77,6 +99,14 @@ def test_hostile_names_and_titles_generate_the_same_statements(tmp_path, monkeyp
     for name in HOSTILE_NAMES:
         texts = generated_texts(with_title(text, HOSTILE_TITLE), os.path.join(where, name))
         assert [shape(t) for t in texts] == plain, name
+    # a text with words before its holes is made otherwise than one that is a hole alone:
+    # hostile words are compared with plain words in the same places
+    hostile = with_texts(text, TEXT_PREFIX)
+    assert hostile.count(TEXT_PREFIX) >= 2  # the title and at least one more
+    plain = [shape(t) for t in generated_texts(with_texts(text, "plain words "),
+                                               os.path.join(where, "plain.rules"))]
+    texts = generated_texts(hostile, os.path.join(where, "plain.rules"))
+    assert [shape(t) for t in texts] == plain
     assert not (tmp_path / "MARKER").exists()
 
 
