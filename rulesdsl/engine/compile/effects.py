@@ -9,7 +9,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import MAX_INT, _holds_respond
-from rulesdsl.engine.compile.generate import Statement
+from rulesdsl.engine.compile.generate import Statement, quoted
 from rulesdsl.engine.compile.source import _no_play
 
 
@@ -267,7 +267,7 @@ class Effects:
                 parts.append((self.m.types.get(id(part), "any"), self.expr(part)))
         if all(t is None for t, _ in parts):
             s = "".join(x for _, x in parts)
-            return self.known_as(lambda st, L: s, repr(s))
+            return self.known_as(lambda st, L: s, quoted(s))
         if self.generate:
             f = self.generated_lambda(text, self.text_source(text))
             if f is not None:

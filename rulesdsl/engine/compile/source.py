@@ -20,7 +20,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import MASK, MAX_INT, moves_cost, range_list
 from rulesdsl.engine.journal import Later
-from rulesdsl.engine.compile.generate import Statement, compiled
+from rulesdsl.engine.compile.generate import Statement, compiled, quoted
 
 
 # helpers the generated code calls on its error paths only
@@ -296,7 +296,7 @@ class Source:
     def text_source(self, text) -> str:
         """A text with holes as one expression; the length limit as `text()` checks it."""
         self.ns.setdefault("LABEL", self.p.labeller)
-        pieces = [repr(part) if isinstance(part, str) else
+        pieces = [quoted(part) if isinstance(part, str) else
                   self.label_source(self.m.types.get(id(part), "any"), part)
                   for part in text.parts]
         joined = " + ".join(pieces) if len(pieces) > 1 else f"str({pieces[0]})"
@@ -316,7 +316,7 @@ class Source:
             pieces, longest = [], 0
             for part in text.parts:
                 if isinstance(part, str):
-                    pieces.append(repr(part))
+                    pieces.append(quoted(part))
                     longest += len(part)
                     continue
                 t = self.m.types.get(id(part), "any")
