@@ -200,7 +200,8 @@ def rules_place(span) -> str:
     return f"{comment_text(os.path.basename(span.path))}:{int(span.line)}"
 
 
-_PLAIN = re.compile(r"[A-Za-z0-9_.,:()+ -]*")  # ASCII only: no line break, no quote
+# letters and digits of any script, and a few signs: never a line break or a quote
+_PLAIN = re.compile(r"[\w.,:()+ -]*")
 
 
 def quoted(text) -> str:
@@ -212,9 +213,9 @@ def quoted(text) -> str:
 
 
 def comment_text(text) -> str:
-    """Text for a `#` comment of the generated code: as it is where it is plain (ASCII
-    letters, digits, spaces and `_.,:()+-`), else `quoted`: whatever a file is named, the
-    comment ends on its own line."""
+    """Text for a `#` comment of the generated code: as it is where it is plain (letters,
+    digits, spaces and `_.,:()+-`), else `quoted`: whatever a file is named, the comment
+    ends on its own line."""
     text = str(text)
     return text if _PLAIN.fullmatch(text) else quoted(text)
 
