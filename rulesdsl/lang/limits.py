@@ -192,6 +192,51 @@ def card_label_errors(model) -> list:
     return []
 
 
+def option_label_errors(file) -> list:
+    """E609 for each decision over a range of written numbers whose options are labelled by
+    long texts (past LONG_TEXT characters written) adding up past long_texts: the sum
+    `"{a 2,000-character text}{k}" for k in 1..100000` asks for is known from the file."""
+    from rulesdsl.lang import ast
+    most = limit("long_texts")
+    errors = []
+    for choice in _nodes_of(file, ast.BinderChoice):
+        if choice.label is None or type(choice.source) is not ast.Range:
+            continue
+        options = _range_size(choice.source)
+        least = sum(len(p) if isinstance(p, str) else 1 for p in choice.label.parts)
+        if options is None or least <= LONG_TEXT or options * least <= most:
+            continue
+        errors.append(RulesError(
+            "E609", f"these {options:,} options are labelled by at least {options * least:,} "
+            f"characters of long text; the limit is {most:,}", choice.span,
+            ["label the options shortly and show the long part once, in the question",
+             f"raise the limit with {ENV}=long_texts=N"]))
+    return errors
+
+
+def _nodes_of(node, cls):
+    """Every node of class `cls` in a tree of attrs nodes, tuples and lists (iteratively:
+    a tree may be nested as deep as the nesting limit)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif attrs.has(type(x)):
+            if isinstance(x, cls):
+                yield x
+            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
+
+
+def _range_size(r) -> "int | None":
+    """The numbers in a range whose bounds (and step) are written numbers, else None."""
+    from rulesdsl.lang import ast
+    if type(r.start) is not ast.Int or type(r.stop) is not ast.Int or \
+            not (r.step is None or type(r.step) is ast.Int and r.step.value > 0):
+        return None
+    return max(0, (r.stop.value - r.start.value) // (r.step.value if r.step else 1) + 1)
+
+
 def _values_made(model, args) -> int:
     """Cards a deck entry makes per count: one per value of each enum, list or range given
     (1 for anything whose size the file does not say)."""
@@ -202,10 +247,8 @@ def _values_made(model, args) -> int:
             made *= len(model.enums[a.name].values)
         elif type(a) is ast.ListLit:
             made *= len(a.items)
-        elif type(a) is ast.Range and type(a.start) is ast.Int and type(a.stop) is ast.Int \
-                and (a.step is None or type(a.step) is ast.Int and a.step.value > 0):
-            made *= max(0, (a.stop.value - a.start.value) // (a.step.value if a.step else 1)
-                        + 1)
+        elif type(a) is ast.Range and _range_size(a) is not None:
+            made *= _range_size(a)
     return made
 
 

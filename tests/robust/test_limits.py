@@ -49,8 +49,8 @@ TRIGGERS = {
     "instances": ("10", "zone heap per player per player per player\nphase main { }\n",
                   "check"),
     "card_labels": ("100", "deck stock { 200 x card(1) }\nphase main { }\n", "check"),
-    "long_texts": ("5000", 'phase main {\n  ask seat(0) "which?" {\n    "' + "x" * 1200 +
-                   '{k}" for k in 1..5 { }\n  }\n}\n', "run"),
+    "long_texts": ("2000", 'phase main {\n  ask seat(0) "which?" {\n    "' + "x" * 1200 +
+                   '{k}" for k in players { }\n  }\n}\n', "run"),
 }
 # limits past which the engine takes a slower way rather than stopping
 FALLBACKS = {"generated_code"}

@@ -71,14 +71,25 @@ def test_a_label_table_past_the_card_labels_limit_is_built_per_decision(tmp_path
 
 
 def test_a_decision_of_100000_long_labels_stops_at_the_long_texts_limit(tmp_path):
-    # 100,000 options of a 2,000-character label would be 200 MB of labels
-    path = _write(tmp_path, HEAD + 'phase main {\n  ask seat(0) "which?" {\n'
-                  '    "' + "x" * 2000 + '{k}" for k in 1..100000 { }\n  }\n}\n')
+    # 100,000 options of a 2,000-character label would be 200 MB of labels; the range's
+    # end is a variable, so only running the rules tells how many there are
+    path = _write(tmp_path, HEAD.replace("var n: int = 1", "var n: int = 100000") +
+                  'phase main {\n  ask seat(0) "which?" {\n'
+                  '    "' + "x" * 2000 + '{k}" for k in 1..n { }\n  }\n}\n')
     game = rulesdsl.load(path)
     e, seconds, megabytes = _measured(lambda: game.new_game(players=2, seed=1))
     assert e.code == "R031" and e.span.line == 11, str(e)
     assert "long_texts" in " ".join(e.hints)
     assert seconds < 10 and megabytes < 40, (seconds, megabytes)
+
+
+def test_long_labels_over_a_written_range_are_refused_by_check(tmp_path):
+    path = _write(tmp_path, HEAD + 'phase main {\n  ask seat(0) "which?" {\n'
+                  '    "' + "x" * 2000 + '{k}" for k in 1..100000 { }\n  }\n}\n')
+    with pytest.raises(RulesError) as info:
+        rulesdsl.check_file(path)
+    assert info.value.code == "E609" and info.value.span.line == 11, str(info.value)
+    assert "200,100,000 characters" in info.value.message
 
 
 def test_a_log_of_long_lines_in_a_loop_stops_at_the_long_texts_limit(tmp_path,
