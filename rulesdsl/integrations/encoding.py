@@ -57,8 +57,10 @@ from rulesdsl.engine.state import _owner_of
 
 VALUE_LIMIT = 1e9
 # labels a piece may take, enumerated from its changing fields' ranges and enums; a piece
-# with more (or a changing number without a range) keeps its starting label's identity
+# with more (or a changing number without a range) keeps its starting label's identity,
+# as do the pieces past ALL_PIECE_LABELS labels in all (the action space stays bounded)
 PIECE_LABELS = 1_000
+ALL_PIECE_LABELS = 100_000
 
 
 class Block:
@@ -227,9 +229,18 @@ def card_labels_possible(prog) -> list:
     fields can make (a die 1..6 reads "1" to "6"), where those are few enough to list."""
     pieces = prog.pieces
     out = []
+    made: dict = {}  # a piece's label parts -> its labels: alike pieces are listed once
+    room = ALL_PIECE_LABELS
     for c, label in enumerate(prog.card_label):
         parts = pieces.parts[c] if pieces is not None else None
-        out.append([label] if parts is None else _piece_labels(prog, parts, label))
+        if parts is None:
+            out.append([label])
+            continue
+        key = (tuple(parts), label)  # the starting label too: it is the fallback
+        if key not in made:
+            made[key] = _piece_labels(prog, parts, label) if room > 0 else [label]
+            room -= len(made[key])
+        out.append(made[key])
     return out
 
 
