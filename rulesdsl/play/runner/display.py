@@ -116,7 +116,7 @@ class Display:
             self.say(question, "bold")
             what = ""
         self.say([("options:", "bold"), (f" {what}" if what else "", "bold"),
-                  ("  (type a number or the start of a label; help: commands)"
+                  ("  (type a number or part of a label; help: commands)"
                    if self.screens else "", "dim")])
         self.show_numbered(list(enumerate(actions, 1)), len(actions))
         if len(actions) > SHOWN_OPTIONS:
