@@ -285,5 +285,5 @@ class Effects:
 
         def render(st, L):
             s = "".join(x if t is None else label(t, x(st, L), st) for t, x in parts)
-            return s if len(s) <= b.text_length else b.check_text(s, span)
+            return s if len(s) <= b.short_text else b.check_text(s, span)
         return render

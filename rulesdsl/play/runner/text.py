@@ -113,6 +113,7 @@ MAX_AGENT_ACTIONS = 100_000
 
 
 HELP = ["choose: type an option's number, or its label (any unique start of it, any case)",
+        "          part of a label lists the options holding it, with their numbers",
         "  help      this help and the options again",
         "  rules     the rules: how to win, what each card does, the flow",
         "  ? NAME    explain one card or word (also: help NAME)",
