@@ -196,10 +196,16 @@ def _render(error) -> str:
 
 
 def _unreadable(path: str) -> str:
-    """Why a rules file cannot be read, or "" when it can."""
-    if os.path.isfile(path):
-        return ""
-    return "is a directory" if os.path.isdir(path) else "no such file"
+    """Why a rules file cannot be read, or "" when it can (a regular file, opened without
+    waiting: a FIFO or a device is named as such)."""
+    from rulesdsl.lang.safefile import open_regular
+    try:
+        with open_regular(path):
+            return ""
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as e:
+        return e.strerror or str(e)
 
 
 def cmd_check(args) -> int:
@@ -207,12 +213,13 @@ def cmd_check(args) -> int:
         return check_json(args.files)
     import rulesdsl
     from rulesdsl.lang.errors import CheckFailed, RulesError
+    from rulesdsl.lang.safefile import shown_path
 
     status = EXIT_OK
     for path in args.files:
         why = _unreadable(path)
         if why:
-            print(f"{path}: error: cannot read the file: {why}", file=sys.stderr)
+            print(f"{shown_path(path)}: error: cannot read the file: {why}", file=sys.stderr)
             status = EXIT_ERROR
             continue
         try:
@@ -373,12 +380,13 @@ def check_json(files) -> int:
 def cmd_fmt(args) -> int:
     from rulesdsl.lang.errors import RulesError, render
     from rulesdsl.lang.fmt import format_source, read_source
+    from rulesdsl.lang.safefile import shown_path
 
     status = EXIT_OK
     for path in args.files:
         why = _unreadable(path)
         if why:
-            print(f"{path}: error: cannot read the file: {why}", file=sys.stderr)
+            print(f"{shown_path(path)}: error: cannot read the file: {why}", file=sys.stderr)
             status = EXIT_ERROR
             continue
         text = None

@@ -21,6 +21,7 @@ import attrs
 
 from rulesdsl.analysis.record import play_recorded
 from rulesdsl.lang.errors import RulesError
+from rulesdsl.lang.limits import read_text
 
 
 @attrs.frozen
@@ -46,8 +47,8 @@ class GameSpec:
         texts = dict(self.sources)
         path = self.path
         try:
-            here = Path(path).read_text(encoding="utf-8") == texts.get(path)
-        except OSError:
+            here = read_text(path, "E107", "rules file") == texts.get(path)
+        except (OSError, RulesError):
             here = False
         if not here:
             digest = hashlib.sha256(repr(self.sources).encode()).hexdigest()[:16]

@@ -47,10 +47,10 @@ def latest() -> str:
 
 def _summary(path: str) -> str:
     """"My Game, 14 actions" from the file, or why it cannot be read."""
+    from rulesdsl.lang.limits import read_text   # a FIFO among the saves must not hang
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError, UnicodeDecodeError):
+        data = json.loads(read_text(path, "C001", "save"))
+    except (OSError, ValueError, RecursionError, RulesError):
         return "(cannot be read)"
     if not isinstance(data, dict):
         return "(not a saved game)"
@@ -101,10 +101,12 @@ def read_save(path: str) -> str:
 def _read_limited(path: str, what: str) -> str:
     """A file's text, refused past the file size limit before it is read whole."""
     from rulesdsl.lang.limits import read_text
+    from rulesdsl.lang.safefile import shown_path
     try:
         return read_text(path, "C001", what.removeprefix("the "))
     except OSError as e:
-        raise RulesError("C001", f"cannot read {what} {path}: {e.strerror or e}") from None
+        raise RulesError("C001", f"cannot read {what} {shown_path(path)}: "
+                         f"{e.strerror or e}") from None
 
 
 SAVE_DIR = os.path.join("~", ".rulesdsl", "saves")
