@@ -2,7 +2,7 @@
 
     rulesdsl check FILE... [--format text|json]
     rulesdsl play GAME [--players N] [--seed S] [--seats human,random,...] [--option K=V]
-                       [--scenario F] [--script F] [--save F] [--resume F]
+                       [--scenario F] [--script F] [--save F [--force]] [--resume F]
     rulesdsl simulate GAME [--players N] [--games K] [--seed S] [--seats ...] [--json]
                            [--option K=V] [--workers N] [--backend local|ray] [--address A]
                            [--compare K=V] [--games-out F.jsonl] [--report F.html]
@@ -84,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="action labels, one per line, played for the human seats first")
     p.add_argument("--save", metavar="F", help="keep the game saved in F after every action "
                    "(default with a person playing: a new file in ~/.rulesdsl/saves/)")
+    p.add_argument("--force", action="store_true", help="let --save replace a save of "
+                   "another game still in progress (without it, that is an error)")
     p.add_argument("--resume", metavar="F", help="continue a saved game (GAME may be left "
                    "out: the file says which game it is); 'last': the newest autosave "
                    "(see rulesdsl saves)")

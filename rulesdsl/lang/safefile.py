@@ -83,7 +83,9 @@ def open_regular(path) -> BinaryIO:
 def write_atomic(path: str, text: str, what: str,
                  may_replace: Optional[Callable[[bytes], bool]] = None, kind: str = "",
                  code: str = "C001") -> None:
-    """Write `text` (UTF-8) to `path` in one step, or raise RulesError(code) and change nothing."""
+    """Write `text` (UTF-8) to `path` in one step, or raise RulesError(code) and change nothing.
+    `may_replace(old bytes)` says whether what is there may go; it may instead raise a
+    RulesError of its own, to say why not."""
     from rulesdsl.lang.limits import limit   # limits reads files through this module
     path = os.fspath(path)
     if "\0" in path:
