@@ -16,7 +16,8 @@ Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error a
 status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
 to loading, see rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent
 or seat kind, C010 a simulated game that does not end, C011 a script line that is not a
-legal action, C012 input that ended before the game did, C013 a bad command-line value.
+legal action, C012 input that ended before the game did, C013 a bad command-line value,
+C016 simulated games lost with their worker (rulesdsl/analysis/simulate.py).
 """
 
 from __future__ import annotations
@@ -313,21 +314,43 @@ def cmd_simulate(args) -> int:
         compare.append(answers.parse_options([item]))
     game = session.load_game(args.game, options)
     workers = args.workers if args.workers is not None else default_workers()
-    result = sim.simulate(game, players=args.players, games=args.games,
-                          seed=args.seed if args.seed is not None else 0, seats=args.seats,
-                          options=options, workers=workers, backend=args.backend,
-                          address=args.address, compare=compare, progress=True)
+    try:
+        result = sim.simulate(game, players=args.players, games=args.games,
+                              seed=args.seed if args.seed is not None else 0, seats=args.seats,
+                              options=options, workers=workers, backend=args.backend,
+                              address=args.address, compare=compare, progress=True)
+    except sim.GamesLost as lost:   # the others are reported, then the error
+        for death in lost.deaths:
+            print(f"rulesdsl: {death}", file=sys.stderr)
+        if lost.result is not None:
+            _simulation_out(lost.result, args)
+        raise
+    except sim.SimulationInterrupted as stopped:
+        done = stopped.result
+        if done is not None:
+            _simulation_out(done, args, report=False)
+        print(f"\nrulesdsl: interrupted after {done.games if done else 0} of {args.games} "
+              "games" + ("; their summary is above" if done else ""), file=sys.stderr)
+        return EXIT_INTERRUPT
+    for death in result.deaths:
+        print(f"rulesdsl: {death}", file=sys.stderr)
+    _simulation_out(result, args)
+    return EXIT_OK
+
+
+def _simulation_out(result, args, report: bool = True) -> None:
+    """A simulation's files (--games-out, --report) and its summary on standard output;
+    after Ctrl-C no report (the person wants out: only the quick files)."""
     if args.games_out:
         from rulesdsl.analysis.output import write_games
         write_games(result, args.games_out)
-    if args.report:
+    if args.report and report:
         from rulesdsl.analysis.report import write_report
         write_report(result, args.report)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         print(result.table())
-    return EXIT_OK
 
 
 def _diagnostic(error, path: str, severity: Optional[str] = None) -> dict:

@@ -5,9 +5,9 @@ opens only a regular file, without ever waiting. A FIFO, `/dev/stdin` on a termi
 device, a folder, or a name holding a NUL is refused as an OSError that says what it is,
 which every reader already turns into its own coded error.
 
-Writing (saves, replays, `fmt` output): the text goes to a fresh temporary file in the same folder (tempfile.mkstemp: an
-unpredictable name, created exclusively), is flushed to disk, and then replaces the
-target in one rename. A failure (a full disk) leaves the old file as it was. What is
+Writing (saves, replays, `fmt` output): the text goes to a fresh temporary file in the
+same folder (tempfile.mkstemp: an unpredictable name, created exclusively), is flushed to
+disk, and then replaces the target in one rename. A failure (a full disk) leaves the old file as it was. What is
 already at the target must be a regular file that `may_replace` accepts: a symbolic link,
 a device, a folder or a file of another sort is never overwritten, nor followed.
 """
