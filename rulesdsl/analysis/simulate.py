@@ -115,7 +115,7 @@ class SimResult:
         asked = self.requested if self.requested is not None else n
         last = self.seed + asked - 1
         seeds = f"seed {self.seed}" if asked == 1 else f"seeds {self.seed}..{last}"
-        count = f"{n} game{'s' if n != 1 else ''}" if self.complete else \
+        count = f"{n} game{'s' if n != 1 else ''}" if n == asked else \
             f"{n} of {asked} games finished"
         lines = [f"{self.game}: {count}, {self.players} players, {seeds}"]
         lines += self.missing_lines() + [""]
@@ -167,8 +167,8 @@ class SimResult:
                 {i for start, stop in self.lost for i in range(start, stop)}
             asked = self.requested if self.requested is not None else self.games
             gaps = _runs([i for i in range(asked) if i not in played])
-            if gaps:
-                lines.append("interrupted before " + ", ".join(games_text(*r) for r in gaps))
+            lines.append("interrupted before " + (", ".join(games_text(*r) for r in gaps)
+                                                  if gaps else "every comparison was played"))
         return lines
 
 

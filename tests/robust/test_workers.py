@@ -18,7 +18,7 @@ import pytest
 
 from rulesdsl import cli
 from rulesdsl.analysis import run
-from rulesdsl.analysis.simulate import GamesLost, simulate
+from rulesdsl.analysis.simulate import GamesLost, SimulationInterrupted, simulate
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="signals and /proc as on Linux")
@@ -95,6 +95,40 @@ def test_games_whose_worker_dies_twice_are_lost_and_the_rest_kept(tmp_path, monk
     assert "error[C016]" in err and len(DEATH.findall(err)) == 2
     assert [json.loads(line)["index"] for line in out_file.read_text().splitlines()] == \
         [i for i in range(40) if i not in (10, 11)]
+
+
+def interrupted_at(start_number: int, times_seen: int = 1):
+    """run.play_chunk, but Ctrl-C arrives as game `start_number` starts for the
+    `times_seen`-th time (as a KeyboardInterrupt in this process)."""
+    real, seen = run.play_chunk, []
+
+    def play(job, start, stop):
+        seen.append(start)
+        if seen.count(start_number) == times_seen:
+            raise KeyboardInterrupt
+        return real(job, start, stop)
+    return play
+
+
+def test_ctrl_c_in_one_process_keeps_the_games_finished(monkeypatch):
+    whole = simulate(GOPS, players=2, games=12, seed=5, workers=1)
+    monkeypatch.setattr(run, "play_chunk", interrupted_at(7))
+    with pytest.raises(SimulationInterrupted) as info:
+        simulate(GOPS, players=2, games=12, seed=5, workers=1)
+    kept = info.value.result
+    assert kept.interrupted and kept.records == whole.records[:7]
+    assert "7 of 12 games finished" in kept.table() and "interrupted before games 8-12" in \
+        kept.table()
+
+
+def test_ctrl_c_while_comparing_keeps_the_run_compared_against(monkeypatch):
+    monkeypatch.setattr(run, "play_chunk", interrupted_at(0, times_seen=2))
+    with pytest.raises(SimulationInterrupted) as info:
+        simulate("triumvirat", players=2, games=3, seed=1, workers=1,
+                 compare=[{"games_to_win": 1}])
+    kept = info.value.result
+    assert kept.games == 3 and kept.interrupted and kept.compare == []
+    assert "interrupted before every comparison was played" in kept.table()
 
 
 def spawn(tmp_path, games: int = GAMES):
