@@ -17,7 +17,7 @@ from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
 from rulesdsl.lang.limits import brief, limit, read_bytes
-from rulesdsl.lang.safefile import shown_path
+from rulesdsl.lang.safefile import open_regular, shown_path
 from rulesdsl.lang.resources import bundled_games, bundled_path
 
 
@@ -41,6 +41,12 @@ def _find_game(name_or_path: str) -> Path:
     bundled = bundled_path(str(name_or_path))
     if bundled is not None:
         return bundled
+    if p.exists() and not p.is_dir():   # a FIFO or a device: say what it is
+        try:
+            open_regular(p).close()
+        except OSError as e:
+            raise RulesError("C001", f"cannot read the game {shown_path(p)}: "
+                             f"{e.strerror or e}") from None
     raise RulesError("C001", f"no game named '{shown_path(name_or_path)}': not a file, not a "
                      "bundled game", None, did_you_mean(str(name_or_path), bundled_games()) or
                      [f"bundled games: {', '.join(bundled_games())}"])

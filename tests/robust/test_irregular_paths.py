@@ -93,6 +93,8 @@ def test_a_fifo_as_a_rules_file_or_a_file_to_extend_is_refused_at_once(fifo, tmp
     ["play", "--resume", "{fifo}"],
     ["replay", "{fifo}", "--to", "0"],
     ["check", "{fifo}"],
+    ["play", "{fifo}"],
+    ["simulate", "{fifo}"],
 ])
 def test_commands_given_a_fifo_say_so_and_exit_1(command, fifo, capsys, monkeypatch):
     monkeypatch.setenv("RULESDSL_SAVES", str(fifo.parent / "saves"))
