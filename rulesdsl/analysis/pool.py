@@ -119,9 +119,13 @@ def _start(context, number: int, job, play) -> _Worker:
 
 
 def _give(worker: _Worker, todo) -> None:
+    """The next range to a worker; one that died meanwhile keeps it, to be buried with it."""
     if todo:
         worker.chunk = todo.popleft()
-        worker.conn.send(worker.chunk)
+        try:
+            worker.conn.send(worker.chunk)
+        except OSError:   # its death shows at its sentinel, in run_pool's next wait
+            pass
 
 
 def _receive(worker: _Worker):
