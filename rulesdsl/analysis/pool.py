@@ -141,6 +141,10 @@ def _receive(worker: _Worker):
 def _bury(worker: _Worker, tries, todo, outcome: Outcome) -> None:
     """Say how a worker died; give its range one more try in a fresh worker, or count it lost."""
     worker.process.join(STOP_GRACE)
+    how = _how_it_ended(worker.process.exitcode)
+    if worker.process.exitcode is None:   # its pipe broke but it lingers: end it
+        worker.process.kill()
+        worker.process.join(STOP_GRACE)
     worker.conn.close()
     chunk = worker.chunk
     tries[chunk] += 1
@@ -150,9 +154,8 @@ def _bury(worker: _Worker, tries, todo, outcome: Outcome) -> None:
     else:
         outcome.lost.append(chunk)
         after = "they are lost: it was their second try"
-    outcome.deaths.append(f"worker {worker.number} (pid {worker.process.pid}) "
-                          f"{_how_it_ended(worker.process.exitcode)} while playing "
-                          f"{games_text(*chunk)}; {after}")
+    outcome.deaths.append(f"worker {worker.number} (pid {worker.process.pid}) {how} while "
+                          f"playing {games_text(*chunk)}; {after}")
 
 
 def _how_it_ended(exitcode: Optional[int]) -> str:
