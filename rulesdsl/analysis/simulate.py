@@ -154,7 +154,6 @@ class SimResult:
             lines += details(self)
         return "\n".join(lines)
 
-
     def missing_lines(self) -> list[str]:
         """What a run cut short is missing: the games lost with their workers, and after
         Ctrl-C the games not played."""
