@@ -109,7 +109,7 @@ def game_in_progress(data: bytes) -> Optional[str]:
 
 
 def write_save(path: str, text: str, *, known: Optional[str] = None, force: bool = False,
-               forcing: str = "play --force") -> None:
+               forcing: str = "--force") -> None:
     """A save written atomically (write_file), never over another game still in progress:
     what is at `path` may be replaced only when it is finished, or is `known` (the text this
     game last wrote there or was resumed from), or with `force`. A refusal names the file,

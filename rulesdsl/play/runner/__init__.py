@@ -134,7 +134,7 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         if self.save_path and at_decision(self.state):
             self.write_save(self.save_path, self.force)
 
-    def write_save(self, path: str, force: bool = False, forcing: str = "play --force") -> None:
+    def write_save(self, path: str, force: bool = False, forcing: str = "--force") -> None:
         """The save in `path`, never over another game in progress unless `force`."""
         key = os.path.abspath(path)
         text = self.save_data()
