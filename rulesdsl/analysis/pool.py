@@ -148,12 +148,13 @@ def _bury(worker: _Worker, tries, todo, outcome: Outcome) -> None:
     worker.conn.close()
     chunk = worker.chunk
     tries[chunk] += 1
+    they = "they are" if chunk[1] - chunk[0] > 1 else "it is"
     if tries[chunk] == 1:
         todo.appendleft(chunk)
-        after = "they are played again in a new worker"
+        after = f"{they} played again in a new worker"
     else:
         outcome.lost.append(chunk)
-        after = "they are lost: it was their second try"
+        after = f"{they} lost: the second worker to try died too"
     outcome.deaths.append(f"worker {worker.number} (pid {worker.process.pid}) {how} while "
                           f"playing {games_text(*chunk)}; {after}")
 

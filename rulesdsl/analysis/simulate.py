@@ -330,8 +330,9 @@ class GamesLost(RulesError):
 
     def __init__(self, result: Optional[SimResult], played: Played):
         lost = ", ".join(games_text(*r) for r in played.lost)
-        super().__init__("C016", f"{lost} could not be played: the worker playing them "
-                         "died twice", None,
+        one = len(played.lost) == 1 and played.lost[0][1] - played.lost[0][0] == 1
+        super().__init__("C016", f"{lost} could not be played: the worker playing "
+                         f"{'it' if one else 'them'} died twice", None,
                          ["a worker killed by SIGKILL has often run out of memory: try "
                           "fewer --workers"])
         self.result = result
