@@ -9,13 +9,16 @@ range. Here each worker has its own pipe and plays one range of games at a time:
   worker, and reported lost if that one dies too; every finished range is kept;
 - Ctrl-C (SIGINT to the whole process group, as a terminal sends it) is the parent's
   alone: workers ignore it, and the parent stops them at once (SIGTERM, then SIGKILL)
-  and hands the KeyboardInterrupt on, the finished ranges kept in the Outcome.
+  and hands the KeyboardInterrupt on, the finished ranges kept in the Outcome;
+- a parent that dies without a word (SIGKILL, SIGTERM) takes its workers with it on
+  Linux (PR_SET_PDEATHSIG); elsewhere they stop after their range, on the broken pipe.
 """
 
 from __future__ import annotations
 
 import collections
 import itertools
+import os
 import pickle
 import signal
 import time
@@ -105,7 +108,8 @@ def _start(context, number: int, job, play) -> _Worker:
     """A fresh worker process. SIGINT stays blocked while it is forked, so a Ctrl-C at that
     moment reaches the parent (after) and not the child before it ignores it."""
     ours, theirs = context.Pipe()
-    process = context.Process(target=_serve, args=(theirs, job, play), daemon=True,
+    process = context.Process(target=_serve, args=(theirs, job, play, os.getpid()),
+                              daemon=True,
                               name=f"rulesdsl worker {number}")
     masking = hasattr(signal, "pthread_sigmask")
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else None
@@ -189,11 +193,12 @@ def _stop(live: list, politely: bool) -> None:
         worker.conn.close()
 
 
-def _serve(conn, job, play) -> None:
+def _serve(conn, job, play, parent: int) -> None:
     """A worker: play each range the parent sends until it sends None or goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's: it stops us
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _die_with(parent)
     while True:
         try:
             chunk = conn.recv()
@@ -209,6 +214,19 @@ def _serve(conn, job, play) -> None:
             conn.send(message)
         except OSError:
             return
+
+
+def _die_with(parent: int) -> None:
+    """Linux: SIGTERM to this process when the parent ends, however it ends, so that no
+    orphan plays on; gone already (before the call took effect): end now."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)   # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError, TypeError):   # not Linux: the broken pipe will do
+        return
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _picklable(e: Exception) -> Exception:

@@ -182,3 +182,35 @@ def test_ctrl_c_stops_everything_at_once_and_keeps_the_finished_games(tmp_path):
     assert f"GOPS: {n} of {GAMES} games finished" in text and "interrupted before" in text
     records = [json.loads(line) for line in out_file.read_text().splitlines()]
     assert len(records) == n and "Traceback" not in text
+
+
+def alive(pid: int) -> bool:
+    """A process that still runs (a zombie waiting to be reaped has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_workers_end_with_a_parent_killed_by_sigkill(tmp_path):
+    # no terminal (whose hang-up would end them anyway): only the parent's death tells them
+    import subprocess
+    parent = subprocess.Popen([sys.executable, "-m", "rulesdsl", "simulate", GOPS, "--games",
+                               str(GAMES * 10), "--workers", "2"], start_new_session=True,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers := children(parent.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(workers) == 2, "no workers started"
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.05)
+    left = [pid for pid in workers if alive(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "workers play on without their parent"
