@@ -16,6 +16,7 @@ from pathlib import Path
 import attrs
 
 from rulesdsl.lang.errors import RulesError, Span
+from rulesdsl.lang.safefile import open_regular, shown_path
 
 
 @attrs.frozen
@@ -98,14 +99,15 @@ def whole_number(text: str, digits: int = 30):
 def read_bytes(path, code: str = "E107", what: str = "file") -> bytes:
     """A file's bytes, refusing more than file_bytes before reading them all.
 
-    Reads at most the limit plus one byte, so /dev/zero or a 3 GB file ends fast.
+    Reads at most the limit plus one byte, so a 3 GB file ends fast; only a regular file,
+    opened without waiting (safefile.open_regular), so a FIFO or /dev/stdin cannot hang.
     OSError is left to the caller, who knows how to phrase it.
     """
     most = limit("file_bytes")
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         data = f.read(most + 1)
     if len(data) > most:
-        raise RulesError(code, f"the {what} {_short(path)} is larger than {most:,} bytes",
+        raise RulesError(code, f"the {what} {shown_path(path)} is larger than {most:,} bytes",
                          None, [f"raise the limit with {ENV}=file_bytes=N if it is meant "
                                 "to be this large"])
     return data
@@ -119,13 +121,8 @@ def read_text(path, code: str = "E107", what: str = "file") -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RulesError(code, f"the {what} {_short(path)} is not UTF-8 text", None,
+        raise RulesError(code, f"the {what} {shown_path(path)} is not UTF-8 text", None,
                          ["save it as UTF-8"]) from None
-
-
-def _short(path) -> str:
-    s = str(path)
-    return s if len(s) <= 200 else s[:100] + "..." + s[-60:]
 
 
 def nesting_error(path: str, line: int, column: int) -> RulesError:
