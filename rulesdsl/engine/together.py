@@ -88,6 +88,13 @@ class AskTogether:
     def question(self):  # the question of the decision (a closure (st, L)), or None
         return self.inner.question
 
+    def chosen_card(self, option):
+        return self.inner.chosen_card(option)
+
+    @property
+    def question_by_seat(self):
+        return self.inner.question_by_seat
+
     def who(self, st, L):
         return L[self.seats][L[self.k]]
 

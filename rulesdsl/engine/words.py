@@ -21,6 +21,9 @@ def question(state) -> Optional[str]:
     state._pending()
     fr = state.frames[-1]
     ins = state.prog.procs[fr[0]].code[fr[1]]
+    by_seat = getattr(ins, "question_by_seat", None)
+    if by_seat is not None:  # as the player asked may read it
+        return by_seat(state, fr[2])[1][state.pending[0]]
     ask = getattr(ins, "question", None)  # an Ask, or an ask together's decision
     if ask is None:
         return None
@@ -68,6 +71,8 @@ def story_line(state, entry, seat: Optional[int]) -> Optional[str]:
         if len(entry) >= 6:
             if entry[4] is None:
                 return None
+            if len(entry) >= 8 and seat is not None:  # holes read by some seats only
+                return (entry[6] if sees else entry[7])[seat]
             return entry[4] if sees else entry[5]
         what = _cards(state, cards, seat) if sees else _count(len(cards))
         return f"{what}: from {place(prog, src)} to {place(prog, dst)}"

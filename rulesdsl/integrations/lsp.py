@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 from rulesdsl._version import __version__
 from rulesdsl.integrations import rules_index as index
 from rulesdsl.lang.errors import RulesError
+from rulesdsl.lang.limits import read_text
 from rulesdsl.lang.fmt import format_source
 
 SEVERITY = {"error": types.DiagnosticSeverity.Error,
@@ -62,9 +63,8 @@ class RulesServer(LanguageServer):
                 p = d.span.path if d.span else path
                 if p not in sources:
                     try:
-                        with open(p, encoding="utf-8") as f:
-                            sources[p] = f.read()
-                    except OSError:
+                        sources[p] = read_text(p, "E107", "file to extend")
+                    except (OSError, RulesError):
                         sources[p] = ""
             self.symbols[uri] = index.symbols_of(tree, sources, model)
             self.trees[uri] = (tree, model, sources)

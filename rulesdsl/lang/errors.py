@@ -100,9 +100,11 @@ def render(error: RulesError, sources: Optional[dict] = None) -> str:
         if sources and span.path in sources:
             text = sources[span.path]
         else:
+            from rulesdsl.lang.limits import limit
+            from rulesdsl.lang.safefile import open_regular   # a FIFO there must not hang
             try:
-                with open(span.path, encoding="utf-8", errors="replace") as f:
-                    text = f.read()
+                with open_regular(span.path) as f:
+                    text = f.read(limit("file_bytes")).decode("utf-8", errors="replace")
             except OSError:
                 text = None
     if span is not None and text is not None:

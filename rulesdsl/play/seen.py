@@ -16,14 +16,12 @@ def history_seen(initial, actions: list, seat: Optional[int]) -> list:
     for label in actions:
         mover = st.to_move
         who = f"P{mover + 1}" if mover is not None else "?"
-        st.legal_actions()
-        value = next((o[2] for o in st.pending[1] if o[0] == label), None)
+        card = st.chosen_card(label)
         before = len(st.events)
-        was = st.loc[value] if isinstance(value, int) and 0 <= value < len(st.loc) else None
         st.apply(label)
         new = st.events[before:]
         public = any(e[0] == "choice" and e[1] == mover and e[2] == label for e in new)
-        if seat is None or mover == seat or public or _card_seen(st, value, was, new, seat):
+        if seat is None or mover == seat or public or _card_seen(st, card, new, seat):
             out.append(f"{who}: {label}")
             continue
         lines = [st.render_log(e, seat) for e in new if e[0] in ("move", "reveal")]
@@ -31,12 +29,12 @@ def history_seen(initial, actions: list, seat: Optional[int]) -> list:
     return out
 
 
-def _card_seen(st, card, was, events, seat) -> bool:
-    """Did `seat` see the chosen card: where it lay, or a move or showing of it?"""
-    if card is None or was is None:
+def _card_seen(st, card, events, seat) -> bool:
+    """Did `seat` see the chosen card in what the choice did: a move of it from or to a
+    place the seat sees, or a showing of it to the seat? (Where it lay is not enough: a
+    card picked from the table and not yet moved is a choice the others have not seen.)"""
+    if card is None:
         return False
-    if st.can_see(was, seat):
-        return True
     for e in events:
         if e[0] == "move" and card in e[1] and (st.can_see(e[2], seat) or
                                                 st.can_see(e[3], seat)):

@@ -1,7 +1,7 @@
 """Generated code cannot be steered from outside the checked tree: a file name, a title or
 any other outside text reaches the generated Python only as a quoted literal or inside a
 comment that ends on its own line (engine/compile/generate.py, `quoted`/`comment_text`),
-and a rules file name holding a control character is refused (E213 in `extends`, C016 on
+and a rules file name holding a control character is refused (E213 in `extends`, C017 on
 the command line and through `rulesdsl.load`)."""
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def test_a_rules_file_name_with_a_control_character_is_refused(tmp_path, monkeyp
     for attempt in (lambda: rulesdsl.load(name), lambda: rulesdsl.check_file(name)):
         with pytest.raises(RulesError) as info:
             attempt()
-        assert info.value.code == "C016", str(info.value)
+        assert info.value.code == "C017", str(info.value)
         assert f"U+{ord(char):04X}" in info.value.message
         assert char not in info.value.message
 
@@ -167,5 +167,5 @@ def test_the_command_line_refuses_such_a_name(tmp_path):
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 1
-    assert "error[C016]" in done.stdout + done.stderr
+    assert "error[C017]" in done.stdout + done.stderr
     assert "Traceback" not in done.stderr

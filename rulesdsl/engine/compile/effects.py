@@ -135,6 +135,14 @@ class Effects:
         self.emit(reveal, s.span, self.plain(reveal))
 
     def s_Log(self, s: ast.Log):
+        by_seat = self.seat_text(s.text)
+        if by_seat is not None:  # a hole not every seat may read: words for each seat
+            def log(st, fr):
+                full, words = by_seat(st, fr[2])
+                st._events.append(("text", full) if len(set(words)) == 1 and words[0] == full
+                                  else ("text", full, words))
+            self.emit(log, s.span, self.plain(log))
+            return
         text = self.text(s.text)
         later = self.later_words([s.text]) if self.generate else None
         self.emit(lambda st, fr: st._events.append(("text", text(st, fr[2]))), s.span,
@@ -277,5 +285,5 @@ class Effects:
 
         def render(st, L):
             s = "".join(x if t is None else label(t, x(st, L), st) for t, x in parts)
-            return s if len(s) <= b.text_length else b.check_text(s, span)
+            return s if len(s) <= b.short_text else b.check_text(s, span)
         return render

@@ -118,6 +118,10 @@ class Moves:
         """`move ... as "{p} plays {c}"`: the move's log entry carries the words, once as
         everyone may read them and once with the moved cards masked ("a card"), for a seat
         that sees neither place."""
+        by_seat = self.seat_text(s.words, in_move_words=True)
+        if by_seat is not None:
+            self.move_with_seat_words(s, what, to, by_seat)
+            return
         full = self.text(s.words)
         masked = self.text(mask_cards(s.words, self.m.types))
         bottom = s.bottom
@@ -148,6 +152,24 @@ class Moves:
             f"_c = {self.cards_source(s.what, what)}",
             f"{n} = len(_c)",
             f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words={words})")))
+
+    def move_with_seat_words(self, s: ast.Move, what, to, full):
+        """move_with_words where a hole reads what not every seat may (seat_words.py):
+        the full and the masked words, each also as every seat reads it."""
+        masked = self.seat_text_always(mask_cards(s.words, self.m.types), in_move_words=True)
+        bottom = s.bottom
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            n = len(cards)
+            told = "a card" if n == 1 else f"{n} cards"
+            words, words_by_seat = full(st, L)
+            hid, hid_by_seat = masked(st, L)
+            st.move_cards(cards, to(st, L), bottom, words=(
+                words, hid.replace(MASK, told), words_by_seat,
+                tuple(w.replace(MASK, told) for w in hid_by_seat)))
+        self.emit(move, s.span, self.plain(move))
 
     def one_card_move(self, s: ast.Move, to, words, budget, deferred=None):
         """`move CARD to ZONE` into a zone without a limit, as generated lines

@@ -8,6 +8,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.engine.budget import Budget
 from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.lang.secrets import tells_card
 from rulesdsl.engine.together import bind_tuple, tuple_options
 
 try:  # True where this module is built by Cython (RULESDSL_ENGINE=native)
@@ -191,7 +192,7 @@ class Ask:
     suspends the game unless it is optional and nobody has an option."""
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
-                 "quiet", "fast", "from_zone", "who_source")
+                 "quiet", "fast", "from_zone", "who_source", "question_by_seat")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -202,6 +203,8 @@ class Ask:
         self.label = labeller
         self.span = span
         self.question = None  # closure (st, L) -> the question, when the rules ask one
+        # closure (st, L) -> (the question, as each seat reads it), where not all may
+        self.question_by_seat = None
         # a chosen card shows up in the log through its move, with its visibility
         self.quiet = [alt[0] == "binder" and alt[6] == "card" for alt in alts]
         self.fast = None  # the options as generated code (source.generate_options), if any
@@ -277,6 +280,12 @@ class Ask:
                                 "option", self.span,
                                 ["add an option that is always open, such as \"pass\", or "
                                  "check before asking"])
+
+    def chosen_card(self, option):
+        """The card `option` chooses, or None. A value is a card only where the option's
+        alternative binds a card: a bid of 3 is a number, never the card whose id is 3."""
+        ai = option[1]
+        return option[2] if ai >= 0 and self.quiet[ai] else None
 
     def choose(self, st, fr, option) -> bool:
         """Bind the chosen option and move the frame to its body. Returns whether the
@@ -356,12 +365,7 @@ MASK = "\x00card\x00"  # stands for the moved cards in words a seat may not read
 
 
 def mask_cards(text: ast.Text, types: dict) -> ast.Text:
-    """The words with every hole that tells a card (a card, a list of cards, a card's
-    attribute) replaced by MASK; holes naming players, numbers of the game stay."""
-    def tells_card(e) -> bool:
-        t = types.get(id(e), "any")
-        if t in ("card", "list of card", "zone", "any"):
-            return True
-        return isinstance(e, ast.Attr) and tells_card(e.obj)
+    """The words with every hole that tells a card replaced by MASK; holes naming
+    players, numbers of the game stay."""
     return attrs.evolve(text, parts=tuple(
-        MASK if not isinstance(p, str) and tells_card(p) else p for p in text.parts))
+        MASK if not isinstance(p, str) and tells_card(p, types) else p for p in text.parts))

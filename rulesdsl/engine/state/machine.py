@@ -249,7 +249,7 @@ class Machine:
                     # a move told in words: (full, masked) on its first entry, None after
                     extra = () if words is None else tuple(words)
                     self._events.append(("move", tuple(cs), src, dest) + extra)
-                    words = None if words is None else (None, None)
+                    words = None if words is None else (None,) * len(extra)
 
     def all_cards_cost(self) -> int:
         """moves_cost of every card (`move cards to ZONE`): one each, plus a thousandth of

@@ -28,14 +28,26 @@ class Views:
             return self.prog.zone_owner[zi] == seat
         return False
 
+    def chosen_card(self, label: str) -> Optional[int]:
+        """The card id the pending option `label` chooses; None for an option that chooses
+        no card (a number, a player, a colour, "pass") or for no such option."""
+        if self.over:
+            return None
+        seat, options = self._pending()
+        option = next((o for o in options if o[0] == label), None)
+        if option is None:
+            return None
+        fr = self.frames[-1]
+        return self.prog.procs[fr[0]].code[fr[1]].chosen_card(option)
+
     def render_log(self, entry, seat: Optional[int] = None) -> str:
         """One event as text, as `seat` may see it (None: everything)."""
         if isinstance(entry, str):
             return entry
         prog = self.prog
         kind = entry[0]
-        if kind == "text":
-            return entry[1]
+        if kind == "text":  # (text, full[, what each seat reads]: see compile/seat_words.py)
+            return entry[2][seat] if len(entry) > 2 and seat is not None else entry[1]
         if kind == "move":
             cards, src, dst = entry[1], entry[2], entry[3]
             what = (", ".join(card_text(self, c, seat) for c in cards)

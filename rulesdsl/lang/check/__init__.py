@@ -15,7 +15,7 @@ import re
 from typing import Optional
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.limits import instance_errors
+from rulesdsl.lang.limits import card_label_errors, instance_errors, option_label_errors
 from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span
 from rulesdsl.lang.present import check_presentation
 from rulesdsl.lang.check.declarations import Declarations
@@ -79,7 +79,8 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
 def check_file_tree(file: ast.File, sources: dict) -> tuple[Model, list]:
     checker = Checker(file, sources)
     model = checker.run()
-    too_many = instance_errors(model)  # before any layout is built (issue 20)
+    # before any layout is built (issue 20): what a small file could make is counted first
+    too_many = instance_errors(model) or card_label_errors(model) or option_label_errors(file)
     if too_many:
         raise CheckFailed(too_many, checker.warnings)
     model.files = [file]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import did_you_mean
 from rulesdsl.lang.present import question_missing
-from rulesdsl.lang.secrets import choices_read_secret, reads_secret
+from rulesdsl.lang.secrets import choices_read_secret, hole_reads, reads_secret
 from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS
 
 
@@ -62,7 +62,7 @@ class Statements:
                          f"{self.show(wt)}", s.what.span)
             self.expect("zone", self.expr(s.to), s.to, "the destination of move")
             if s.words is not None:
-                self.text(s.words)
+                self.words(s.words, in_move_words=True)
         elif t is ast.Shuffle:
             self.expect("zone", self.expr(s.zone), s.zone, "shuffle")
         elif t is ast.Deal:
@@ -93,7 +93,7 @@ class Statements:
                     self.err("E300", f"reveal ... to needs a player or a list of players, not "
                              f"{self.show(tt)}", s.to.span)
         elif t is ast.Log:
-            self.text(s.text)
+            self.words(s.text)
         elif t is ast.Ask:
             self.no_decision_here(s.span, "a decision")
             self.current_phase.asks = True
@@ -321,7 +321,7 @@ class Statements:
     def question(self, s):
         """A decision's question: its holes are checked like a log line's; none is W705."""
         if getattr(s, "question", None) is not None:
-            self.text(s.question)
+            self.words(s.question)
         else:
             question_missing(self, s)
 
@@ -329,7 +329,7 @@ class Statements:
         labels = set()
         for c in choices:
             if isinstance(c, ast.NamedChoice):
-                self.text(c.label)
+                self.option_label(c.label)
                 plain = "".join(x for x in c.label.parts if isinstance(x, str))
                 if plain in labels and all(isinstance(x, str) for x in c.label.parts):
                     self.err("E501", f"two options are labelled \"{plain}\"", c.span,
@@ -366,9 +366,37 @@ class Statements:
         if c.where is not None:
             self.cond(c.where, "an option's condition")
         if c.label is not None:
-            self.text(c.label)
+            self.option_label(c.label)
         self.block(c.body)
         self.scope.pop()
+
+    def words(self, text: ast.Text, in_move_words: bool = False):
+        """A log line, a question or a move's words. A hole that reads a secret is read
+        only by the seat it belongs to (engine/compile/seat_words.py); W707 where no seat
+        may read it, so every seat reads "?" in its place."""
+        self.text(text)
+        for part in text.parts:
+            if isinstance(part, str):
+                continue
+            blind = next((r.name for r in hole_reads(part, self.m, in_move_words)
+                          if r.owner is None), "")
+            if blind:
+                self.warn("W707", f"no seat may read this hole: it reads {blind}, and not as "
+                          "one player's own (zone[p] or var[p]); every seat reads \"?\"",
+                          getattr(part, "span", None) or text.span,
+                          ["read the secret as its owner's: secret[p], top(hand[p]); or "
+                           "`reveal` it first"])
+
+    def option_label(self, label: ast.Text):
+        """An option's label is shown to every seat (the log, `history`): W706 where it
+        reads a secret."""
+        self.text(label)
+        found = reads_secret(label, self.m)
+        if found:
+            self.warn("W706", f"this label reads {found}, which not every seat may see: "
+                      "every seat reads an option's label", label.span,
+                      ["keep the secret out of the label: test it in the option's `where` "
+                       "or `if`, and tell it with `log`, whose holes only their owner reads"])
 
     def indexes(self, name, dims, args, span):
         if len(args) != len(dims):

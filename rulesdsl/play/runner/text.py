@@ -113,12 +113,14 @@ MAX_AGENT_ACTIONS = 100_000
 
 
 HELP = ["choose: type an option's number, or its label (any unique start of it, any case)",
+        "          part of a label lists the options holding it, with their numbers",
         "  help      this help and the options again",
         "  rules     the rules: how to win, what each card does, the flow",
         "  ? NAME    explain one card or word (also: help NAME)",
         "  log       everything you have seen so far",
         "  history   the actions so far, as you saw them",
-        "  save F    save the game in the file F too (it is saved after every move anyway)",
+        "  save F    save the game in the file F too (it is saved after every move anyway);",
+        "            save --force F  replaces another game still in progress there",
         "  quit      stop; continue later with rulesdsl play --resume FILE"]
 
 
