@@ -122,14 +122,21 @@ def read_trusted(path: str) -> Optional[bytes]:
                      getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as f:
+    try:
         info = os.fstat(fd)
         problem = "it is not a regular file" if not stat.S_ISREG(info.st_mode) else \
             _owner_problem(info)
         if problem is not None:
             _refuse(path, problem, f"remove it (rm {path!r})")
             return None
-        return f.read()
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def write_atomic(path: str, data: bytes) -> bool:
