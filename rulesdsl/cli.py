@@ -206,40 +206,70 @@ def cmd_check(args) -> int:
     if getattr(args, "format", "text") == "json":
         return check_json(args.files)
     import rulesdsl
-    from rulesdsl.lang.errors import CheckFailed, RulesError
+    from rulesdsl.lang.errors import CheckFailed, RulesError, visible
 
     status = EXIT_OK
     for path in args.files:
+        shown = visible(path)
         why = _unreadable(path)
         if why:
-            print(f"{path}: error: cannot read the file: {why}", file=sys.stderr)
+            print(f"{shown}: error: cannot read the file: {why}", file=sys.stderr)
             status = EXIT_ERROR
             continue
         try:
             warnings = rulesdsl.check_file(path)
         except CheckFailed as failed:
-            for w in failed.warnings:
-                print(_render(w), file=sys.stderr)
-            for e in failed.errors:
-                print(_render(e), file=sys.stderr)
+            _print_diagnostics(path, failed.errors, failed.warnings)
             n = len(failed.errors)
-            print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
+            print(f"{shown}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
             status = EXIT_ERROR
             continue
         except RulesError as e:
-            print(_render(e), file=sys.stderr)
-            print(f"{path}: 1 error", file=sys.stderr)
+            _print_diagnostics(path, [e], [])
+            print(f"{shown}: 1 error", file=sys.stderr)
             status = EXIT_ERROR
             continue
         except OSError as e:
-            print(f"{path}: error: cannot read the file: {e.strerror or e}", file=sys.stderr)
+            print(f"{shown}: error: cannot read the file: {e.strerror or e}", file=sys.stderr)
             status = EXIT_ERROR
             continue
-        for w in warnings or ():
-            print(_render(w), file=sys.stderr)
+        _print_diagnostics(path, [], warnings or ())
         n = len(warnings or ())
-        print(f"{path}: ok" + (f" ({n} warning{'s' if n != 1 else ''})" if n else ""))
+        print(f"{shown}: ok" + (f" ({n} warning{'s' if n != 1 else ''})" if n else ""))
     return status
+
+
+WARNINGS_SHOWN_PER_CODE = 20
+
+
+def _print_diagnostics(path: str, errors, warnings) -> None:
+    """Every error, and the first WARNINGS_SHOWN_PER_CODE warnings of each code with a count
+    of the rest: a file of 15,000 unused definitions gives a screen, not 15,000 excerpts.
+    Each file is read and split into lines once for all of them."""
+    from rulesdsl.lang.errors import SourceExcerpts, visible
+    excerpts = SourceExcerpts()
+    shown, held = capped_per_code(warnings, WARNINGS_SHOWN_PER_CODE)
+    for w in shown:
+        print(excerpts.render(w), file=sys.stderr)
+    for e in errors:
+        print(excerpts.render(e), file=sys.stderr)
+    for code, n in held.items():
+        print(f"{visible(path)}: ... and {n:,} more {code} warning{'s' if n != 1 else ''} "
+              "(--format json lists every one)", file=sys.stderr)
+
+
+def capped_per_code(diagnostics, most: int) -> tuple[list, dict]:
+    """The first `most` diagnostics of each code, in order, and how many of each code are
+    left out."""
+    seen: dict = {}
+    shown, held = [], {}
+    for d in diagnostics:
+        seen[d.code] = seen.get(d.code, 0) + 1
+        if seen[d.code] <= most:
+            shown.append(d)
+        else:
+            held[d.code] = held.get(d.code, 0) + 1
+    return shown, held
 
 
 def cmd_play(args) -> int:
