@@ -149,8 +149,7 @@ class Bodies:
             return True
         if isinstance(e, ast.Unary):
             return e.op == "-" and isinstance(e.operand, ast.Int)
-        return isinstance(e, ast.Name) and any(e.name in en.values
-                                               for en in self.m.enums.values())
+        return isinstance(e, ast.Name) and e.name in self.enum_value_owner
 
     def infer_define(self, d: DefineInfo):
         state = self.define_state.get(d.name)
