@@ -157,13 +157,27 @@ def visible(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: _escape(m.group()), text)
 
 
+EXCERPT_CHARS = 160  # past this, an excerpt shows a window of the line around the place
+
+
 def excerpt(source_line: str, column: int, width: int) -> tuple[str, int, int]:
     """A source line made safe to print, and the caret's column and width in it: a tab is
-    one space (as before) and a control character its escape, so the caret moves with it."""
-    shown = visible(source_line.replace("\t", " "))
-    before = visible(source_line[:column - 1].replace("\t", " "))
-    marked = visible(source_line[column - 1:column - 1 + width].replace("\t", " "))
-    return shown, len(before) + 1, max(1, len(marked))
+    one space (as before) and a control character its escape, so the caret moves with it.
+    A line longer than EXCERPT_CHARS is cut to a window around the place, marked '...'."""
+    def shown(text: str) -> str:
+        return visible(text.replace("\t", " "))
+    line = shown(source_line)
+    before, marked = source_line[:column - 1], source_line[column - 1:column - 1 + width]
+    column, width = len(shown(before)) + 1, max(1, len(shown(marked)))
+    if len(line) <= EXCERPT_CHARS:
+        return line, column, width
+    start = max(0, min(column - 1 - EXCERPT_CHARS // 4, len(line) - EXCERPT_CHARS))
+    window = line[start:start + EXCERPT_CHARS]
+    head = "..." if start > 0 else ""
+    tail = "..." if start + EXCERPT_CHARS < len(line) else ""
+    column = column - start + len(head)
+    width = max(1, min(width, EXCERPT_CHARS - (column - len(head) - 1)))
+    return head + window + tail, column, width
 
 
 class SourceExcerpts:
