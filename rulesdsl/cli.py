@@ -13,7 +13,7 @@
     rulesdsl lsp
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
-status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
+status is 1 (`check` shows the first 20 warnings of each code, then a count of the rest); an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
 to loading, see rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent
 or seat kind, C010 a simulated game that does not end, C011 a script line that is not a
 legal action, C012 input that ended before the game did, C013 a bad command-line value.
