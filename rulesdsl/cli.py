@@ -13,10 +13,11 @@
     rulesdsl lsp
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
-status is 1 (`check` shows the first 20 warnings of each code, then a count of the rest); an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
-to loading, see rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent
-or seat kind, C010 a simulated game that does not end, C011 a script line that is not a
-legal action, C012 input that ended before the game did, C013 a bad command-line value.
+status is 1 (`check` shows the first 20 warnings of each code, then a count of the rest);
+an interrupt exits 130. Error codes raised by this layer (C003-C006 belong to loading, see
+rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent or seat kind, C010
+a simulated game that does not end, C011 a script line that is not a legal action, C012
+input that ended before the game did, C013 a bad command-line value.
 """
 
 from __future__ import annotations
@@ -189,11 +190,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ---------------------------------------------------------------- commands
-
-def _render(error) -> str:
-    from rulesdsl.lang.errors import render
-    return render(error)
-
 
 def _unreadable(path: str) -> str:
     """Why a rules file cannot be read, or "" when it can."""
@@ -460,13 +456,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command is None:  # bare `rulesdsl`: say what it can do
         parser.print_help()
         return EXIT_OK
-    from rulesdsl.lang.errors import RulesError
+    from rulesdsl.lang.errors import RulesError, SourceExcerpts
     try:
         return args.func(args)
     except RulesError as e:
-        errors = getattr(e, "errors", None) or [e]
-        for err in errors:
-            print(_render(err), file=sys.stderr)
+        excerpts = SourceExcerpts()     # each file read once, however many errors it has
+        for err in getattr(e, "errors", None) or [e]:
+            print(excerpts.render(err), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("\nrulesdsl: interrupted", file=sys.stderr)

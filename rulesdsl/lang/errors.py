@@ -44,7 +44,8 @@ class RulesError(Exception):
         self.message = message
         self.span = span
         self.hints = tuple(visible(h) for h in hints)
-        self.trace = tuple(visible(t) for t in trace)  # the phases being run, outermost first (runtime errors)
+        # the phases being run, outermost first (runtime errors)
+        self.trace = tuple(visible(t) for t in trace)
 
     def __str__(self) -> str:
         where = f"{visible(str(self.span))}: " if self.span else ""

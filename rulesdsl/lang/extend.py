@@ -77,8 +77,8 @@ def read_base(path: Path, ext) -> str:
     try:
         return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     except UnicodeDecodeError:
-        raise RulesError("E212", f"the file {shown_name(ext.body.path)} to extend is not UTF-8 text",
-                         ext.span, ["only rules files can be extended: UTF-8 text whose name "
+        raise RulesError("E212", f"the file {shown_name(ext.body.path)} to extend is not UTF-8 "
+                         "text", ext.span, ["only rules files can be extended: UTF-8 text whose name "
                                     "ends in .rules"]) from None
 
 

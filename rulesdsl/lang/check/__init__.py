@@ -16,7 +16,8 @@ from typing import Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.limits import instance_errors
-from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span, did_you_mean, line_table
+from rulesdsl.lang.errors import (CheckFailed, RulesError, RulesWarning, Span, did_you_mean,
+                                  line_table)
 from rulesdsl.lang.present import check_presentation
 from rulesdsl.lang.check.declarations import Declarations
 from rulesdsl.lang.check.bodies import Bodies
