@@ -78,8 +78,8 @@ def read_base(path: Path, ext) -> str:
         return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     except UnicodeDecodeError:
         raise RulesError("E212", f"the file {shown_name(ext.body.path)} to extend is not UTF-8 "
-                         "text", ext.span, ["only rules files can be extended: UTF-8 text whose name "
-                                    "ends in .rules"]) from None
+                         "text", ext.span, ["only rules files can be extended: UTF-8 text "
+                                            "whose name ends in .rules"]) from None
 
 
 def load_tree(text: str, path: str, sources: dict, depth: int = 0) -> ast.File:
