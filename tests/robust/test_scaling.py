@@ -36,6 +36,9 @@ SHAPES = {
     # each unknown name compared with every declared one for "did you mean"
     "unknown names": lambda n: "".join(
         f"define d{i}(p: player) = q{i}\n" for i in range(n)),
+    # each response compared with those before it for a duplicate
+    "responses": lambda n: "kind card { v: int }\n" + "".join(
+        f"response r{i} to x played by p {{ log \"r\" }}\n" for i in range(n)),
     # each node checked against the nodes before it, each border's ends looked up
     "board nodes": lambda n: "board B { " + ", ".join(f"n{i}" for i in range(n)) +
         " borders " + ", ".join(f"n{i} - n{i + 1}" for i in range(n - 1)) + " }\n",

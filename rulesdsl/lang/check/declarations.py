@@ -46,6 +46,7 @@ class Declarations:
 
     def collect(self, decls):
         seen: dict[str, tuple[str, Span]] = {}
+        response_names: set = set()
         m = self.m
 
         def claim(name: str, what: str, span: Span) -> bool:
@@ -242,8 +243,9 @@ class Declarations:
                 else:
                     z.keep = d.keep
             elif isinstance(d, ast.Response):
-                if any(r.name == d.name for r in m.responses):
+                if d.name in response_names:
                     self.err("E500", f"response '{d.name}' is declared twice", d.span)
+                response_names.add(d.name)
                 m.responses.append(d)
 
     def grid(self, d: ast.Grid, claim) -> None:
