@@ -39,6 +39,10 @@ SHAPES = {
     # each response compared with those before it for a duplicate
     "responses": lambda n: "kind card { v: int }\n" + "".join(
         f"response r{i} to x played by p {{ log \"r\" }}\n" for i in range(n)),
+    # a chain of phases calling each other, the last one asking: which phases can ask
+    "phases calling phases": lambda n: "".join(
+        f"phase ph{i} {{ ph{i + 1} }}\n" for i in range(n)) +
+        f'phase ph{n} {{ ask seat(0) "Go?" {{ "yes" {{ log "y" }} }} }}\n',
     # each node checked against the nodes before it, each border's ends looked up
     "board nodes": lambda n: "board B { " + ", ".join(f"n{i}" for i in range(n)) +
         " borders " + ", ".join(f"n{i} - n{i + 1}" for i in range(n - 1)) + " }\n",

@@ -50,6 +50,7 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
         self.globals: dict = {}             # every global name -> what it is
         self.enum_value_owner: dict = {}    # an enum value -> (its enum, its index)
         self.kinds_on_play = False          # does some kind have an `on play` effect?
+        self.effect_calls: set = set()      # phases run by cards' effects and responses
 
     # ------------------------------------------------------------------ reporting
     def err(self, code: str, msg: str, span: Optional[Span], hints=()):
