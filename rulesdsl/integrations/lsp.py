@@ -21,6 +21,7 @@ huge Content-Length) and goes on with the next good one.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import re
 import sys
@@ -65,7 +66,9 @@ class RulesServer(LanguageServer):
         super().__init__("rulesdsl", __version__)
         self.symbols: dict = {}      # uri -> symbols of the last text that parsed
         self.trees: dict = {}        # uri -> (merged tree, model or None, sources) of it
-        self.edits: dict = {}        # uri -> how many texts it has had: names the newest
+        self.edits: dict = {}        # uri -> the number of its newest text
+        self.texts_seen = itertools.count(1)   # numbers texts across documents: a text of a
+        # document closed and opened again never takes the number of one before
         # one thread: a check is pure Python, so more would only share the same core
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulesdsl-check")
 
@@ -74,7 +77,7 @@ class RulesServer(LanguageServer):
         it found, unless a newer text of the document came in meanwhile."""
         doc = self.workspace.get_text_document(uri)
         text, version, path = doc.source, doc.version, uri_to_path(uri)
-        edit = self.edits[uri] = self.edits.get(uri, 0) + 1
+        edit = self.edits[uri] = next(self.texts_seen)
 
         def newest() -> bool:
             return self.edits.get(uri) == edit
