@@ -169,7 +169,8 @@ def excerpt(source_line: str, column: int, width: int) -> tuple[str, int, int]:
         return visible(text.replace("\t", " "))
     line = shown(source_line)
     before, marked = source_line[:column - 1], source_line[column - 1:column - 1 + width]
-    column, width = len(shown(before)) + 1, max(1, len(shown(marked)))
+    past_end = max(0, column - 1 - len(source_line))   # a place after the line's last character
+    column, width = len(shown(before)) + past_end + 1, max(1, len(shown(marked)))
     if len(line) <= EXCERPT_CHARS:
         return line, column, width
     start = max(0, min(column - 1 - EXCERPT_CHARS // 4, len(line) - EXCERPT_CHARS))
