@@ -2,7 +2,7 @@
 
     rulesdsl check FILE... [--format text|json]
     rulesdsl play GAME [--players N] [--seed S] [--seats human,random,...] [--option K=V]
-                       [--scenario F] [--script F] [--save F] [--resume F]
+                       [--scenario F] [--script F] [--save F [--force]] [--resume F]
     rulesdsl simulate GAME [--players N] [--games K] [--seed S] [--seats ...] [--json]
                            [--option K=V] [--workers N] [--backend local|ray] [--address A]
                            [--compare K=V] [--games-out F.jsonl] [--report F.html]
@@ -13,10 +13,12 @@
     rulesdsl lsp
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
-status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
-to loading, see rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent
-or seat kind, C010 a simulated game that does not end, C011 a script line that is not a
-legal action, C012 input that ended before the game did, C013 a bad command-line value.
+status is 1 (`check` shows the first 20 warnings of each code, then a count of the rest);
+an interrupt exits 130. Error codes raised by this layer (C003-C006 belong to loading, see
+rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent or seat kind, C010
+a simulated game that does not end, C011 a script line that is not a legal action, C012
+input that ended before the game did, C013 a bad command-line value, C016 simulated games
+lost with their worker (rulesdsl/analysis/simulate.py).
 """
 
 from __future__ import annotations
@@ -84,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="action labels, one per line, played for the human seats first")
     p.add_argument("--save", metavar="F", help="keep the game saved in F after every action "
                    "(default with a person playing: a new file in ~/.rulesdsl/saves/)")
+    p.add_argument("--force", action="store_true", help="let --save replace a save of "
+                   "another game still in progress (without it, that is an error)")
     p.add_argument("--resume", metavar="F", help="continue a saved game (GAME may be left "
                    "out: the file says which game it is); 'last': the newest autosave "
                    "(see rulesdsl saves)")
@@ -190,16 +194,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 # ---------------------------------------------------------------- commands
 
-def _render(error) -> str:
-    from rulesdsl.lang.errors import render
-    return render(error)
-
-
 def _unreadable(path: str) -> str:
-    """Why a rules file cannot be read, or "" when it can."""
-    if os.path.isfile(path):
-        return ""
-    return "is a directory" if os.path.isdir(path) else "no such file"
+    """Why a rules file cannot be read, or "" when it can (a regular file, opened without
+    waiting: a FIFO or a device is named as such)."""
+    from rulesdsl.lang.safefile import open_regular
+    try:
+        with open_regular(path):
+            return ""
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as e:
+        return e.strerror or str(e)
 
 
 def cmd_check(args) -> int:
@@ -207,39 +212,70 @@ def cmd_check(args) -> int:
         return check_json(args.files)
     import rulesdsl
     from rulesdsl.lang.errors import CheckFailed, RulesError
+    from rulesdsl.lang.safefile import shown_path
 
     status = EXIT_OK
     for path in args.files:
+        shown = shown_path(path)
         why = _unreadable(path)
         if why:
-            print(f"{path}: error: cannot read the file: {why}", file=sys.stderr)
+            print(f"{shown_path(path)}: error: cannot read the file: {why}", file=sys.stderr)
             status = EXIT_ERROR
             continue
         try:
             warnings = rulesdsl.check_file(path)
         except CheckFailed as failed:
-            for w in failed.warnings:
-                print(_render(w), file=sys.stderr)
-            for e in failed.errors:
-                print(_render(e), file=sys.stderr)
+            _print_diagnostics(path, failed.errors, failed.warnings)
             n = len(failed.errors)
-            print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
+            print(f"{shown}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
             status = EXIT_ERROR
             continue
         except RulesError as e:
-            print(_render(e), file=sys.stderr)
-            print(f"{path}: 1 error", file=sys.stderr)
+            _print_diagnostics(path, [e], [])
+            print(f"{shown}: 1 error", file=sys.stderr)
             status = EXIT_ERROR
             continue
         except OSError as e:
-            print(f"{path}: error: cannot read the file: {e.strerror or e}", file=sys.stderr)
+            print(f"{shown}: error: cannot read the file: {e.strerror or e}", file=sys.stderr)
             status = EXIT_ERROR
             continue
-        for w in warnings or ():
-            print(_render(w), file=sys.stderr)
+        _print_diagnostics(path, [], warnings or ())
         n = len(warnings or ())
-        print(f"{path}: ok" + (f" ({n} warning{'s' if n != 1 else ''})" if n else ""))
+        print(f"{shown}: ok" + (f" ({n} warning{'s' if n != 1 else ''})" if n else ""))
     return status
+
+
+WARNINGS_SHOWN_PER_CODE = 20
+
+
+def _print_diagnostics(path: str, errors, warnings) -> None:
+    """Every error, and the first WARNINGS_SHOWN_PER_CODE warnings of each code with a count
+    of the rest: a file of 15,000 unused definitions gives a screen, not 15,000 excerpts.
+    Each file is read and split into lines once for all of them."""
+    from rulesdsl.lang.errors import SourceExcerpts, visible
+    excerpts = SourceExcerpts()
+    shown, held = capped_per_code(warnings, WARNINGS_SHOWN_PER_CODE)
+    for w in shown:
+        print(excerpts.render(w), file=sys.stderr)
+    for e in errors:
+        print(excerpts.render(e), file=sys.stderr)
+    for code, n in held.items():
+        print(f"{visible(path)}: ... and {n:,} more {code} warning{'s' if n != 1 else ''} "
+              "(--format json lists every one)", file=sys.stderr)
+
+
+def capped_per_code(diagnostics, most: int) -> tuple[list, dict]:
+    """The first `most` diagnostics of each code, in order, and how many of each code are
+    left out."""
+    seen: dict = {}
+    shown, held = [], {}
+    for d in diagnostics:
+        seen[d.code] = seen.get(d.code, 0) + 1
+        if seen[d.code] <= most:
+            shown.append(d)
+        else:
+            held[d.code] = held.get(d.code, 0) + 1
+    return shown, held
 
 
 def cmd_play(args) -> int:
@@ -304,21 +340,43 @@ def cmd_simulate(args) -> int:
         compare.append(answers.parse_options([item]))
     game = session.load_game(args.game, options)
     workers = args.workers if args.workers is not None else default_workers()
-    result = sim.simulate(game, players=args.players, games=args.games,
-                          seed=args.seed if args.seed is not None else 0, seats=args.seats,
-                          options=options, workers=workers, backend=args.backend,
-                          address=args.address, compare=compare, progress=True)
+    try:
+        result = sim.simulate(game, players=args.players, games=args.games,
+                              seed=args.seed if args.seed is not None else 0, seats=args.seats,
+                              options=options, workers=workers, backend=args.backend,
+                              address=args.address, compare=compare, progress=True)
+    except sim.GamesLost as lost:   # the others are reported, then the error
+        for death in lost.deaths:
+            print(f"rulesdsl: {death}", file=sys.stderr)
+        if lost.result is not None:
+            _simulation_out(lost.result, args)
+        raise
+    except sim.SimulationInterrupted as stopped:
+        done = stopped.result
+        if done is not None:
+            _simulation_out(done, args, report=False)
+        print(f"\nrulesdsl: interrupted after {done.games if done else 0} of {args.games} "
+              "games" + ("; their summary is above" if done else ""), file=sys.stderr)
+        return EXIT_INTERRUPT
+    for death in result.deaths:
+        print(f"rulesdsl: {death}", file=sys.stderr)
+    _simulation_out(result, args)
+    return EXIT_OK
+
+
+def _simulation_out(result, args, report: bool = True) -> None:
+    """A simulation's files (--games-out, --report) and its summary on standard output;
+    after Ctrl-C no report (the person wants out: only the quick files)."""
     if args.games_out:
         from rulesdsl.analysis.output import write_games
         write_games(result, args.games_out)
-    if args.report:
+    if args.report and report:
         from rulesdsl.analysis.report import write_report
         write_report(result, args.report)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         print(result.table())
-    return EXIT_OK
 
 
 def _diagnostic(error, path: str, severity: Optional[str] = None) -> dict:
@@ -373,12 +431,13 @@ def check_json(files) -> int:
 def cmd_fmt(args) -> int:
     from rulesdsl.lang.errors import RulesError, render
     from rulesdsl.lang.fmt import format_source, read_source
+    from rulesdsl.lang.safefile import shown_path
 
     status = EXIT_OK
     for path in args.files:
         why = _unreadable(path)
         if why:
-            print(f"{path}: error: cannot read the file: {why}", file=sys.stderr)
+            print(f"{shown_path(path)}: error: cannot read the file: {why}", file=sys.stderr)
             status = EXIT_ERROR
             continue
         text = None
@@ -430,13 +489,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command is None:  # bare `rulesdsl`: say what it can do
         parser.print_help()
         return EXIT_OK
-    from rulesdsl.lang.errors import RulesError
+    from rulesdsl.lang.errors import RulesError, SourceExcerpts
     try:
         return args.func(args)
     except RulesError as e:
-        errors = getattr(e, "errors", None) or [e]
-        for err in errors:
-            print(_render(err), file=sys.stderr)
+        excerpts = SourceExcerpts()     # each file read once, however many errors it has
+        for err in getattr(e, "errors", None) or [e]:
+            print(excerpts.render(err), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("\nrulesdsl: interrupted", file=sys.stderr)

@@ -11,7 +11,9 @@ from typing import Callable, Optional
 
 import attrs
 
-from rulesdsl.analysis.run import Job, chunks, play_chunk, portable, raise_if_failed
+from rulesdsl.analysis.pool import Outcome
+from rulesdsl.analysis.run import (Job, Played, RunInterrupted, chunks, play_chunk, played_of,
+                                   portable)
 from rulesdsl.lang.errors import RulesError
 
 
@@ -25,8 +27,9 @@ def _import_ray():
 
 
 def run_ray(job: Job, workers: int, advance: Callable[[int], None],
-            address: Optional[str] = None) -> list:
-    """The records of every game, in game order, played as Ray tasks. Connects to the
+            address: Optional[str] = None) -> Played:
+    """Every game played as Ray tasks (records in game order; Ctrl-C raises
+    RunInterrupted with the games finished before it). Connects to the
     cluster at `address` (or $RAY_ADDRESS), else starts a local Ray and stops it after;
     a Ray already initialised by the caller is used as it is and left running."""
     ray = _import_ray()
@@ -42,23 +45,25 @@ def run_ray(job: Job, workers: int, advance: Callable[[int], None],
                              hints=["start one with `ray start --head`, or leave out "
                                     "--address for a local Ray"]) from None
         started = True
+    outcome, pending = Outcome(), {}
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         task = ray.remote(play_chunk)
         shared = ray.put(attrs.evolve(job, game=portable(job.game)))
         pending = {task.remote(shared, start, stop): (start, stop)
                    for start, stop in chunks(job.games, max(workers, cpus))}
-        results: dict[int, list] = {}
         advance(0)
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
                 start, stop = pending.pop(ref)
-                results[start] = ray.get(ref)
+                outcome.results[start] = ray.get(ref)
                 advance(stop - start)
+    except KeyboardInterrupt:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise RunInterrupted(played_of(outcome, job)) from None
     finally:
         if started:
             ray.shutdown()
-    records = [r for start in sorted(results) for r in results[start]]
-    raise_if_failed(records, job)
-    return records
+    return played_of(outcome, job)

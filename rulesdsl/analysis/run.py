@@ -14,13 +14,14 @@ import multiprocessing
 import os
 import tempfile
 from pathlib import Path
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Callable, Optional, Sequence
+from typing import Callable, Sequence
 
 import attrs
 
+from rulesdsl.analysis.pool import Outcome, run_pool
 from rulesdsl.analysis.record import play_recorded
 from rulesdsl.lang.errors import RulesError
+from rulesdsl.lang.limits import read_text
 
 
 @attrs.frozen
@@ -46,8 +47,8 @@ class GameSpec:
         texts = dict(self.sources)
         path = self.path
         try:
-            here = Path(path).read_text(encoding="utf-8") == texts.get(path)
-        except OSError:
+            here = read_text(path, "E107", "rules file") == texts.get(path)
+        except (OSError, RulesError):
             here = False
         if not here:
             digest = hashlib.sha256(repr(self.sources).encode()).hexdigest()[:16]
@@ -138,47 +139,58 @@ def raise_if_failed(results: Sequence, job: Job) -> None:
                                     f" --seed {seed} --seats {','.join(job.seats)}",), trace)
 
 
-_JOB: Optional[Job] = None
-
-
-def _init_worker(job: Job) -> None:
-    global _JOB
-    _JOB = job
-
-
-def _worker_chunk(start: int, stop: int) -> list:
-    return play_chunk(_JOB, start, stop)
-
-
-def run_local(job: Job, workers: int, advance: Callable[[int], None]) -> list:
-    """The records of every game, in game order, played on `workers` processes."""
+def run_local(job: Job, workers: int, advance: Callable[[int], None]) -> Played:
+    """Every game played on `workers` processes (here when one): the finished records in
+    game order, with the workers that died and the games lost with them. Ctrl-C raises
+    RunInterrupted holding the games finished before it."""
     ranges = chunks(job.games, workers)
-    results: dict[int, list] = {}
-    if workers <= 1 or len(ranges) == 1:
-        advance(0)
-        for start, stop in ranges:
-            results[start] = play_chunk(job, start, stop)
-            advance(stop - start)
-            if isinstance(results[start][-1], tuple):
-                break
-    else:
-        # fork hands the loaded game to the workers as it is; elsewhere they load it again
-        if "fork" in multiprocessing.get_all_start_methods():
-            context = multiprocessing.get_context("fork")
+    outcome = Outcome()
+    try:
+        if workers <= 1 or len(ranges) == 1:
+            _run_here(job, outcome, advance)
         else:
-            context = multiprocessing.get_context()
-            job = attrs.evolve(job, game=portable(job.game))
-        with ProcessPoolExecutor(max_workers=min(workers, len(ranges)), mp_context=context,
-                                 initializer=_init_worker, initargs=(job,)) as pool:
-            pending = {pool.submit(_worker_chunk, start, stop): (start, stop)
-                       for start, stop in ranges}
-            advance(0)
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    start, stop = pending.pop(future)
-                    results[start] = future.result()
-                    advance(stop - start)
-    records = [r for start in sorted(results) for r in results[start]]
+            # fork hands the loaded game to the workers as it is; elsewhere they load it again
+            if "fork" in multiprocessing.get_all_start_methods():
+                context = multiprocessing.get_context("fork")
+            else:
+                context = multiprocessing.get_context()
+                job = attrs.evolve(job, game=portable(job.game))
+            run_pool(context, job, ranges, min(workers, len(ranges)), play_chunk, advance,
+                     outcome)
+    except KeyboardInterrupt:
+        raise RunInterrupted(played_of(outcome, job)) from None
+    return played_of(outcome, job)
+
+
+def _run_here(job: Job, outcome: Outcome, advance: Callable[[int], None]) -> None:
+    """One game at a time in this process, so that Ctrl-C keeps every game finished."""
+    advance(0)
+    for i in range(job.games):
+        outcome.results[i] = play_chunk(job, i, i + 1)
+        advance(1)
+        if isinstance(outcome.results[i][-1], tuple):
+            break
+
+
+@attrs.frozen
+class Played:
+    """A run's finished games (records in game order) and what went wrong on the way."""
+
+    records: list
+    deaths: tuple = ()     # a sentence per worker that died
+    lost: tuple = ()       # (start, stop) of the games no worker could finish
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run; `played` holds the games finished before it."""
+
+    def __init__(self, played: Played):
+        super().__init__()
+        self.played = played
+
+
+def played_of(outcome: Outcome, job: Job) -> Played:
+    """The records of the finished ranges in game order; a failed game raised (RulesError)."""
+    records = [r for start in sorted(outcome.results) for r in outcome.results[start]]
     raise_if_failed(records, job)
-    return records
+    return Played(records, tuple(outcome.deaths), tuple(sorted(outcome.lost)))

@@ -22,7 +22,8 @@ from rulesdsl.agents.seats import agent_seed, parse_seats  # noqa: F401  (re-exp
 from rulesdsl.analysis import summary
 from rulesdsl.analysis.progress import progress_bar
 from rulesdsl.analysis.record import seat_agents
-from rulesdsl.analysis.run import Job, run_local
+from rulesdsl.analysis.pool import games_text
+from rulesdsl.analysis.run import Job, Played, RunInterrupted, run_local
 from rulesdsl.lang.errors import RulesError
 
 # A game of a simulation that needs more actions than this is reported as stuck.
@@ -52,6 +53,16 @@ class SimResult:
     workers: int = 1
     backend: str = "local"
     compare: list = attrs.field(factory=list)               # one summary.compare per variant
+    # A run cut short keeps its finished games: `games` counts them, `requested` the games
+    # asked for; `lost` the ranges (start, stop) whose workers died twice; `deaths` says how.
+    requested: Optional[int] = None
+    interrupted: bool = False
+    lost: list = attrs.field(factory=list)
+    deaths: list = attrs.field(factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not self.interrupted and not self.lost
 
     @property
     def mean_length(self) -> float:
@@ -89,6 +100,10 @@ class SimResult:
             "compare": self.compare,
             "workers": self.workers,
             "backend": self.backend,
+            "games_requested": self.requested if self.requested is not None else self.games,
+            "interrupted": self.interrupted,
+            "lost_games": [i for start, stop in self.lost for i in range(start, stop)],
+            "worker_deaths": list(self.deaths),
         }
 
     def game_records(self) -> list[dict]:
@@ -97,10 +112,13 @@ class SimResult:
 
     def table(self) -> str:
         n = self.games
-        last = self.seed + n - 1
-        seeds = f"seed {self.seed}" if n == 1 else f"seeds {self.seed}..{last}"
-        lines = [f"{self.game}: {n} game{'s' if n != 1 else ''}, {self.players} players, {seeds}",
-                 ""]
+        asked = self.requested if self.requested is not None else n
+        last = self.seed + asked - 1
+        seeds = f"seed {self.seed}" if asked == 1 else f"seeds {self.seed}..{last}"
+        count = f"{n} game{'s' if n != 1 else ''}" if n == asked else \
+            f"{n} of {asked} games finished"
+        lines = [f"{self.game}: {count}, {self.players} players, {seeds}"]
+        lines += self.missing_lines() + [""]
         header = ["seat", "agent", "wins", "win %"]
         if self.mean_scores is not None:
             header.append("mean score")
@@ -135,6 +153,33 @@ class SimResult:
             from rulesdsl.analysis.table import details
             lines += details(self)
         return "\n".join(lines)
+
+    def missing_lines(self) -> list[str]:
+        """What a run cut short is missing: the games lost with their workers, and after
+        Ctrl-C the games not played."""
+        lines = []
+        if self.lost:
+            lines.append("lost (their workers died): " +
+                         ", ".join(games_text(*r) for r in self.lost))
+        if self.interrupted:
+            played = {r["index"] for r in self.records} | \
+                {i for start, stop in self.lost for i in range(start, stop)}
+            asked = self.requested if self.requested is not None else self.games
+            gaps = _runs([i for i in range(asked) if i not in played])
+            lines.append("interrupted before " + (", ".join(games_text(*r) for r in gaps)
+                                                  if gaps else "every comparison was played"))
+        return lines
+
+
+def _runs(indexes: list) -> list:
+    """Sorted game indexes as (start, stop) ranges: [3, 4, 5, 9] -> [(3, 6), (9, 10)]."""
+    out: list = []
+    for i in indexes:
+        if out and out[-1][1] == i:
+            out[-1] = (out[-1][0], i + 1)
+        else:
+            out.append((i, i + 1))
+    return out
 
 
 def _finite(x: float) -> Optional[float]:
@@ -187,6 +232,7 @@ def _variant(game, options: Optional[dict], change: dict):
 
 def _play_all(game, players, seed, kinds, games, max_actions, workers, backend, address,
               progress, label):
+    """Played: the finished games of one setting (RunInterrupted on Ctrl-C)."""
     job = Job(game=game, players=players, seed=seed, seats=tuple(kinds),
               max_actions=max_actions, games=games)
     with progress_bar(games, label, progress) as advance:
@@ -211,7 +257,10 @@ def simulate(game, players: Optional[int] = None, games: int = 100, seed: int = 
     play the games; the result is the same for any number. Each dict in `compare` names
     options to change: those variants play the same seeds and are compared with this one.
     `progress` draws a bar on standard error when it is a terminal.
-    A RulesError in any game is re-raised naming the game number and its seed.
+    A RulesError in any game is re-raised naming the game number and its seed. A worker
+    process that dies is named (SimResult.deaths) and its games played again in a new one;
+    games whose worker died twice raise GamesLost, and Ctrl-C SimulationInterrupted, each
+    holding the SimResult of the games that finished (`result`).
     """
     if isinstance(game, str):
         game = _load(game, options)
@@ -227,19 +276,73 @@ def simulate(game, players: Optional[int] = None, games: int = 100, seed: int = 
     game.new_game(players=players, seed=seed)
     variants = [(change, _variant(game, options, change)) for change in compare]
 
+    def result(played: Played, elapsed: float, compared: list, deaths: Sequence[str],
+               interrupted: bool = False) -> Optional[SimResult]:
+        if not played.records:
+            return None
+        return result_from_records(name, players, seed, kinds, played.records, elapsed,
+                                   workers=workers, backend=backend, compare=compared,
+                                   requested=games, interrupted=interrupted,
+                                   lost=list(played.lost), deaths=list(deaths))
+
     start = time.perf_counter()
-    records = _play_all(game, players, seed, kinds, games, max_actions, workers, backend,
-                        address, progress, name)
+    try:
+        played = _play_all(game, players, seed, kinds, games, max_actions, workers, backend,
+                           address, progress, name)
+    except RunInterrupted as stop:
+        raise SimulationInterrupted(result(stop.played, time.perf_counter() - start, [],
+                                           stop.played.deaths, True)) from None
     elapsed = time.perf_counter() - start
+    deaths = list(played.deaths)
     compared = []
     for change, other in variants:
         label = ", ".join(f"{k}={v}" for k, v in change.items())
-        other_records = _play_all(other, players, seed, kinds, games, max_actions, workers,
-                                  backend, address, progress, label)
-        compared.append({"change": dict(change), **summary.compare(records, other_records,
-                                                                   players)})
-    return result_from_records(name, players, seed, kinds, records, elapsed, workers=workers,
-                               backend=backend, compare=compared)
+        try:
+            other_played = _play_all(other, players, seed, kinds, games, max_actions,
+                                     workers, backend, address, progress, label)
+        except RunInterrupted as stop:   # the variants compared so far are kept
+            raise SimulationInterrupted(result(played, elapsed, compared,
+                                               deaths + list(stop.played.deaths), True)) \
+                from None
+        deaths += other_played.deaths
+        base, changed = _paired(played.records, other_played.records)
+        if base:
+            compared.append({"change": dict(change), "games": len(base),
+                             **summary.compare(base, changed, players)})
+    done = result(played, elapsed, compared, deaths)
+    if played.lost:
+        raise GamesLost(done, played)
+    return done
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during simulate(): `result` is the SimResult of the games finished before it
+    (None when none had finished)."""
+
+    def __init__(self, result: Optional[SimResult]):
+        super().__init__()
+        self.result = result
+
+
+class GamesLost(RulesError):
+    """Games whose worker died twice (as when the OOM killer stops it): `result` is the
+    SimResult of the others (None when none finished)."""
+
+    def __init__(self, result: Optional[SimResult], played: Played):
+        lost = ", ".join(games_text(*r) for r in played.lost)
+        one = len(played.lost) == 1 and played.lost[0][1] - played.lost[0][0] == 1
+        super().__init__("C016", f"{lost} could not be played: the worker playing "
+                         f"{'it' if one else 'them'} died twice", None,
+                         ["a worker killed by SIGKILL has often run out of memory: try "
+                          "fewer --workers"])
+        self.result = result
+        self.deaths = list(played.deaths)
+
+
+def _paired(base: list, other: list) -> tuple:
+    """The records of the games both runs finished, in game order (for --compare)."""
+    both = {r["index"] for r in base} & {r["index"] for r in other}
+    return [r for r in base if r["index"] in both], [r for r in other if r["index"] in both]
 
 
 def result_from_records(name: str, players: int, seed: int, kinds: Sequence[str],
@@ -277,4 +380,5 @@ def result_from_records(name: str, players: int, seed: int, kinds: Sequence[str]
                      stats=summary.summarize(records, players), **extra)
 
 
-__all__ = ["SimResult", "simulate", "play_one", "parse_seats", "agent_seed"]
+__all__ = ["SimResult", "simulate", "play_one", "parse_seats", "agent_seed",
+           "SimulationInterrupted", "GamesLost"]

@@ -10,23 +10,30 @@ counting is a subtraction and a comparison at each such place, nothing on the pl
 from __future__ import annotations
 
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.lang.limits import ENV, limit
+from rulesdsl.lang.limits import ENV, LONG_TEXT, limit
 
 
 class Budget:
-    __slots__ = ("work", "moves", "work_limit", "moves_limit", "list_length", "text_length")
+    __slots__ = ("work", "moves", "work_limit", "moves_limit", "list_length", "text_length",
+                 "short_text", "texts", "texts_limit")
 
     def __init__(self):
         self.work_limit = limit("work")
         self.moves_limit = limit("moves")
         self.list_length = limit("list_length")
         self.text_length = limit("text_length")
+        # a text up to this long is made without a call (the generated code compares with
+        # it); a longer one goes through check_text, which counts it
+        self.short_text = min(LONG_TEXT, self.text_length)
+        self.texts_limit = limit("long_texts")
         self.work = self.work_limit
         self.moves = self.moves_limit
+        self.texts = self.texts_limit
 
     def refill(self) -> None:
         self.work = self.work_limit
         self.moves = self.moves_limit
+        self.texts = self.texts_limit
 
     def spend(self, n: int, span=None) -> None:
         self.work -= n
@@ -64,4 +71,14 @@ class Budget:
                 "R008", f"a text grew to {len(text):,} characters; the limit is "
                 f"{self.text_length:,}", span,
                 [f"raise the limit with {ENV}=text_length=N"])
+        self.texts -= len(text)
+        if self.texts < 0:  # 100,000 options of a long label would fill any memory
+            self.texts = 0
+            raise RuntimeRulesError(
+                "R031", f"the rules built more than {self.texts_limit:,} characters of long "
+                f"texts (labels, log lines, questions of more than {LONG_TEXT:,} characters) "
+                "before the next decision", span,
+                ["a decision's options each labelled by a long text add up: label them "
+                 "shortly, and show the long part elsewhere",
+                 f"raise the limit with {ENV}=long_texts=N"])
         return text

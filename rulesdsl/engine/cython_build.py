@@ -1,15 +1,23 @@
 """Building Python modules as C extensions with Cython, for RULESDSL_ENGINE=native: the
 games' generated code (compile/native.py) and the engine's hot modules (native_engine.py).
 
+A built module is loaded only when its bytes have the digest its build recorded beside it
+(`NAME.sha256`, written by the building process before the module lands): a module
+someone else planted, or one damaged on disk (which would kill the process with SIGBUS
+when loaded), is removed and built again, with a warning naming it. The folder and both
+files must be the user's own (rulesdsl/cache.py).
+
 Imports nothing of the engine: native_engine runs before the engine is imported."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import subprocess
 import sys
 import tempfile
+import warnings
 from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Optional
 
@@ -37,6 +45,35 @@ def library(folder: str, name: str) -> Optional[str]:
         path = os.path.join(folder, name + suffix)
         if os.path.isfile(path):
             return path
+    return None
+
+
+def digest_path(folder: str, name: str) -> str:
+    return os.path.join(folder, name + ".sha256")
+
+
+def verified_library(folder: str, name: str) -> Optional[str]:
+    """The built extension for `name` in `folder` where its digest is the one its build
+    recorded; else None (a module that is there but does not match is removed, with a
+    warning, so that it is built again)."""
+    from rulesdsl.cache import read_trusted
+    path = library(folder, name)
+    if path is None:
+        return None
+    recorded = read_trusted(digest_path(folder, name))
+    data = read_trusted(path)
+    if data is not None and recorded is not None and \
+            hashlib.sha256(data).hexdigest() == recorded.decode("ascii", "replace").strip():
+        return path
+    said = "has no digest recorded by its build" if recorded is None else \
+        "does not match the digest its build recorded (damaged, or not built by rulesdsl)"
+    warnings.warn(f"rulesdsl: the native module {path!r} {said}: it is not loaded, and is "
+                  "built again", RuntimeWarning, stacklevel=2)
+    for stale in (path, digest_path(folder, name)):
+        try:
+            os.unlink(stale)
+        except OSError:
+            pass
     return None
 
 
@@ -90,7 +127,18 @@ def _build_here(folder: str, modules: dict) -> None:
         for name in modules:
             built = cmd.get_ext_fullpath(name)
             base = os.path.basename(built)  # machine.cpython-311-x86_64-linux-gnu.so
+            _record_digest(built, digest_path(folder, name))
             os.replace(built, os.path.join(folder, name + base[base.index("."):]))
+
+
+def _record_digest(built: str, path: str) -> None:
+    """The built module's sha256, beside where it lands, written whole before it lands."""
+    with open(built, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")  # mode 0600
+    with os.fdopen(fd, "w") as f:
+        f.write(digest + "\n")
+    os.replace(temp, path)
 
 
 if __name__ == "__main__":

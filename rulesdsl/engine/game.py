@@ -16,16 +16,18 @@ from rulesdsl.engine.compile import Program, compile_program
 from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
-from rulesdsl.lang.limits import brief, limit, read_bytes
+from rulesdsl.lang.limits import brief, limit, read_bytes, refuse_control_in_name
+from rulesdsl.lang.safefile import open_regular, shown_path
 from rulesdsl.lang.resources import bundled_games, bundled_path
 
 
 def find_game(name_or_path: str) -> Path:
     """A bundled game's name or a path to a .rules file."""
+    refuse_control_in_name(name_or_path, "C017", "game name")
     try:
         return _find_game(name_or_path)
     except (OSError, ValueError):  # a name too long for the file system, or with a NUL
-        raise RulesError("C001", f"no game named '{str(name_or_path)[:60]}"
+        raise RulesError("C001", f"no game named '{shown_path(str(name_or_path)[:60])}"
                          f"{'...' if len(str(name_or_path)) > 60 else ''}': not a file the "
                          "system can open, not a bundled game", None,
                          [f"bundled games: {', '.join(bundled_games())}"]) from None
@@ -40,18 +42,25 @@ def _find_game(name_or_path: str) -> Path:
     bundled = bundled_path(str(name_or_path))
     if bundled is not None:
         return bundled
-    raise RulesError("C001", f"no game named '{name_or_path}': not a file, not a bundled game",
-                     None, did_you_mean(str(name_or_path), bundled_games()) or
+    if p.exists() and not p.is_dir():   # a FIFO or a device: say what it is
+        try:
+            open_regular(p).close()
+        except OSError as e:
+            raise RulesError("C001", f"cannot read the game {shown_path(p)}: "
+                             f"{e.strerror or e}") from None
+    raise RulesError("C001", f"no game named '{shown_path(name_or_path)}': not a file, not a "
+                     "bundled game", None, did_you_mean(str(name_or_path), bundled_games()) or
                      [f"bundled games: {', '.join(bundled_games())}"])
 
 
 def check_path(path) -> tuple[Model, list, dict]:
     """Parse and check a file (and what it extends): (model, warnings, sources)."""
+    refuse_control_in_name(str(path), "C017", "rules file name")
     path = Path(path)
     try:
         data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM
     except OSError as e:
-        raise RulesError("E001", f"cannot read {path}: {e.strerror or e}") from None
+        raise RulesError("E001", f"cannot read {shown_path(path)}: {e.strerror or e}") from None
     from rulesdsl.lang.syntax import parse_file  # for its UTF-8 reporting
     try:
         text = data.decode("utf-8")

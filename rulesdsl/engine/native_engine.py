@@ -2,7 +2,8 @@
 that runs the rules, actions, the journal, the decision instructions (with `ask
 together`'s), the budget, and the compiler's mixins whose closures run where no generated source stands in. Their Python source
 is built as it is by Cython (engine/cython_build.py), once per version of their text, into
-the cache folder; an import finder then serves the built modules in place of the .py files.
+the cache folder; an import finder then serves the built modules in place of the .py files,
+each only where its bytes have the digest its build recorded (cython_build.py).
 
 It must run before any of them is imported, so `rulesdsl/engine/__init__.py` calls
 `install()` first thing; a process that imported the engine before setting the variable
@@ -92,13 +93,13 @@ def _libraries() -> dict:
     if folder is None:
         raise cython_build.NativeUnavailable("there is no cache folder to build into "
                                              "(RULESDSL_CACHE=off, or not writable)")
-    found = {name: cython_build.library(folder, name) for name in HOT}
+    found = {name: cython_build.verified_library(folder, name) for name in HOT}
     missing = {name: os.path.join(ENGINE, HOT[name]) for name, lib in found.items() if lib is None}
     if missing:
         print("rulesdsl: building the native engine (once per version, one to two minutes)...",
               file=sys.stderr)
         cython_build.build(folder, missing)
-        found = {name: cython_build.library(folder, name) for name in HOT}
+        found = {name: cython_build.verified_library(folder, name) for name in HOT}
         if None in found.values():
             raise cython_build.NativeUnavailable(f"the build left no module in {folder}")
     return found

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rulesdsl.engine.state import State, _key_value, _split_name
 from rulesdsl.lang.limits import read_text
+from rulesdsl.lang.safefile import shown_path
 from rulesdsl.lang.errors import RulesError, did_you_mean
 
 
@@ -20,18 +21,19 @@ def read_scenario(scenario) -> dict:
     if isinstance(scenario, dict):
         return scenario
     path = Path(str(scenario))
+    shown = shown_path(path)
     try:
         text = read_text(path, "S002", "scenario")
     except OSError as e:
-        raise _fail(f"cannot read {path}: {e.strerror or e}") from None
+        raise _fail(f"cannot read {shown}: {e.strerror or e}") from None
     try:
         data = json.loads(text)
     except ValueError as e:
-        raise _fail(f"{path} is not valid JSON: {e}") from None
+        raise _fail(f"{shown} is not valid JSON: {e}") from None
     except RecursionError:
-        raise _fail(f"{path} nests lists or objects too deeply") from None
+        raise _fail(f"{shown} nests lists or objects too deeply") from None
     if not isinstance(data, dict):
-        raise _fail(f"{path} must hold a JSON object with 'zones' and/or 'vars'")
+        raise _fail(f"{shown} must hold a JSON object with 'zones' and/or 'vars'")
     return data
 
 

@@ -7,7 +7,10 @@ lists them, followed by one id for "decline" when the ask is optional:
 
   a named choice ("pass")          1 id
   a card from a source             one id per card identity (distinct card label, in deck
-                                   order) and copy: two copies of a card are one action
+                                   order; a piece's identity is its label now, and every
+                                   label its changing fields can make is one: a die
+                                   showing 4 is the identity "4") and copy: two copies of
+                                   a card are one action
                                    where the engine makes them one; where it offers them
                                    apart ("red 3 (bottom)", "red 3 (top)": alike cards in
                                    an ordered zone), the n-th copy offered takes the n-th
@@ -16,7 +19,8 @@ lists them, followed by one id for "decline" when the ask is optional:
   an enum value or board node      one id per value
   true/false                       2 ids (false, true)
   an amount (or any other value)   `amount_slots` ids: the k-th smallest value offered
-                                   now; values past the last slot are left out
+                                   now; values past the last slot are left out, with a
+                                   RuntimeWarning once per decision naming its line
   several values ((q, f) in A, B)  as an amount: the k-th smallest combination offered now
 
 `ask together` sites are sites like any other: each listed player decides in turn.
@@ -27,8 +31,9 @@ label is what `State.apply` takes).
 
 Observation vector, from one seat's view (what `State.view(seat)` shows, no more):
 
-  per zone instance (program order): one count per card identity (zeros when the seat
-      cannot see into the zone), then the number of cards in it (always known)
+  per zone instance (program order): one count per card identity, pieces by their state
+      now (zeros when the seat cannot see into the zone), then the number of cards in it
+      (always known)
   per variable instance: nothing seen -> zeros; int -> its value (clipped to +-1e9);
       bool -> 0/1; player -> one-hot over seats + "none"; enum -> one-hot over values +
       "none"; card -> one-hot over identities + "none"
@@ -39,7 +44,10 @@ Observation vector, from one seat's view (what `State.view(seat)` shows, no more
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
+import warnings
 from collections import Counter
 from typing import Optional
 
@@ -48,6 +56,11 @@ from rulesdsl.engine.together import AskTogether
 from rulesdsl.engine.state import _owner_of
 
 VALUE_LIMIT = 1e9
+# labels a piece may take, enumerated from its changing fields' ranges and enums; a piece
+# with more (or a changing number without a range) keeps its starting label's identity,
+# as do the pieces past ALL_PIECE_LABELS labels in all (the action space stays bounded)
+PIECE_LABELS = 1_000
+ALL_PIECE_LABELS = 100_000
 
 
 class Block:
@@ -66,10 +79,12 @@ class ActionSpace:
     def __init__(self, prog, amount_slots: int = 64):
         self.prog = prog
         self.amount_slots = amount_slots
-        self.identities = list(dict.fromkeys(prog.card_label))
+        labels = card_labels_possible(prog)  # per card: every label it can show
+        self.identities = list(dict.fromkeys(lab for own in labels for lab in own))
         self.identity_of = {lab: i for i, lab in enumerate(self.identities)}
-        # ids per identity: as many as the copies of the most frequent card
-        self.copies = max(Counter(prog.card_label).values(), default=1)
+        # ids per identity: as many as the cards that can show one label at once
+        self.copies = max(Counter(lab for own in labels for lab in own).values(), default=1)
+        self.warned: set = set()       # sites whose amounts passed amount_slots once
         self.sites: list = []          # (proc id, pc) per site
         self.site_names: list = []
         self.site_of: dict = {}        # (proc id, pc) -> site index
@@ -126,13 +141,15 @@ class ActionSpace:
                 amounts.setdefault(ai, []).append(_key(value))
         ranks = {ai: {v: r for r, v in enumerate(sorted(set(vs), key=_sort_key))}
                  for ai, vs in amounts.items()}
+        if any(len(r) > self.amount_slots for r in ranks.values()):
+            self._warn_cut(fr, max(map(len, ranks.values())))
         out: dict = {}
         nth: Counter = Counter()  # copies of one card offered so far, per alternative
         for label, ai, value in options:
             b = self.blocks.get((fr[0], fr[1], ai))
             if b is None:
                 continue
-            k = self._offset(b, _key(value), ranks.get(ai))
+            k = self._offset(b, _key(value), ranks.get(ai), state)
             if k is not None and b.kind == "card":
                 copy = nth[(ai, k)]
                 nth[(ai, k)] += 1
@@ -142,11 +159,35 @@ class ActionSpace:
             out.setdefault(b.base + k, label)   # the first of two alike options wins
         return dict(sorted(out.items()))
 
-    def _offset(self, b: Block, value, ranks) -> Optional[int]:
+    def _warn_cut(self, fr, offered: int) -> None:
+        """Once per decision site: its amounts past amount_slots have no id."""
+        site = (fr[0], fr[1])
+        if site in self.warned:
+            return
+        self.warned.add(site)
+        span = getattr(self.prog.procs[fr[0]].code[fr[1]], "span", None)
+        where = f"{os.path.basename(span.path)}:{span.line}" if span is not None else \
+            self.site_names[self.site_of[site]]
+        warnings.warn(f"the decision at {where} offers {offered:,} amounts, more than "
+                      f"amount_slots={self.amount_slots}: those past the first "
+                      f"{self.amount_slots} have no action id; raise amount_slots to offer "
+                      "them all", RuntimeWarning, stacklevel=3)
+
+    def identity(self, state, c: int) -> Optional[int]:
+        """The identity card c shows now: a piece by its state (None if its state makes a
+        label no identity has, then its starting label's)."""
+        prog = self.prog
+        pieces = prog.pieces
+        if pieces is None or pieces.parts[c] is None:
+            return self.identity_of.get(prog.card_label[c])
+        found = self.identity_of.get(pieces.label(state, c, prog.labeller))
+        return found if found is not None else self.identity_of.get(prog.card_label[c])
+
+    def _offset(self, b: Block, value, ranks, state=None) -> Optional[int]:
         if b.kind in ("named", "decline"):
             return 0
         if b.kind == "card":
-            return self.identity_of.get(self.prog.card_label[value])
+            return self.identity(state, value) if isinstance(value, int) else None
         if b.kind == "bool":
             return int(bool(value))
         if b.kind == "amount":
@@ -181,6 +222,56 @@ class ActionSpace:
             return None
         fr = state.frames[-1]
         return self.site_of.get((fr[0], fr[1]))
+
+
+def card_labels_possible(prog) -> list:
+    """Per card, the labels it can show: its own; for a piece, every label its changing
+    fields can make (a die 1..6 reads "1" to "6"), where those are few enough to list."""
+    pieces = prog.pieces
+    out = []
+    made: dict = {}  # a piece's label parts -> its labels: alike pieces are listed once
+    room = ALL_PIECE_LABELS
+    for c, label in enumerate(prog.card_label):
+        parts = pieces.parts[c] if pieces is not None else None
+        if parts is None:
+            out.append([label])
+            continue
+        key = (tuple(parts), label)  # the starting label too: it is the fallback
+        if key not in made:
+            made[key] = _piece_labels(prog, parts, label) if room > 0 else [label]
+            room -= len(made[key])
+        out.append(made[key])
+    return out
+
+
+def _piece_labels(prog, parts: list, label: str) -> list:
+    field_of = {base: name for name, base in prog.pieces.base.items()}
+    domains = []
+    for part in parts:
+        if type(part) is str:
+            domains.append([part])
+            continue
+        values = _field_values(prog, field_of[part[0]], part[1])
+        if values is None:
+            return [label]
+        domains.append([prog.labeller(part[1], v) for v in values])
+    if math.prod(map(len, domains)) > PIECE_LABELS:
+        return [label]
+    return list(dict.fromkeys([label] + ["".join(p) for p in itertools.product(*domains)]))
+
+
+def _field_values(prog, field: str, t: str) -> Optional[list]:
+    """Every value a changing field may hold, or None where that is not declared."""
+    if field in prog.pieces.ranges:
+        low, high = prog.pieces.ranges[field]
+        return list(range(low, high + 1)) if high - low < PIECE_LABELS else None
+    if t in prog.enums:
+        return list(range(len(prog.enums[t]))) + [None]
+    if t == "player":
+        return list(range(prog.nplayers)) + [None]
+    if t == "bool":
+        return [False, True]
+    return None
 
 
 def _key(v):
@@ -247,11 +338,12 @@ class ObservationEncoder:
         prog = self.prog
         out = [0.0] * self.size
         stride = self.nid + 1
+        identity = self.actions.identity
         for zi, cards in enumerate(state.zones):
             base = zi * stride
             if state.can_see(zi, seat):
                 for c in cards:
-                    out[base + self.identity_of[prog.card_label[c]]] += 1.0
+                    out[base + identity(state, c)] += 1.0
             out[base + self.nid] = float(len(cards))
         for lay, k, w, off in self.var_width:
             if not _var_visible(lay, k, seat):
@@ -260,7 +352,7 @@ class ObservationEncoder:
             t = lay.type
             if t == "player" or t in prog.enums or t == "card":
                 if t == "card" and v is not None:
-                    v = self.identity_of.get(prog.card_label[v])
+                    v = self.actions.identity(state, v)
                 idx = w - 1 if v is None or not isinstance(v, int) or not 0 <= v < w - 1 else v
                 out[off + idx] = 1.0
             elif isinstance(v, bool):

@@ -172,10 +172,10 @@ class Held:
     def cards_seen(self, seat: int) -> list:
         """Per card identity, the copies the seat has seen move or be shown so far."""
         st = self.state
-        ids = self.game.actions.identity_of
-        n, counts = self.seen.get(seat) or (0, [0] * len(ids))
+        actions = self.game.actions
+        n, counts = self.seen.get(seat) or (0, [0] * len(actions.identities))
         for c in _cards_seen(st, seat, st.events[n:]):
-            counts[ids[st.prog.card_label[c]]] += 1
+            counts[actions.identity(st, c)] += 1  # a piece as it is now
         self.seen[seat] = (len(st.events), counts)
         return counts
 

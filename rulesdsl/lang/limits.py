@@ -11,11 +11,14 @@ checked where the thing is read or built.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Optional
 
 import attrs
 
 from rulesdsl.lang.errors import RulesError, Span
+from rulesdsl.lang.safefile import open_regular, shown_path
 
 
 @attrs.frozen
@@ -40,7 +43,16 @@ LIMITS = {
     "text_length": Limit(100_000, "R008", "characters in one text the rules build"),
     "cards": Limit(1_000_000, "R020", "cards in all decks together"),
     "instances": Limit(100_000, "E608", "zone and variable instances (per player, per enum)"),
+    "card_labels": Limit(10_000_000, "E609", "characters in all the cards' labels together"),
+    "long_texts": Limit(10_000_000, "R031", "characters of long texts (past LONG_TEXT) the "
+                        "rules build per decision: option labels, log lines, questions"),
+    "generated_code": Limit(2_000_000, "", "characters of Python generated for one game; "
+                            "past it the closures run the game (no error)"),
 }
+
+# Texts up to this length are built without counting (the fast path of every label and log
+# line); longer ones spend their length from the long_texts budget of the decision.
+LONG_TEXT = 1_000
 
 ENV = "RULESDSL_LIMITS"
 
@@ -89,14 +101,15 @@ def whole_number(text: str, digits: int = 30):
 def read_bytes(path, code: str = "E107", what: str = "file") -> bytes:
     """A file's bytes, refusing more than file_bytes before reading them all.
 
-    Reads at most the limit plus one byte, so /dev/zero or a 3 GB file ends fast.
+    Reads at most the limit plus one byte, so a 3 GB file ends fast; only a regular file,
+    opened without waiting (safefile.open_regular), so a FIFO or /dev/stdin cannot hang.
     OSError is left to the caller, who knows how to phrase it.
     """
     most = limit("file_bytes")
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         data = f.read(most + 1)
     if len(data) > most:
-        raise RulesError(code, f"the {what} {_short(path)} is larger than {most:,} bytes",
+        raise RulesError(code, f"the {what} {shown_path(path)} is larger than {most:,} bytes",
                          None, [f"raise the limit with {ENV}=file_bytes=N if it is meant "
                                 "to be this large"])
     return data
@@ -110,13 +123,8 @@ def read_text(path, code: str = "E107", what: str = "file") -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RulesError(code, f"the {what} {_short(path)} is not UTF-8 text", None,
+        raise RulesError(code, f"the {what} {shown_path(path)} is not UTF-8 text", None,
                          ["save it as UTF-8"]) from None
-
-
-def _short(path) -> str:
-    s = str(path)
-    return s if len(s) <= 200 else s[:100] + "..." + s[-60:]
 
 
 def nesting_error(path: str, line: int, column: int) -> RulesError:
@@ -156,6 +164,103 @@ def instance_errors(model) -> list:
     return errors
 
 
+def card_label_errors(model) -> list:
+    """E609 where the decks' cards, counted from the file, have labels longer in all than
+    card_labels allows: each card counts its label's written characters (a hole at least
+    one), so a 1 KB label on 100,000 cards is refused by `check` before any card is made.
+    Holes that turn out long are counted when the decks are built (engine layout)."""
+    most = limit("card_labels")
+    total = cards = 0
+    for deck in model.decks:
+        copies = max(1, model.max_players) if deck.per_player else 1
+        for entry in deck.entries:
+            kind = model.kinds.get(entry.kind)
+            if kind is None:
+                continue
+            made = copies * entry.count * _values_made(model, entry.args)
+            cards += made
+            if cards > limit("cards"):
+                return []  # too many cards: R020 says so, with the count, when they are made
+            total += made * _least_label_length(model, kind)
+            if total > most:
+                return [RulesError(
+                    "E609", f"the cards' labels come to at least {total:,} characters with "
+                    f"this entry; the limit is {most:,}", entry.span or deck.span,
+                    ["shorten the kind's label or make fewer cards",
+                     f"raise the limit with {ENV}=card_labels=N"])]
+    return []
+
+
+def option_label_errors(file) -> list:
+    """E609 for each decision over a range of written numbers whose options are labelled by
+    long texts (past LONG_TEXT characters written) adding up past long_texts: the sum
+    `"{a 2,000-character text}{k}" for k in 1..100000` asks for is known from the file."""
+    from rulesdsl.lang import ast
+    most = limit("long_texts")
+    errors = []
+    for choice in _nodes_of(file, ast.BinderChoice):
+        if choice.label is None or type(choice.source) is not ast.Range:
+            continue
+        options = _range_size(choice.source)
+        least = sum(len(p) if isinstance(p, str) else 1 for p in choice.label.parts)
+        if options is None or least <= LONG_TEXT or options * least <= most:
+            continue
+        errors.append(RulesError(
+            "E609", f"these {options:,} options are labelled by at least {options * least:,} "
+            f"characters of long text; the limit is {most:,}", choice.span,
+            ["label the options shortly and show the long part once, in the question",
+             f"raise the limit with {ENV}=long_texts=N"]))
+    return errors
+
+
+def _nodes_of(node, cls):
+    """Every node of class `cls` in a tree of attrs nodes, tuples and lists (iteratively:
+    a tree may be nested as deep as the nesting limit)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif attrs.has(type(x)):
+            if isinstance(x, cls):
+                yield x
+            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
+
+
+def _range_size(r) -> "int | None":
+    """The numbers in a range whose bounds (and step) are written numbers, else None."""
+    from rulesdsl.lang import ast
+    if type(r.start) is not ast.Int or type(r.stop) is not ast.Int or \
+            not (r.step is None or type(r.step) is ast.Int and r.step.value > 0):
+        return None
+    return max(0, (r.stop.value - r.start.value) // (r.step.value if r.step else 1) + 1)
+
+
+def _values_made(model, args) -> int:
+    """Cards a deck entry makes per count: one per value of each enum, list or range given
+    (1 for anything whose size the file does not say)."""
+    from rulesdsl.lang import ast
+    made = 1
+    for a in args:
+        if type(a) is ast.Name and a.name in model.enums:
+            made *= len(model.enums[a.name].values)
+        elif type(a) is ast.ListLit:
+            made *= len(a.items)
+        elif type(a) is ast.Range and _range_size(a) is not None:
+            made *= _range_size(a)
+    return made
+
+
+def _least_label_length(model, kind) -> int:
+    """The fewest characters a card of `kind` can read: its label's written text, a hole
+    counting one (without a label: the kind's name)."""
+    for name in kind.ancestors:
+        text = model.kinds[name].decl.label
+        if text is not None:
+            return sum(len(p) if isinstance(p, str) else 1 for p in text.parts)
+    return len(kind.name)
+
+
 def bounded_int(text: str) -> int:
     """int() of decimal text (already checked with isdecimal), without the ValueError that
     Python raises past 4,300 digits: past 30 digits, a stand-in past every limit."""
@@ -176,3 +281,21 @@ def brief(value, width: int = 40) -> str:
     except (ValueError, RecursionError):
         text = f"a {type(value).__name__}"
     return text if len(text) <= width else text[:width] + "..."
+
+
+# C0 and C1 controls (newline, ESC, NUL, U+0085 ...) and the Unicode line and paragraph
+# separators: characters that end a line or steer a terminal, never part of a game's name
+_NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def refuse_control_in_name(name: str, code: str, what: str,
+                           span: Optional[Span] = None) -> None:
+    """`code` where a file name holds a control character: such a name has no business
+    naming a game, and would break every message and listing that shows it."""
+    m = _NAME_CONTROL.search(str(name))
+    if m is None:
+        return
+    raise RulesError(code, f"the {what} {brief(repr(str(name)), 60)} holds a control "
+                     f"character (U+{ord(m.group()):04X})", span,
+                     ["rename the file: a rules file's name is printable text "
+                      "(letters, digits, spaces, '-', '_', '.')"])

@@ -87,10 +87,14 @@ def _is_int(text: str) -> bool:
     return t.lstrip("-").isdecimal()
 
 
-def _ranges(values: list) -> str:
-    """[0, 1, 2, 3, 5, 10, 15] -> '0..3, 5..15 by 5'."""
+def _ranges(values: list, most: int = 40) -> str:
+    """[0, 1, 2, 3, 5, 10, 15] -> '0..3, 5..15 by 5'; past `most` pieces, the count of
+    the rest (a million scattered amounts make one line, not megabytes)."""
     out, k = [], 0
     while k < len(values):
+        if len(out) == most:
+            return ", ".join(out) + f", ... ({len(values) - k:,} more amounts up to " \
+                f"{values[-1]})"
         j = k
         step = values[k + 1] - values[k] if k + 1 < len(values) else 0
         while step > 0 and j + 1 < len(values) and values[j + 1] - values[j] == step:

@@ -25,14 +25,16 @@ from rulesdsl.play.takeback import note_text, valid_notes
 def read_replay(path: str) -> dict:
     """A replay's fields from a replay file or an autosave; RulesError when it is neither."""
     from rulesdsl.lang.limits import read_text
+    from rulesdsl.lang.safefile import shown_path
+    shown = shown_path(path)
     try:
         data = json.loads(read_text(path, "C001", "replay"))
     except OSError as e:
-        raise RulesError("C001", f"cannot read {path}: {e.strerror or e}") from None
+        raise RulesError("C001", f"cannot read {shown}: {e.strerror or e}") from None
     except (ValueError, RecursionError):
-        raise RulesError("C001", f"{path} is not a replay file (not JSON)") from None
+        raise RulesError("C001", f"{shown} is not a replay file (not JSON)") from None
     if not isinstance(data, dict):
-        raise RulesError("C001", f"{path} is not a replay file")
+        raise RulesError("C001", f"{shown} is not a replay file")
     if data.get("format") == "rulesdsl-state":          # an autosave
         meta = data.get("runner") if isinstance(data.get("runner"), dict) else {}
         data = {"game": meta.get("game") or data.get("source"),
@@ -42,7 +44,7 @@ def read_replay(path: str) -> dict:
     actions = data.get("actions")
     if not isinstance(data.get("game"), str) or not isinstance(actions, list) or \
             not all(isinstance(a, str) for a in actions):
-        raise RulesError("C001", f"{path} is not a replay file: it needs a game and a list "
+        raise RulesError("C001", f"{shown} is not a replay file: it needs a game and a list "
                          "of actions")
     return data
 

@@ -47,13 +47,18 @@ def latest() -> str:
 
 def _summary(path: str) -> str:
     """"My Game, 14 actions" from the file, or why it cannot be read."""
+    from rulesdsl.lang.limits import read_text   # a FIFO among the saves must not hang
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError, UnicodeDecodeError):
+        data = json.loads(read_text(path, "C001", "save"))
+    except (OSError, ValueError, RecursionError, RulesError):
         return "(cannot be read)"
     if not isinstance(data, dict):
         return "(not a saved game)"
+    return _described(data)
+
+
+def _described(data: dict) -> str:
+    """"My Game, 14 actions" (", (over)" once finished) from a save's fields."""
     runner = data.get("runner") if isinstance(data.get("runner"), dict) else {}
     game = runner.get("game") or data.get("source") or "?"
     history = data.get("history")
@@ -90,6 +95,44 @@ def write_file(path: str, text: str, what: str) -> None:
     write_atomic(path, text, what, is_save, "a save or replay file")
 
 
+def game_in_progress(data: bytes) -> Optional[str]:
+    """What unfinished game a save holds ("gops.rules, 14 actions"), or None when `data` is
+    no save of a game still in progress (a finished game, a replay, anything else)."""
+    try:
+        value = json.loads(data.decode("utf-8").removeprefix("\ufeff"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict) or value.get("format") != "rulesdsl-state" or \
+            value.get("over") is True:
+        return None
+    return _described(value)
+
+
+def write_save(path: str, text: str, *, known: Optional[str] = None, force: bool = False,
+               forcing: str = "--force") -> None:
+    """A save written atomically (write_file), never over another game still in progress:
+    what is at `path` may be replaced only when it is finished, or is `known` (the text this
+    game last wrote there or was resumed from), or with `force`. A refusal names the file,
+    the game in it and how to force it (`forcing`), and changes nothing."""
+    from rulesdsl.lang.safefile import is_save, shown_path, write_atomic
+
+    def may_replace(old: bytes) -> bool:
+        if not is_save(old):
+            return False
+        if force or (known is not None and
+                     old.decode("utf-8", "replace").removeprefix("\ufeff") == known):
+            return True
+        other = game_in_progress(old)
+        if other is not None:
+            raise RulesError("C001", f"{shown_path(path)} holds another game still in "
+                             f"progress ({other}); it is replaced only with {forcing}", None,
+                             ["save this game in another file, or continue that one with: "
+                              f"rulesdsl play --resume {shown_path(path)}"])
+        return True
+
+    write_atomic(path, text, "the save file", may_replace, "a save or replay file")
+
+
 def read_script(path: str) -> list[str]:
     return _read_limited(path, "the script").splitlines()
 
@@ -101,10 +144,12 @@ def read_save(path: str) -> str:
 def _read_limited(path: str, what: str) -> str:
     """A file's text, refused past the file size limit before it is read whole."""
     from rulesdsl.lang.limits import read_text
+    from rulesdsl.lang.safefile import shown_path
     try:
         return read_text(path, "C001", what.removeprefix("the "))
     except OSError as e:
-        raise RulesError("C001", f"cannot read {what} {path}: {e.strerror or e}") from None
+        raise RulesError("C001", f"cannot read {what} {shown_path(path)}: "
+                         f"{e.strerror or e}") from None
 
 
 SAVE_DIR = os.path.join("~", ".rulesdsl", "saves")

@@ -165,7 +165,9 @@ def run_play(args, out: Optional[IO] = None, inp: Optional[IO] = None) -> int:
         save = default_save_path(game)
     runner = Runner(state, seats, seed=seed, script=script, script_path=script_path,
                     save=save, out=out, inp=inp, plain=bool(getattr(args, "plain", False)),
-                    meta=meta, game=game)
+                    meta=meta, game=game, force=bool(getattr(args, "force", False)),
+                    known={os.path.abspath(resume): text} if resume else None)
+    runner.save()   # before anything is said: a save it may not replace stops the game here
     given = parse_names(getattr(args, "names", None), players)
     if given:
         runner.names, runner.given_names = given, True

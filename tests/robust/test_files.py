@@ -25,10 +25,10 @@ def small_limit(monkeypatch):
 
 
 def test_dev_zero_as_rules_file_save_scenario_script_replay_ends_fast(capsys):
-    zero = "/dev/zero"
+    zero = "/dev/zero"   # a device is refused before a byte is read (issue 31)
     with pytest.raises(RulesError) as info:
         rulesdsl.check_file(zero)
-    assert info.value.code == "E107"
+    assert info.value.code == "E001" and "a device" in info.value.message
     from rulesdsl.engine.scenario import read_scenario
     with pytest.raises(RulesError) as info:
         read_scenario(zero)
@@ -38,6 +38,25 @@ def test_dev_zero_as_rules_file_save_scenario_script_replay_ends_fast(capsys):
     for read in (read_save, read_script, read_replay):
         with pytest.raises(RulesError) as info:
             read(zero)
+        assert "a device" in info.value.message
+
+
+def test_a_large_rules_file_save_scenario_script_replay_is_refused_by_size(tmp_path,
+                                                                         small_limit):
+    big = tmp_path / "big.json"
+    big.write_text(" " * 5000)
+    with pytest.raises(RulesError) as info:
+        rulesdsl.check_file(big)
+    assert info.value.code == "E107"
+    from rulesdsl.engine.scenario import read_scenario
+    with pytest.raises(RulesError) as info:
+        read_scenario(big)
+    assert info.value.code == "S002" and "larger than" in info.value.message
+    from rulesdsl.play.saves import read_save, read_script
+    from rulesdsl.play.replay import read_replay
+    for read in (read_save, read_script, read_replay):
+        with pytest.raises(RulesError) as info:
+            read(big)
         assert "larger than" in info.value.message
 
 

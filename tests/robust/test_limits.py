@@ -30,7 +30,7 @@ def test_every_limit_has_its_documented_row():
     rows = doc_rows()
     assert sorted(rows) == sorted(LIMITS)
     for name, lim in LIMITS.items():
-        assert rows[name] == (f"{lim.default:,}", lim.code), name
+        assert rows[name] == (f"{lim.default:,}", lim.code or "none"), name
 
 
 # a file that passes each limit once it is lowered to the value given
@@ -48,10 +48,15 @@ TRIGGERS = {
     "cards": ("10", "deck stock { 20 x card(1) }\nphase main { }\n", "run"),
     "instances": ("10", "zone heap per player per player per player\nphase main { }\n",
                   "check"),
+    "card_labels": ("100", "deck stock { 200 x card(1) }\nphase main { }\n", "check"),
+    "long_texts": ("2000", 'phase main {\n  ask seat(0) "which?" {\n    "' + "x" * 1200 +
+                   '{k}" for k in players { }\n  }\n}\n', "run"),
 }
+# limits past which the engine takes a slower way rather than stopping
+FALLBACKS = {"generated_code"}
 
 
-@pytest.mark.parametrize("name", sorted(LIMITS))
+@pytest.mark.parametrize("name", sorted(set(LIMITS) - FALLBACKS))
 def test_each_limit_ends_in_its_documented_code(name, tmp_path, monkeypatch):
     value, body, stage = TRIGGERS[name]
     path = tmp_path / "limit.rules"
@@ -100,3 +105,21 @@ def test_a_scenario_nested_100000_deep_is_a_clear_error(tmp_path):
     with pytest.raises(RulesError) as info:
         rulesdsl.load("triumvirat").new_game(seed=1, scenario=str(path))
     assert info.value.code == "S002"
+
+
+def test_past_the_generated_code_limit_the_closures_run_the_game(monkeypatch):
+    generated = rulesdsl.load("ivanhoe").new_game(players=3, seed=4)
+    assert generated.prog.generated  # ivanhoe generates about 200,000 characters
+    monkeypatch.setenv("RULESDSL_LIMITS", "generated_code=1000")
+    with pytest.warns(RuntimeWarning, match="generated_code"):
+        closures = rulesdsl.load("ivanhoe").new_game(players=3, seed=4)
+    assert not closures.prog.generated
+    for _ in range(60):  # the same game either way
+        if generated.is_over:
+            break
+        assert [a.label for a in closures.legal_actions()] == \
+            [a.label for a in generated.legal_actions()]
+        label = generated.legal_actions()[-1].label
+        generated.apply(label)
+        closures.apply(label)
+    assert closures.log == generated.log

@@ -22,7 +22,8 @@ from rulesdsl.engine.compile.moves import Moves
 from rulesdsl.engine.compile.decisions import Decisions
 from rulesdsl.engine.compile.expressions import Expressions
 from rulesdsl.engine.compile.calls import Calls
-from rulesdsl.engine.compile.source import Source
+from rulesdsl.engine.compile.source import GeneratedTooLarge, Source
+from rulesdsl.lang.limits import ENV, limit
 from rulesdsl.engine.compile.functions import Functions
 from rulesdsl.engine.compile.seat_words import SeatWords
 from rulesdsl.engine.compile.generate import generate_procs
@@ -144,7 +145,10 @@ def compile_program(model: Model, nplayers: int, options: dict,
                     step_limit: int = 1_000_000) -> Program:
     compiler = Compiler(model, nplayers, options, generate=generating())
     compiler.p.step_limit = step_limit  # the generated code's loops count against it
-    prog = compiler.build()
+    try:
+        prog = compiler.build()
+    except GeneratedTooLarge:
+        return closures_only(model, nplayers, options, step_limit)
     if native.requested() and prog.generated:
         try:
             module = native.built_module(compiler.pieces, compiler.ns)
@@ -162,6 +166,18 @@ def compile_program(model: Model, nplayers: int, options: dict,
             for proc in runs:
                 proc.owner_lines = lines
     return prog
+
+
+def closures_only(model: Model, nplayers: int, options: dict, step_limit: int) -> Program:
+    """The program run by its closures (the reference the generated code is compared with),
+    for rules that would generate more Python than the generated_code limit."""
+    warnings.warn(f"{model.title}: the rules would generate more than "
+                  f"{limit('generated_code'):,} characters of Python; the closures run them "
+                  f"(slower); raise the limit with {ENV}=generated_code=N",
+                  RuntimeWarning, stacklevel=3)
+    compiler = Compiler(model, nplayers, options, generate=False)
+    compiler.p.step_limit = step_limit
+    return compiler.build()
 
 
 def generating() -> bool:

@@ -7,6 +7,7 @@ from typing import Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import elem_of
+from rulesdsl.lang.limits import limit
 from rulesdsl.engine.together import compile_ask_together
 from rulesdsl.engine.compile.program import Ask
 
@@ -47,7 +48,7 @@ class Decisions:
         the card it names (the card, its fields): worked out once, here, as `text` writes
         it, not per decision. None where it reads anything else, a piece's label may
         change, or a label would pass the text limit (that error comes when the decision
-        is made, as ever)."""
+        is made, as ever), or the table's labels would pass the card_labels limit."""
         if self.p.pieces is not None:
             return None
         parts = []  # (text, None) or (type, values by card id)
@@ -67,9 +68,14 @@ class Decisions:
                 return None
             parts.append((t, values))
         name = self.p.labeller
-        table = ["".join(t if values is None else name(t, values[c]) for t, values in parts)
-                 for c in ids]
-        return table if max(map(len, table), default=0) <= self.b.text_length else None
+        table, room = [], limit("card_labels")  # a table per decision: as bounded as the cards'
+        for c in ids:
+            table.append("".join(t if values is None else name(t, values[c])
+                                 for t, values in parts))
+            room -= len(table[-1])
+            if room < 0 or len(table[-1]) > self.b.text_length:
+                return None  # built per decision instead, where long texts are counted
+        return table
 
     def ask(self, s, who, choices, optional: bool, openly: bool = False,
             who_source: Optional[str] = None):

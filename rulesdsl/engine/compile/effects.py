@@ -9,7 +9,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import MAX_INT, _holds_respond
-from rulesdsl.engine.compile.generate import Statement
+from rulesdsl.engine.compile.generate import Statement, quoted
 from rulesdsl.engine.compile.source import _no_play
 
 
@@ -275,7 +275,7 @@ class Effects:
                 parts.append((self.m.types.get(id(part), "any"), self.expr(part)))
         if all(t is None for t, _ in parts):
             s = "".join(x for _, x in parts)
-            return self.known_as(lambda st, L: s, repr(s))
+            return self.known_as(lambda st, L: s, quoted(s))
         if self.generate:
             f = self.generated_lambda(text, self.text_source(text))
             if f is not None:
@@ -285,5 +285,5 @@ class Effects:
 
         def render(st, L):
             s = "".join(x if t is None else label(t, x(st, L), st) for t, x in parts)
-            return s if len(s) <= b.text_length else b.check_text(s, span)
+            return s if len(s) <= b.short_text else b.check_text(s, span)
         return render

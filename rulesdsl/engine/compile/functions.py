@@ -11,7 +11,7 @@ import tokenize
 from ast import literal_eval
 
 from rulesdsl.lang import ast
-from rulesdsl.engine.compile.generate import rules_place
+from rulesdsl.engine.compile.generate import quoted, rules_place
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.compile.program import (_unique, alike_in_zone, by_position,
                                                first_of_each_label, number_option)
@@ -141,7 +141,7 @@ class Functions:
                 if not isinstance(label, str) or label == "decline" or taken(label):
                     break
                 test = "True" if cond is None else f"{self.call_source(cond)}"
-                out[ai] = [f"    if {test}:", f"        out.append(({label!r}, {ai}, None))"]
+                out[ai] = [f"    if {test}:", f"        out.append(({quoted(label)}, {ai}, None))"]
                 known.add(label)
                 continue
             if ai == 0 and ai in ranges and et == "int" and text is None:

@@ -7,7 +7,7 @@ from typing import Callable
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
-from rulesdsl.lang.limits import limit
+from rulesdsl.lang.limits import ENV, limit
 from rulesdsl.engine.compile.program import VarLayout, ZoneLayout, seat_label
 
 
@@ -102,6 +102,7 @@ class Layout:
                 field_types.setdefault(f, t)
         fields = {f: [] for f in field_types}
         members = {k: [] for k in self.kinds}
+        label_room = limit("card_labels")  # `check` counted the written text; holes now
         kind_index = {k: i for i, k in enumerate(self.kinds)}
         for deck in m.decks:
             zone = p.zones[deck.zone]
@@ -147,6 +148,9 @@ class Layout:
                             for kname in self.kinds:
                                 members[kname].append(kname in kinfo.ancestors)
                             p.card_label.append(self.card_label(kinfo, own))
+                            label_room -= len(p.card_label[-1])
+                            if label_room < 0:
+                                raise card_labels_error(entry.span or deck.span)
                             if cid >= 1_000_000:
                                 raise RulesError("R020", "the decks make more than 1,000,000 "
                                                  "cards", deck.span,
@@ -207,3 +211,11 @@ class Layout:
                 return ", ".join(label(t[8:], x, st) for x in v) or "nothing"
             return str(v)
         return label
+
+
+def card_labels_error(span) -> RulesError:
+    most = limit("card_labels")
+    return RulesError("E609", f"the cards' labels come to more than {most:,} characters "
+                      "with this entry", span,
+                      ["shorten the kind's label or what its holes read, or make fewer cards",
+                       f"raise the limit with {ENV}=card_labels=N"])

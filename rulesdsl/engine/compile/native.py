@@ -10,7 +10,8 @@ How: a game is compiled as always, which records every generated piece in order
 (`Source.materialize`). The pieces become one module: each a function inside
 `make(G)`, reading the names the compiler's namespace G gives them as closure variables,
 so every program (player count, options, budget) has functions of its own. The module is
-built once per text, in the cache folder (engine/cython_build.py), and loaded. Then the
+built once per text, in the cache folder (engine/cython_build.py), and loaded only where
+its bytes have the digest its build recorded (a planted or damaged one is built again). Then the
 game is compiled a second time (a few milliseconds), taking each piece's function from the
 module where its text is the one built."""
 
@@ -134,14 +135,14 @@ def built_module(pieces: list, namespace: dict) -> Module:
     if module is None:
         folder = cache_folder("native", sys.implementation.cache_tag) or tempfile.mkdtemp(
             prefix="rulesdsl-native-")
-        path = cython_build.library(folder, name)
+        path = cython_build.verified_library(folder, name)
         if path is None:
             source = os.path.join(folder, name + (".pyx" if typed else ".py"))
             with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
                 f.write(text)
             os.replace(f.name, source)  # every builder writes the same text: either lands
             cython_build.build(folder, {name: source})
-            path = cython_build.library(folder, name)
+            path = cython_build.verified_library(folder, name)
             if path is None:
                 raise NativeUnavailable(f"the build left no module in {folder}")
         module = _loaded[name] = cython_build.load(name, path)

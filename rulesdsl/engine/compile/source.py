@@ -18,9 +18,10 @@ from typing import Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.lang.limits import limit
 from rulesdsl.engine.compile.program import MASK, MAX_INT, moves_cost, range_list
 from rulesdsl.engine.journal import Later
-from rulesdsl.engine.compile.generate import Statement, compiled
+from rulesdsl.engine.compile.generate import Statement, compiled, quoted
 
 
 # helpers the generated code calls on its error paths only
@@ -84,6 +85,11 @@ _ARITH = {"+", "-", "*"}
 _DIV = {"/": "//", "%": "%"}
 
 
+class GeneratedTooLarge(Exception):
+    """The rules would generate more Python than the generated_code limit: compiling it
+    would take memory out of all proportion to the file, so the closures run the game."""
+
+
 class Source:
     """Compiles expression trees to generated Python functions."""
 
@@ -104,6 +110,7 @@ class Source:
         self.define_inline = {}  # simple definition -> (its value's source, parameters)
         self.playable_fn = None  # playable(c, p) as one generated function, once made
         self.local_invariants = {}  # id(node) -> its source as a loop function's local
+        self.generated_room = limit("generated_code")  # characters still to generate
 
     # ------------------------------------------------------------------ names
     def ref(self, obj, stem: str = "K") -> str:
@@ -139,6 +146,9 @@ class Source:
         """Generated text made a function ("eval": a lambda; "exec": one `def`) or, for
         "procs", the procedures' functions by name. Compiled here, or taken from the
         game's native module (native.py) where that was built from the same text."""
+        self.generated_room -= len(text)
+        if self.generated_room < 0:  # before compiling: Python takes ~65 bytes per character
+            raise GeneratedTooLarge
         code = compiled(text, "eval" if mode == "eval" else "exec")  # SyntaxError as ever
         self.pieces.append((mode, text))
         made = self.native.take(len(self.pieces) - 1, mode, text, self.ns) \
@@ -294,14 +304,15 @@ class Source:
         return shown
 
     def text_source(self, text) -> str:
-        """A text with holes as one expression; the length limit as `text()` checks it."""
+        """A text with holes as one expression; the limits as `text()` checks them (a long
+        text is counted against the decision's long_texts)."""
         self.ns.setdefault("LABEL", self.p.labeller)
-        pieces = [repr(part) if isinstance(part, str) else
+        pieces = [quoted(part) if isinstance(part, str) else
                   self.label_source(self.m.types.get(id(part), "any"), part)
                   for part in text.parts]
         joined = " + ".join(pieces) if len(pieces) > 1 else f"str({pieces[0]})"
         budget, span, t = self.ref(self.b, "BUDGET"), self.ref(text.span, "S"), self.temp()
-        return (f"({t} if len({t} := {joined}) <= {budget}.text_length else "
+        return (f"({t} if len({t} := {joined}) <= {budget}.short_text else "
                 f"{budget}.check_text({t}, {span}))")
 
     def later_words(self, texts: list, count: Optional[str] = None) -> Optional[str]:
@@ -316,7 +327,7 @@ class Source:
             pieces, longest = [], 0
             for part in text.parts:
                 if isinstance(part, str):
-                    pieces.append(repr(part))
+                    pieces.append(quoted(part))
                     longest += len(part)
                     continue
                 t = self.m.types.get(id(part), "any")

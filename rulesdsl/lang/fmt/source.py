@@ -15,6 +15,8 @@ from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.fmt.printer import Printer
 from rulesdsl.lang.fmt.walker import Walker
 from rulesdsl.lang.resources import grammar_text
+from rulesdsl.lang.syntax.grammar import cache_file
+from rulesdsl.lang.syntax.tables import cached_parser
 
 _lock = threading.Lock()
 _collected: list = []
@@ -22,10 +24,13 @@ _collected: list = []
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
-    """A second parser over the same grammar that keeps every token and hands over comments."""
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True,
-                maybe_placeholders=True, keep_all_tokens=True, start="start",
-                lexer_callbacks={"COMMENT": _collect})
+    """A second parser over the same grammar that keeps every token and hands over
+    comments; its tables kept as the main parser's are (lang/syntax/tables.py)."""
+    return cached_parser(cache_file("fmt-grammar-tables.json"), grammar_text(),
+                         {"parser": "lalr", "propagate_positions": True,
+                          "maybe_placeholders": True, "keep_all_tokens": True,
+                          "start": "start"},
+                         at_load={"lexer_callbacks": {"COMMENT": _collect}})
 
 
 def _collect(token: Token) -> Token:

@@ -15,6 +15,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RulesError, Span
 from rulesdsl.lang.limits import limit, nesting_error, read_bytes
+from rulesdsl.lang.safefile import shown_path
 from rulesdsl.lang.syntax.build import Build
 from rulesdsl.lang.syntax.errors import syntax_error
 from rulesdsl.lang.syntax.grammar import parser
@@ -108,7 +109,7 @@ def read_source(path: str, hint: str = "check the path") -> str:
     try:
         data = read_bytes(path, "E107", "rules file").removeprefix(b"\xef\xbb\xbf")  # BOM
     except OSError as e:
-        raise RulesError("E001", f"cannot read {path}: {e.strerror or e}", None,
+        raise RulesError("E001", f"cannot read {shown_path(path)}: {e.strerror or e}", None,
                          [hint]) from None
     try:
         return data.decode("utf-8")

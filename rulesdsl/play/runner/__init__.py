@@ -22,13 +22,14 @@ beside the save (see rulesdsl.play.replay)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import IO, Optional, Sequence
 
 from rulesdsl.agents import make_agent
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.agents.seats import agent_seed
-from rulesdsl.play.saves import write_file
+from rulesdsl.play.saves import write_save
 from rulesdsl.play.runner.display import Display
 from rulesdsl.play.runner.asking import Asking
 # the runner's words are also what the session and the tests read from here
@@ -48,7 +49,7 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
                  script: Optional[list[str]] = None, script_path: Optional[str] = None,
                  save: Optional[str] = None, out: Optional[IO] = None,
                  inp: Optional[IO] = None, plain: bool = False, meta: Optional[dict] = None,
-                 game=None):
+                 game=None, force: bool = False, known: Optional[dict] = None):
         from rulesdsl.play.screen import Layout, Out
         self.state = state
         self.game = game if game is not None else getattr(state, "game", None)
@@ -59,7 +60,10 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         self.script_path = script_path or "<script>"
         self.script_pos = 0           # index of the next script line to read
         self.save_path = save
-        self.extra_saves: list = []   # files named with `save FILE`
+        self.force = force            # --force: the first save may replace another game's
+        # absolute path -> the text this game last wrote there (or was resumed from): what
+        # a save may replace without --force besides a finished game's save
+        self.known: dict = dict(known or {})
         self.meta = dict(meta or {})  # what --resume needs besides the state
         # the position before the first action, for `history` as each seat saw it
         self.initial = state.clone() if not getattr(state, "history", None) else None
@@ -131,7 +135,14 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         # only a state that waits for a decision (or is over): Ctrl-C in the middle of the
         # rules must not replace the last good autosave with a half-applied state
         if self.save_path and at_decision(self.state):
-            write_file(self.save_path, self.save_data(), "the save file")
+            self.write_save(self.save_path, self.force)
+
+    def write_save(self, path: str, force: bool = False, forcing: str = "--force") -> None:
+        """The save in `path`, never over another game in progress unless `force`."""
+        key = os.path.abspath(path)
+        text = self.save_data()
+        write_save(path, text, known=self.known.get(key), force=force, forcing=forcing)
+        self.known[key] = text
 
     def history_lines(self, seat) -> list:
         """The actions so far as `seat` saw them (others' secret choices unnamed); the
@@ -160,14 +171,19 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
                 "scenario": self.meta.get("scenario"), "seats": self.seats,
                 "actions": list(self.state.history), "takebacks": self.takebacks}
 
-    def save_as(self, path: str) -> None:
+    def save_as(self, typed: str) -> None:
+        """`save F` at the prompt; `save --force F` may replace another game in progress."""
+        force = typed.startswith("--force ") or typed == "--force"
+        path = typed.removeprefix("--force").strip() if force else typed
         if not path:
             self.say("  save needs a file name, e.g.  save mygame.json")
             return
         try:
-            write_file(path, self.save_data(), "the save file")
+            self.write_save(path, force, f"save --force {path}")
         except RulesError as e:
             self.say(f"  {e.message}")
+            for hint in e.hints:
+                self.say(f"  hint: {hint}")
             return
         self.say(f"  saved in {path}; continue with: rulesdsl play --resume {path}")
 

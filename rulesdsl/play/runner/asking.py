@@ -142,7 +142,8 @@ class Asking:
                 continue
             action, problem = self.match_typed(text, actions)
             if action is None:
-                self.say(f"  {clean(problem, 120)}; type ? for help")
+                if _is_int(text.lstrip("# ")) or not self.show_matches(text, actions):
+                    self.say(f"  {clean(problem, 120)}; type ? for help")
                 continue
             return action
 

@@ -11,6 +11,25 @@ from rulesdsl.play.answers import _ranges, numeric_labels
 from rulesdsl.play.runner.text import log_lines
 
 
+SHOWN_OPTIONS = 40  # options listed at a prompt; typing part of a label lists the others
+
+
+def options_holding(text: str, labels: Sequence[str]) -> list:
+    """The numbers (from 1) of the labels that hold `text`, in any case: those it starts
+    first, then the others."""
+    low = text.strip().casefold()
+    if not low:
+        return []
+    starts, inside = [], []
+    for k, label in enumerate(labels, 1):
+        folded = label.casefold()
+        if folded.startswith(low):
+            starts.append(k)
+        elif low in folded:
+            inside.append(k)
+    return starts + inside
+
+
 class Display:
     """Draws the parts of a decision's screen."""
 
@@ -73,7 +92,7 @@ class Display:
             zones = sorted((view.get("zones") or {}).items(),
                            key=lambda z: info["zones"].get(z[0], {}).get("owner") != seat)
             for name, held in zones:
-                if isinstance(held, list) and all(l in held for l in cards):
+                if isinstance(held, list) and set(cards) <= set(held):
                     rest = len(labels) - len(cards)
                     return f"a card from {name}" + (" (or another option)" if rest == 1
                                                     else " (or other options)" if rest
@@ -105,14 +124,37 @@ class Display:
             self.say(question, "bold")
             what = ""
         self.say([("options:", "bold"), (f" {what}" if what else "", "bold"),
-                  ("  (type a number or the start of a label; help: commands)"
+                  ("  (type a number or part of a label; help: commands)"
                    if self.screens else "", "dim")])
-        width = len(str(len(actions)))
+        self.show_numbered(list(enumerate(actions, 1)), len(actions))
+        if len(actions) > SHOWN_OPTIONS:
+            self.say(f"  ... and {len(actions) - SHOWN_OPTIONS:,} more, {len(actions):,} "
+                     "options in all: type part of a label to list the options it is in, "
+                     "or #N for option N", "dim")
+
+    def show_matches(self, text: str, actions: Sequence) -> bool:
+        """Typed text that names no one option: the options whose label holds it, as the
+        options are listed (the first few dozen, then how many more). False if none."""
+        found = options_holding(text, [self.named(a.label) for a in actions])
+        if not found:
+            return False
+        self.say(f"  {len(found):,} option{'s' if len(found) != 1 else ''} hold "
+                 f"{clean(text.strip(), 40)!r}:")
+        self.show_numbered([(k, actions[k - 1]) for k in found], len(actions))
+        if len(found) > SHOWN_OPTIONS:
+            self.say(f"  ... and {len(found) - SHOWN_OPTIONS:,} more: type more of the "
+                     "label", "dim")
+        return True
+
+    def show_numbered(self, numbered: list, total: int) -> None:
+        """`(number, action)` pairs as the options are shown, the first SHOWN_OPTIONS only:
+        a decision of a million options prints a screenful, not 18 MB."""
+        width = len(str(total))
         cells = [[(f"  {k:>{width}}. ", "bold yellow"),
                   (self.named(a.label), self.layout.card_style(a.label))] + self.option_note(a.label)
-                 for k, a in enumerate(actions, 1)]
+                 for k, a in numbered[:SHOWN_OPTIONS]]
         cols = 1
-        if self.screens and len(actions) > 8:
+        if self.screens and len(cells) > 8:
             cell_w = max(sum(len(t) for t, _ in c) for c in cells) + 2
             cols = max(1, min(4, self.o.width // cell_w))
         if cols == 1:

@@ -113,6 +113,7 @@ MAX_AGENT_ACTIONS = 100_000
 
 
 HELP = ["choose: type an option's number, or its label (any unique start of it, any case)",
+        "          part of a label lists the options holding it, with their numbers",
         "  help      this help and the options again",
         "  rules     the rules: how to win, what each card does, the flow",
         "  ? NAME    explain one card or word (also: help NAME)",
@@ -120,7 +121,8 @@ HELP = ["choose: type an option's number, or its label (any unique start of it, 
         "  history   the actions so far, as you saw them",
         "  hint      what the computer would play here, and its chances",
         "  undo      take back your last move (against computer players only)",
-        "  save F    save the game in the file F too (it is saved after every move anyway)",
+        "  save F    save the game in the file F too (it is saved after every move anyway);",
+        "            save --force F  replaces another game still in progress there",
         "  quit      stop; continue later with rulesdsl play --resume FILE"]
 
 
