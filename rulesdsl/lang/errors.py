@@ -141,10 +141,10 @@ def line_table(text: str) -> LineTable:
 
 # Shown as escapes wherever a message or a source line is printed: C0 and C1 control
 # characters (ESC would recolour or retitle the terminal), line and paragraph separators,
-# and the bidirectional controls that reorder what is shown (U+200E..U+200F,
-# U+202A..U+202E, U+2066..U+2069, U+061C).
+# the bidirectional controls that reorder what is shown (U+200E..U+200F, U+202A..U+202E,
+# U+2066..U+2069, U+061C), and lone surrogates (a file name no text encoding can print).
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f"
-                          "\u202a-\u202e\u2066-\u2069\u061c]")
+                          "\u202a-\u202e\u2066-\u2069\u061c\ud800-\udfff]")
 
 
 def _escape(ch: str) -> str:

@@ -76,7 +76,9 @@ def test_a_name_with_a_newline_cannot_fake_a_line_of_output(tmp_path, capsys):
     assert main(["check", str(path)]) == 1
     err = capsys.readouterr().err
     first = err.split("\n")[0]
-    assert first.startswith(f"{path}:1:1: error[E210]") and "base\\x0afake" in first
+    # refused for its control character (E213), the name on one line, the newline escaped
+    assert first.startswith(f"{path}:1:1: error[E213]") and "base\\nfake" in first
+    assert not any(line.startswith("fake.rules:1:1: ok") for line in err.split("\n"))
 
 
 def test_a_path_with_esc_is_printed_escaped(tmp_path, capsys):
