@@ -681,8 +681,9 @@ def _payments(seen) -> dict:
 class Condottiere(RuleOfThumb):
     """Name a free region next to mine; surrender only when ahead; pass when ahead by 5 or
     more; else play the cheapest card that puts me ahead (a look-ahead on the armies),
-    never a big mercenary under winter; a lost cause: a scarecrow to take a mercenary back,
-    else pass; keep the strongest cards; throw away a hand of no mercenaries."""
+    never a big mercenary under winter; behind by 5 or more, a bishop that ends the battle;
+    a lost cause: a scarecrow to take a mercenary back, else pass; keep the strongest
+    cards; throw away a hand of no mercenaries."""
 
     COST = {"heroine": 10, "drummer": 7, "winter": 6, "spring": 6, "courtesan": 1,
             "bishop": 9, "scarecrow": 4, "surrender": 12}
@@ -737,13 +738,15 @@ class Condottiere(RuleOfThumb):
                     (lab == "bishop" and mine >= rival):
                 continue
             after = seen.after(lab)
-            if after.is_over or after.var("battle") != seen.var("battle"):
-                continue
+            if after.is_over or "fight" not in after.phase_path():
+                continue  # a card that ends the battle: judged below, not by the armies
             a = [after.var("army", key=q) or 0 for q in range(seen.players)]
             gains[lab] = (a[seen.me], max(a[q] for q in seen.others()))
         ahead = [lab for lab, (m, r) in gains.items() if m > r]
         if ahead:
             return self.best(ahead, lambda lab: -self.cost(lab))
+        if "bishop" in labels and "bishop" not in gains and rival - mine >= 5:
+            return "bishop"  # it ends the battle without a winner: the rival takes nothing
         if mine > rival:  # ahead by a little: add a small card, else stop
             small = [lab for lab, (m, r) in gains.items() if m > mine and self.cost(lab) <= 3]
             return self.best(small, lambda lab: -self.cost(lab)) if small else "pass"
