@@ -265,7 +265,8 @@ class Hex(RuleOfThumb):
             stones[lab] = seen.my
             mine, theirs = dist(seen.my, stones), dist(them, stones)
             col, row = _cell(lab)
-            return (mine == 0, theirs - mine, -abs(col - (width + 1) / 2) - abs(row - (height + 1) / 2))
+            off_centre = abs(col - (width + 1) / 2) + abs(row - (height + 1) / 2)
+            return (mine == 0, theirs - mine, -off_centre)
         return self.best(labels, key)
 
 
