@@ -485,17 +485,20 @@ class Skull(RuleOfThumb):
         return self.best(labels, lambda lab: -(last_number(lab) or 0))
 
 
+NO_THANKS_COST = 6  # tried against greedy: 6, 10, 14 (6 best)
+
+
 class NoThanks(RuleOfThumb):
-    """Take a card that joins a run of mine, or one carrying chips worth a third of it;
-    otherwise say no thanks while chips last."""
+    """Take a card that joins a run of mine, or one whose value less the chips on it is 6
+    or less; otherwise say no thanks while chips last."""
 
     def decide(self, seen, labels):
         offer = seen.zone("offer")
         card = last_number(offer[0]) if offer else 0
         mine = {last_number(c) for c in seen.mine("taken")}
         pot = seen.var("pot") or 0
-        chips = seen.var(f"chips[{seen.my}]") or 0
-        if card - 1 in mine or card + 1 in mine or pot * 3 >= card or chips <= 1:
+        joins = card - 1 in mine or card + 1 in mine  # a run counts its lowest card only
+        if joins or card - pot <= NO_THANKS_COST:
             return "take"
         return "no thanks"
 
