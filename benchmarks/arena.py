@@ -45,34 +45,58 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
+def share_of(seat: int, winners, players: int) -> float:
+    """A seat's share of one game: 1 for a win, 1/k of a win shared by k, 1/players of a
+    draw (a game over without winners), 0 for a loss or an unfinished game."""
+    if winners is None:
+        return 0.0
+    if not winners:
+        return 1 / players
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+def standard_agent(spec: str, game, seed: int):
+    """The agents a seat spec names (`make_agent`); `game` is there for players that
+    belong to one game (the gauntlet's rule-of-thumb players)."""
+    return make_agent(spec, seed)
+
+
 def one_game(game, players: int, g: int, a: str, b: str, seed: int = 1,
-             max_actions: int = 20000) -> dict:
-    """Game number g of a match: A's seat, the winners, A's share of the win, and A's
-    seconds and search iterations per move (moves with one legal action included)."""
+             max_actions: int = 20000, make=standard_agent, clock=time.perf_counter) -> dict:
+    """Game number g of a match: A's seat, the winners, A's share of the win, and per move of
+    A's its seconds by `clock`, its search iterations, how many options it had and how many
+    samples it dropped. `make(spec, game, seed)` builds each seat's agent."""
     a_seat = g % players
     gseed = seed * 1000 + g
     specs = [a if s == a_seat else b for s in range(players)]
-    agents = [make_agent(spec, agent_seed(gseed, s)) for s, spec in enumerate(specs)]
+    agents = [make(spec, game, agent_seed(gseed, s)) for s, spec in enumerate(specs)]
     st = game.new_game(players=players, seed=gseed)
-    times, iters = [], []
+    times, iters, options, dropped = [], [], [], 0
     for _ in range(max_actions):
         if st.is_over:
             break
         p = st.to_move
-        t = time.perf_counter()
+        if p == a_seat:
+            options.append(len(st.legal_actions()))
+        t = clock()
         action = agents[p].choose(st)
         if p == a_seat:
-            times.append(round(time.perf_counter() - t, 4))
+            times.append(round(clock() - t, 4))
             iters.append(getattr(agents[p], "last_iterations", 0))
+            dropped += getattr(agents[p], "last_dropped", 0)
         st.apply(action)
-    won = st.is_over and a_seat in st.winners
-    return {"g": g, "a_seat": a_seat, "winners": list(st.winners) if st.is_over else None,
-            "share": 1 / len(st.winners) if won else 0.0, "times": times, "iters": iters}
+    winners = list(st.winners) if st.is_over else None
+    return {"g": g, "a_seat": a_seat, "winners": winners,
+            "share": share_of(a_seat, winners, players), "times": times, "iters": iters,
+            "options": options, "dropped": dropped}
 
 
-def run_log(path: str, matches: list, games: int, a: str, seed: int, first: int = 0) -> None:
+def run_log(path: str, matches: list, games: int, a: str, seed: int, first: int = 0,
+            on_game=None, load=rulesdsl.load, **play) -> None:
     """Play the matches in turns into the log until each has games `first`..`games`-1
-    (a match split over processes: one log each, read together by --summary)."""
+    (a match split over processes: one log each, read together by --summary). `play`
+    goes to `one_game` (make, clock); `on_game(record)` hears of each game logged;
+    `load(name)` reads a game."""
     done = _read_log(path)
     loaded = {}
     while True:
@@ -85,12 +109,14 @@ def run_log(path: str, matches: list, games: int, a: str, seed: int, first: int 
                 if g is None:
                     break
                 if name not in loaded:
-                    loaded[name] = rulesdsl.load(name)
-                r = one_game(loaded[name], players, g, a, b, seed)
+                    loaded[name] = load(name)
+                r = one_game(loaded[name], players, g, a, b, seed, **play)
                 r["match"] = key
                 with open(path, "a") as f:
                     f.write(json.dumps(r) + "\n")
                 done.setdefault(key, []).append(r)
+                if on_game:
+                    on_game(r)
                 progress = True
         if not progress:
             return

@@ -1,0 +1,123 @@
+"""The gauntlet's yardsticks (benchmarks/rule_of_thumb.py): every bundled game and example
+has a rule-of-thumb player; each finishes a game choosing legal actions, and decides only
+from what its seat knows (the property of test_no_cheating.py). And the gauntlet's log
+and table (benchmarks/gauntlet.py) on a short match of cheap agents."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl.agents import make_agent
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import gauntlet  # noqa: E402
+from arena import share_of  # noqa: E402
+from rule_of_thumb import PLAYERS, LoveLetter, make_thumb  # noqa: E402
+from test_no_cheating import GAMES, states  # noqa: E402
+
+
+def test_every_game_and_example_has_a_rule_of_thumb_player():
+    assert {Path(p).stem for p in GAMES} == set(PLAYERS)
+    with pytest.raises(KeyError, match="known"):
+        make_thumb("no_such_game", 1)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: Path(p).stem)
+def test_it_finishes_a_game_against_random(path):
+    game = rulesdsl.load(path)
+    players = game.min_players
+    st = game.new_game(players=players, seed=5)
+    agents = [make_thumb(path, 1)] + [make_agent("random", s) for s in range(1, players)]
+    for _ in range(20000):
+        if st.is_over:
+            break
+        st.apply(agents[st.to_move].choose(st))  # an illegal choice raises here
+    assert st.is_over
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: Path(p).stem)
+def test_it_chooses_from_what_its_seat_knows(path):
+    seen = 0
+    for i, s in enumerate(states(path, count=4, seed=3)):
+        p = s.to_move
+        for k in (1, 2):
+            d = s.determinize(p, k)
+            assert make_thumb(path, i).choose(s) == make_thumb(path, i).choose(d)
+        seen += 1
+    assert seen
+
+
+class PeekingLoveLetter(LoveLetter):
+    """Guesses the card the guard's target really holds: the check above must catch it."""
+
+    def decide(self, seen, labels):
+        if all(lab.startswith("guess ") for lab in labels):
+            for q in seen.others():
+                for card in seen.state.zone("hand", seat=q):
+                    if f"guess {card}" in labels:
+                        return f"guess {card}"
+        return super().decide(seen, labels)
+
+
+def guard_guesses(count):
+    """Love Letter positions where a guard's player names a card, from random play."""
+    game = rulesdsl.load(ROOT / "examples" / "love_letter.rules")
+    found = []
+    for seed in range(200):
+        st = game.new_game(players=2, seed=seed)
+        agent = make_agent("random", seed)
+        while not st.is_over and len(found) < count:
+            if st.legal_actions()[0].label.startswith("guess "):
+                found.append(st.clone())
+                break
+            st.apply(agent.choose(st))
+    return found
+
+
+def test_the_check_catches_a_player_that_peeks():
+    differ = honest = 0
+    for i, s in enumerate(guard_guesses(8)):
+        d = s.determinize(s.to_move, 1)
+        differ += PeekingLoveLetter(i).choose(s) != PeekingLoveLetter(i).choose(d)
+        honest += LoveLetter(i).choose(s) != LoveLetter(i).choose(d)
+    assert differ and not honest
+
+
+def test_a_draw_is_a_share_and_an_unfinished_game_is_none():
+    assert share_of(0, [], 2) == 0.5
+    assert share_of(1, [0, 1], 3) == 0.5
+    assert share_of(2, [0, 1], 3) == 0.0
+    assert share_of(0, None, 2) == 0.0
+
+
+def test_the_gauntlet_logs_each_game_and_sums_them_up(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    argv = ["--log", str(log), "--games", "2", "--only", "connect_four", "--against",
+            "thumb", "--agent", "random"]
+    assert gauntlet.main(argv) == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["g"] for r in records] == [0, 1]
+    assert [r["a_seat"] for r in records] == [0, 1]  # seats rotate
+    assert all(len(r["times"]) == len(r["options"]) for r in records)
+    assert gauntlet.main(argv) == 0  # a restart finds the match played
+    assert len(log.read_text().splitlines()) == 2
+    capsys.readouterr()
+    assert gauntlet.main(["--summary", str(log)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    row = next(line for line in table if line.startswith("| connect_four"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    share = sum(r["share"] for r in records) / 2
+    assert cells[:5] == ["connect_four", "2", "thumb", "2", f"{share:.0%}"]
+    assert cells[7] == "65%"
+
+
+def test_the_bar_and_the_verdict():
+    assert gauntlet.bar(2) == 0.65 and gauntlet.bar(4) == 1.5 / 4
+    assert gauntlet.verdict(0.70, 0.85, 0.65) == "met"
+    assert gauntlet.verdict(0.50, 0.80, 0.65) == "open"
+    assert gauntlet.verdict(0.30, 0.60, 0.65) == "missed"
