@@ -27,9 +27,9 @@ from rulesdsl.lang.errors import RulesError
 
 # level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon)
 LEVELS = {
-    "easy": (60, 0.4, 8, 0.5),
-    "medium": (300, 1.5, 24, 0.25),
-    "hard": (1200, 6.0, 40, 0.2),
+    "easy": (60, 0.3, 8, 0.5),
+    "medium": (300, 0.9, 24, 0.25),
+    "hard": (1200, 5.0, 40, 0.2),
 }
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
