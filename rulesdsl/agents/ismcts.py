@@ -125,7 +125,7 @@ class ISMCTSAgent:
         prior = roots[me].prior or {}
         ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
         self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
-        close = _close(ranked, [stats.get((me, a.label)) for a in ranked])
+        close = _close(ranked, [stats.get((me, a.label)) for a in ranked], prior)
         if len(close) > 1:
             close = self._verify(close, knowledge, judge, policy, me, cap)
         self.dropped += self.last_dropped
@@ -281,17 +281,25 @@ def _best_untried(untried: list, prior: dict, rng) -> str:
     return best
 
 
-def _close(ranked: list, nodes: list) -> list:
-    """The most visited action, with every other whose mean reward lies within two
-    standard errors of the difference from it (visited twice or more): the actions the
-    search cannot tell apart."""
+CLOSE = 4  # at most this many actions compared in pairs
+
+
+def _close(ranked: list, nodes: list, prior: dict) -> list:
+    """The most visited action, with the others whose mean reward lies within two standard
+    errors of the difference from it (visited twice or more): the actions the search
+    cannot tell apart. Past CLOSE of them, the most visited and those best by look-ahead
+    (of twenty bribes the search sees alike, the cheapest)."""
     best = nodes[0]
     if best is None or best.visits < 2:
-        return [a for a, node in zip(ranked, nodes)][:4]
-    mean, spread = _estimate(best)
-    close = [a for a, node in zip(ranked, nodes) if node is not None and node.visits >= 2 and
-             mean - _estimate(node)[0] <= 2 * math.sqrt(spread + _estimate(node)[1])]
-    return close[:4] or ranked[:1]
+        close = ranked
+    else:
+        mean, spread = _estimate(best)
+        close = [a for a, node in zip(ranked, nodes) if node is not None and node.visits >= 2
+                 and mean - _estimate(node)[0] <= 2 * math.sqrt(spread + _estimate(node)[1])]
+    if len(close) <= CLOSE:
+        return close or ranked[:1]
+    by_look_ahead = sorted(close[1:], key=lambda a: prior.get(a.label, 0.0), reverse=True)
+    return [close[0]] + by_look_ahead[:CLOSE - 1]
 
 
 def _estimate(node) -> tuple:
