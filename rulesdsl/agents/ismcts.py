@@ -117,7 +117,7 @@ class ISMCTSAgent:
                 dropped += 1  # a sample whose play breaks the rules: dropped, counted
             done += 1
             if done % CHECK_EVERY == 0 and (
-                    _settled(stats, me, actions, budget - done) or
+                    self._decided(roots[me], me, actions, budget - done) or
                     (cap is not None and time.process_time() > cap)):
                 break
         self.last_iterations = done
@@ -130,6 +130,18 @@ class ISMCTSAgent:
             close = self._verify(close, knowledge, judge, policy, me, cap)
         self.dropped += self.last_dropped
         return max(close, key=lambda a: prior.get(a.label, 0.0))
+
+    @staticmethod
+    def _decided(root: _Node, me: int, actions: list, left: int) -> bool:
+        """Can more search not change the choice? The most visited action cannot be
+        overtaken in the iterations left, and no other is close enough to it to be
+        compared in pairs."""
+        stats = root.children
+        if not _settled(stats, me, actions, left):
+            return False
+        ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
+        return len(_close(ranked, [stats.get((me, a.label)) for a in ranked],
+                          root.prior or {})) == 1
 
     def _verify(self, close: list, knowledge, judge: Judge, policy: MoveAverages,
                 me: int, cap) -> list:

@@ -18,7 +18,8 @@ __all__ = ["RulesLexer"]
 # Words that start a declaration.
 DECLARATIONS = ("game", "extends", "option", "enum", "board", "kind", "deck", "zone", "var",
                 "define", "modifier", "phase", "setup", "flow", "response", "invariant",
-                "score", "override", "about", "title", "text", "internal", "show")
+                "score", "evaluate", "override", "about", "title", "text", "internal",
+                "show")
 # Every other word of the grammar.
 KEYWORDS = ("let", "set", "move", "to", "at", "bottom", "shuffle", "deal", "all", "from",
             "starting", "with", "reveal", "log", "ask", "each", "together", "where", "if",

@@ -138,6 +138,7 @@ DECLS = [
     ('response any to x played by p { }', '(Response any x p _ {})'),
     ('invariant table keeps 2 during effects', '(Invariant table 2)'),
     ('score(p: player) = gold[p] private', '(Score (Param p player) (Index gold [p]) private)'),
+    ('evaluate(p: player) = gold[p]', '(Evaluate (Param p player) (Index gold [p]))'),
     ('override define total = 1', '(override (Define total [] 1))'),
     ('about "A game." "Win it."', '(About ["A game." "Win it."])'),
     ('title hand "your hand"', '(Title hand "your hand")'),

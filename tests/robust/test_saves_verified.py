@@ -86,7 +86,7 @@ def test_the_runner_saves_only_a_state_at_a_decision(tmp_path):
     path = tmp_path / "auto.json"
     runner = Runner.__new__(Runner)
     runner.save_path, runner.meta, runner.seats = str(path), {}, ["human", "human"]
-    runner.force, runner.known = False, {}
+    runner.force, runner.known, runner.takebacks = False, {}, []
     runner.state = good
     runner.save()
     saved = path.read_text()
