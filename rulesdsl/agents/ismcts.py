@@ -148,9 +148,9 @@ class ISMCTSAgent:
         """The actions the search could not tell apart, compared in pairs: each is played
         on the same samples, with the same random numbers after it, so that what they share
         (the cards dealt, the others' luck) cancels out and only their difference remains.
-        Returns those with the best mean (several on a tie). A quarter of the budget's
+        Returns those with the best mean (several on a tie). Half the budget's
         playouts, under the same CPU cap (at least four rounds)."""
-        rounds = max(4, self.iterations // (4 * len(close)))
+        rounds = max(4, self.iterations // (2 * len(close)))
         totals = [0.0] * len(close)
         for done in range(rounds):
             if done >= 4 and cap is not None and time.process_time() > cap:
