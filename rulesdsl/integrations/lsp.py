@@ -53,8 +53,16 @@ class RulesServer(LanguageServer):
         self.symbols: dict = {}      # uri -> symbols of the last text that parsed
         self.trees: dict = {}        # uri -> (merged tree, model or None, sources) of it
 
+    def open_document(self, uri: str):
+        """The document the client opened under `uri`, or None. Never pygls's fallback for
+        any other uri, which reads the file from disk: a request naming file:///dev/stdin
+        or a FIFO would block the server for good, /dev/zero would fill its memory."""
+        return self.workspace.text_documents.get(unquote(uri))
+
     def analyse(self, uri: str) -> None:
-        doc = self.workspace.get_text_document(uri)
+        doc = self.open_document(uri)
+        if doc is None:         # saved without being opened: nothing of it is known
+            return
         path = uri_to_path(uri)
         found, tree, model = index.diagnostics_of(doc.source, path)
         if tree is not None:
@@ -129,7 +137,9 @@ def make_server() -> RulesServer:
             uri=params.text_document.uri, diagnostics=[]))
 
     def word(ls, params):
-        doc = ls.workspace.get_text_document(params.text_document.uri)
+        doc = ls.open_document(params.text_document.uri)
+        if doc is None:
+            return None
         return index.word_at(doc.source, params.position.line, params.position.character)
 
     def local(ls, params, name):
@@ -182,7 +192,9 @@ def make_server() -> RulesServer:
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: RulesServer, params: types.DocumentFormattingParams):
-        doc = ls.workspace.get_text_document(params.text_document.uri)
+        doc = ls.open_document(params.text_document.uri)
+        if doc is None:
+            return None
         try:
             formatted = format_source(doc.source, uri_to_path(params.text_document.uri))
         except RulesError:
