@@ -13,11 +13,12 @@
     rulesdsl lsp
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
-status is 1; an interrupt exits 130. Error codes raised by this layer (C003-C006 belong
-to loading, see rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent
-or seat kind, C010 a simulated game that does not end, C011 a script line that is not a
-legal action, C012 input that ended before the game did, C013 a bad command-line value,
-C016 simulated games lost with their worker (rulesdsl/analysis/simulate.py).
+status is 1 (`check` shows the first 20 warnings of each code, then a count of the rest);
+an interrupt exits 130. Error codes raised by this layer (C003-C006 belong to loading, see
+rulesdsl/game.py): C001 a file that cannot be read, C002 an unknown agent or seat kind, C010
+a simulated game that does not end, C011 a script line that is not a legal action, C012
+input that ended before the game did, C013 a bad command-line value, C016 simulated games
+lost with their worker (rulesdsl/analysis/simulate.py).
 """
 
 from __future__ import annotations
@@ -193,11 +194,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 # ---------------------------------------------------------------- commands
 
-def _render(error) -> str:
-    from rulesdsl.lang.errors import render
-    return render(error)
-
-
 def _unreadable(path: str) -> str:
     """Why a rules file cannot be read, or "" when it can (a regular file, opened without
     waiting: a FIFO or a device is named as such)."""
@@ -220,6 +216,7 @@ def cmd_check(args) -> int:
 
     status = EXIT_OK
     for path in args.files:
+        shown = shown_path(path)
         why = _unreadable(path)
         if why:
             print(f"{shown_path(path)}: error: cannot read the file: {why}", file=sys.stderr)
@@ -228,28 +225,57 @@ def cmd_check(args) -> int:
         try:
             warnings = rulesdsl.check_file(path)
         except CheckFailed as failed:
-            for w in failed.warnings:
-                print(_render(w), file=sys.stderr)
-            for e in failed.errors:
-                print(_render(e), file=sys.stderr)
+            _print_diagnostics(path, failed.errors, failed.warnings)
             n = len(failed.errors)
-            print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
+            print(f"{shown}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
             status = EXIT_ERROR
             continue
         except RulesError as e:
-            print(_render(e), file=sys.stderr)
-            print(f"{path}: 1 error", file=sys.stderr)
+            _print_diagnostics(path, [e], [])
+            print(f"{shown}: 1 error", file=sys.stderr)
             status = EXIT_ERROR
             continue
         except OSError as e:
-            print(f"{path}: error: cannot read the file: {e.strerror or e}", file=sys.stderr)
+            print(f"{shown}: error: cannot read the file: {e.strerror or e}", file=sys.stderr)
             status = EXIT_ERROR
             continue
-        for w in warnings or ():
-            print(_render(w), file=sys.stderr)
+        _print_diagnostics(path, [], warnings or ())
         n = len(warnings or ())
-        print(f"{path}: ok" + (f" ({n} warning{'s' if n != 1 else ''})" if n else ""))
+        print(f"{shown}: ok" + (f" ({n} warning{'s' if n != 1 else ''})" if n else ""))
     return status
+
+
+WARNINGS_SHOWN_PER_CODE = 20
+
+
+def _print_diagnostics(path: str, errors, warnings) -> None:
+    """Every error, and the first WARNINGS_SHOWN_PER_CODE warnings of each code with a count
+    of the rest: a file of 15,000 unused definitions gives a screen, not 15,000 excerpts.
+    Each file is read and split into lines once for all of them."""
+    from rulesdsl.lang.errors import SourceExcerpts, visible
+    excerpts = SourceExcerpts()
+    shown, held = capped_per_code(warnings, WARNINGS_SHOWN_PER_CODE)
+    for w in shown:
+        print(excerpts.render(w), file=sys.stderr)
+    for e in errors:
+        print(excerpts.render(e), file=sys.stderr)
+    for code, n in held.items():
+        print(f"{visible(path)}: ... and {n:,} more {code} warning{'s' if n != 1 else ''} "
+              "(--format json lists every one)", file=sys.stderr)
+
+
+def capped_per_code(diagnostics, most: int) -> tuple[list, dict]:
+    """The first `most` diagnostics of each code, in order, and how many of each code are
+    left out."""
+    seen: dict = {}
+    shown, held = [], {}
+    for d in diagnostics:
+        seen[d.code] = seen.get(d.code, 0) + 1
+        if seen[d.code] <= most:
+            shown.append(d)
+        else:
+            held[d.code] = held.get(d.code, 0) + 1
+    return shown, held
 
 
 def cmd_play(args) -> int:
@@ -463,13 +489,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command is None:  # bare `rulesdsl`: say what it can do
         parser.print_help()
         return EXIT_OK
-    from rulesdsl.lang.errors import RulesError
+    from rulesdsl.lang.errors import RulesError, SourceExcerpts
     try:
         return args.func(args)
     except RulesError as e:
-        errors = getattr(e, "errors", None) or [e]
-        for err in errors:
-            print(_render(err), file=sys.stderr)
+        excerpts = SourceExcerpts()     # each file read once, however many errors it has
+        for err in getattr(e, "errors", None) or [e]:
+            print(excerpts.render(err), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("\nrulesdsl: interrupted", file=sys.stderr)

@@ -10,10 +10,22 @@ Any editor that speaks the Language Server Protocol gets, for `.rules` files:
 - completion of keywords, built-ins and declared names;
 - document symbols: options, enums, boards, kinds, zones, variables, definitions, phases;
 - formatting through `rulesdsl fmt`'s formatter.
+
+A text is checked on a worker thread, never on the message loop: while a long file is
+checked, hovers and completions are answered from the last analysis. Only the analysis of a
+document's newest text is published; one overtaken by an edit is dropped. Messages come
+through `Frames`, which skips a message whose header is broken (a negative, missing or
+huge Content-Length) and goes on with the next good one.
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+import logging
+import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
@@ -47,11 +59,19 @@ COMPLETION_KINDS = {"keyword": types.CompletionItemKind.Keyword,
                     "field": types.CompletionItemKind.Field}
 
 
+logger = logging.getLogger(__name__)
+
+
 class RulesServer(LanguageServer):
     def __init__(self):
         super().__init__("rulesdsl", __version__)
         self.symbols: dict = {}      # uri -> symbols of the last text that parsed
         self.trees: dict = {}        # uri -> (merged tree, model or None, sources) of it
+        self.edits: dict = {}        # uri -> the number of its newest text
+        self.texts_seen = itertools.count(1)   # numbers texts across documents: a text of a
+        # document closed and opened again never takes the number of one before
+        # one thread: a check is pure Python, so more would only share the same core
+        self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulesdsl-check")
 
     def open_document(self, uri: str):
         """The document the client opened under `uri`, or None. Never pygls's fallback for
@@ -59,26 +79,40 @@ class RulesServer(LanguageServer):
         or a FIFO would block the server for good, /dev/zero would fill its memory."""
         return self.workspace.text_documents.get(unquote(uri))
 
-    def analyse(self, uri: str) -> None:
+    async def analyse(self, uri: str) -> None:
+        """Check the document's text as it is now on the worker thread, then publish what
+        it found, unless a newer text of the document came in meanwhile."""
         doc = self.open_document(uri)
         if doc is None:         # saved without being opened: nothing of it is known
             return
-        path = uri_to_path(uri)
-        found, tree, model = index.diagnostics_of(doc.source, path)
-        if tree is not None:
-            sources = {path: doc.source}
-            for d in tree.decls:
-                p = d.span.path if d.span else path
-                if p not in sources:
-                    try:
-                        sources[p] = read_text(p, "E107", "file to extend")
-                    except (OSError, RulesError):
-                        sources[p] = ""
-            self.symbols[uri] = index.symbols_of(tree, sources, model)
-            self.trees[uri] = (tree, model, sources)
+        text, version, path = doc.source, doc.version, uri_to_path(uri)
+        edit = self.edits[uri] = next(self.texts_seen)
+
+        def newest() -> bool:
+            return self.edits.get(uri) == edit
+
+        def work():
+            return index.analyse(text, path) if newest() else None   # overtaken: skip it
+
+        result = await asyncio.get_running_loop().run_in_executor(self.checker, work)
+        if result is None or not newest():
+            return
+        if result.symbols is not None:
+            self.symbols[uri] = result.symbols
+            self.trees[uri] = (result.tree, result.model, result.sources)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=doc.version,
-            diagnostics=[to_diagnostic(d, path) for d in found]))
+            uri=uri, version=version,
+            diagnostics=[to_diagnostic(d, path) for d in result.diagnostics]))
+
+    def shutdown(self):
+        self.checker.shutdown(wait=False, cancel_futures=True)
+        super().shutdown()
+
+    def forget(self, uri: str) -> None:
+        """A closed document: drop what is known of it and any analysis in flight."""
+        self.edits.pop(uri, None)
+        self.symbols.pop(uri, None)
+        self.trees.pop(uri, None)
 
 
 def uri_to_path(uri: str) -> str:
@@ -118,21 +152,20 @@ def make_server() -> RulesServer:
     server = RulesServer()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: RulesServer, params: types.DidOpenTextDocumentParams):
-        ls.analyse(params.text_document.uri)
+    async def did_open(ls: RulesServer, params: types.DidOpenTextDocumentParams):
+        await ls.analyse(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: RulesServer, params: types.DidChangeTextDocumentParams):
-        ls.analyse(params.text_document.uri)
+    async def did_change(ls: RulesServer, params: types.DidChangeTextDocumentParams):
+        await ls.analyse(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: RulesServer, params: types.DidSaveTextDocumentParams):
-        ls.analyse(params.text_document.uri)
+    async def did_save(ls: RulesServer, params: types.DidSaveTextDocumentParams):
+        await ls.analyse(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams):
-        ls.symbols.pop(params.text_document.uri, None)
-        ls.trees.pop(params.text_document.uri, None)
+        ls.forget(params.text_document.uri)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=params.text_document.uri, diagnostics=[]))
 
@@ -220,7 +253,81 @@ def _document_symbol(s) -> types.DocumentSymbol:
                                 children=[_document_symbol(c) for c in s.children])
 
 
+# A message larger than this is refused unread: a didOpen carries a whole file, JSON-escaped,
+# and a rules file is at most `file_bytes` (10 MB) long; a client that says more is wrong.
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+MAX_HEADER_LINE = 64 * 1024
+_LENGTH = re.compile(rb"content-length:[ \t]*(\S*)[ \t]*\r?\n?$", re.IGNORECASE)
+
+
+class Frames:
+    """Standard input as pygls reads it (`readline` for headers, `read` for a body), holding
+    only well-formed messages. A header block without a Content-Length, or with one that is
+    not a number or is past MAX_MESSAGE_BYTES, is skipped with a warning on standard error
+    and reading goes on at the next header: a broken body that ends without a newline is
+    read with the header after it, so a header is found at the end of a line as well."""
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.ready = b""   # the clean message being handed out: its header, then its body
+
+    def readline(self) -> bytes:
+        if not self.ready:
+            self.ready = self.next_message()
+        end = self.ready.find(b"\n") + 1 or len(self.ready)
+        line, self.ready = self.ready[:end], self.ready[end:]
+        return line
+
+    def read(self, n: int) -> bytes:
+        body, self.ready = self.ready[:n], self.ready[n:]
+        return body
+
+    def next_message(self) -> bytes:
+        """The next good message as `Content-Length: N` + blank line + body; b"" at the end."""
+        while True:
+            header = self.header_block()
+            if header is None:
+                return b""
+            length = self.content_length(header)
+            if length is None:
+                continue
+            body = self.raw.read(length)
+            if len(body) < length:
+                return b""           # the input ended inside the body
+            return b"Content-Length: %d\r\n\r\n" % length + body
+
+    def header_block(self) -> list | None:
+        """The lines up to a blank one (without it); None at the end of the input."""
+        lines = []
+        while True:
+            line = self.raw.readline(MAX_HEADER_LINE)
+            if not line:
+                return None
+            if not line.strip():
+                if lines:
+                    return lines
+                continue             # blank lines between messages
+            lines.append(line)
+
+    @staticmethod
+    def content_length(header: list) -> int | None:
+        """The block's Content-Length, or None (with a warning) when it has no usable one."""
+        for line in header:
+            at = line.lower().rfind(b"content-length:")
+            found = _LENGTH.match(line, at) if at >= 0 else None
+            if found is None:
+                continue
+            value = found.group(1)
+            if value.isdigit() and len(value) <= 12 and 0 < int(value) <= MAX_MESSAGE_BYTES:
+                return int(value)
+            logger.warning("rulesdsl lsp: a message with Content-Length %r was skipped "
+                           "(a length is a number from 1 to %d)", value[:40], MAX_MESSAGE_BYTES)
+            return None
+        logger.warning("rulesdsl lsp: a message without a Content-Length header was skipped")
+        return None
+
+
 def serve() -> int:
     """Run the server on standard input and output until the client says exit."""
-    make_server().start_io()
+    make_server().start_io(stdin=Frames(sys.stdin.buffer))
     return 0

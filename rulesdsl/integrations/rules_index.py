@@ -17,8 +17,9 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import (AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, check_file_tree,
                                  elem_of)
-from rulesdsl.lang.errors import CheckFailed, RulesError
+from rulesdsl.lang.errors import CheckFailed, RulesError, line_table
 from rulesdsl.lang.extend import load_tree
+from rulesdsl.lang.limits import read_text
 from rulesdsl.lang.syntax import _keywords
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -71,10 +72,31 @@ class Symbol:
 
 @attrs.define
 class Analysis:
-    """One buffer's diagnostics and symbols (symbols from the last text that parsed)."""
+    """What one text of a buffer gives: its diagnostics, and where it parsed its merged
+    tree, the checker's model (None where it did not check), the texts of every file in
+    the tree, and its symbols."""
     diagnostics: list
-    symbols: list
-    ok: bool
+    tree: Optional[ast.File] = None
+    model: object = None
+    sources: dict = attrs.Factory(dict)
+    symbols: Optional[list] = None     # None: the text did not parse
+
+
+def analyse(text: str, path: str) -> Analysis:
+    """Everything the editor is told about a text, computed from the text alone (and the
+    files it extends): slow for a long file, so the server runs it off its message loop."""
+    found, tree, model = diagnostics_of(text, path)
+    if tree is None:
+        return Analysis(found)
+    sources = {path: text}
+    for d in tree.decls:
+        p = d.span.path if d.span else path
+        if p not in sources:
+            try:   # read as every rules file is: a FIFO there must not hang the server
+                sources[p] = read_text(p, "E107", "file to extend")
+            except (OSError, RulesError):
+                sources[p] = ""
+    return Analysis(found, tree, model, sources, symbols_of(tree, sources, model))
 
 
 def diagnostics_of(text: str, path: str) -> tuple[list, Optional[ast.File], object]:
@@ -147,27 +169,22 @@ def symbols_of(tree: ast.File, sources: dict, model=None) -> list:
 
 
 def _symbol(name: str, sort: str, span, sources: dict, whole) -> Optional[Symbol]:
+    """The symbol of a name declared in `span`: the name's own place (searched near the
+    span's start only) and the first line of the whole declaration. Each costs no more than
+    the span's text: a file declares thousands of names."""
     if span is None:
         return None
     text = sources.get(span.path, "")
-    start = span.start if span.end > span.start else _offset(text, span.line, span.column)
-    found = re.compile(rf"\b{re.escape(name)}\b").search(text, start)
+    lines = line_table(text)
+    start = span.start if span.end > span.start else lines.offset(span.line, span.column)
+    near = max(span.end, start + 200)
+    found = re.compile(rf"\b{re.escape(name)}\b").search(text, start, near + len(name) + 1)
     line, col = span.line - 1, span.column - 1
-    if found and found.start() <= max(span.end, start + 200):
-        line, col = _position(text, found.start())
-    first = text[_offset(text, whole.line, whole.column):].split("\n", 1)[0].strip()
+    if found and found.start() <= near:
+        line, col = (n - 1 for n in lines.position(found.start()))
+    first = (lines.line(whole.line) or "")[whole.column - 1:].strip()
     return Symbol(name, sort, span.path, line, col, line, col + len(name), whole.line - 1,
                   whole.end_line - 1, whole.end_column - 1, first)
-
-
-def _offset(text: str, line: int, column: int) -> int:
-    lines = text.split("\n")
-    return sum(len(x) + 1 for x in lines[:line - 1]) + column - 1
-
-
-def _position(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset)
-    return line, offset - (text.rfind("\n", 0, offset) + 1)
 
 
 def _type_text(t) -> str:
@@ -216,10 +233,10 @@ def flatten(symbols: list) -> list:
 
 
 def word_at(text: str, line: int, column: int) -> str:
-    lines = text.split("\n")
-    if not 0 <= line < len(lines):
+    here = line_table(text).line(line + 1)
+    if here is None:
         return ""
-    for m in WORD.finditer(lines[line]):
+    for m in WORD.finditer(here):
         if m.start() <= column <= m.end():
             return m.group()
     return ""
@@ -311,8 +328,7 @@ def local_at(tree: ast.File, model, sources: dict, path: str, line: int, column:
     top = next((d for d in tree.decls if _contains(d.span, path, line, column)), None)
     if top is None:
         return None
-    text = sources.get(path, "")
-    here = _offset(text, line + 1, column + 1)
+    here = line_table(sources.get(path, "")).offset(line + 1, column + 1)
     found = None
     for node in _walk(top):
         if not isinstance(node, BINDERS) or node.span is None:

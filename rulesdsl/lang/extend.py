@@ -36,13 +36,32 @@ def describe(key: tuple) -> str:
     return " ".join(k.lower() if i == 0 else k for i, k in enumerate(key))
 
 
-def resolve_base(spec: str, from_path: str) -> Path | None:
+def resolve_base(spec: str, from_path: str, ext) -> Path | None:
+    """The file an `extends` names, or None; a name the system cannot even look up (too
+    long, a NUL) is E210 at the `extends` line, not an error of the file that holds it."""
     here = Path(from_path).resolve().parent if from_path and not from_path.startswith("<") \
         else Path.cwd()
-    for candidate in (here / spec, here / f"{spec}.rules"):
-        if is_rules_file(candidate):
-            return candidate
-    return bundled_path(spec)
+    try:
+        for candidate in (here / spec, here / f"{spec}.rules"):
+            if is_rules_file(candidate):
+                return candidate
+        return bundled_path(spec)
+    except (OSError, ValueError) as e:   # ENAMETOOLONG; ValueError for an embedded NUL
+        why = getattr(e, "strerror", None) or "the name cannot be a file's name"
+        raise RulesError("E210", f"cannot look up the file {shown_name(spec)} to extend: "
+                         f"{why}", ext.span, ["name a .rules file next to this one, or a "
+                                              "bundled game"]) from None
+
+
+SHOWN_NAME_CHARS = 60
+
+
+def shown_name(spec: str) -> str:
+    """A file name from an `extends` as a message quotes it: cut past 60 characters, so a
+    name of thousands still gives a message that fits on a line."""
+    if len(spec) <= SHOWN_NAME_CHARS:
+        return f"'{spec}'"
+    return f"'{spec[:SHOWN_NAME_CHARS]}...' ({len(spec):,} characters)"
 
 
 def read_base(path: Path, ext) -> str:
@@ -51,16 +70,16 @@ def read_base(path: Path, ext) -> str:
     try:
         data = read_bytes(path, "E212", "file to extend")
     except OSError as e:
-        raise RulesError("E210", f"cannot read the file '{ext.body.path}' to extend: "
+        raise RulesError("E210", f"cannot read the file {shown_name(ext.body.path)} to extend: "
                          f"{e.strerror or e}", ext.span) from None
     except RulesError as e:
         raise RulesError(e.code, e.message, ext.span, e.hints) from None
     try:
         return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     except UnicodeDecodeError:
-        raise RulesError("E212", f"the file '{ext.body.path}' to extend is not UTF-8 text",
-                         ext.span, ["only rules files can be extended: UTF-8 text whose name "
-                                    "ends in .rules"]) from None
+        raise RulesError("E212", f"the file {shown_name(ext.body.path)} to extend is not UTF-8 "
+                         "text", ext.span, ["only rules files can be extended: UTF-8 text "
+                                            "whose name ends in .rules"]) from None
 
 
 def load_tree(text: str, path: str, sources: dict, depth: int = 0) -> ast.File:
@@ -81,9 +100,9 @@ def load_tree(text: str, path: str, sources: dict, depth: int = 0) -> ast.File:
         raise RulesError("E211", f"files extend each other more than {MAX_DEPTH} deep",
                          ext.span, ["check for a file that extends itself"])
     refuse_control_in_name(ext.body.path, "E213", "file to extend", ext.span)
-    base_path = resolve_base(ext.body.path, path)
+    base_path = resolve_base(ext.body.path, path, ext)
     if base_path is None:
-        raise RulesError("E210", f"cannot find the file '{ext.body.path}' to extend",
+        raise RulesError("E210", f"cannot find the file {shown_name(ext.body.path)} to extend",
                          ext.span, ["name a .rules file next to this one, or a bundled game",
                                     "only rules files can be extended: UTF-8 text whose name "
                                     "ends in .rules"])

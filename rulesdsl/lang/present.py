@@ -12,7 +12,6 @@ from typing import Optional
 import attrs
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import did_you_mean
 
 W_NO_QUESTION = "W705"
 
@@ -53,7 +52,7 @@ def check_presentation(checker, decls) -> Presentation:
         if name in things:
             return True
         checker.err("E200", f"{what} names '{name}', which is not declared",
-                    checker.name_at(span, name), did_you_mean(name, things) or
+                    checker.name_at(span, name), checker.suggest(name, things) or
                     ["name a kind, an enum value, a zone, a variable, a phase or a definition"])
         return False
 
@@ -70,7 +69,7 @@ def check_presentation(checker, decls) -> Presentation:
             for ref in d.names:
                 if ref.name not in m.vars:
                     checker.err("E200", f"internal names '{ref.name}', which is not a variable",
-                                ref.span, did_you_mean(ref.name, m.vars) or
+                                ref.span, checker.suggest(ref.name, m.vars) or
                                 ["internal lists variables the screen should not show"])
                 else:
                     p.internal.add(ref.name)
@@ -87,7 +86,7 @@ def _show(checker, d: ast.Show) -> Optional[tuple]:
     if define is None:
         checker.err("E200", f"show names '{d.name}', which is not a definition",
                     checker.name_at(d.span, d.name, r"show\s+"),
-                    did_you_mean(d.name, m.defines) or
+                    checker.suggest(d.name, m.defines) or
                     ["declare it first: define NAME(p: player) = ..."])
         return None
     params = define.params

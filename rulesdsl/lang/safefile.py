@@ -27,10 +27,9 @@ from rulesdsl.lang.errors import RulesError
 def shown_path(path) -> str:
     """A path as a message prints it: control characters (NUL, ESC, a newline) escaped so
     that the terminal shows them rather than obeys them; a very long one shortened."""
+    from rulesdsl.lang.errors import visible
     text = os.fspath(path) if isinstance(path, os.PathLike) else path
-    text = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in text)
+    text = visible(text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text))
     return text if len(text) <= 200 else text[:100] + "..." + text[-60:]
 
 

@@ -3,7 +3,10 @@
 
 import asyncio
 import json
+import queue
+import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -54,11 +57,13 @@ class Session:
     def __init__(self):
         self.client = LanguageClient("rulesdsl-test", "v1")
         self.published = {}
+        self.events = []        # ("diagnostics", version) in the order they came
         self.arrived = asyncio.Event()
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_diagnostics(params: types.PublishDiagnosticsParams):
             self.published[params.uri] = params.diagnostics
+            self.events.append(("diagnostics", params.version))
             self.arrived.set()
 
     async def __aenter__(self):
@@ -218,3 +223,139 @@ def test_lsp_without_the_extra_says_what_to_install(monkeypatch, capsys):
     monkeypatch.delitem(sys.modules, "rulesdsl.integrations.lsp", raising=False)
     assert cli.main(["lsp"]) == 1
     assert "pip install 'rulesdsl[lsp]'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- a slow file, issue 31
+
+# thousands of definitions: a check of seconds, as a long file being typed would take
+SLOW = GAME + "".join(f"define unused_{i}(p: player) = {i}\n" for i in range(6000))
+
+
+class Watched(Session):
+    """A session that sends a change without waiting for its diagnostics."""
+
+    def send_change(self, uri: str, text: str, version: int):
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    async def published_version(self, version: int):
+        while ("diagnostics", version) not in self.events:
+            self.arrived.clear()
+            await asyncio.wait_for(self.arrived.wait(), 90)
+
+
+def test_hover_is_answered_from_the_last_analysis_while_a_slow_text_is_checked(tmp_path):
+    uri = (tmp_path / "pairs.rules").as_uri()
+    doc = types.TextDocumentIdentifier(uri=uri)
+
+    async def go():
+        async with Watched() as s:
+            await s.open(uri, GAME)
+            s.send_change(uri, SLOW, 2)
+            hover = await s.client.text_document_hover_async(
+                types.HoverParams(doc, position_of(GAME, "hand[p] {", 1)))
+            s.events.append(("hover", None))
+            await s.published_version(2)
+            return hover, s.events, s.published[uri]
+
+    hover, events, last = run(go())
+    assert "zone hand per player private unordered" in hover.contents.value
+    assert events.index(("hover", None)) < events.index(("diagnostics", 2)), events
+    assert sum(d.code == "W700" for d in last) == 6000   # the slow text was checked after all
+
+
+def test_only_the_newest_text_is_published(tmp_path):
+    uri = (tmp_path / "pairs.rules").as_uri()
+    newest = GAME.replace("move c to pile", "move c to piel")
+
+    async def go():
+        async with Watched() as s:
+            await s.open(uri, GAME)
+            s.send_change(uri, SLOW, 2)
+            s.send_change(uri, newest, 3)
+            await s.published_version(3)
+            return s.events, s.published[uri]
+
+    events, last = run(go())
+    assert ("diagnostics", 2) not in events, events     # overtaken: dropped, not published
+    assert [d.code for d in last] == ["W700", "E200"]
+
+
+class RawServer:
+    """`rulesdsl lsp` driven byte by byte, to send what no client library would."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, "-m", "rulesdsl", "lsp"], cwd=str(ROOT),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+        self.messages: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                if not line.strip():
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            self.messages.put(json.loads(out.read(length)))
+
+    def send_raw(self, data: bytes):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, message: dict):
+        body = json.dumps(message).encode()
+        self.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def answer(self, msg_id: int) -> dict:
+        """The response to request `msg_id`; fails if none comes within 60 s."""
+        while True:
+            message = self.messages.get(timeout=60)
+            if message.get("id") == msg_id and "method" not in message:
+                return message
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+        self.proc.stdin.close()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+def completion(msg_id: int) -> dict:
+    return {"jsonrpc": "2.0", "id": msg_id, "method": "textDocument/completion",
+            "params": {"textDocument": {"uri": "file:///nowhere/x.rules"},
+                       "position": {"line": 0, "character": 0}}}
+
+
+@pytest.mark.parametrize("broken", [
+    b"Content-Length: -5\r\n\r\n",
+    b"Content-Length: five\r\n\r\n",
+    b"Content-Length: 99999999999999999999999\r\n\r\n",
+    b"Content-Length: 1" + b"0" * 5000 + b"\r\n\r\n",
+    b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n",    # no length
+    b"\r\n",                                                                 # no header
+], ids=["negative", "not a number", "huge", "5000 digits", "missing", "no header"])
+def test_a_broken_header_is_skipped_and_the_next_message_answered(broken):
+    server = RawServer()
+    try:
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                     "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+        assert "capabilities" in server.answer(1)["result"]
+        server.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        server.send_raw(broken + json.dumps(completion(2)).encode())    # lost: its header
+        server.send(completion(3))
+        labels = {item["label"] for item in server.answer(3)["result"]["items"]}
+        assert {"shuffle", "zone"} <= labels
+        server.send_raw(b"Content-Length: 5\r\n\r\nhello")             # a body, not JSON
+        server.send(completion(4))
+        assert server.answer(4)["result"]["items"]
+    finally:
+        server.close()

@@ -16,7 +16,8 @@ from typing import Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.limits import card_label_errors, instance_errors, option_label_errors
-from rulesdsl.lang.errors import CheckFailed, RulesError, RulesWarning, Span
+from rulesdsl.lang.errors import (CheckFailed, RulesError, RulesWarning, Span, did_you_mean,
+                                  line_table)
 from rulesdsl.lang.present import check_presentation
 from rulesdsl.lang.check.declarations import Declarations
 from rulesdsl.lang.check.bodies import Bodies
@@ -29,6 +30,11 @@ from rulesdsl.lang.check.model import (  # noqa: F401
     list_of)
 
 
+# names compared for "did you mean" hints in one check: every hint of a file a person writes,
+# while thousands of unknown names get theirs only until it runs out
+HINT_BUDGET = 200_000
+
+
 class Checker(Declarations, Bodies, Statements, Types, Names):
     def __init__(self, file: ast.File, sources: dict):
         self.file = file
@@ -39,6 +45,12 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
         self.context = "phase"  # "phase", "define", "setup", "response", "effect", "playable"
         self.current_phase: Optional[PhaseInfo] = None
         self.used: set = set()
+        self.hint_budget = HINT_BUDGET
+        # looked up per statement or name, so built once after `collect` (index_declarations)
+        self.globals: dict = {}             # every global name -> what it is
+        self.enum_value_owner: dict = {}    # an enum value -> (its enum, its index)
+        self.kinds_on_play = False          # does some kind have an `on play` effect?
+        self.effect_calls: set = set()      # phases run by cards' effects and responses
 
     # ------------------------------------------------------------------ reporting
     def err(self, code: str, msg: str, span: Optional[Span], hints=()):
@@ -47,27 +59,37 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
     def warn(self, code: str, msg: str, span: Optional[Span], hints=()):
         self.warnings.append(RulesWarning(code, msg, span, hints))
 
+    def suggest(self, name: str, *pools) -> list[str]:
+        """"did you mean ...?" for `name` among the names of `pools`, while the check's
+        budget of names compared lasts: each search reads every candidate, so thousands of
+        unknown names among thousands of declarations would take minutes."""
+        if self.hint_budget <= 0:
+            return []
+        candidates = set().union(*pools)
+        self.hint_budget -= len(candidates)
+        return did_you_mean(name, candidates)
+
     def name_at(self, span: Optional[Span], name: str, after: str = "") -> Optional[Span]:
         """The span of the word `name` inside `span`, after the pattern `after`; else `span`."""
         text = self.m.sources.get(span.path) if span is not None else None
         if text is None or not 0 <= span.start < span.end <= len(text):
             return span
-        line = text.count("\n", 0, span.start) + 1
-        if (line, span.start - text.rfind("\n", 0, span.start)) != (span.line, span.column):
+        lines = line_table(text)
+        if lines.position(span.start) != (span.line, span.column):
             return span  # offsets of another text (an expression inside a string)
         found = re.compile(after + r"\b(" + re.escape(name) + r")\b").search(
             text, span.start, span.end)
         if found is None:
             return span
         start = found.start(1)
-        line = text.count("\n", 0, start) + 1
-        col = start - text.rfind("\n", 0, start)
+        line, col = lines.position(start)
         return Span(span.path, line, col, line, col + len(name), start, start + len(name))
 
     # ------------------------------------------------------------------ declarations
     def run(self) -> Model:
         decls = [d.body for d in self.file.decls]
         self.collect(decls)
+        self.index_declarations()
         self.check_bodies(decls)
         self.m.present = check_presentation(self, decls)
         self.check_unused()

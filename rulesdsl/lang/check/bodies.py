@@ -88,7 +88,7 @@ class Bodies:
                 self.kind_asks = getattr(self, "kind_asks", set())
                 if self.current_phase.asks:
                     self.kind_asks.add(k.name)
-                self.effect_calls = getattr(self, "effect_calls", set()) | self.current_phase.calls
+                self.effect_calls.update(self.current_phase.calls)
         # decks
         for deck in m.decks:
             self.deck(deck)
@@ -113,7 +113,7 @@ class Bodies:
             self.current_phase = PhaseInfo(f"response {r.name}", None, [])
             self.block(r.body)
             m.nslots[id(r)] = self.scope.count
-            self.effect_calls = getattr(self, "effect_calls", set()) | self.current_phase.calls
+            self.effect_calls.update(self.current_phase.calls)
         # setup
         if m.setup is not None:
             self.scope = Scope(m.setup)
@@ -149,8 +149,7 @@ class Bodies:
             return True
         if isinstance(e, ast.Unary):
             return e.op == "-" and isinstance(e.operand, ast.Int)
-        return isinstance(e, ast.Name) and any(e.name in en.values
-                                               for en in self.m.enums.values())
+        return isinstance(e, ast.Name) and e.name in self.enum_value_owner
 
     def infer_define(self, d: DefineInfo):
         state = self.define_state.get(d.name)
@@ -179,13 +178,18 @@ class Bodies:
     def check_decisions_reach(self):
         """Which phases can reach a decision; setup must not."""
         m = self.m
-        changed = True
-        while changed:
-            changed = False
-            for p in m.phases.values():
-                if not p.asks and any(m.phases[c].asks for c in p.calls if c in m.phases):
-                    p.asks = True
-                    changed = True
+        # from each phase that asks back to its callers, each phase once: sweeping every
+        # phase until nothing changes took a sweep per link of a long chain of calls
+        callers: dict = {}
+        for p in m.phases.values():
+            for c in p.calls:
+                callers.setdefault(c, []).append(p)
+        todo = [p for p in m.phases.values() if p.asks]
+        while todo:
+            for caller in callers.get(todo.pop().name, ()):
+                if not caller.asks:
+                    caller.asks = True
+                    todo.append(caller)
         if m.setup is not None:
             for c in sorted(getattr(self, "setup_calls", ())):
                 if c in m.phases and m.phases[c].asks:
@@ -207,7 +211,7 @@ class Bodies:
                 self.warn("W700", f"definition {name} is never used", d.decl.span)
         reachable = set()
         todo = [m.flow] + sorted(getattr(self, "setup_calls", set())) + \
-            sorted(getattr(self, "effect_calls", set()))
+            sorted(self.effect_calls)
         while todo:
             n = todo.pop()
             if n in reachable or n not in m.phases:

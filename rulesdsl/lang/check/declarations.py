@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import Span, did_you_mean
+from rulesdsl.lang.errors import Span
 from rulesdsl.lang.check.model import HEX_DIRECTIONS
 from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, DefineInfo, EnumInfo, GRID_MAX, KindInfo, PhaseInfo, RESERVED_TYPE_NAMES, STATEMENT_KEYWORDS, Scope, VarInfo, ZoneInfo, elem_of, list_of
 
@@ -34,8 +34,19 @@ class Declarations:
             names[n] = "built-in"
         return names
 
+    def index_declarations(self) -> None:
+        """What statements and names look up, built once when every declaration is in: a
+        scan of all declarations per statement would make a long file's check quadratic."""
+        self.globals = self.global_names()
+        self.enum_value_owner = {}
+        for e in self.m.enums.values():   # the first enum declaring a value owns it
+            for v, i in e.positions.items():
+                self.enum_value_owner.setdefault(v, (e, i))
+        self.kinds_on_play = any(k.decl.on_play for k in self.m.kinds.values())
+
     def collect(self, decls):
         seen: dict[str, tuple[str, Span]] = {}
+        response_names: set = set()
         m = self.m
 
         def claim(name: str, what: str, span: Span) -> bool:
@@ -87,8 +98,9 @@ class Declarations:
                             self.err("E502", f"enum field '{f.name}' is declared twice", f.span)
                         fields[f.name] = self.type_of_ref(f.type)
                     values, attrs_ = [], []
+                    values_seen: set = set()  # a set: an enum may have thousands of values
                     for it in d.items:
-                        if it.name in values:
+                        if it.name in values_seen:
                             self.err("E501", f"'{it.name}' appears twice in enum {d.name}", it.span)
                             continue
                         if len(it.args) != len(d.fields):
@@ -98,23 +110,25 @@ class Declarations:
                                      f"{n} field{'s' if n != 1 else ''}", it.span,
                                      [f"give one value for each of: {', '.join(fields) or 'no fields'}"])
                         values.append(it.name)
+                        values_seen.add(it.name)
                         attrs_.append({f.name: a for f, a in zip(d.fields, it.args)})
                     m.enums[d.name] = EnumInfo(d.name, values, fields, attrs_, d)
             elif isinstance(d, ast.Board):
                 if claim(d.name, "board", d.span):
-                    values = []
+                    values, values_seen = [], set()
                     for n in d.nodes:
-                        if n.name in values:
+                        if n.name in values_seen:
                             self.err("E501", f"'{n.name}' appears twice on board {d.name}", n.span)
                             continue
                         values.append(n.name)
+                        values_seen.add(n.name)
                     info = EnumInfo(d.name, values, {}, [{} for _ in values], d, True)
                     pairs = set()
                     for b in d.borders:
-                        bad = [x for x in (b.a, b.b) if x not in values]
+                        bad = [x for x in (b.a, b.b) if x not in info.positions]
                         for x in bad:
                             self.err("E200", f"'{x}' is not a node of board {d.name}",
-                                     self.name_at(b.span, x), did_you_mean(x, values))
+                                     self.name_at(b.span, x), self.suggest(x, values))
                         if bad:
                             continue
                         if b.a == b.b:
@@ -124,7 +138,7 @@ class Declarations:
                         if key in pairs:
                             self.err("E501", f"the border {b.a} - {b.b} is listed twice", b.span)
                         pairs.add(key)
-                        info.borders.append((values.index(b.a), values.index(b.b)))
+                        info.borders.append((info.positions[b.a], info.positions[b.b]))
                     m.enums[d.name] = info
             elif isinstance(d, ast.Grid):
                 self.grid(d, claim)
@@ -199,7 +213,7 @@ class Declarations:
         elif m.flow not in m.phases:
             self.err("E204", f"flow names '{m.flow}', which is not a phase",
                      self.name_at(self.flow_decl.span, m.flow, r"flow\s+"),
-                     did_you_mean(m.flow, m.phases))
+                     self.suggest(m.flow, m.phases))
         elif m.phases[m.flow].params:
             self.err("E400", f"the flow phase '{m.flow}' must take no parameters",
                      self.name_at(self.flow_decl.span, m.flow, r"flow\s+"),
@@ -213,7 +227,7 @@ class Declarations:
                 if target is None:
                     self.err("E200", f"modifier {d.name} changes '{d.target}', which is not a "
                              "definition", self.name_at(d.span, d.target, r"\bof\s+"),
-                             did_you_mean(d.target, m.defines))
+                             self.suggest(d.target, m.defines))
                 else:
                     if any(x.name == d.name for x in target.modifiers):
                         self.err("E500", f"modifier '{d.name}' is declared twice", d.span)
@@ -223,14 +237,15 @@ class Declarations:
                 if z is None:
                     self.err("E202", f"unknown zone '{d.zone}'",
                              self.name_at(d.span, d.zone, r"invariant\s+"),
-                             did_you_mean(d.zone, m.zones))
+                             self.suggest(d.zone, m.zones))
                 elif d.keep < 1:
                     self.err("E601", "an invariant must keep at least 1 card", d.span)
                 else:
                     z.keep = d.keep
             elif isinstance(d, ast.Response):
-                if any(r.name == d.name for r in m.responses):
+                if d.name in response_names:
                     self.err("E500", f"response '{d.name}' is declared twice", d.span)
+                response_names.add(d.name)
                 m.responses.append(d)
 
     def grid(self, d: ast.Grid, claim) -> None:
@@ -275,7 +290,7 @@ class Declarations:
             if r.name != "player" and r.name not in self.m.enums:
                 bad += 1
                 self.err("E205", f"'{r.name}' is not 'player', an enum or a board", r.span,
-                         did_you_mean(r.name, list(self.m.enums) + ["player"]))
+                         self.suggest(r.name, self.m.enums, ["player"]))
         return bad
 
     def params(self, params) -> list:
@@ -301,7 +316,7 @@ class Declarations:
         if t.name in self.m.enums:
             return t.name
         self.err("E205", f"unknown type '{t.name}'", t.span,
-                 did_you_mean(t.name, ["int", "bool", "player", "card", *self.m.enums]) or
+                 self.suggest(t.name, ["int", "bool", "player", "card"], self.m.enums) or
                  ["types are int, bool, player, card, list of T, or an enum or board name"])
         return "any"
 
@@ -319,7 +334,7 @@ class Declarations:
             if parent is None:
                 self.err("E201", f"kind {k.name} extends unknown kind '{k.parent}'",
                          self.name_at(k.decl.span, k.parent, r":\s*"),
-                         did_you_mean(k.parent, self.m.kinds))
+                         self.suggest(k.parent, self.m.kinds))
             else:
                 self.resolve_kind(parent, stack + [k.name])
                 fields.update(parent.fields)
@@ -378,7 +393,7 @@ class Declarations:
         if deck.zone not in m.zones:
             self.err("E202", f"the deck starts in unknown zone '{deck.zone}'",
                      self.name_at(deck.span, deck.zone, r"deck\s+"),
-                     did_you_mean(deck.zone, m.zones) or [f"declare it: zone {deck.zone} hidden"])
+                     self.suggest(deck.zone, m.zones) or [f"declare it: zone {deck.zone} hidden"])
         else:
             dims = m.zones[deck.zone].dims
             want = ["player"] if deck.per_player else []
@@ -399,7 +414,7 @@ class Declarations:
             k = m.kinds.get(e.kind)
             if k is None:
                 self.err("E201", f"unknown kind '{e.kind}'", self.name_at(e.span, e.kind),
-                         did_you_mean(e.kind, m.kinds))
+                         self.suggest(e.kind, m.kinds))
                 continue
             if e.count < 1:
                 self.err("E601", "a deck entry needs a count of at least 1", e.span)

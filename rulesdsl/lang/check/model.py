@@ -105,6 +105,13 @@ class EnumInfo:
     borders: list = attrs.Factory(list)  # (a_index, b_index)
     grid: tuple = ()  # (width, height) of a grid board; cells row by row from a1
     hex: bool = False  # a hex board (its grid's cells are hexagons)
+    # value -> its index: a board may have thousands of nodes, looked up once per use
+    positions: dict = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self):
+        self.positions = {}
+        for i, v in enumerate(self.values):
+            self.positions.setdefault(v, i)
 
 
 @attrs.define

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import did_you_mean
 from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, RANDOM_CALLS, elem_of, list_of
 
 
@@ -54,10 +53,10 @@ class Names:
         if n in m.enums:
             m.resolved[id(e)] = ("enum_all", n)
             return list_of(n)
-        for en in m.enums.values():
-            if n in en.values:
-                m.resolved[id(e)] = ("enum_value", (en.name, en.values.index(n)))
-                return en.name
+        if n in self.enum_value_owner:
+            en, index = self.enum_value_owner[n]
+            m.resolved[id(e)] = ("enum_value", (en.name, index))
+            return en.name
         if n in m.phases:
             self.err("E605", f"'{n}' is a phase, not a value", e.span,
                      ["run a phase as a statement on its own line"])
@@ -66,10 +65,11 @@ class Names:
             self.err("E605", f"'{n}' is a kind of card, not a value", e.span,
                      [f"to test a card, write 'c is {n}'"])
             return "any"
-        cands = list(self.global_names()) + (list(self.scope.names()) if self.scope else [])
-        if self.context == "label" and self.label_fields:
-            cands += list(self.label_fields)
-        self.err("E200", f"unknown name '{n}'", e.span, did_you_mean(n, cands))
+        label_fields = self.label_fields if self.context == "label" and self.label_fields \
+            else ()
+        self.err("E200", f"unknown name '{n}'", e.span,
+                 self.suggest(n, self.globals, self.scope.names() if self.scope else (),
+                              label_fields))
         return "any"
 
     def option_type(self, n: str) -> str:
@@ -82,17 +82,17 @@ class Names:
         if isinstance(e.obj, ast.Name) and e.obj.name in m.enums and \
                 (self.scope is None or self.scope.lookup(e.obj.name) is None):
             en = m.enums[e.obj.name]
-            if e.name not in en.values:
+            if e.name not in en.positions:
                 self.err("E203", f"{en.name} has no value '{e.name}'", e.span,
-                         did_you_mean(e.name, en.values))
+                         self.suggest(e.name, en.values))
                 return "any"
-            m.resolved[id(e)] = ("enum_value", (en.name, en.values.index(e.name)))
+            m.resolved[id(e)] = ("enum_value", (en.name, en.positions[e.name]))
             return en.name
         ot = self._expr(e.obj)
         if ot == "card":
             if e.name not in self.field_types:
                 self.err("E203", f"no kind of card has a field '{e.name}'", e.span,
-                         did_you_mean(e.name, self.field_types))
+                         self.suggest(e.name, self.field_types))
                 return "any"
             m.resolved[id(e)] = ("card_field", e.name)
             return self.field_types[e.name]
@@ -100,7 +100,7 @@ class Names:
             en = m.enums[ot]
             if e.name not in en.fields:
                 self.err("E203", f"{ot} has no field '{e.name}'", e.span,
-                         did_you_mean(e.name, en.fields) or
+                         self.suggest(e.name, en.fields) or
                          [f"{ot} has {'fields ' + ', '.join(en.fields) if en.fields else 'no fields'}"])
                 return "any"
             m.resolved[id(e)] = ("enum_field", (ot, e.name))
@@ -214,7 +214,7 @@ class Names:
                      "function", e.span, [f"index it with square brackets: {n}[...]"])
         else:
             self.err("E206", f"unknown function '{n}'", e.span,
-                     did_you_mean(n, list(m.defines) + list(BUILTIN_CALLS) + list(AGGREGATES)))
+                     self.suggest(n, m.defines, BUILTIN_CALLS, AGGREGATES))
         for a in args:
             self._expr(a)
         return "any"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import did_you_mean
 from rulesdsl.lang.present import question_missing
 from rulesdsl.lang.secrets import choices_read_secret, hole_reads, reads_secret
 from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS
@@ -45,8 +44,8 @@ class Statements:
             if self.scope.lookup(s.name) is not None:
                 self.err("E502", f"'{s.name}' is already a local here", s.span,
                          ["use 'set' to change it, or pick another name"])
-            if s.name in self.global_names() or s.name in m.kinds:
-                self.err("E502", f"'{s.name}' would hide the {self.global_names().get(s.name, 'kind')} "
+            if s.name in self.globals or s.name in m.kinds:
+                self.err("E502", f"'{s.name}' would hide the {self.globals.get(s.name, 'kind')} "
                          f"of that name", s.span, ["pick another name for the local"])
             m.slots[id(s)] = self.scope.bind(s.name, vt)
         elif t is ast.Set:
@@ -74,7 +73,7 @@ class Statements:
             if z is None:
                 self.err("E202", f"unknown zone '{s.family}'",
                          self.name_at(s.span, s.family, r"\bto\s+"),
-                         did_you_mean(s.family, m.zones))
+                         self.suggest(s.family, m.zones))
             elif z.dims != ["player"]:
                 self.err("E401", f"deal needs a zone per player; {s.family} is "
                          f"{'indexed by ' + ', '.join(z.dims) if z.dims else 'shared'}",
@@ -186,7 +185,7 @@ class Statements:
             self.expect("card", self.expr(s.card), s.card, "the card played")
             self.expect("player", self.expr(s.by), s.by, "who plays")
             self.expect("zone", self.expr(s.to), s.to, "where the card goes")
-            if m.responses or any(k.decl.on_play for k in m.kinds.values()):
+            if m.responses or self.kinds_on_play:
                 self.no_decision_here(s.span, "play")
             self.current_phase.asks = self.current_phase.asks or bool(m.responses) or \
                 bool(getattr(self, "kind_asks", None))
@@ -244,14 +243,14 @@ class Statements:
             m.resolved[id(s)] = ("var", s.name)
             target_type = v.type
         else:
-            what = self.global_names().get(s.name)
+            what = self.globals.get(s.name)
             where = self.name_at(s.span, s.name, r"set\s+")
             if what:
                 self.err("E304", f"'{s.name}' is a {what} and cannot be set", where,
                          ["only variables (var) and locals (let) can be set"])
             else:
                 self.err("E200", f"unknown variable '{s.name}'", where,
-                         did_you_mean(s.name, list(m.vars) + list(self.scope.names())) or
+                         self.suggest(s.name, m.vars, self.scope.names()) or
                          [f"declare it: var {s.name}: int = 0"])
             self.expr(s.value)
             return
@@ -278,7 +277,7 @@ class Statements:
                                               f"{self.field_types[s.name]} = ..."])
             else:
                 self.err("E203", f"no kind of card has a field '{s.name}'", s.span,
-                         did_you_mean(s.name, self.field_types))
+                         self.suggest(s.name, self.field_types))
             return
         self.assignment(s, want, vt)
 
@@ -302,7 +301,7 @@ class Statements:
                          "alone", s.span, ["store it with let, or use it in a condition"])
             else:
                 self.err("E204", f"unknown phase '{s.name}'", s.span,
-                         did_you_mean(s.name, m.phases))
+                         self.suggest(s.name, m.phases))
             for a in s.args:
                 self.expr(a)
             return

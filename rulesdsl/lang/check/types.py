@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import did_you_mean
 from rulesdsl.lang.check.model import NULLABLE_BASE, elem_of, list_of
 
 
@@ -137,7 +136,7 @@ class Types:
         if t is ast.IsKind:
             self.expect("card", self._expr(e.expr), e.expr, "'is'")
             if e.kind not in m.kinds:
-                hint = did_you_mean(e.kind, m.kinds)
+                hint = self.suggest(e.kind, m.kinds)
                 if e.kind in m.zones:
                     hint = [f"to test membership, write 'is in {e.kind}'"]
                 self.err("E201", f"unknown kind '{e.kind}'",
@@ -186,9 +185,9 @@ class Types:
         if self.scope.lookup(e.name) is not None:
             self.err("E502", f"'{e.name}' is already a local here", e.span,
                      ["pick another name"])
-        elif e.name in self.global_names() or e.name in self.m.kinds:
+        elif e.name in self.globals or e.name in self.m.kinds:
             self.err("E502", f"'{e.name}' would hide the "
-                     f"{self.global_names().get(e.name, 'kind')} of that name", e.span,
+                     f"{self.globals.get(e.name, 'kind')} of that name", e.span,
                      ["pick another name for the local"])
         self.scope.push()
         self.m.slots[id(e)] = self.scope.bind(e.name, vt)
