@@ -518,6 +518,17 @@ def keyboard_lines(rng: random.Random, labels: list, ws: Workspace, n: int) -> l
     return out
 
 
+_loaded: dict = {}
+
+
+def loaded(name: str):
+    """A bundled game or example, loaded once per process."""
+    if name not in _loaded:
+        import rulesdsl
+        _loaded[name] = rulesdsl.load(game_path(name))
+    return _loaded[name]
+
+
 def keyboard_input(rng: random.Random, ws: Workspace, detail: list, lines: int = 20) -> str:
     """`lines` typed lines at a person's prompt, in this process (the runner's own reading
     and matching). Another game's save in progress lies in the folder, and some lines ask
@@ -525,7 +536,7 @@ def keyboard_input(rng: random.Random, ws: Workspace, detail: list, lines: int =
     import rulesdsl
     from rulesdsl.play.runner import InputEnded, Quit, Runner
     name = rng.choice(KEYBOARD_GAMES)
-    game = rulesdsl.load(game_path(name))
+    game = loaded(name)
     state = game.new_game(players=game.min_players, seed=rng.randrange(100))
     labels = [a.label for a in state.legal_actions()]
     typed = keyboard_lines(rng, labels, ws, lines)
@@ -751,7 +762,7 @@ def server_tracebacks(server: Server, seen: int) -> list:
     (pygls's own notes on a message it could not read are not ours)."""
     text = "".join(server.errors[seen:])
     blocks = text.split("Traceback (most recent call last):")[1:]
-    return [b[:3000] for b in blocks if "rulesdsl" in b]
+    return [b[:3000] for b in blocks if re.search(r'File "[^"]*/rulesdsl/', b)]
 
 
 class LspCampaign:

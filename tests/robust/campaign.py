@@ -41,7 +41,7 @@ PER_INPUT = {
                                   else _kinds.restore_input)(rng, ws, d), 1),
     "replays": (_kinds.replay_input, 1),
     "scenarios": (_kinds.scenario_input, 1),
-    "keyboard": (lambda rng, ws, d: _kinds.keyboard_input(rng, ws, d, lines=20), 20),
+    "keyboard": (lambda rng, ws, d: _kinds.keyboard_input(rng, ws, d, lines=50), 50),
     "caches": (_kinds.cache_input, 1),
 }
 LSP_BATCH = 10
