@@ -302,7 +302,6 @@ def save_input(rng: random.Random, ws: Workspace, detail: list) -> str:
     another game's save in progress, which the resumed game is told to save over half of
     the time: it must be there, unchanged, afterwards (and the resumed file must still
     hold a save, damaged as it came, or the game that was played on)."""
-    import rulesdsl
     name = rng.choice(SAVE_GAMES)
     game, state = saved(name)
     damaged = damaged_json(rng, state.to_json())
@@ -543,7 +542,6 @@ def keyboard_input(rng: random.Random, ws: Workspace, detail: list, lines: int =
     """`lines` typed lines at a person's prompt, in this process (the runner's own reading
     and matching). Another game's save in progress lies in the folder, and some lines ask
     to save over it: it must be unchanged after, and the game's own save must restore."""
-    import rulesdsl
     from rulesdsl.play.runner import InputEnded, Quit, Runner
     name = rng.choice(KEYBOARD_GAMES)
     game = loaded(name)
