@@ -73,10 +73,18 @@ class RulesServer(LanguageServer):
         # one thread: a check is pure Python, so more would only share the same core
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulesdsl-check")
 
+    def open_document(self, uri: str):
+        """The document the client opened under `uri`, or None. Never pygls's fallback for
+        any other uri, which reads the file from disk: a request naming file:///dev/stdin
+        or a FIFO would block the server for good, /dev/zero would fill its memory."""
+        return self.workspace.text_documents.get(unquote(uri))
+
     async def analyse(self, uri: str) -> None:
         """Check the document's text as it is now on the worker thread, then publish what
         it found, unless a newer text of the document came in meanwhile."""
-        doc = self.workspace.get_text_document(uri)
+        doc = self.open_document(uri)
+        if doc is None:         # saved without being opened: nothing of it is known
+            return
         text, version, path = doc.source, doc.version, uri_to_path(uri)
         edit = self.edits[uri] = next(self.texts_seen)
 
@@ -162,7 +170,9 @@ def make_server() -> RulesServer:
             uri=params.text_document.uri, diagnostics=[]))
 
     def word(ls, params):
-        doc = ls.workspace.get_text_document(params.text_document.uri)
+        doc = ls.open_document(params.text_document.uri)
+        if doc is None:
+            return None
         return index.word_at(doc.source, params.position.line, params.position.character)
 
     def local(ls, params, name):
@@ -215,7 +225,9 @@ def make_server() -> RulesServer:
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: RulesServer, params: types.DocumentFormattingParams):
-        doc = ls.workspace.get_text_document(params.text_document.uri)
+        doc = ls.open_document(params.text_document.uri)
+        if doc is None:
+            return None
         try:
             formatted = format_source(doc.source, uri_to_path(params.text_document.uri))
         except RulesError:

@@ -11,7 +11,7 @@ import os
 import time
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 from rulesdsl.lang.errors import CheckFailed, RulesError
 
@@ -25,9 +25,12 @@ def examples(default: int) -> int:
     return int(value) if value else default
 
 
-def fuzz_settings(default: int):
+def fuzz_settings(default: int, shrink: bool = True):
+    """Settings of a fuzzer; shrink=False where an example is a seed (shrinking a seed only
+    gives another input, and a slow one takes minutes)."""
+    phases = list(Phase) if shrink else [Phase.explicit, Phase.generate]
     return settings(max_examples=examples(default), deadline=None, database=None,
-                    suppress_health_check=list(HealthCheck))
+                    suppress_health_check=list(HealthCheck), phases=phases)
 
 
 def span_inside(error: RulesError, sources: dict) -> None:
