@@ -300,7 +300,7 @@ def _close(ranked: list, nodes: list, prior: dict) -> list:
     """The most visited action, with the others whose mean reward lies within two standard
     errors of the difference from it (visited twice or more): the actions the search
     cannot tell apart. Past CLOSE of them, the most visited and those best by look-ahead
-    (of twenty bribes the search sees alike, the cheapest)."""
+    (of twenty amounts the search sees alike, the ones that cost least one move on)."""
     best = nodes[0]
     if best is None or best.visits < 2:
         close = ranked
