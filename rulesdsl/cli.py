@@ -11,6 +11,7 @@
     rulesdsl rules GAME [NAME] [--players N] [--option K=V]
     rulesdsl saves
     rulesdsl lsp
+    rulesdsl serve [GAME...] [--host H] [--port P] [--db PATH]
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
 status is 1 (`check` shows the first 20 warnings of each code, then a count of the rest);
@@ -189,6 +190,24 @@ def build_parser() -> argparse.ArgumentParser:
                                    "to definition, completion, symbols, formatting. Needs "
                                    "the lsp extra: pip install 'rulesdsl[lsp]'.")
     p.set_defaults(func=cmd_lsp)
+
+    p = sub.add_parser("serve", help="a table in the browser: play against the computer or "
+                                     "friends on the network",
+                       description="Serve a lobby and a table page for the games named (all "
+                                   "the bundled games and examples without GAME). Each person "
+                                   "plays from a private link; spectators from a public one. "
+                                   "Games are kept in SQLite and resume after a restart. Needs "
+                                   "the web extra: pip install 'rulesdsl[web]'.")
+    p.add_argument("games", nargs="*", metavar="GAME",
+                   help="bundled game names or .rules paths to offer")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this machine only; "
+                        "0.0.0.0 lets friends on the network join)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--db", metavar="PATH", default=None,
+                   help="the SQLite file of games (default: "
+                        "$XDG_DATA_HOME/rulesdsl/games.sqlite)")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 
@@ -476,6 +495,20 @@ def cmd_lsp(args) -> int:
               "pip install 'rulesdsl[lsp]'", file=sys.stderr)
         return EXIT_ERROR
     return serve()
+
+
+def cmd_serve(args) -> int:
+    try:
+        from rulesdsl.web.server import serve
+    except ImportError as e:
+        print(f"rulesdsl serve: needs the web extra ({e.name or e} is missing): "
+              "pip install 'rulesdsl[web]'", file=sys.stderr)
+        return EXIT_ERROR
+    if not 0 < args.port < 65536:
+        from rulesdsl.lang.errors import RulesError
+        raise RulesError("C013", f"--port {args.port} is not a port",
+                         hints=["a port is a number from 1 to 65535"])
+    return serve(args.games, args.host, args.port, args.db)
 
 
 # ---------------------------------------------------------------- entry point

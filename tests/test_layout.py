@@ -1,6 +1,6 @@
 """The package runs one way: a module imports only from its own stage or an earlier one.
 
-lang -> engine -> agents -> (analysis | play | integrations) -> cli. Stages that sit side
+lang -> engine -> agents -> (analysis | play | integrations) -> web -> cli. Stages that sit side
 by side (analysis, play, integrations) do not import each other either. Every import
 counts, also one inside a function, since a late import is still a dependency.
 """
@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rulesdsl"
 # `rulesdsl` itself (__init__) is the public API: lang and engine behind one door, so
 # agents and later stages may use it, and lang and engine may not.
 STAGES = {"_version": 0, "data": 0, "cache": 0, "lang": 1, "engine": 2, "__init__": 2.5, "agents": 3,
-          "analysis": 4, "play": 4, "integrations": 4, "cli": 5, "__main__": 6}
+          "analysis": 4, "play": 4, "integrations": 4, "web": 4.5, "cli": 5, "__main__": 6}
 
 
 def part_of(module: str) -> str:

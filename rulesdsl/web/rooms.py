@@ -1,0 +1,364 @@
+"""Games on the server: each a Room that owns its state, its seats and the browsers
+connected to it, and the lobby's requests checked before a game is made.
+
+A browser is one seat (or a spectator) by the token in its link; whatever it sends is
+only ever a request for that seat: an action label that must be one of the legal ones
+when it is that seat's turn, `hint` or `undo`. Computer seats choose on worker threads,
+on a copy of the state, so the event loop keeps answering while they think."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from typing import Optional
+
+from rulesdsl.agents import agent_names, make_agent
+from rulesdsl.agents.ismcts import LEVELS
+from rulesdsl.agents.seats import agent_seed, parse_spec
+from rulesdsl.lang.errors import RulesError
+from rulesdsl.play.runner.text import HUMAN, seat_names
+from rulesdsl.play.thinking import describe_agent
+from rulesdsl.web.seatview import display, seat_message
+
+MAX_LABEL = 500          # characters of an action label a browser may send
+MAX_ROOMS_IN_MEMORY = 200  # rooms kept loaded; the others wait in the store
+MAX_SEED = 2 ** 31
+
+
+class BadRequest(Exception):
+    """A lobby or table request that cannot be served, with a message for the person."""
+
+
+def seat_kinds() -> list:
+    """What a seat may be: a person, or a computer player by name (at a level)."""
+    kinds = [HUMAN]
+    for name in agent_names():
+        kinds.append(name)
+        if name == "ismcts":
+            kinds += [f"ismcts:{level}" for level in LEVELS]
+    return kinds
+
+
+class Catalogue:
+    """The games the server offers, by the name the lobby shows, each loaded once per set
+    of options."""
+
+    def __init__(self, offered: dict):
+        self.offered = dict(offered)       # lobby name -> bundled name or path
+        self.loaded: dict = {}
+
+    def names(self) -> list:
+        return list(self.offered)
+
+    def load(self, name: str, options: Optional[dict] = None):
+        import rulesdsl
+        if name not in self.offered:
+            raise BadRequest(f"no game called {str(name)[:60]!r} here")
+        key = (name, tuple(sorted((options or {}).items())))
+        if key not in self.loaded:
+            source = self.offered[name]
+            self.loaded[key] = rulesdsl.load(source, options=options) if options \
+                else rulesdsl.load(source)
+        return self.loaded[key]
+
+    def summary(self) -> list:
+        """For the lobby: each game's name, title, player counts and options."""
+        out = []
+        for name in self.offered:
+            try:
+                g = self.load(name)
+            except RulesError as e:
+                out.append({"name": name, "error": e.message})
+                continue
+            out.append({"name": name, "title": g.name, "min_players": g.min_players,
+                        "max_players": g.max_players, "options": dict(g.options)})
+        return out
+
+
+def checked_request(catalogue: Catalogue, request) -> dict:
+    """A lobby request made safe: the game offered, options of the game's declared types,
+    a player count it allows, a known kind for each seat, a seed in range."""
+    if not isinstance(request, dict):
+        raise BadRequest("the request is not a JSON object")
+    name = request.get("game")
+    if not isinstance(name, str) or name not in catalogue.offered:
+        raise BadRequest(f"no game called {str(name)[:60]!r} here")
+    base = catalogue.load(name)
+    options = request.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadRequest("options must be an object")
+    for key, value in options.items():
+        if key not in base.options:
+            raise BadRequest(f"{base.name} has no option {str(key)[:40]!r}")
+        default = base.options[key]
+        if type(value) is not type(default) or (isinstance(value, str) and len(value) > 100):
+            raise BadRequest(f"option {key} takes a value like {default!r}")
+    options = {k: v for k, v in options.items() if v != base.options[k]}
+    players = request.get("players", base.min_players)
+    if type(players) is not int or not base.min_players <= players <= base.max_players:
+        raise BadRequest(f"{base.name} is for {base.min_players} to {base.max_players} "
+                         "players")
+    seats = request.get("seats") or [HUMAN] + ["ismcts"] * (players - 1)
+    if not isinstance(seats, list) or len(seats) != players:
+        raise BadRequest(f"give a kind for each of the {players} seats")
+    kinds = seat_kinds()
+    for kind in seats:
+        if kind not in kinds:
+            raise BadRequest(f"a seat is one of: {', '.join(kinds)}")
+    seed = request.get("seed")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 100_000)
+    if type(seed) is not int or not 0 <= seed < MAX_SEED:
+        raise BadRequest("the seed is a whole number from 0")
+    return {"game": name, "options": options, "players": players, "seats": list(seats),
+            "seed": seed}
+
+
+class Room:
+    """One game on the server: its state, its seats, the browsers watching it."""
+
+    def __init__(self, game_id: str, name: str, game, options: dict, players: int,
+                 seed: int, seats: list, tokens: dict, store, executor):
+        self.id = game_id
+        self.name = name
+        self.game = game
+        self.options = options
+        self.seed = seed
+        self.seats = list(seats)
+        self.tokens = dict(tokens)           # token -> seat or None
+        self.store = store
+        self.executor = executor
+        self.start = game.new_game(players=players, seed=seed)
+        self.state = self.start.clone()
+        self.names = seat_names(self.state)
+        self.display = display(game, self.state)
+        self.agents = {s: make_agent(kind, agent_seed(seed, s))
+                       for s, kind in enumerate(self.seats) if kind != HUMAN}
+        self.clients: dict = {}              # client -> seat or None
+        self.thinking: Optional[int] = None  # the computer seat choosing now
+        self.running = False                 # computer seats are being played
+        self.problem: Optional[str] = None   # why the game cannot go on, if it cannot
+        self.movers: list = []               # the seat that chose each action so far
+
+    def replay(self, actions: list) -> None:
+        """The saved actions applied again from the deal; where one no longer fits the
+        rules the game stops there, and says so."""
+        for label in actions:
+            try:
+                self.apply(label)
+            except RulesError as e:
+                self.problem = f"the saved game stops after {len(self.state.history)} " \
+                               f"actions: {e.message}"
+                return
+
+    # ---------------------------------------------------------------- messages
+    def seat_list(self) -> list:
+        return [{"name": self.names[s], "kind": kind,
+                 "who": "person" if kind == HUMAN else
+                 f"computer ({describe_agent(kind, self.agents[s])})"}
+                for s, kind in enumerate(self.seats)]
+
+    def message(self, seat: Optional[int]) -> dict:
+        msg = seat_message(self.state, seat, self.names)
+        msg["seats"] = self.seat_list()
+        msg["thinking"] = self.thinking
+        msg["problem"] = self.problem
+        msg["can_undo"] = seat is not None and self.can_undo(seat)
+        return msg
+
+    async def send(self, client, message: dict) -> None:
+        try:
+            await client.send_json(message)
+        except Exception:        # a closed tab: forget it, the game goes on
+            self.clients.pop(client, None)
+
+    async def broadcast(self) -> None:
+        for client, seat in list(self.clients.items()):
+            await self.send(client, self.message(seat))
+
+    async def join(self, client, seat: Optional[int]) -> None:
+        self.clients[client] = seat
+        await self.send(client, {"type": "display", "display": self.display,
+                                 "game": self.name, "options": self.options})
+        await self.send(client, self.message(seat))
+        self.kick()
+
+    def leave(self, client) -> None:
+        self.clients.pop(client, None)
+
+    # ---------------------------------------------------------------- moves
+    async def request(self, client, seat: Optional[int], data) -> None:
+        """A message from a browser: {"play": label}, {"hint": true} or {"undo": true}."""
+        if not isinstance(data, dict):
+            return
+        try:
+            if "play" in data:
+                await self.play(seat, data["play"])
+            elif data.get("hint"):
+                await self.send(client, {"type": "hint", "text": await self.hint(seat)})
+            elif data.get("undo"):
+                await self.undo(seat)
+        except BadRequest as e:
+            await self.send(client, {"type": "error", "message": str(e)})
+
+    async def play(self, seat: Optional[int], label) -> None:
+        if seat is None:
+            raise BadRequest("spectators watch; they do not play")
+        if self.problem or self.state.is_over:
+            raise BadRequest("the game is over" if self.state.is_over else self.problem)
+        if self.state.to_move != seat or self.seats[seat] != HUMAN:
+            raise BadRequest("it is not your turn")
+        if not isinstance(label, str) or len(label) > MAX_LABEL:
+            raise BadRequest("that is not one of the options")
+        if label not in {a.label for a in self.state.legal_actions()}:
+            raise BadRequest(f"{label[:80]!r} is not one of the options")
+        self.apply(label)
+        self.saved()
+        await self.broadcast()
+        self.kick()
+
+    def apply(self, label: str) -> None:
+        mover = self.state.to_move
+        self.state.apply(label)
+        self.movers.append(mover)
+
+    def saved(self) -> None:
+        self.store.set_actions(self.id, list(self.state.history))
+
+    def kick(self) -> None:
+        """Let the computer seats move, if it is theirs to, in the background."""
+        if not self.running and self.computer_to_move():
+            self.running = True
+            asyncio.get_running_loop().create_task(self.run_computers())
+
+    def computer_to_move(self) -> bool:
+        return not self.problem and not self.state.is_over and \
+            self.seats[self.state.to_move] != HUMAN
+
+    async def run_computers(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self.computer_to_move():
+                seat = self.state.to_move
+                self.thinking = seat
+                await self.broadcast()
+                state = self.state
+                action = await loop.run_in_executor(self.executor, self.agents[seat].choose,
+                                                    state.clone())
+                if self.state is not state:   # an undo came in meanwhile: choose again
+                    continue
+                self.apply(action.label)
+                self.saved()
+                self.thinking = None
+                await self.broadcast()
+        except RulesError as e:
+            self.problem = f"the computer could not move: {e.message}"
+        finally:
+            self.thinking = None
+            self.running = False
+            await self.broadcast()
+
+    # ---------------------------------------------------------------- hint, undo
+    async def hint(self, seat: Optional[int]) -> str:
+        """What the computer would play for this seat, and its chances (as `hint`)."""
+        from rulesdsl.play.hint import advise, hint_seed, hint_spec, hint_text
+        if seat is None or self.state.is_over or self.state.to_move != seat:
+            raise BadRequest("a hint is for the player to move")
+        spec = hint_spec(self.seats)
+        agent = make_agent(spec, hint_seed(self.seed, self.state, seat))
+        choice, analysis = await asyncio.get_running_loop().run_in_executor(
+            self.executor, advise, self.state.clone(), agent)
+        return hint_text(choice, analysis, describe_agent(spec, agent))
+
+    def can_undo(self, seat: int) -> bool:
+        """`undo` as at the terminal: only where every other seat is a computer, and once
+        the seat has chosen."""
+        others = [k for s, k in enumerate(self.seats) if s != seat]
+        return self.seats[seat] == HUMAN and all(k != HUMAN for k in others) and \
+            not self.problem and seat in self.movers
+
+    async def undo(self, seat: Optional[int]) -> None:
+        from rulesdsl.play.takeback import previous_decision
+        if seat is None or not self.can_undo(seat):
+            raise BadRequest("undo is for a person playing against computer players")
+        found = previous_decision(self.start, list(self.state.history), seat)
+        if found is None:
+            raise BadRequest("you have not moved yet")
+        k, self.state = found
+        del self.movers[k:]
+        self.saved()
+        await self.broadcast()
+        self.kick()
+
+
+def new_tokens(players_human: list) -> dict:
+    """An unguessable token for each person's seat and one for spectators."""
+    tokens = {secrets.token_urlsafe(18): seat for seat in players_human}
+    tokens[secrets.token_urlsafe(18)] = None
+    return tokens
+
+
+class Rooms:
+    """The rooms in memory, made from the lobby or loaded from the store by a link."""
+
+    def __init__(self, catalogue: Catalogue, store, workers: int = 2):
+        self.catalogue = catalogue
+        self.store = store
+        self.executor = ThreadPoolExecutor(max_workers=workers,
+                                           thread_name_prefix="rulesdsl-computer")
+        self.rooms: dict = {}
+
+    def create(self, request) -> tuple:
+        """(room, {token: seat or None}) for a lobby request."""
+        req = checked_request(self.catalogue, request)
+        try:
+            game = self.catalogue.load(req["game"], req["options"])
+        except RulesError as e:
+            raise BadRequest(e.message) from None
+        humans = [s for s, k in enumerate(req["seats"]) if k == HUMAN]
+        tokens = new_tokens(humans)
+        game_id = secrets.token_hex(8)
+        self.store.add(game_id, req["game"], req["options"], req["players"], req["seed"],
+                       req["seats"], tokens)
+        room = Room(game_id, req["game"], game, req["options"], req["players"], req["seed"],
+                    req["seats"], tokens, self.store, self.executor)
+        self.keep(room)
+        return room, tokens
+
+    def by_token(self, token) -> Optional[tuple]:
+        """(room, seat or None) for a link's token, loading the game if need be."""
+        if not isinstance(token, str) or len(token) > 64:
+            return None
+        found = self.store.token(token)
+        if found is None:
+            return None
+        game_id, seat = found
+        room = self.rooms.get(game_id) or self.load(game_id)
+        return (room, seat) if room is not None else None
+
+    def load(self, game_id: str) -> Optional[Room]:
+        saved = self.store.game(game_id)
+        if saved is None:
+            return None
+        try:
+            game = self.catalogue.load(saved["game"], saved["options"])
+        except (RulesError, BadRequest):
+            return None
+        room = Room(game_id, saved["game"], game, saved["options"], saved["players"],
+                    saved["seed"], saved["seats"], saved["tokens"], self.store,
+                    self.executor)
+        room.replay(saved["actions"])
+        self.keep(room)
+        return room
+
+    def keep(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        if len(self.rooms) > MAX_ROOMS_IN_MEMORY:
+            for gid, r in list(self.rooms.items()):
+                if not r.clients and not r.running and len(self.rooms) > MAX_ROOMS_IN_MEMORY:
+                    del self.rooms[gid]
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

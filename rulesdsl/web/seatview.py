@@ -1,0 +1,203 @@
+"""What a browser receives: the declared display of a game (no state in it) and, for one
+seat, the table as that seat may see it.
+
+Everything here is computed from the public API's per-seat accessors (State.view, story,
+shown, question) and State.describe(); nothing reads the omniscient state. A spectator
+(seat None) sees what every seat sees alike: a zone, variable, score or log line is shown
+to it only where all the seats' views agree on it.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from rulesdsl.engine.words import story_line
+from rulesdsl.lang.errors import RulesError
+
+# describe() keys that say how to lay the table out; its "cards" (every label of the
+# deck) stays on the server: a seat is told about the cards it sees, one by one
+DISPLAY_KEYS = ("zones", "vars", "boards", "grids", "hex", "enums", "titles", "internal",
+                "borders", "enum_titles")
+
+
+def display(game, state) -> dict:
+    """The game's declared display, the same for every seat: where each zone and variable
+    belongs, the boards (grid, hex or a graph of named places) and the names' titles."""
+    info = state.describe()
+    out = {key: info.get(key) for key in DISPLAY_KEYS}
+    out["name"] = getattr(game, "name", "")
+    out["players"] = state.players
+    return out
+
+
+def card_facts(state) -> dict:
+    """{label: {"kind", "group", "fields": {field: value}}} for every card of the game, the
+    enum fields by their value's name. Public knowledge (the rules list the deck), but a
+    seat is sent only the entries of cards it sees (see `seat_message`)."""
+    prog = state.prog
+    cached = getattr(prog, "_web_facts", None)
+    if cached is not None:
+        return cached
+    info = state.describe()["cards"]
+    kinds = getattr(getattr(state.game, "model", None), "kinds", {}) or {}
+    facts = {}
+    for c, label in enumerate(prog.card_label):
+        if label in facts:
+            continue
+        kind = prog.kind_names[prog.card_kind[c]]
+        declared = getattr(kinds.get(kind), "fields", {}) or {}
+        fields = {}
+        for name, values in prog.fields.items():
+            if name not in declared:
+                continue
+            value, enum = values[c], declared[name][0]
+            if enum in prog.enums and isinstance(value, int) and \
+                    0 <= value < len(prog.enums[enum]):
+                value = prog.enums[enum][value]
+            if isinstance(value, (int, str, bool)) or value is None:
+                fields[name] = value
+        facts[label] = {"kind": kind, "group": info.get(label, {}).get("group", kind),
+                        "fields": fields}
+    try:
+        prog._web_facts = facts
+    except AttributeError:
+        pass
+    return facts
+
+
+def seat_message(state, seat: Optional[int], names: Sequence[str]) -> dict:
+    """The table as `seat` sees it (None: a spectator), JSON-ready."""
+    view = state.view(seat) if seat is not None else public_view(state)
+    mine = seat is not None and not state.is_over and state.to_move == seat
+    actions = [a.label for a in state.legal_actions()] if mine else []
+    zones = view.get("zones") or {}
+    message = {
+        "type": "table",
+        "seat": seat,
+        "over": bool(state.is_over),
+        "winners": list(view.get("winners") or []),
+        "to_move": None if state.is_over else state.to_move,
+        "names": list(names),
+        "phase": _phase(state),
+        "zones": _sorted_hands(state, zones, seat),
+        "vars": view.get("vars") or {},
+        "scores": view.get("scores"),
+        "shown": _shown(state, seat),
+        "question": _question(state) if mine else None,
+        "actions": actions,
+        "log": story_of(state, seat),
+        "moves": len(state.history),
+    }
+    message["cards"] = _facts_for(state, zones, actions)
+    return message
+
+
+def story_of(state, seat: Optional[int]) -> list:
+    """The log in the game's words as `seat` reads it; a spectator's: the lines every seat
+    reads alike, the others as a seat that holds nothing reads them, or left out."""
+    if seat is not None:
+        return [str(line) for line in state.story(seat)]
+    out = []
+    for entry in state.events:
+        line = _public_line(state, entry)
+        if line is not None:
+            out.append(line)
+    return out
+
+
+def _public_line(state, entry) -> Optional[str]:
+    lines = {_line_or_none(state, entry, s) for s in range(state.players)}
+    if len(lines) == 1:
+        return lines.pop()
+    return None   # seats read it differently: someone saw more than the table
+
+
+def _line_or_none(state, entry, seat) -> Optional[str]:
+    line = story_line(state, entry, seat)
+    return None if line is None else str(line)
+
+
+def public_view(state) -> dict:
+    """What every seat sees alike: public zones, a count for the others, the variables,
+    scores and winners that all the seats' views hold with one value."""
+    views = [state.view(s) for s in range(state.players)]
+    first = views[0]
+    zones = {}
+    for name, cards in (first.get("zones") or {}).items():
+        same = all(v["zones"].get(name) == cards for v in views[1:])
+        zones[name] = cards if same else {"count": _count(cards)}
+    variables = {name: value for name, value in (first.get("vars") or {}).items()
+                 if all(name in v["vars"] and v["vars"][name] == value for v in views[1:])}
+    out = {"zones": zones, "vars": variables, "winners": first.get("winners")}
+    scores = first.get("scores")
+    if scores is not None and all(v.get("scores") == scores for v in views[1:]):
+        out["scores"] = scores
+    return out
+
+
+def _count(cards) -> int:
+    return cards["count"] if isinstance(cards, dict) else len(cards)
+
+
+def _sorted_hands(state, zones: dict, seat: Optional[int]) -> dict:
+    """The seat's own hidden-to-others and unordered zones sorted as the terminal sorts a
+    hand (by the group then the fields); others as they lie."""
+    from rulesdsl.play.screen import Layout
+    info = state.describe()["zones"]
+    layout = _layout(state, Layout)
+    out = {}
+    for name, cards in zones.items():
+        z = info.get(name, {})
+        if isinstance(cards, list) and (z.get("unordered") or (
+                seat is not None and z.get("owner") == seat and z.get("visibility") != "public")):
+            cards = layout.sort_cards(cards)
+        out[name] = cards
+    return out
+
+
+def _layout(state, Layout):
+    prog = state.prog
+    layout = getattr(prog, "_web_layout", None)
+    if layout is None:
+        layout = Layout(state)
+        try:
+            prog._web_layout = layout
+        except AttributeError:
+            pass
+    return layout
+
+
+def _facts_for(state, zones: dict, actions: list) -> dict:
+    facts = card_facts(state)
+    seen = {label for cards in zones.values() if isinstance(cards, list) for label in cards}
+    seen.update(actions)
+    return {label: facts[label] for label in seen if label in facts}
+
+
+def _shown(state, seat: Optional[int]) -> list:
+    """The rules' `show` values: [[title, {seat label or "": text}]]; a spectator gets the
+    ones every seat reads alike."""
+    def as_json(rows):
+        return [[title, {("" if owner is None else f"P{owner + 1}"): str(text)
+                         for owner, text in values.items()}] for title, values in rows]
+    try:
+        if seat is not None:
+            return as_json(state.shown(seat))
+        each = [as_json(state.shown(s)) for s in range(state.players)]
+    except RulesError:
+        return []
+    return [row for row in each[0] if all(row in rows for rows in each[1:])]
+
+
+def _question(state) -> Optional[str]:
+    try:
+        return state.question()
+    except RulesError:
+        return None
+
+
+def _phase(state) -> list:
+    try:
+        return [p.replace("_", " ") for p in state.phase_path()]
+    except (RulesError, AttributeError):
+        return []

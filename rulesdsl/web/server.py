@@ -1,0 +1,166 @@
+"""The web server: Starlette routes on uvicorn.
+
+    GET  /                    the lobby page
+    GET  /api/games           the games offered, their player counts and options
+    POST /api/games           a new game from the lobby: {game, players, options, seats,
+                              seed?} -> {"id", "links": [{"seat", "name", "url"}], "watch"}
+    GET  /play/{token}        the table page (the same file for every seat and game)
+    WS   /ws/{token}          the table's messages for that link's seat
+    GET  /api/rules/{token}   the game's rules text; ?name=NAME explains one card or word
+    GET  /static/...          the page's CSS and JavaScript
+
+A token is a seat's private link (or the spectators' public one); the page holds no
+game data of its own and learns everything over its websocket."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rulesdsl.lang.errors import RulesError
+from rulesdsl.web.rooms import BadRequest, Catalogue, Rooms, seat_kinds
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 16_384                     # bytes of a lobby request
+MAX_MESSAGE = 4_096                   # bytes of a message from a table page
+
+
+def make_app(catalogue: Catalogue, store, workers: int = 2) -> Starlette:
+    rooms = Rooms(catalogue, store, workers=workers)
+
+    async def lobby(request: Request):
+        return FileResponse(STATIC / "lobby.html")
+
+    async def games(request: Request):
+        if request.method == "GET":
+            return JSONResponse({"games": catalogue.summary(), "seats": seat_kinds()})
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return JSONResponse({"error": "the request is too long"}, status_code=413)
+        try:
+            import json
+            room, tokens = rooms.create(json.loads(body or b"null"))
+        except ValueError:
+            return JSONResponse({"error": "the request is not JSON"}, status_code=400)
+        except BadRequest as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        links = [{"seat": seat, "name": room.names[seat], "url": f"/play/{token}"}
+                 for token, seat in tokens.items() if seat is not None]
+        watch = next(t for t, s in tokens.items() if s is None)
+        return JSONResponse({"id": room.id, "links": links, "watch": f"/play/{watch}"})
+
+    async def table(request: Request):
+        if rooms.by_token(request.path_params["token"]) is None:
+            return JSONResponse({"error": "no game has this link"}, status_code=404)
+        return FileResponse(STATIC / "table.html")
+
+    async def rules(request: Request):
+        from rulesdsl.play.rulestext import explain, rules_text
+        found = rooms.by_token(request.path_params["token"])
+        if found is None:
+            return JSONResponse({"error": "no game has this link"}, status_code=404)
+        room = found[0]
+        name: Optional[str] = request.query_params.get("name")
+        players = room.state.players
+        try:
+            lines = explain(room.game, players, name[:80], 90) if name else \
+                rules_text(room.game, players, 90)
+        except RulesError as e:
+            lines = [e.message]
+        return JSONResponse({"lines": lines})
+
+    async def socket(ws: WebSocket):
+        found = rooms.by_token(ws.path_params["token"])
+        await ws.accept()
+        if found is None:
+            await ws.send_json({"type": "error", "message": "no game has this link"})
+            await ws.close()
+            return
+        room, seat = found
+        await room.join(ws, seat)
+        try:
+            while True:
+                text = await ws.receive_text()
+                if len(text) > MAX_MESSAGE:
+                    await ws.send_json({"type": "error", "message": "message too long"})
+                    continue
+                try:
+                    import json
+                    data = json.loads(text)
+                except ValueError:
+                    continue
+                await room.request(ws, seat, data)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.leave(ws)
+
+    app = Starlette(routes=[
+        Route("/", lobby),
+        Route("/api/games", games, methods=["GET", "POST"]),
+        Route("/play/{token}", table),
+        Route("/api/rules/{token}", rules),
+        WebSocketRoute("/ws/{token}", socket),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ], lifespan=_closing(rooms))
+    app.state.rooms = rooms
+    return app
+
+
+def _closing(rooms):
+    """The app's lifespan: the computer players' threads stopped when the server stops."""
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def lifespan(app):
+        yield
+        rooms.close()
+    return lifespan
+
+
+def offered_games(names) -> dict:
+    """The lobby's games: those named (bundled names or paths), else every bundled game
+    and every example beside the package (a source checkout)."""
+    from rulesdsl.lang.resources import bundled_games, bundled_path
+    if names:
+        out = {}
+        for name in names:
+            path = Path(name)
+            key = path.stem if path.suffix == ".rules" else name
+            out[key] = str(path.resolve()) if path.exists() else name
+        return out
+    out = {name: str(bundled_path(name)) for name in bundled_games()}
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    if examples.is_dir():
+        for path in sorted(examples.glob("*.rules")):
+            out.setdefault(path.stem, str(path))
+    return out
+
+
+def serve(names, host: str, port: int, db: Optional[str], out=None) -> int:
+    """`rulesdsl serve`: every named game checked first (a bad one is an error before
+    the server starts), then the server until Ctrl-C."""
+    import sys
+    import uvicorn
+    from rulesdsl.web.store import Store, default_db_path
+    out = out or sys.stdout
+    catalogue = Catalogue(offered_games(names))
+    for name in names or ():
+        catalogue.load(name if name in catalogue.offered else Path(name).stem)
+    store = Store(db or default_db_path())
+    app = make_app(catalogue, store)
+    print(f"rulesdsl: the lobby is at http://{host}:{port}/  (games kept in {store.path}; "
+          "Ctrl-C stops)", file=out, flush=True)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_MESSAGE,
+                    ws_ping_interval=20)
+    finally:
+        store.close()
+    return 0
