@@ -20,7 +20,7 @@ from rulesdsl.agents.seats import agent_seed, parse_spec
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.play.runner.text import HUMAN, seat_names
 from rulesdsl.play.thinking import describe_agent
-from rulesdsl.web.seatview import display, seat_message
+from rulesdsl.web.seatview import Stories, display, seat_message
 
 MAX_LABEL = 500          # characters of an action label a browser may send
 MAX_ROOMS_IN_MEMORY = 200  # rooms kept loaded; the others wait in the store
@@ -141,6 +141,8 @@ class Room:
         self.running = False                 # computer seats are being played
         self.problem: Optional[str] = None   # why the game cannot go on, if it cannot
         self.movers: list = []               # the seat that chose each action so far
+        self._positions: list = []           # a finished game's states, for its replay
+        self.stories = Stories()             # each seat's log so far
 
     def replay(self, actions: list) -> None:
         """The saved actions applied again from the deal; where one no longer fits the
@@ -161,7 +163,7 @@ class Room:
                 for s, kind in enumerate(self.seats)]
 
     def message(self, seat: Optional[int]) -> dict:
-        msg = seat_message(self.state, seat, self.names)
+        msg = seat_message(self.state, seat, self.names, self.stories)
         msg["seats"] = self.seat_list()
         msg["thinking"] = self.thinking
         msg["problem"] = self.problem
@@ -200,6 +202,8 @@ class Room:
                 await self.send(client, {"type": "hint", "text": await self.hint(seat)})
             elif data.get("undo"):
                 await self.undo(seat)
+            elif "replay" in data:
+                await self.send(client, self.replay_message(seat, data["replay"]))
         except BadRequest as e:
             await self.send(client, {"type": "error", "message": str(e)})
 
@@ -260,6 +264,32 @@ class Room:
             self.running = False
             await self.broadcast()
 
+    # ---------------------------------------------------------------- replay
+    def replay_message(self, seat: Optional[int], step) -> dict:
+        """A finished game step by step: the table after `step` actions as this seat saw
+        it then (what was hidden from it stays hidden), without its options."""
+        if not self.state.is_over:
+            raise BadRequest("a game is replayed once it is over")
+        total = len(self.state.history)
+        if type(step) is not int or not 0 <= step <= total:
+            raise BadRequest(f"a step is a number from 0 to {total}")
+        msg = seat_message(self.position(step), seat, self.names)
+        msg.update(type="replay", step=step, steps=total, actions=[], question=None,
+                   seats=self.seat_list(), thinking=None, problem=None, can_undo=False)
+        return msg
+
+    def position(self, step: int):
+        """The state after the first `step` actions, kept once made (a finished game
+        does not change)."""
+        if not self._positions:
+            self._positions.append(self.start.clone())
+        positions = self._positions
+        while len(positions) <= step:
+            nxt = positions[-1].clone()
+            nxt.apply(self.state.history[len(positions) - 1])
+            positions.append(nxt)
+        return positions[step]
+
     # ---------------------------------------------------------------- hint, undo
     async def hint(self, seat: Optional[int]) -> str:
         """What the computer would play for this seat, and its chances (as `hint`)."""
@@ -273,11 +303,11 @@ class Room:
         return hint_text(choice, analysis, describe_agent(spec, agent))
 
     def can_undo(self, seat: int) -> bool:
-        """`undo` as at the terminal: only where every other seat is a computer, and once
-        the seat has chosen."""
+        """`undo` as at the terminal: only where every other seat is a computer, once the
+        seat has chosen and until the game is over."""
         others = [k for s, k in enumerate(self.seats) if s != seat]
         return self.seats[seat] == HUMAN and all(k != HUMAN for k in others) and \
-            not self.problem and seat in self.movers
+            not self.problem and not self.state.is_over and seat in self.movers
 
     async def undo(self, seat: Optional[int]) -> None:
         from rulesdsl.play.takeback import previous_decision
@@ -288,6 +318,7 @@ class Room:
             raise BadRequest("you have not moved yet")
         k, self.state = found
         del self.movers[k:]
+        self._positions = []
         self.saved()
         await self.broadcast()
         self.kick()

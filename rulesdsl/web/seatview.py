@@ -65,8 +65,10 @@ def card_facts(state) -> dict:
     return facts
 
 
-def seat_message(state, seat: Optional[int], names: Sequence[str]) -> dict:
-    """The table as `seat` sees it (None: a spectator), JSON-ready."""
+def seat_message(state, seat: Optional[int], names: Sequence[str],
+                 stories: Optional["Stories"] = None) -> dict:
+    """The table as `seat` sees it (None: a spectator), JSON-ready. `stories` keeps the
+    logs of one game between its messages."""
     view = state.view(seat) if seat is not None else public_view(state)
     mine = seat is not None and not state.is_over and state.to_move == seat
     actions = [a.label for a in state.legal_actions()] if mine else []
@@ -85,7 +87,7 @@ def seat_message(state, seat: Optional[int], names: Sequence[str]) -> dict:
         "shown": _shown(state, seat),
         "question": _question(state) if mine else None,
         "actions": actions,
-        "log": story_of(state, seat),
+        "log": stories.lines(state, seat) if stories is not None else story_of(state, seat),
         "moves": len(state.history),
     }
     message["cards"] = _facts_for(state, zones, actions)
@@ -103,6 +105,32 @@ def story_of(state, seat: Optional[int]) -> list:
         if line is not None:
             out.append(line)
     return out
+
+
+class Stories:
+    """Each seat's log of one game kept as it grows, so a message costs the new events
+    only. A log line of a game without pieces never changes once written (a card's label
+    and a zone's visibility are fixed); a game with pieces names a piece by its state now,
+    so its log is told again each time. The game replayed to an earlier point (undo)
+    holds the same events up to there: the lines of the events past it are dropped."""
+
+    def __init__(self):
+        self.kept: dict = {}          # seat -> (events told, lines)
+
+    def lines(self, state, seat: Optional[int]) -> list:
+        if state.prog.pieces is not None:
+            return story_of(state, seat)
+        told, lines = self.kept.get(seat, (0, []))
+        events = state.events
+        if told > len(events):
+            told, lines = 0, []
+        for entry in events[told:]:
+            line = _line_or_none(state, entry, seat) if seat is not None \
+                else _public_line(state, entry)
+            if line is not None:
+                lines.append(line)
+        self.kept[seat] = (len(events), lines)
+        return list(lines)
 
 
 def _public_line(state, entry) -> Optional[str]:

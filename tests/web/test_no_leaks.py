@@ -174,3 +174,50 @@ def shared_server(tmp_path_factory):
     srv = Server(tmp_path_factory.mktemp("web") / "games.sqlite").start()
     yield srv
     srv.stop()
+
+
+REPLAYED = ["crazy_eights", "gops", "love_letter", "skull"]   # short games with secrets
+
+
+@pytest.mark.parametrize("name", REPLAYED)
+def test_a_finished_game_replayed_shows_each_seat_only_what_it_saw(name, shared_server):
+    """Step by step after the end, each seat and a spectator are sent the table as they
+    saw it then: the cards hidden from them at that step stay hidden."""
+    needs("websockets")
+    path = next(p for p in GAME_FILES if p.stem == name)
+    game = rulesdsl.load(str(path))
+    players = game.min_players
+    state = game.new_game(players=players, seed=5)
+    pick = random.Random(5)
+    while not state.is_over:
+        state.apply(pick.choice(state.legal_actions()).label)
+    links = shared_server.new_game(name, ["human"] * players, seed=5)
+    ws_url = shared_server.url.replace("http", "ws") + "/ws/"
+    tokens = {link["seat"]: link["url"].rsplit("/", 1)[1] for link in links["links"]}
+    tokens[None] = links["watch"].rsplit("/", 1)[1]
+    shared = public_text(game, state, path.stem, links)
+    with ExitStack() as stack:
+        seats = {s: Seat(ws_url + token, s, stack) for s, token in tokens.items()}
+        walk = game.new_game(players=players, seed=5)
+        for k, label in enumerate(state.history):      # the same game, through the seats
+            for client in seats.values():
+                client.next_table(k)
+                client.messages.clear()
+            seats[walk.to_move].ws.send(json.dumps({"play": label}))
+            walk.apply(label)
+        at = game.new_game(players=players, seed=5)
+        steps = sorted({0, 1, len(state.history) // 2, len(state.history)})
+        for k in range(len(state.history) + 1):
+            if k in steps:
+                for seat, client in seats.items():
+                    client.ws.send(json.dumps({"replay": k}))
+                    m = json.loads(client.ws.recv(timeout=TIMEOUT))
+                    while m.get("type") != "replay":
+                        m = json.loads(client.ws.recv(timeout=TIMEOUT))
+                    assert (m["step"], m["steps"], m["actions"]) == (k, len(state.history), [])
+                    assert m["log"] == ([str(x) for x in at.story(seat)] if seat is not None
+                                        else m["log"])
+                    assert leaks("\n".join(strings(m)), forbidden(at, seat, shared)) == [], \
+                        f"seat {seat} at step {k}"
+            if k < len(state.history):
+                at.apply(state.history[k])

@@ -117,3 +117,11 @@ def test_undo_is_only_against_computer_players(server):
         p1.send({"undo": True})
         assert "undo is for a person playing against computer players" in \
             p1.next("error")["message"]
+
+
+def test_a_game_is_replayed_once_it_is_over(server):
+    links = server.new_game("connect_four", ["human", "human"])
+    with seat(server, links["links"][0]["url"]) as p1:
+        p1.next("table")
+        p1.send({"replay": 0})
+        assert p1.next("error")["message"] == "a game is replayed once it is over"

@@ -17,6 +17,7 @@ let T = null;          // the latest table message
 let ws = null;
 let selected = null;   // a board place chosen as the first half of a move ("a3" of "a3 to b4")
 let overShown = false;
+let live = null;       // in a replay: the latest table of the game itself, shown again after
 
 // ------------------------------------------------------------------ small helpers
 function h(tag, attrs, ...children) {
@@ -88,6 +89,12 @@ function zoneTitle(name) {
   return keys.length ? `${base} (${keys.join(", ")})` : base;
 }
 function isAction(label) { return T && T.actions.includes(label); }
+function cardActions(label) {
+  // the options a card stands for: its own label, or options naming it ("play red 5")
+  if (!T) return [];
+  const word = new RegExp(`(^|\\s)${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|\\s)`);
+  return T.actions.filter(l => l === label || word.test(l));
+}
 
 // ------------------------------------------------------------------ the connection
 function connect() {
@@ -96,7 +103,8 @@ function connect() {
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
     if (m.type === "display") { D = m.display; document.title = `${D.name} · rulesdsl`; }
-    else if (m.type === "table") { T = m; render(); }
+    else if (m.type === "table") { if (live) live = m; else { T = m; render(); } }
+    else if (m.type === "replay") { if (!live) live = T; T = m; render(); }
     else if (m.type === "hint") toast(m.text, 9000);
     else if (m.type === "error") toast(m.message, 4000, true);
   };
@@ -130,13 +138,16 @@ function card(label, opts) {
   const mover = seatOfLabel(label);
   const colour = group !== null ? groupColour(group) :
     mover !== null ? playerColour(mover) : "#556";
-  const playable = opts.playable !== false && isAction(label);
+  // a card in the seat's own zones is played from there, not from a pile showing its twin
+  const elsewhere = !opts.mine && T.seat !== null && myLabels().has(label);
+  const acts = opts.playable === false || elsewhere ? [] : cardActions(label);
+  const playable = acts.length > 0;
   const fields = facts ? Object.entries(facts.fields).filter(([, v]) =>
     v !== null && !String(label).toLowerCase().includes(String(v).toLowerCase())) : [];
   const el = h("div", {
     class: "card" + (playable ? " playable" : "") + (opts.small ? " small" : ""),
     style: `--ink:${colour}`, "data-label": label, title: label,
-    onclick: playable ? () => play(label) : null,
+    onclick: playable ? () => (acts.length === 1 ? play(acts[0]) : showChoices(acts, label)) : null,
     oncontextmenu: ev => { ev.preventDefault(); explain(label); },
   },
     h("span", { class: "corner", text: facts && manyKinds() ? title(facts.kind) : "" }),
@@ -151,6 +162,13 @@ function card(label, opts) {
 function manyKinds() {
   // a card's kind is worth a corner only where the cards in sight are of several kinds
   return new Set(Object.values(T.cards || {}).map(f => f.kind)).size > 1;
+}
+function myLabels() {
+  const out = new Set();
+  for (const [name, cards] of Object.entries(T.zones)) {
+    if (zoneInfo(name).owner === T.seat && Array.isArray(cards)) cards.forEach(l => out.add(l));
+  }
+  return out;
 }
 function back(count, opts) {
   opts = opts || {};
@@ -173,12 +191,14 @@ function grouped(labels) {
 }
 function hand(labels, opts) {
   const items = grouped(labels);
-  const fan = h("div", { class: "hand" + (opts && opts.small ? " small" : "") });
   const n = items.length;
+  // cards side by side while they fit, overlapping more the more there are
+  const fan = h("div", { class: "hand" + (opts && opts.small ? " small" : ""),
+                         style: `--overlap:${n <= 6 ? 6 : n <= 10 ? -14 : -34}px` });
   items.forEach((it, k) => {
-    const c = card(it.label, { count: it.count, small: opts && opts.small });
+    const c = card(it.label, { count: it.count, small: opts && opts.small, mine: opts && opts.mine });
     if (opts && opts.fan && n > 1) {
-      const turn = (k - (n - 1) / 2) * Math.min(5, 40 / n);
+      const turn = (k - (n - 1) / 2) * Math.min(4, 26 / n);
       c.style.setProperty("--turn", `${turn}deg`);
       c.style.setProperty("--lift", `${Math.abs(turn) * 0.9}px`);
     }
@@ -219,8 +239,10 @@ function zonePiece(name, cards, owner, mine) {
           h("button", { class: "chip", onclick: () => play(l), text: l }))) : null);
   }
   const fan = mine && z.visibility !== "public";
+  const many = owner === null && cards.length > 12;
   return h("div", { class: "zone" + (fan ? " my-hand" : "") }, head,
-    hand(cards, { fan, small: !mine && !fan && owner !== null }));
+    hand(many ? cards.slice(-12) : cards, { fan, mine, small: !mine && !fan && owner !== null }),
+    many ? h("span", { class: "also", text: `and ${cards.length - 12} more under them` }) : null);
 }
 function isRow(name) {
   // a shared zone whose cards are all playable or many face up: laid out in a row
@@ -237,6 +259,33 @@ function varPiece(name, value) {
   if (who !== null && value === `P${who + 1}`) v.style.color = playerColour(who);
   return h("div", { class: "var" + (value === null || value === false ? " off" : "") },
     h("span", { class: "k", text: label }), v);
+}
+function varPieces(entries) {
+  // one chip a variable: instances of it (one per colour, say) folded as the terminal
+  // folds them, "trophies: red, blue" for the true ones of a yes/no variable
+  const groups = new Map();
+  for (const [name, value] of entries) {
+    const info = varInfo(name);
+    const key = info.var || name;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push([name, value]);
+  }
+  const out = [];
+  for (const [key, list] of groups) {
+    if (list.length === 1 || isDice(list[0][1])) { for (const [n, v] of list) out.push(varPiece(n, v)); continue; }
+    const owner = varInfo(list[0][0]).owner;
+    const own = owner === null || owner === undefined ? null : `P${owner + 1}`;
+    const keyText = n => keysOf(n).filter(k => k !== own).join(", ");
+    let text, off = false;
+    if (list.every(([, v]) => typeof v === "boolean")) {
+      const on = list.filter(([, v]) => v).map(([n]) => keyText(n));
+      text = on.length ? on.join(", ") : "none"; off = !on.length;
+    } else {
+      text = list.map(([n, v]) => `${keyText(n)}: ${valueText(v)}`).join(" · ");
+    }
+    out.push(h("div", { class: "var" + (off ? " off" : "") }, h("span", { class: "k", text: title(key) }), h("span", { class: "v", text })));
+  }
+  return out;
 }
 function hiddenVar(name) {
   const info = varInfo(name);
@@ -294,7 +343,7 @@ function clickPlace(place) {
   if (selected) {
     const ends = T.actions.filter(l => l.startsWith(selected + " ") && lastWord(l) === place);
     if (ends.length === 1) return play(ends[0]);
-    if (ends.length > 1) return showChoices(ends);
+    if (ends.length > 1) return showChoices(ends, `${selected} to ${place}`);
   }
   const acts = placeActions(place);
   if (acts.length === 1) return play(acts[0]);
@@ -453,20 +502,23 @@ function render() {
   const me = T.seat;
   document.getElementById("title").textContent = D.name;
   document.getElementById("phase").textContent = T.phase.join(" › ");
-  if (T.problem) setStatus(T.problem, "bad");
+  if (T.type === "replay") setStatus(`replay: after ${T.step} of ${T.steps} actions`, "waiting");
+  else if (T.problem) setStatus(T.problem, "bad");
   else if (T.over) setStatus("game over", "over");
   else if (T.to_move === me) setStatus("your turn", "you");
   else if (T.thinking !== null) setStatus(`${seatName(T.thinking)} is thinking…`, "waiting");
   else setStatus(`waiting for ${seatName(T.to_move)}`, "waiting");
-  document.getElementById("hint-button").hidden = !(T.to_move === me && me !== null && !T.over);
-  document.getElementById("undo-button").hidden = !T.can_undo;
+  const replay = T.type === "replay";
+  document.getElementById("hint-button").hidden = replay || !(T.to_move === me && me !== null && !T.over);
+  document.getElementById("undo-button").hidden = replay || !T.can_undo;
 
+  renderReplayBar();
   renderOthers(me);
   renderMiddle();
   renderMine(me);
   renderPrompt(me);
   renderLog(me);
-  if (T.over && !overShown) { overShown = true; showOver(); }
+  if (T.over && !overShown && T.type !== "replay") { overShown = true; showOver(); }
 }
 function scoreOf(k) {
   const sc = T.scores || {};
@@ -504,7 +556,7 @@ function renderOthers(me) {
     const panel = h("div", { class: "seat" + (!T.over && T.to_move === k ? " active" : ""), "data-seat": k },
       seatHeader(k, me),
       h("div", { class: "seat-zones" }, playerZones(k).map(([n, c]) => zonePiece(n, c, k, false))),
-      h("div", { class: "seat-vars" }, playerVars(k).map(([n, v]) => varPiece(n, v)),
+      h("div", { class: "seat-vars" }, varPieces(playerVars(k)),
         shownFor(`P${k + 1}`).map(([t, v]) => h("div", { class: "var" }, h("span", { class: "k", text: t }), h("span", { class: "v", text: v })))));
     box.append(panel);
   }
@@ -522,11 +574,10 @@ function renderMiddle() {
   }
   const vars = document.getElementById("table-vars");
   vars.replaceChildren();
-  for (const [name, value] of Object.entries(T.vars)) {
+  vars.append(...varPieces(Object.entries(T.vars).filter(([name]) => {
     const info = varInfo(name);
-    if ((info.owner !== null && info.owner !== undefined) || hiddenVar(name)) continue;
-    vars.append(varPiece(name, value));
-  }
+    return (info.owner === null || info.owner === undefined) && !hiddenVar(name);
+  })));
   for (const [t, v] of shownFor("")) vars.append(h("div", { class: "var" }, h("span", { class: "k", text: t }), h("span", { class: "v", text: v })));
 }
 function renderMine(me) {
@@ -535,14 +586,14 @@ function renderMine(me) {
   if (me === null) { box.append(h("div", { class: "spectator", text: "You are watching: you see what every player sees." })); return; }
   box.className = "seat mine" + (!T.over && T.to_move === me ? " active" : "");
   box.append(seatHeader(me, me),
-    h("div", { class: "seat-vars" }, playerVars(me).map(([n, v]) => varPiece(n, v)),
+    h("div", { class: "seat-vars" }, varPieces(playerVars(me)),
       shownFor(`P${me + 1}`).map(([t, v]) => h("div", { class: "var" }, h("span", { class: "k", text: t }), h("span", { class: "v", text: v })))),
     h("div", { class: "seat-zones" }, playerZones(me).map(([n, c]) => zonePiece(n, c, me, true))));
 }
 function consumedByTable() {
   // options the table itself offers: a card shown somewhere, a board place
   const used = new Set();
-  document.querySelectorAll(".card.playable").forEach(el => used.add(el.dataset.label));
+  document.querySelectorAll(".card.playable").forEach(el => { if (isAction(el.dataset.label)) used.add(el.dataset.label); });
   document.querySelectorAll(".chip").forEach(el => used.add(el.textContent));
   document.querySelectorAll(".place.target, .place.selected").forEach(el => {
     for (const l of placeActions(el.dataset.place)) used.add(l);
@@ -557,6 +608,12 @@ function renderPrompt(me) {
   buttons.replaceChildren();
   const mine = T.to_move === me && me !== null && !T.over && T.actions.length;
   prompt.className = mine ? "active" : "";
+  if (T.type === "replay") {
+    q.textContent = T.step === T.steps ? "The end of the game." : T.step === 0 ? "The deal, before the first action." :
+      `After action ${T.step}: ${T.log.length ? T.log[T.log.length - 1] : ""}`;
+    list.hidden = true;
+    return;
+  }
   if (!mine) {
     q.textContent = T.over ? "The game is over." : (T.thinking !== null ? `${seatName(T.thinking)} is thinking…` : `Waiting for ${seatName(T.to_move)}…`);
     list.hidden = true;
@@ -585,9 +642,11 @@ function fillList() {
   if (hits.length > 200) ul.append(h("li", { class: "more", text: `… ${hits.length - 200} more: type more of the option` }));
   if (!hits.length) ul.append(h("li", { class: "more", text: "no option holds that" }));
 }
-function showChoices(labels) {
+function showChoices(labels, what) {
   const buttons = document.getElementById("buttons");
-  buttons.replaceChildren(...labels.map(l => h("button", { class: "option", onclick: () => play(l), text: l })));
+  buttons.replaceChildren(h("span", { class: "hint-text", text: `${what || selected}:` }),
+    ...labels.map(l => h("button", { class: "option", onclick: () => play(l), text: l })),
+    h("button", { class: "option quiet", text: "back", onclick: () => { selected = null; render(); } }));
 }
 function renderLog(me) {
   const ol = document.getElementById("log");
@@ -595,11 +654,28 @@ function renderLog(me) {
   ol.replaceChildren(...T.log.map(line => h("li", { class: mine && mine.test(line) ? "me" : "" , text: line })));
   ol.scrollTop = ol.scrollHeight;
 }
+function replayStep(k) { send({ replay: k }); }
+function renderReplayBar() {
+  const bar = document.getElementById("replay-bar");
+  if (T.type !== "replay") { bar.hidden = true; return; }
+  bar.hidden = false;
+  const n = T.steps, k = T.step;
+  bar.replaceChildren(
+    h("button", { title: "the start", text: "«", onclick: () => replayStep(0), disabled: k === 0 }),
+    h("button", { title: "one action back", text: "◀", onclick: () => replayStep(k - 1), disabled: k === 0 }),
+    h("input", { type: "range", min: 0, max: n, value: k, oninput: ev => replayStep(Number(ev.target.value)) }),
+    h("button", { title: "one action on", text: "▶", onclick: () => replayStep(k + 1), disabled: k === n }),
+    h("button", { title: "the end", text: "»", onclick: () => replayStep(n), disabled: k === n }),
+    h("span", { class: "step", text: `${k} / ${n}` }),
+    h("button", { class: "quiet", text: "leave the replay", onclick: () => { T = live; live = null; render(); } }));
+}
 function showOver() {
   const ws2 = T.winners;
+  const mine = T.seat !== null && ws2[0] === `P${T.seat + 1}`;
   document.getElementById("over-title").textContent = !ws2.length ? "A draw: no winner" :
-    ws2.length === 1 ? `${ws2[0] === `P${T.seat + 1}` ? "You win" : seatName(seatOfLabel(ws2[0])) + " wins"}!` :
+    ws2.length === 1 ? `${mine ? "You win" : seatName(seatOfLabel(ws2[0])) + " wins"}!` :
     `${ws2.map(w => seatName(seatOfLabel(w))).join(" and ")} share the win`;
+  document.getElementById("over-how").textContent = T.log.length ? T.log[T.log.length - 1] : "";
   const table = document.getElementById("over-scores");
   table.replaceChildren(...T.names.map((n, k) => h("tr", { class: ws2.includes(`P${k + 1}`) ? "won" : "" },
     h("td", {}, h("span", { class: "token", style: `background:${playerColour(k)}` })),
@@ -626,6 +702,7 @@ document.getElementById("undo-button").onclick = () => send({ undo: true });
 document.querySelector("#panel .close").onclick = () => { document.getElementById("panel").hidden = true; };
 document.getElementById("panel").onclick = ev => { if (ev.target.id === "panel") ev.target.hidden = true; };
 document.getElementById("over-close").onclick = () => { document.getElementById("over").hidden = true; };
+document.getElementById("over-replay").onclick = () => { document.getElementById("over").hidden = true; replayStep(0); };
 document.getElementById("option-filter").oninput = fillList;
 document.addEventListener("keydown", ev => {
   if (ev.key === "Escape") { document.getElementById("panel").hidden = true; selected = null; if (T) render(); }
