@@ -63,6 +63,24 @@ class Catalogue:
                 else rulesdsl.load(source)
         return self.loaded[key]
 
+    def reload(self, name: str) -> list:
+        """The game's file read again (it changed): [] when it loads, else its errors as
+        `check` prints them. What was loaded before is forgotten either way."""
+        from rulesdsl.lang.errors import SourceExcerpts
+        for key in [k for k in self.loaded if k[0] == name]:
+            del self.loaded[key]
+        try:
+            self.load(name)
+        except RulesError as e:
+            excerpts = SourceExcerpts()
+            return [excerpts.render(err) for err in getattr(e, "errors", None) or [e]]
+        return []
+
+    def files(self) -> dict:
+        """{lobby name: path} of the games offered as files (those `--watch` watches)."""
+        import os
+        return {name: src for name, src in self.offered.items() if os.path.isfile(src)}
+
     def summary(self) -> list:
         """For the lobby: each game's name, title, player counts and options."""
         out = []
@@ -130,15 +148,22 @@ class Room:
         self.tokens = dict(tokens)           # token -> seat or None
         self.store = store
         self.executor = executor
-        self.start = game.new_game(players=players, seed=seed)
-        self.state = self.start.clone()
-        self.names = seat_names(self.state)
-        self.display = display(game, self.state)
-        self.agents = {s: make_agent(kind, agent_seed(seed, s))
-                       for s, kind in enumerate(self.seats) if kind != HUMAN}
+        self.players = players
         self.clients: dict = {}              # client -> seat or None
         self.thinking: Optional[int] = None  # the computer seat choosing now
         self.running = False                 # computer seats are being played
+        self.changed: Optional[dict] = None  # the rules file changed (--watch): what now
+        self.deal(game)
+
+    def deal(self, game) -> None:
+        """The game dealt again from its seed, no action taken yet."""
+        self.game = game
+        self.agents = {s: make_agent(kind, agent_seed(self.seed, s))
+                       for s, kind in enumerate(self.seats) if kind != HUMAN}
+        self.start = game.new_game(players=self.players, seed=self.seed)
+        self.state = self.start.clone()
+        self.names = seat_names(self.state)
+        self.display = display(game, self.state)
         self.problem: Optional[str] = None   # why the game cannot go on, if it cannot
         self.movers: list = []               # the seat that chose each action so far
         self._positions: list = []           # a finished game's states, for its replay
@@ -185,6 +210,8 @@ class Room:
         await self.send(client, {"type": "display", "display": self.display,
                                  "game": self.name, "options": self.options})
         await self.send(client, self.message(seat))
+        if self.changed:
+            await self.send(client, self.changed_message())
         self.kick()
 
     def leave(self, client) -> None:
@@ -204,6 +231,8 @@ class Room:
                 await self.undo(seat)
             elif "replay" in data:
                 await self.send(client, self.replay_message(seat, data["replay"]))
+            elif data.get("reload") in ("restart", "replay"):
+                await self.reload(seat, data["reload"])
         except BadRequest as e:
             await self.send(client, {"type": "error", "message": str(e)})
 
@@ -263,6 +292,51 @@ class Room:
             self.thinking = None
             self.running = False
             await self.broadcast()
+
+    # ---------------------------------------------------------------- --watch
+    async def rules_changed(self, game, errors: list) -> None:
+        """The rules file changed: its errors, or how many of the actions taken still fit
+        the new rules, told to every browser; a person then restarts or replays."""
+        if errors:
+            self.changed = {"type": "rules", "errors": errors}
+        else:
+            fits = self.fitting(game, list(self.state.history))
+            self.changed = {"type": "rules", "errors": [], "fits": len(fits),
+                            "of": len(self.state.history), "game": game}
+        for client in list(self.clients):
+            await self.send(client, self.changed_message())
+
+    def changed_message(self) -> dict:
+        return {k: v for k, v in self.changed.items() if k != "game"}
+
+    def fitting(self, game, actions: list) -> list:
+        """The actions, from the first, that the rules of `game` still allow."""
+        state = game.new_game(players=self.players, seed=self.seed)
+        fits = []
+        for label in actions:
+            try:
+                state.apply(label)
+            except RulesError:
+                break
+            fits.append(label)
+        return fits
+
+    async def reload(self, seat: Optional[int], mode: str) -> None:
+        if seat is None or self.seats[seat] != HUMAN:
+            raise BadRequest("a player restarts the game, not a spectator")
+        if not self.changed or self.changed["errors"]:
+            raise BadRequest("the rules have not changed, or do not load")
+        game = self.changed["game"]
+        actions = self.fitting(game, list(self.state.history)) if mode == "replay" else []
+        self.changed = None
+        self.deal(game)
+        self.replay(actions)
+        self.saved()
+        for client, s in list(self.clients.items()):
+            await self.send(client, {"type": "display", "display": self.display,
+                                     "game": self.name, "options": self.options})
+            await self.send(client, self.message(s))
+        self.kick()
 
     # ---------------------------------------------------------------- replay
     def replay_message(self, seat: Optional[int], step) -> dict:
@@ -383,6 +457,14 @@ class Rooms:
         room.replay(saved["actions"])
         self.keep(room)
         return room
+
+    async def rules_changed(self, name: str) -> None:
+        """A watched rules file changed: read it again and tell its games' browsers."""
+        errors = self.catalogue.reload(name)
+        for room in list(self.rooms.values()):
+            if room.name == name:
+                game = None if errors else self.catalogue.load(name, room.options)
+                await room.rules_changed(game, errors)
 
     def keep(self, room: Room) -> None:
         self.rooms[room.id] = room

@@ -32,7 +32,7 @@ MAX_BODY = 16_384                     # bytes of a lobby request
 MAX_MESSAGE = 4_096                   # bytes of a message from a table page
 
 
-def make_app(catalogue: Catalogue, store, workers: int = 2) -> Starlette:
+def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False) -> Starlette:
     rooms = Rooms(catalogue, store, workers=workers)
 
     async def lobby(request: Request):
@@ -109,20 +109,51 @@ def make_app(catalogue: Catalogue, store, workers: int = 2) -> Starlette:
         Route("/api/rules/{token}", rules),
         WebSocketRoute("/ws/{token}", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
-    ], lifespan=_closing(rooms))
+    ], lifespan=_lifespan(rooms, watch))
     app.state.rooms = rooms
     return app
 
 
-def _closing(rooms):
-    """The app's lifespan: the computer players' threads stopped when the server stops."""
+WATCH_EVERY = 0.5    # seconds between looks at the watched rules files
+
+
+def _lifespan(rooms, watch: bool):
+    """The app's lifespan: with --watch, the rules files looked at while it runs; the
+    computer players' threads stopped when the server stops."""
+    import asyncio
     from contextlib import asynccontextmanager
 
     @asynccontextmanager
     async def lifespan(app):
+        task = asyncio.create_task(watch_files(rooms)) if watch else None
         yield
+        if task:
+            task.cancel()
         rooms.close()
     return lifespan
+
+
+async def watch_files(rooms) -> None:
+    """`--watch`: each offered rules file that changes (its time or size) is read again
+    and its games told, with `check`'s errors when it no longer loads."""
+    import asyncio
+    import os
+
+    def stamp(path):
+        try:
+            st = os.stat(path)
+            return (st.st_mtime_ns, st.st_size)
+        except OSError:
+            return None
+    files = rooms.catalogue.files()
+    seen = {name: stamp(path) for name, path in files.items()}
+    while True:
+        await asyncio.sleep(WATCH_EVERY)
+        for name, path in files.items():
+            now = stamp(path)
+            if now != seen[name]:
+                seen[name] = now
+                await rooms.rules_changed(name)
 
 
 def offered_games(names) -> dict:
@@ -144,9 +175,11 @@ def offered_games(names) -> dict:
     return out
 
 
-def serve(names, host: str, port: int, db: Optional[str], out=None) -> int:
+def serve(names, host: str, port: int, db: Optional[str], watch: bool = False,
+          out=None) -> int:
     """`rulesdsl serve`: every named game checked first (a bad one is an error before
-    the server starts), then the server until Ctrl-C."""
+    the server starts), then the server until Ctrl-C; with `watch`, the rules files
+    named are read again when they change."""
     import sys
     import uvicorn
     from rulesdsl.web.store import Store, default_db_path
@@ -155,9 +188,12 @@ def serve(names, host: str, port: int, db: Optional[str], out=None) -> int:
     for name in names or ():
         catalogue.load(name if name in catalogue.offered else Path(name).stem)
     store = Store(db or default_db_path())
-    app = make_app(catalogue, store)
+    app = make_app(catalogue, store, watch=watch)
     print(f"rulesdsl: the lobby is at http://{host}:{port}/  (games kept in {store.path}; "
           "Ctrl-C stops)", file=out, flush=True)
+    if watch:
+        print(f"rulesdsl: watching {', '.join(catalogue.files().values()) or 'no file'}",
+              file=out, flush=True)
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_MESSAGE,
                     ws_ping_interval=20)

@@ -37,8 +37,10 @@ class Server:
     """`rulesdsl serve` in a thread of this process, every bundled game and example
     offered, games kept in `db`; stopped and started again as a person would."""
 
-    def __init__(self, db: Path):
+    def __init__(self, db: Path, games=None, watch: bool = False):
         self.db = db
+        self.games = [str(p) for p in (games or GAME_FILES)]
+        self.watch = watch
         self.port = None
         self.thread = None
         self.server = None
@@ -49,8 +51,8 @@ class Server:
         from rulesdsl.web.server import MAX_MESSAGE, make_app, offered_games
         from rulesdsl.web.store import Store
         self.store = Store(self.db)
-        app = make_app(Catalogue(offered_games([str(p) for p in GAME_FILES])), self.store,
-                       workers=1)
+        app = make_app(Catalogue(offered_games(self.games)), self.store, workers=1,
+                       watch=self.watch)
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]

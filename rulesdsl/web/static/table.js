@@ -102,10 +102,16 @@ function connect() {
   ws = new WebSocket(`${proto}//${location.host}/ws/${TOKEN}`);
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
-    if (m.type === "display") { D = m.display; document.title = `${D.name} · rulesdsl`; }
+    if (m.type === "display") {
+      D = m.display; document.title = `${D.name} · rulesdsl`;
+      for (const k of Object.keys(graphLayouts)) delete graphLayouts[k];   // the rules may have changed
+      document.getElementById("changed").hidden = true;
+      overShown = false; document.getElementById("over").hidden = true;
+    }
     else if (m.type === "table") { if (live) live = m; else { T = m; render(); } }
     else if (m.type === "replay") { if (!live) live = T; T = m; render(); }
     else if (m.type === "hint") toast(m.text, 9000);
+    else if (m.type === "rules") rulesChanged(m);
     else if (m.type === "error") toast(m.message, 4000, true);
   };
   ws.onclose = () => {
@@ -653,6 +659,23 @@ function renderLog(me) {
   const mine = me === null ? null : new RegExp(`^${seatName(me)}\\b`);
   ol.replaceChildren(...T.log.map(line => h("li", { class: mine && mine.test(line) ? "me" : "" , text: line })));
   ol.scrollTop = ol.scrollHeight;
+}
+function rulesChanged(m) {
+  // --watch: the rules file changed; check's errors, or a choice of how to go on
+  const box = document.getElementById("changed");
+  box.hidden = false;
+  if (m.errors.length) {
+    box.className = "bad";
+    box.replaceChildren(h("b", { text: "The rules file changed and does not load:" }),
+      h("pre", { text: m.errors.join("\n\n") }), h("span", { text: "Fix it and save: the table looks again." }));
+    return;
+  }
+  box.className = "";
+  const player = T && T.seat !== null;
+  box.replaceChildren(h("b", { text: "The rules file changed. " }),
+    player ? h("button", { text: "Restart the game", onclick: () => send({ reload: "restart" }) }) : null, " ",
+    player && m.of ? h("button", { text: `Replay the same actions (${m.fits} of ${m.of} still fit)`, onclick: () => send({ reload: "replay" }) }) : null,
+    player ? null : h("span", { text: "A player may restart the game with the new rules." }));
 }
 function replayStep(k) { send({ replay: k }); }
 function renderReplayBar() {
