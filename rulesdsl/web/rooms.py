@@ -235,6 +235,8 @@ class Room:
                 await self.reload(seat, data["reload"])
         except BadRequest as e:
             await self.send(client, {"type": "error", "message": str(e)})
+        except RulesError as e:   # the rules failed on this move: nothing changed
+            await self.send(client, {"type": "error", "message": e.message})
 
     async def play(self, seat: Optional[int], label) -> None:
         if seat is None:
