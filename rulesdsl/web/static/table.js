@@ -330,11 +330,25 @@ function placeFill(at) {
   }
   return null;
 }
-function placeText(at) {
+function pieceWord(label) { return label.replace(/\bP\d+\b/, "").trim(); }
+function commonPiece(places) {
+  // the piece most places hold goes unnamed (a plain stone); the others are lettered
+  const count = {};
+  for (const at of Object.values(places)) {
+    if (Array.isArray(at.pieces) && at.pieces.length) {
+      const w = pieceWord(at.pieces[at.pieces.length - 1]);
+      count[w] = (count[w] || 0) + 1;
+    }
+  }
+  return Object.entries(count).sort((a, b) => b[1] - a[1]).map(([w]) => w)[0];
+}
+function placeText(at, common) {
   if (!at) return "";
   if (Array.isArray(at.pieces) && at.pieces.length) {
-    const top = at.pieces[at.pieces.length - 1].replace(/\bP\d+\b/, "").trim();
-    return (top.length <= 3 ? top : top[0].toUpperCase()) + (at.pieces.length > 1 ? `+${at.pieces.length - 1}` : "");
+    const top = pieceWord(at.pieces[at.pieces.length - 1]);
+    const name = top === common && seatOfLabel(at.pieces[at.pieces.length - 1]) !== null ? "" :
+      top.length <= 3 ? top : top[0].toUpperCase();
+    return name + (at.pieces.length > 1 ? `+${at.pieces.length - 1}` : "");
   }
   if (at.pieces && at.pieces.count) return `#${at.pieces.count}`;
   const other = at.vars.filter(([, v]) => v !== null && v !== false && !(typeof v === "string" && seatOfLabel(v) !== null));
@@ -367,6 +381,7 @@ function gridBoard(board) {
   const [w, hgt] = D.grids[board];
   const hex = (D.hex || []).includes(board);
   const places = boardValues(board);
+  const common = commonPiece(places);
   const size = Math.max(30, Math.min(64, Math.floor(560 / Math.max(w + (hex ? hgt / 2 : 0), hgt))));
   const letters = [...Array(w)].map((_, k) => String.fromCharCode(97 + k));
   const pad = 22;
@@ -396,9 +411,9 @@ function gridBoard(board) {
                             class: "cell " + ((x + y) % 2 ? "light" : "dark") });
       }
       const g = s("g", { class: `place ${state}`, "data-place": place, onclick: click },
-        shape, s("title", { text: place }));
+        shape, s("title", { text: place + (at && Array.isArray(at.pieces) && at.pieces.length ? `: ${at.pieces.join(", ")}` : "") }));
       if (fill) g.append(s("circle", { cx, cy, r: size * 0.36, fill, class: "stone" }));
-      const text = placeText(at);
+      const text = placeText(at, common);
       if (text) g.append(s("text", { x: cx, y: cy + size * 0.12, class: "piece-text" + (fill ? " on" : ""),
                                       "font-size": size * (text.length > 2 ? 0.26 : 0.34), text }));
       if (state === "target" && !fill) g.append(s("circle", { cx, cy, r: size * 0.12, class: "dot" }));
@@ -601,7 +616,7 @@ function consumedByTable() {
   const used = new Set();
   document.querySelectorAll(".card.playable").forEach(el => { if (isAction(el.dataset.label)) used.add(el.dataset.label); });
   document.querySelectorAll(".chip").forEach(el => used.add(el.textContent));
-  document.querySelectorAll(".place.target, .place.selected").forEach(el => {
+  document.querySelectorAll(".place").forEach(el => {
     for (const l of placeActions(el.dataset.place)) used.add(l);
   });
   return used;
