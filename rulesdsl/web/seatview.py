@@ -96,7 +96,8 @@ def seat_message(state, seat: Optional[int], names: Sequence[str],
 
 def story_of(state, seat: Optional[int]) -> list:
     """The log in the game's words as `seat` reads it; a spectator's: the lines every seat
-    reads alike, the others as a seat that holds nothing reads them, or left out."""
+    reads alike, a move as the seats that see neither of its places read it, the other
+    lines left out."""
     if seat is not None:
         return [str(line) for line in state.story(seat)]
     out = []
@@ -137,6 +138,13 @@ def _public_line(state, entry) -> Optional[str]:
     lines = {_line_or_none(state, entry, s) for s in range(state.players)}
     if len(lines) == 1:
         return lines.pop()
+    if entry and entry[0] == "move":
+        # a move between places some seats cannot look into: as those seats read it
+        # ("7 cards: from the stock to P2's hand"), where they all read it alike
+        outside = {_line_or_none(state, entry, s) for s in range(state.players)
+                   if not state.can_see(entry[2], s) and not state.can_see(entry[3], s)}
+        if len(outside) == 1:
+            return outside.pop()
     return None   # seats read it differently: someone saw more than the table
 
 

@@ -41,6 +41,11 @@ def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False)
     async def games(request: Request):
         if request.method == "GET":
             return JSONResponse({"games": catalogue.summary(), "seats": seat_kinds()})
+        # JSON only: a page of another site cannot send it without the browser asking
+        # first, which this server never allows, so it cannot make games here unseen
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "send the request as application/json"},
+                                status_code=415)
         body = await request.body()
         if len(body) > MAX_BODY:
             return JSONResponse({"error": "the request is too long"}, status_code=413)

@@ -79,7 +79,8 @@ class Server:
     def new_game(self, game: str, seats: list, seed: int = 3, **more) -> dict:
         body = json.dumps({"game": game, "players": len(seats), "seats": seats,
                            "seed": seed, **more}).encode()
-        request = urllib.request.Request(self.url + "/api/games", data=body, method="POST")
+        request = urllib.request.Request(self.url + "/api/games", data=body, method="POST",
+                                         headers={"content-type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as r:
             return json.load(r)
 

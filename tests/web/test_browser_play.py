@@ -97,3 +97,19 @@ def test_a_game_goes_on_after_the_server_restarts(tmp_path, browser):
         page.close()
     finally:
         server.stop()
+
+
+def test_the_lobby_makes_a_game_and_opens_its_table(server, browser):
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    page.click("[data-game=hex]")
+    page.select_option("[data-seat='1']", "random")
+    page.click("#start")                      # one person: straight to the seat's table
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#status.you", timeout=30_000)
+    assert page.inner_text("#title") == "Hex"
+    assert page.locator("svg.board.hex .place").count() == 49
+    page.goto(server.url + "/")               # the lobby remembers the game, to go back
+    page.wait_for_selector("#recent-list a")
+    assert page.inner_text("#recent-list").startswith("Hex")
+    page.close()

@@ -35,3 +35,14 @@ def test_the_kept_log_is_the_log(path):
         assert stories.lines(earlier, seat) == story_of(earlier, seat)
         message = seat_message(earlier, seat, ["P1"] * earlier.players, stories)
         assert message["log"] == story_of(earlier, seat)
+
+
+def test_a_spectator_reads_a_hidden_draw_as_the_others_do():
+    """A spectator reads a deal to P1 as P2 reads it, never as P1 does."""
+    game = rulesdsl.load(str(next(p for p in GAME_FILES if p.stem == "crazy_eights")))
+    state = game.new_game(players=2, seed=1)
+    public = story_of(state, None)
+    assert "7 cards: from the stock to P1's hand" in public
+    assert "7 cards: from the stock to P2's hand" in public
+    dealt = set(state.zone("hand[P1]")) | set(state.zone("hand[P2]"))
+    assert not any(card in line for line in public for card in dealt)

@@ -14,9 +14,10 @@ import pytest
 from _web import needs
 
 
-def post(server, body) -> tuple:
+def post(server, body, kind="application/json") -> tuple:
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    request = urllib.request.Request(server.url + "/api/games", data=data, method="POST")
+    request = urllib.request.Request(server.url + "/api/games", data=data, method="POST",
+                                     headers={"content-type": kind})
     try:
         with urllib.request.urlopen(request, timeout=30) as r:
             return r.status, json.load(r)
@@ -40,6 +41,14 @@ def post(server, body) -> tuple:
 def test_the_lobby_turns_a_bad_request_away_with_a_reason(server, body, words):
     status, answer = post(server, body)
     assert status == 400 and words in answer["error"]
+
+
+def test_a_game_is_made_from_json_only(server):
+    """A form another site's page posts (no JSON, so no preflight) makes no game."""
+    status, answer = post(server, b"game=hex", kind="application/x-www-form-urlencoded")
+    assert status == 415 and answer["error"] == "send the request as application/json"
+    status, answer = post(server, {"game": "hex"}, kind="text/plain")
+    assert status == 415
 
 
 def test_an_unknown_link_is_not_found(server):
