@@ -16,15 +16,16 @@ from typing import Optional
 
 from rulesdsl.agents import agent_names, make_agent
 from rulesdsl.agents.ismcts import LEVELS
-from rulesdsl.agents.seats import agent_seed, parse_spec
+from rulesdsl.agents.seats import agent_seed
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.play.runner.text import HUMAN, seat_names
 from rulesdsl.play.thinking import describe_agent
-from rulesdsl.web.seatview import Stories, display, seat_message
+from rulesdsl.web.seatview import GameFacts, Stories, display, seat_message
 
 MAX_LABEL = 500          # characters of an action label a browser may send
 MAX_ROOMS_IN_MEMORY = 200  # rooms kept loaded; the others wait in the store
 MAX_SEED = 2 ** 31
+SHOW_THINKING = 0.25     # seconds a computer chooses before the table says it is thinking
 
 
 class BadRequest(Exception):
@@ -164,6 +165,7 @@ class Room:
         self.state = self.start.clone()
         self.names = seat_names(self.state)
         self.display = display(game, self.state)
+        self.facts = GameFacts(self.state)
         self.problem: Optional[str] = None   # why the game cannot go on, if it cannot
         self.movers: list = []               # the seat that chose each action so far
         self._positions: list = []           # a finished game's states, for its replay
@@ -188,7 +190,7 @@ class Room:
                 for s, kind in enumerate(self.seats)]
 
     def message(self, seat: Optional[int]) -> dict:
-        msg = seat_message(self.state, seat, self.names, self.stories)
+        msg = seat_message(self.state, seat, self.names, self.stories, self.facts)
         msg["seats"] = self.seat_list()
         msg["thinking"] = self.thinking
         msg["problem"] = self.problem
@@ -277,23 +279,34 @@ class Room:
         try:
             while self.computer_to_move():
                 seat = self.state.to_move
-                self.thinking = seat
-                await self.broadcast()
                 state = self.state
-                action = await loop.run_in_executor(self.executor, self.agents[seat].choose,
-                                                    state.clone())
+                choice = loop.run_in_executor(self.executor, self.agents[seat].choose,
+                                              state.clone())
+                action = await self.thought(seat, choice)
                 if self.state is not state:   # an undo came in meanwhile: choose again
                     continue
                 self.apply(action.label)
                 self.saved()
-                self.thinking = None
                 await self.broadcast()
         except RulesError as e:
             self.problem = f"the computer could not move: {e.message}"
+            await self.broadcast()
+        finally:
+            self.running = False
+
+    async def thought(self, seat: int, choice):
+        """The computer's choice; the table is told it is thinking only when it takes a
+        moment (a random player's instant choice is not worth two messages a browser)."""
+        try:
+            return await asyncio.wait_for(asyncio.shield(choice), SHOW_THINKING)
+        except asyncio.TimeoutError:
+            pass
+        self.thinking = seat
+        await self.broadcast()
+        try:
+            return await choice
         finally:
             self.thinking = None
-            self.running = False
-            await self.broadcast()
 
     # ---------------------------------------------------------------- --watch
     async def rules_changed(self, game, errors: list) -> None:
@@ -349,7 +362,7 @@ class Room:
         total = len(self.state.history)
         if type(step) is not int or not 0 <= step <= total:
             raise BadRequest(f"a step is a number from 0 to {total}")
-        msg = seat_message(self.position(step), seat, self.names)
+        msg = seat_message(self.position(step), seat, self.names, facts=self.facts)
         msg.update(type="replay", step=step, steps=total, actions=[], question=None,
                    seats=self.seat_list(), thinking=None, problem=None, can_undo=False)
         return msg

@@ -30,15 +30,24 @@ def display(game, state) -> dict:
     return out
 
 
-def card_facts(state) -> dict:
+class GameFacts:
+    """What every message of one game needs and nothing in the game changes: the
+    declarations, the terminal's layout (to sort a hand as it does) and each card's kind
+    and fields. Made once per game: State.describe() is worked out again at each call."""
+
+    def __init__(self, state):
+        from rulesdsl.play.screen import Layout
+        self.info = state.describe()
+        self.layout = Layout(state)
+        self.cards = card_facts(state, self.info)
+
+
+def card_facts(state, info: dict) -> dict:
     """{label: {"kind", "group", "fields": {field: value}}} for every card of the game, the
     enum fields by their value's name. Public knowledge (the rules list the deck), but a
     seat is sent only the entries of cards it sees (see `seat_message`)."""
     prog = state.prog
-    cached = getattr(prog, "_web_facts", None)
-    if cached is not None:
-        return cached
-    info = state.describe()["cards"]
+    groups = info["cards"]
     kinds = getattr(getattr(state.game, "model", None), "kinds", {}) or {}
     facts = {}
     for c, label in enumerate(prog.card_label):
@@ -56,19 +65,17 @@ def card_facts(state) -> dict:
                 value = prog.enums[enum][value]
             if isinstance(value, (int, str, bool)) or value is None:
                 fields[name] = value
-        facts[label] = {"kind": kind, "group": info.get(label, {}).get("group", kind),
+        facts[label] = {"kind": kind, "group": groups.get(label, {}).get("group", kind),
                         "fields": fields}
-    try:
-        prog._web_facts = facts
-    except AttributeError:
-        pass
     return facts
 
 
 def seat_message(state, seat: Optional[int], names: Sequence[str],
-                 stories: Optional["Stories"] = None) -> dict:
+                 stories: Optional["Stories"] = None,
+                 facts: Optional[GameFacts] = None) -> dict:
     """The table as `seat` sees it (None: a spectator), JSON-ready. `stories` keeps the
-    logs of one game between its messages."""
+    logs of one game between its messages, `facts` what never changes in it."""
+    facts = facts or GameFacts(state)
     view = state.view(seat) if seat is not None else public_view(state)
     mine = seat is not None and not state.is_over and state.to_move == seat
     actions = [a.label for a in state.legal_actions()] if mine else []
@@ -81,7 +88,7 @@ def seat_message(state, seat: Optional[int], names: Sequence[str],
         "to_move": None if state.is_over else state.to_move,
         "names": list(names),
         "phase": _phase(state),
-        "zones": _sorted_hands(state, zones, seat),
+        "zones": _sorted_hands(facts, zones, seat),
         "vars": view.get("vars") or {},
         "scores": view.get("scores"),
         "shown": _shown(state, seat),
@@ -90,7 +97,7 @@ def seat_message(state, seat: Optional[int], names: Sequence[str],
         "log": stories.lines(state, seat) if stories is not None else story_of(state, seat),
         "moves": len(state.history),
     }
-    message["cards"] = _facts_for(state, zones, actions)
+    message["cards"] = _facts_for(facts, zones, actions)
     return message
 
 
@@ -175,39 +182,24 @@ def _count(cards) -> int:
     return cards["count"] if isinstance(cards, dict) else len(cards)
 
 
-def _sorted_hands(state, zones: dict, seat: Optional[int]) -> dict:
+def _sorted_hands(facts: GameFacts, zones: dict, seat: Optional[int]) -> dict:
     """The seat's own hidden-to-others and unordered zones sorted as the terminal sorts a
     hand (by the group then the fields); others as they lie."""
-    from rulesdsl.play.screen import Layout
-    info = state.describe()["zones"]
-    layout = _layout(state, Layout)
+    info = facts.info["zones"]
     out = {}
     for name, cards in zones.items():
         z = info.get(name, {})
         if isinstance(cards, list) and (z.get("unordered") or (
                 seat is not None and z.get("owner") == seat and z.get("visibility") != "public")):
-            cards = layout.sort_cards(cards)
+            cards = facts.layout.sort_cards(cards)
         out[name] = cards
     return out
 
 
-def _layout(state, Layout):
-    prog = state.prog
-    layout = getattr(prog, "_web_layout", None)
-    if layout is None:
-        layout = Layout(state)
-        try:
-            prog._web_layout = layout
-        except AttributeError:
-            pass
-    return layout
-
-
-def _facts_for(state, zones: dict, actions: list) -> dict:
-    facts = card_facts(state)
+def _facts_for(facts: GameFacts, zones: dict, actions: list) -> dict:
     seen = {label for cards in zones.values() if isinstance(cards, list) for label in cards}
     seen.update(actions)
-    return {label: facts[label] for label in seen if label in facts}
+    return {label: facts.cards[label] for label in seen if label in facts.cards}
 
 
 def _shown(state, seat: Optional[int]) -> list:

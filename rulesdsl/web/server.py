@@ -14,6 +14,7 @@ game data of its own and learns everything over its websocket."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Optional
 
@@ -22,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.web.rooms import BadRequest, Catalogue, Rooms, seat_kinds
@@ -50,7 +51,6 @@ def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False)
         if len(body) > MAX_BODY:
             return JSONResponse({"error": "the request is too long"}, status_code=413)
         try:
-            import json
             room, tokens = rooms.create(json.loads(body or b"null"))
         except ValueError:
             return JSONResponse({"error": "the request is not JSON"}, status_code=400)
@@ -92,18 +92,17 @@ def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False)
         await room.join(ws, seat)
         try:
             while True:
-                text = await ws.receive_text()
+                text = await _next_text(ws)
+                if text is None:
+                    break
                 if len(text) > MAX_MESSAGE:
                     await ws.send_json({"type": "error", "message": "message too long"})
                     continue
                 try:
-                    import json
                     data = json.loads(text)
                 except ValueError:
                     continue
                 await room.request(ws, seat, data)
-        except WebSocketDisconnect:
-            pass
         finally:
             room.leave(ws)
 
@@ -120,6 +119,18 @@ def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False)
 
 
 WATCH_EVERY = 0.5    # seconds between looks at the watched rules files
+
+
+async def _next_text(ws: WebSocket) -> Optional[str]:
+    """The next text message from a page; "" for a binary one (ignored), None once the
+    page has gone (closed, or a message to it failed)."""
+    try:
+        message = await ws.receive()
+    except RuntimeError:               # the socket was closed by a failed send
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    return message.get("text") or ""
 
 
 def _lifespan(rooms, watch: bool):

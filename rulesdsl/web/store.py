@@ -3,7 +3,8 @@ seed and the labels of the actions taken, from which the state is replayed on lo
 seat's private token and the spectators' token are kept with it.
 
 One connection, used from the server's event loop only (a lock guards it all the same);
-each change is committed at once, so a server stopped at any moment loses nothing."""
+each change is committed at once, so a server stopped at any moment loses nothing (a
+power cut may lose the last moves: the log is flushed to disk at its checkpoints)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ class Store:
         self.path = path
         self.lock = threading.Lock()
         self.db = sqlite3.connect(str(path), check_same_thread=False)
+        # a write-ahead log, synced at its checkpoints: a commit costs no disk flush (22 ms
+        # on a busy disk, on the event loop) and a killed server still loses nothing
+        self.db.execute("pragma journal_mode=wal")
+        self.db.execute("pragma synchronous=normal")
         self.db.executescript(SCHEMA)
         self.db.commit()
 

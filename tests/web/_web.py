@@ -121,7 +121,8 @@ class Table:
                 t = tables[-1]
                 if t["moves"] > after and (t["over"] or (t["to_move"] == t["seat"] and
                                                          t["thinking"] is None)):
-                    self.page.wait_for_timeout(50)   # the page draws what it received
+                    # the page has drawn what it received
+                    self.page.wait_for_selector("#status.over" if t["over"] else "#status.you")
                     return t
             assert time.time() < deadline, f"the table did not come back: {tables[-1:]}"
             self.page.wait_for_timeout(50)

@@ -55,13 +55,15 @@ def test_two_browsers_are_the_two_seats_of_one_game(server, browser):
         for move in range(6):
             mover, other = tables[move % 2], tables[1 - move % 2]
             mover.page.wait_for_selector("#status.you")
-            assert other.page.inner_text("#status") == f"waiting for P{move % 2 + 1}"
+            waiting = f"waiting for P{move % 2 + 1}"   # each page is told in its turn
+            other.page.wait_for_function(
+                f"document.getElementById('status').textContent === '{waiting}'")
             label = mover.click_option()
             # the other browser sees the move and is asked next
             other.page.wait_for_selector("#status.you")
             stones = f"svg.board [data-place='{label}'] .stone"
             assert other.page.locator(stones).count() == 1
-            assert mover.page.locator(stones).count() == 1
+            mover.page.wait_for_selector(stones)
         counts = [t.page.locator("svg.board .stone").count() for t in tables]
         assert counts == [6, 6]
         assert all(t.errors == [] for t in tables)
