@@ -26,7 +26,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from rulesdsl.lang.errors import RulesError
-from rulesdsl.web.rooms import BadRequest, Catalogue, Rooms, seat_kinds
+from rulesdsl.web.lobby import BadRequest, Catalogue, seat_kinds
+from rulesdsl.web.rooms import Rooms
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16_384                     # bytes of a lobby request

@@ -47,7 +47,7 @@ class Server:
 
     def start(self) -> "Server":
         import uvicorn
-        from rulesdsl.web.rooms import Catalogue
+        from rulesdsl.web.lobby import Catalogue
         from rulesdsl.web.server import MAX_MESSAGE, make_app, offered_games
         from rulesdsl.web.store import Store
         self.store = Store(self.db)
