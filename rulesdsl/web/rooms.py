@@ -45,6 +45,7 @@ class Room:
         self.thinking: Optional[int] = None  # the computer seat choosing now
         self.running = False                 # computer seats are being played
         self.changed: Optional[dict] = None  # the rules file changed (--watch): what now
+        self.hinting = False                 # a hint is being worked out (one at a time)
         self.deal(game)
 
     def deal(self, game) -> None:
@@ -276,10 +277,16 @@ class Room:
         from rulesdsl.play.hint import advise, hint_seed, hint_spec, hint_text
         if seat is None or self.state.is_over or self.state.to_move != seat:
             raise BadRequest("a hint is for the player to move")
+        if self.hinting:     # a search costs a second of a worker: one at a time a game
+            raise BadRequest("a hint is being worked out; it comes in a moment")
         spec = hint_spec(self.seats)
         agent = make_agent(spec, hint_seed(self.seed, self.state, seat))
-        choice, analysis = await asyncio.get_running_loop().run_in_executor(
-            self.executor, advise, self.state.clone(), agent)
+        self.hinting = True
+        try:
+            choice, analysis = await asyncio.get_running_loop().run_in_executor(
+                self.executor, advise, self.state.clone(), agent)
+        finally:
+            self.hinting = False
         return hint_text(choice, analysis, describe_agent(spec, agent))
 
     def can_undo(self, seat: int) -> bool:
