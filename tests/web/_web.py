@@ -46,6 +46,8 @@ class Server:
         self.server = None
 
     def start(self) -> "Server":
+        needs("uvicorn")
+        needs("starlette")
         import uvicorn
         from rulesdsl.web.lobby import Catalogue
         from rulesdsl.web.server import MAX_MESSAGE, make_app, offered_games
