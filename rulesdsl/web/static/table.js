@@ -144,8 +144,10 @@ function card(label, opts) {
   const mover = seatOfLabel(label);
   const colour = group !== null ? groupColour(group) :
     mover !== null ? playerColour(mover) : "#556";
-  // a card in the seat's own zones is played from there, not from a pile showing its twin
-  const elsewhere = !opts.mine && T.seat !== null && myLabels().has(label);
+  // a card in the seat's hand is played from there, not from a pile or a line showing its
+  // twin; a card in another of its own zones, from that zone rather than the table
+  const elsewhere = (!opts.hidden && myLabels(true).has(label)) ||
+    (!opts.mine && myLabels(false).has(label));
   const acts = opts.playable === false || elsewhere ? [] : cardActions(label);
   const playable = acts.length > 0;
   const fields = facts ? Object.entries(facts.fields).filter(([, v]) =>
@@ -169,10 +171,13 @@ function manyKinds() {
   // a card's kind is worth a corner only where the cards in sight are of several kinds
   return new Set(Object.values(T.cards || {}).map(f => f.kind)).size > 1;
 }
-function myLabels() {
+function myLabels(hiddenOnly) {
+  // the labels in the seat's own zones (only those the others may not see: its hand)
   const out = new Set();
+  if (T.seat === null) return out;
   for (const [name, cards] of Object.entries(T.zones)) {
-    if (zoneInfo(name).owner === T.seat && Array.isArray(cards)) cards.forEach(l => out.add(l));
+    const z = zoneInfo(name);
+    if (z.owner === T.seat && Array.isArray(cards) && (!hiddenOnly || z.visibility !== "public")) cards.forEach(l => out.add(l));
   }
   return out;
 }
@@ -202,7 +207,7 @@ function hand(labels, opts) {
   const fan = h("div", { class: "hand" + (opts && opts.small ? " small" : ""),
                          style: `--overlap:${n <= 6 ? 6 : n <= 10 ? -14 : -34}px` });
   items.forEach((it, k) => {
-    const c = card(it.label, { count: it.count, small: opts && opts.small, mine: opts && opts.mine });
+    const c = card(it.label, { count: it.count, small: opts && opts.small, mine: opts && opts.mine, hidden: opts && opts.hidden });
     if (opts && opts.fan && n > 1) {
       const turn = (k - (n - 1) / 2) * Math.min(4, 26 / n);
       c.style.setProperty("--turn", `${turn}deg`);
@@ -247,7 +252,7 @@ function zonePiece(name, cards, owner, mine) {
   const fan = mine && z.visibility !== "public";
   const many = owner === null && cards.length > 12;
   return h("div", { class: "zone" + (fan ? " my-hand" : "") }, head,
-    hand(many ? cards.slice(-12) : cards, { fan, mine, small: !mine && !fan && owner !== null }),
+    hand(many ? cards.slice(-12) : cards, { fan, mine, hidden: fan, small: !mine && !fan && owner !== null }),
     many ? h("span", { class: "also", text: `and ${cards.length - 12} more under them` }) : null);
 }
 function isRow(name) {
@@ -320,6 +325,18 @@ function boardValues(board) {
   }
   return places;
 }
+function marked(board) {
+  // places a variable of the table names ("battle for Torino"): {place: [its titles]}
+  const out = {};
+  const nodes = new Set(D.boards[board] || []);
+  for (const [name, value] of Object.entries(T.vars)) {
+    const info = varInfo(name);
+    if (typeof value !== "string" || !nodes.has(value) || onBoard(info, name) ||
+        (D.internal || []).includes(info.var)) continue;
+    (out[value] = out[value] || []).push(title(info.var || name));
+  }
+  return out;
+}
 function placeFill(at) {
   // the colour of whoever holds a place: a variable naming a player, or its top piece
   if (!at) return null;
@@ -382,6 +399,7 @@ function gridBoard(board) {
   const hex = (D.hex || []).includes(board);
   const places = boardValues(board);
   const common = commonPiece(places);
+  const named = marked(board);
   const size = Math.max(30, Math.min(64, Math.floor(560 / Math.max(w + (hex ? hgt / 2 : 0), hgt))));
   const letters = [...Array(w)].map((_, k) => String.fromCharCode(97 + k));
   const pad = 22;
@@ -413,6 +431,8 @@ function gridBoard(board) {
       const g = s("g", { class: `place ${state}`, "data-place": place, onclick: click },
         shape, s("title", { text: place + (at && Array.isArray(at.pieces) && at.pieces.length ? `: ${at.pieces.join(", ")}` : "") }));
       if (fill) g.append(s("circle", { cx, cy, r: size * 0.36, fill, class: "stone" }));
+      if (named[place]) g.append(s("circle", { cx, cy, r: size * 0.44, class: "ring" }),
+                                 s("title", { text: named[place].join(", ") }));
       const text = placeText(at, common);
       if (text) g.append(s("text", { x: cx, y: cy + size * 0.12, class: "piece-text" + (fill ? " on" : ""),
                                       "font-size": size * (text.length > 2 ? 0.26 : 0.34), text }));
@@ -487,14 +507,17 @@ function graphBoard(board) {
     const b = lay.index[m];
     if (b !== undefined && a < b) edges.push(s("line", { x1: lay.pos[a][0], y1: lay.pos[a][1], x2: lay.pos[b][0], y2: lay.pos[b][1], class: "edge" }));
   }));
+  const named = marked(board);
   const marks = nodes.map((place, k) => {
     const [x, y] = lay.pos[k];
+    const ring = named[place] ? s("circle", { cx: x, cy: y, r: 27, class: "ring" }) : null;
     const at = places[place];
     const fill = placeFill(at);
     const state = placeState(place);
     const extra = at ? at.vars.filter(([, v]) => v !== null && v !== false && !(typeof v === "string" && seatOfLabel(v) !== null))
       .map(([k2, v]) => `${title(k2)}${v === true ? "" : ": " + valueText(v)}`).join(" · ") : "";
     return s("g", { class: `place node ${state}`, "data-place": place, onclick: () => clickPlace(place) },
+      ring, named[place] ? s("text", { x, y: y - 31, class: "ring-text", text: named[place].join(", ") }) : null,
       s("circle", { cx: x, cy: y, r: 20, class: "node-disc", fill: fill || "#f4ead5" }),
       s("text", { x, y: y + 36, class: "node-name", text: place }),
       extra ? s("text", { x, y: y + 50, class: "node-extra", text: extra }) : null,
