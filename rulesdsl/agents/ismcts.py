@@ -193,7 +193,7 @@ class ISMCTSAgent:
             untried = []
             for k in keys:
                 ch = children.get(k)
-                if ch is None:
+                if ch is None or not ch.visits:  # never backed up: its sample was dropped
                     untried.append(k)
                 else:
                     ch.avail += 1
@@ -206,7 +206,7 @@ class ISMCTSAgent:
                 w = self.bias
                 for k in keys:
                     ch = children.get(k)
-                    if ch is None:
+                    if ch is None or not ch.visits:
                         continue
                     v = ch.visits
                     value = ch.total / v + c * math.sqrt(math.log(ch.avail) / v) + \
