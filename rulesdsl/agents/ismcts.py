@@ -28,7 +28,7 @@ from rulesdsl.lang.errors import RulesError
 # level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon)
 LEVELS = {
     "easy": (60, 0.3, 8, 0.5),
-    "medium": (300, 0.9, 24, 0.25),
+    "medium": (400, 1.2, 24, 0.25),
     "hard": (1200, 5.0, 40, 0.2),
 }
 

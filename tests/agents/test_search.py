@@ -74,7 +74,8 @@ print(moves)
 
 def test_the_same_seed_gives_the_same_move_on_a_busy_machine():
     """The default level chooses the same moves whether the machine is idle or every core
-    is busy with other work (its budget is iterations; the CPU cap is far above them)."""
+    is busy with other work (its budget is iterations; the CPU cap, well above them,
+    guards only against a game far slower than these)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
 
     def choose():
