@@ -361,7 +361,15 @@ def cmd_simulate(args) -> int:
     for death in result.deaths:
         print(f"rulesdsl: {death}", file=sys.stderr)
     _simulation_out(result, args)
-    return EXIT_OK
+    return _variants_failed(result)
+
+
+def _variants_failed(result) -> int:
+    """After the results: each variant that broke, on standard error; exit 1 if any did."""
+    from rulesdsl.analysis.table import failure_lines
+    for compared in result.failed_variants:
+        print("rulesdsl: " + "\n".join(failure_lines(compared)), file=sys.stderr)
+    return EXIT_ERROR if result.failed_variants else EXIT_OK
 
 
 def _simulation_out(result, args, report: bool = True) -> None:
