@@ -50,6 +50,12 @@ def _pyplot():
     return plt
 
 
+def _figure(plt, height: float, **grid):
+    """A figure a page wide whose axes fill it (constrained layout: the crop to the
+    drawing takes off nothing but the margins)."""
+    return plt.subplots(figsize=(WIDTH, height), layout="constrained", **grid)
+
+
 def _png(fig) -> str:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
@@ -83,7 +89,7 @@ def _legend_outside(ax) -> None:
 def win_plot(plt, result) -> str:
     ci = result.stats["win_rate_ci95"]
     rates = [w / result.games for w in result.wins]
-    fig, ax = plt.subplots(figsize=(WIDTH, 3.6))
+    fig, ax = _figure(plt, 3.6)
     seats = [f"seat {s} ({result.seats[s]})" for s in range(result.players)]
     ax.bar(seats, rates, yerr=_error_bars(rates, ci), capsize=6, color=BASE_COLOUR)
     equal = sum(result.wins) / result.games / result.players
@@ -96,7 +102,7 @@ def win_plot(plt, result) -> str:
 def length_plot(plt, result) -> str:
     h = result.stats["length"]["histogram"]
     edges, counts = h["edges"], h["counts"]
-    fig, ax = plt.subplots(figsize=(WIDTH, 3.2))
+    fig, ax = _figure(plt, 3.2)
     widths = [b - a for a, b in zip(edges, edges[1:])]
     ax.bar(edges[:-1], counts, width=widths, align="edge", color="#55a868", edgecolor="white")
     ax.set_xlabel("actions per game")
@@ -118,7 +124,7 @@ def option_plot(plt, result) -> str:
     shown = options[:PLOTTED_OPTIONS]
     if not counts_are_flat(shown):
         shown = shown[::-1]
-        fig, ax = plt.subplots(figsize=(WIDTH, 0.8 + 0.3 * len(shown)))
+        fig, ax = _figure(plt, 0.8 + 0.3 * len(shown))
         ax.barh([label for label, _ in shown], [o["chosen"] for _, o in shown],
                 color=OPTION_COLOUR)
         ax.set_xlabel("times chosen")
@@ -128,7 +134,7 @@ def option_plot(plt, result) -> str:
     rated.sort(key=lambda kv: abs(kv[1]["win_rate"] - equal))
     shown = rated[-PLOTTED_OPTIONS:]
     rates = [o["win_rate"] for _, o in shown]
-    fig, ax = plt.subplots(figsize=(WIDTH, 0.8 + 0.3 * len(shown)))
+    fig, ax = _figure(plt, 0.8 + 0.3 * len(shown))
     ax.errorbar(rates, range(len(shown)), xerr=_error_bars(rates, [o["win_rate_ci95"]
                                                                    for _, o in shown]),
                 fmt="o", markersize=9, elinewidth=3, capsize=5, color=OPTION_COLOUR)
@@ -157,8 +163,7 @@ def compare_plot(plt, result) -> str:
     """Per seat the win rate as given and with each variant, with 95% intervals; beside
     it the change in game length each variant makes (paired, 95% interval)."""
     compared = [c for c in result.compare if "failed" not in c]
-    fig, (wins, length) = plt.subplots(1, 2, figsize=(WIDTH, 3.8),
-                                       gridspec_kw={"width_ratios": [3, 2]})
+    fig, (wins, length) = _figure(plt, 3.8, ncols=2, gridspec_kw={"width_ratios": [3, 2]})
     n = len(compared) + 1
     width = 0.8 / n
     seats = range(result.players)
@@ -192,7 +197,6 @@ def compare_plot(plt, result) -> str:
     length.set_ylim(-0.6, len(compared) - 0.4)
     length.set_xlabel("change in actions per game (95% interval)")
     length.set_title(f"length as given: {result.mean_length:.1f} actions", fontsize=10)
-    fig.tight_layout()
     return _png(fig)
 
 
