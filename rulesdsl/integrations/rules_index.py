@@ -129,8 +129,8 @@ def _diagnostic(error: RulesError, path: str, severity: str) -> dict:
             "column": span.column if span else None,
             "end_line": span.end_line if span else None,
             "end_column": span.end_column if span else None,
-            "severity": severity, "code": error.code, "message": error.message,
-            "hints": list(error.hints)}
+            "severity": severity, "code": error.code, "meaning": error.meaning,
+            "message": error.message, "hints": list(error.hints)}
 
 
 # ---------------------------------------------------------------- symbols

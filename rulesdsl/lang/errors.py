@@ -47,6 +47,12 @@ class RulesError(Exception):
         # the phases being run, outermost first (runtime errors)
         self.trace = tuple(visible(t) for t in trace)
 
+    @property
+    def meaning(self) -> Optional[str]:
+        """What the code means, in one line (rulesdsl/lang/codes.py), for tools."""
+        from rulesdsl.lang.codes import meaning
+        return meaning(self.code)
+
     def __str__(self) -> str:
         where = f"{visible(str(self.span))}: " if self.span else ""
         text = f"{where}{self.severity}[{self.code}]: {self.message}"
