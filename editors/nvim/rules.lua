@@ -18,19 +18,27 @@ vim.api.nvim_create_autocmd({ "BufRead", "BufNewFile" }, {
   end,
 })
 
-local client_id = nil   -- one server for every rules buffer of this Neovim
-
-local function start_server(root)
-  local config = {
+local function config(root)
+  return {
     name = "rulesdsl",
     cmd = vim.g.rulesdsl_lsp_cmd or { "rulesdsl", "lsp" },
     root_dir = root,
   }
-  if client_id ~= nil and vim.lsp.get_client_by_id(client_id) ~= nil then
-    return client_id
+end
+
+local client_id = nil   -- Neovim 0.7: one server for every rules buffer, started once
+
+local function attach(buf, root)
+  if vim.lsp.start ~= nil then      -- Neovim 0.8 and later reuses a running server itself
+    vim.lsp.start(config(root), { bufnr = buf })
+    return
   end
-  client_id = vim.lsp.start_client(config)
-  return client_id
+  if client_id == nil or vim.lsp.get_client_by_id(client_id) == nil then
+    client_id = vim.lsp.start_client(config(root))
+  end
+  if client_id ~= nil then
+    vim.lsp.buf_attach_client(buf, client_id)
+  end
 end
 
 vim.api.nvim_create_autocmd("FileType", {
@@ -38,15 +46,6 @@ vim.api.nvim_create_autocmd("FileType", {
   pattern = "rules",
   callback = function(args)
     vim.bo[args.buf].commentstring = "# %s"
-    local root = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(args.buf), ":p:h")
-    if vim.lsp.start ~= nil then      -- Neovim 0.8 and later: reuses a running server
-      vim.lsp.start({ name = "rulesdsl", cmd = vim.g.rulesdsl_lsp_cmd or { "rulesdsl", "lsp" },
-                      root_dir = root }, { bufnr = args.buf })
-      return
-    end
-    local id = start_server(root)
-    if id ~= nil then
-      vim.lsp.buf_attach_client(args.buf, id)
-    end
+    attach(args.buf, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(args.buf), ":p:h"))
   end,
 })

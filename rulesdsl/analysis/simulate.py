@@ -6,8 +6,9 @@ Written against the public API only (`game.new_game`, `state.legal_actions/apply
     print(result.table())
 
 Game i (counting from 0) is dealt with seed `seed + i`; each seat's agent gets its own
-seed derived from that game seed and the seat, so every game can be replayed on its own:
-`rulesdsl play GAME --seed S --seats random,random` shows the same deal.
+seed derived from that game seed and the seat, so every game can be replayed on its own
+(run.replay_command writes the command: the file, its changed options, players, seed
+and seats).
 """
 
 from __future__ import annotations

@@ -204,13 +204,13 @@ def make_server() -> RulesServer:
         tree, model, sources = ls.trees[uri]
         pos = params.position
         return index().local_at(tree, model, sources, uri_to_path(uri), pos.line,
-                              pos.character, name)
+                                pos.character, name)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: RulesServer, params: types.HoverParams):
         name = word(ls, params)
         text = index().hover_text(ls.symbols.get(params.text_document.uri, []), name,
-                                local(ls, params, name)) if name else None
+                                  local(ls, params, name)) if name else None
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(types.MarkupKind.Markdown, text))

@@ -335,35 +335,24 @@ def place_of(text: str, line: int, column: int) -> Place:
     return Place("expression")
 
 
+# what changes the nesting: a comment, a string (closed or cut by the line's end), a
+# brace, a word at a line's start (a declaration's keyword when no brace is open)
+_NESTING = re.compile(r'#[^\n]*|"[^"\n]*"?|[{}]|^(?:override[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)',
+                      re.MULTILINE)
+
+
 def _nesting(text: str, end: int) -> tuple[int, str]:
     """(braces open at offset `end`, the keyword of the top-level declaration they are in),
-    skipping strings and comments."""
-    depth, top, i = 0, "", 0
-    n = min(end, len(text))
-    while i < n:
-        ch = text[i]
-        if ch == "#":
-            newline = text.find("\n", i)
-            i = n if newline < 0 else newline
-            continue
-        if ch == '"':
-            close = text.find('"', i + 1)
-            newline = text.find("\n", i + 1)
-            i = n if close < 0 else (close if newline < 0 or close < newline else newline)
-            i += 1
-            continue
-        if ch == "{":
+    skipping strings and comments: one regular-expression pass, as a file may be long."""
+    depth, top = 0, ""
+    for token in _NESTING.finditer(text, 0, max(0, end)):
+        if token.group(1) is not None:
+            if depth == 0:
+                top = token.group(1)
+        elif token.group() == "{":
             depth += 1
-        elif ch == "}":
+        elif token.group() == "}":
             depth = max(0, depth - 1)
-        elif depth == 0 and (i == 0 or text[i - 1] == "\n"):
-            word = WORD.match(text, i)
-            if word and word.group() != "override":
-                top = word.group()
-            elif word:
-                following = WORD.match(text, word.end() + 1)
-                top = following.group() if following else top
-        i += 1
     return depth, top
 
 

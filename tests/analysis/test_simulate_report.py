@@ -81,6 +81,19 @@ def test_a_headless_browser_shows_every_plot(report, tmp_path):
     for plot, colour in PLOT_COLOURS.items():
         with_images, without = near(shown, colour), near(blank, colour)
         assert with_images > 2000 and without == 0, (plot, with_images, without)
+    # as a person sees it in a 1200-pixel window: the histogram's bars span the page's
+    # width (its plot was 480 pixels wide once), not a corner of it
+    assert width_of(shown, PLOT_COLOURS["length histogram"]) > 700
+
+
+def width_of(image, colour, tolerance=12) -> int:
+    """From the leftmost to the rightmost pixel of `colour`, in pixels."""
+    import numpy
+
+    pixels = numpy.asarray(image, dtype=numpy.int16)
+    close = numpy.abs(pixels - numpy.array(colour, dtype=numpy.int16)) <= tolerance
+    columns = numpy.nonzero(close.all(axis=2).any(axis=0))[0]
+    return int(columns.max() - columns.min()) if len(columns) else 0
 
 
 # ------------------------------------------------ the plots as a person reads them
