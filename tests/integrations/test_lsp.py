@@ -437,10 +437,11 @@ def test_the_server_starts_without_the_engine_or_the_checker():
     """Most of a start was importing what the first message does not need: the engine
     (through the package's public names) and the checker and its parse tables, which now
     load on the checker thread while `initialize` is answered."""
-    probe = ("import sys, rulesdsl.integrations.lsp; "
-             "print(sorted(m for m in sys.modules if m.startswith('rulesdsl.')))")
+    probe = ("import json, sys, rulesdsl.integrations.lsp; "
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('rulesdsl.'))))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=120, cwd=str(ROOT))
-    loaded = set(eval(done.stdout))
+    loaded = set(json.loads(done.stdout))
+    assert "rulesdsl.integrations.lsp" in loaded, done.stderr
     assert not {m for m in loaded if m.startswith(("rulesdsl.engine", "rulesdsl.lang.check",
                                                    "rulesdsl.lang.syntax"))}, loaded
