@@ -20,6 +20,7 @@ import math
 import random
 import time
 
+from rulesdsl.agents.choosing import actions_to_choose
 from rulesdsl.agents.outcome import Judge
 from rulesdsl.agents.playout import Horizon, MoveAverages, play_on
 from rulesdsl.engine.determinize import Knowledge
@@ -93,9 +94,7 @@ class ISMCTSAgent:
         self.analysis: list = []   # the last decision's options: (label, visits, value)
 
     def choose(self, state):
-        actions = state.legal_actions()
-        if not actions:
-            raise RulesError("E900", "the game asked for a decision with no legal action")
+        actions = actions_to_choose(state)
         if len(actions) == 1:
             self.last_iterations = self.last_dropped = 0
             self.analysis = [(actions[0].label, 0, None)]
