@@ -43,7 +43,7 @@ class RulesEnv(AECEnv):
         self.players = players or self.game.min_players
         self.game.new_game(self.players, seed=0)          # checks the player count
         prog = self.game.program(self.players)
-        self.actions = ActionSpace(prog, amount_slots)
+        self.actions = ActionSpace(prog, amount_slots, self.game.model)
         self.encoder = ObservationEncoder(prog, self.actions)
         self.metadata = dict(self.metadata, name=f"rulesdsl_{self.game.source_name}")
         self.render_mode = render_mode
