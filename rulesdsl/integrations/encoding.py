@@ -36,7 +36,9 @@ Observation vector, from one seat's view (what `State.view(seat)` shows, no more
       (always known)
   per variable instance: nothing seen -> zeros; int -> its value (clipped to +-1e9);
       bool -> 0/1; player -> one-hot over seats + "none"; enum -> one-hot over values +
-      "none"; card -> one-hot over identities + "none"
+      "none"; card -> one-hot over identities + "none"; a list -> its size, then its
+      first LIST_ITEMS elements, each a number (an enum value, player or card by its
+      position + 1; 0 past the end)
   scores: one per seat where the game shows them to this seat, else zeros
   me: one-hot over seats; to move: one-hot over seats + "game over"
   the site being decided: one-hot over sites + "none" (who is asked what is public)
@@ -59,6 +61,7 @@ from rulesdsl.engine.state.data import _jsonable, _owner_of
 from rulesdsl.integrations.declared import asks_by_span, offered_values
 
 VALUE_LIMIT = 1e9
+LIST_ITEMS = 16  # a list variable's elements in the vector: its first ones
 # labels a piece may take, enumerated from its changing fields' ranges and enums; a piece
 # with more (or a changing number without a range) keeps its starting label's identity,
 # as do the pieces past ALL_PIECE_LABELS labels in all (the action space stays bounded)
@@ -393,6 +396,8 @@ class ObservationEncoder:
             return len(self.prog.enums[t]) + 1
         if t == "card":
             return self.nid + 1
+        if t.startswith("list of "):
+            return 1 + LIST_ITEMS
         return 1
 
     def encode(self, state, seat: int, scores: Optional[list] = None,
@@ -425,6 +430,9 @@ class ObservationEncoder:
                 out[off] = float(max(-VALUE_LIMIT, min(VALUE_LIMIT, v)))
             elif isinstance(v, list):
                 out[off] = float(len(v))
+                item = t[len("list of "):]
+                for j, x in enumerate(v[:LIST_ITEMS]):
+                    out[off + 1 + j] = self._item(state, item, x)
         if prog.score is not None and (sight == "all" or prog.score_visibility != "hidden"):
             scores = state.scores if scores is None else scores
             for p, s in enumerate(scores):
@@ -437,6 +445,20 @@ class ObservationEncoder:
         out[self.site_offset + (len(self.actions.sites) if site is None else site)] = 1.0
         return out
 
+    def _item(self, state, t: str, x) -> float:
+        """A list's element as one number: a number as it is (clipped), true 1, an enum
+        value, player or card its position + 1 (0 for none)."""
+        if x is None:
+            return 0.0
+        if t == "card":
+            found = self.actions.identity(state, x)
+            return 0.0 if found is None else found + 1.0
+        if t == "player" or t in self.prog.enums:
+            return float(x) + 1.0
+        if isinstance(x, (bool, int, float)):
+            return float(max(-VALUE_LIMIT, min(VALUE_LIMIT, x)))
+        return 0.0
+
     def names(self) -> list:
         """A name for every position of the vector, for documentation and debugging."""
         prog = self.prog
@@ -447,6 +469,8 @@ class ObservationEncoder:
             label = prog.var_names[lay.base + k]
             if w == 1:
                 out.append(label)
+            elif lay.type.startswith("list of "):
+                out += [f"{label}: size"] + [f"{label}[{j + 1}]" for j in range(LIST_ITEMS)]
             else:
                 values = (self.actions.identities if lay.type == "card" else
                           [f"P{p + 1}" for p in range(prog.nplayers)] if lay.type == "player"

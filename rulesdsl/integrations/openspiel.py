@@ -216,6 +216,8 @@ class RulesGame(pyspiel.Game):
         short_name = self.SHORT_NAME if named else GENERIC
         spec = _spec(self.rules, None if named else carried)
         values = {k: params.get(k, spec[k]) for k in spec}
+        if not int(values["players"]):      # "rulesdsl" has no fewest players of its own
+            values["players"] = self.rules.min_players
         if not named:
             values["game"], values["digest"] = carried, _digest(self.rules)
         self.source = carried
