@@ -285,7 +285,7 @@ class Held:
 
     def __init__(self, game: RulesGame, state=None):
         self.game = game
-        self.state = state
+        self._state = state
         self.legal = None          # (state it was made for, {id: option})
         self.steps: Optional[Step] = None
         self.logs: dict = {}       # seat -> its log lines so far (events only grow)
@@ -293,11 +293,25 @@ class Held:
     def __deepcopy__(self, memo):
         out = Held.__new__(Held)
         out.game = self.game
-        out.state = None if self.state is None else self.state.clone()
+        out._state = None if self._state is None else self._state.clone()
         out.legal = self.legal
         out.steps = self.steps
         out.logs = {}
         return out
+
+    @property
+    def state(self):
+        """The engine's state; None before the chance node. A game without randomness
+        starts at once, when first asked (OpenSpiel makes a state and then copies into it
+        to clone one: starting in the constructor would play the setup for nothing)."""
+        st = self._state
+        if st is None and self.game.deterministic:
+            st = self._state = self.game.rules.new_game(self.game.players, seed=0)
+        return st
+
+    @state.setter
+    def state(self, st) -> None:
+        self._state = st
 
     def options(self) -> dict:
         """{action id: the engine's option} for the decision pending now."""
@@ -346,8 +360,6 @@ class RulesState(pyspiel.State):
     def __init__(self, game: RulesGame):
         super().__init__(game)
         self.held = Held(game)
-        if game.deterministic:
-            self.held.state = game.rules.new_game(game.players, seed=0)
 
     # ------------------------------------------------------------ whose turn
     def current_player(self):
