@@ -543,6 +543,44 @@ class RulesObserver:
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
+class PlayoutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots (`open_spiel.python.algorithms
+    .mcts.Evaluator`'s interface) that plays on in the engine itself: `State.playout`,
+    uniform random choices without making OpenSpiel states or action ids, to the end or
+    `max_length` choices (a playout cut short counts 0 for everyone). A state before the
+    chance node is dealt with a seed from `random_state`.
+
+        bot = mcts.MCTSBot(game, 2.0, 200, PlayoutEvaluator(4, np.random.RandomState(7)))
+    """
+
+    def __init__(self, n_rollouts: int = 1, random_state=None, max_length=None):
+        import random
+        self.n_rollouts = n_rollouts
+        self.max_length = max_length
+        seed = (random_state or np.random.RandomState()).randint(1 << 31)
+        self.rng = random.Random(int(seed))
+
+    def evaluate(self, state: RulesState):
+        held = state.held
+        game = held.game
+        total = np.zeros(game.players)
+        for _ in range(self.n_rollouts):
+            st = held.state
+            st = game.rules.new_game(game.players, seed=self.rng.randrange(1 << 31)) \
+                if st is None else st.clone()
+            st.playout(self.rng, self.max_length)
+            if st.over:
+                total += win_returns(st.winners, game.players)
+        return total / self.n_rollouts
+
+    def prior(self, state: RulesState):
+        """Every legal action alike (the chance node's outcomes as they come)."""
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
 def register_all() -> list:
     """Register "rulesdsl" and every bundled game as rulesdsl_<name>; returns the names."""
     if GENERIC not in pyspiel.registered_names():

@@ -304,3 +304,30 @@ GAMES = [(g, n) for g, n in every_game() if n == rulesdsl.load(g).min_players]
 def test_sampled_information_state_tensors_are_injective(name, players):
     game = load(name, players=players, seeds=8)
     assert_injective(sampled_records(game))
+
+
+# ---------------------------------------------------------------- search bots
+def test_mcts_with_the_engines_playouts_takes_the_winning_drop():
+    from open_spiel.python.algorithms import mcts
+    game = load(CONNECT_FOUR)
+    state = game.new_initial_state()
+    play_labels(state, ["a1", "a2", "b1", "b2", "c1", "c2"])
+    rng = np.random.RandomState(3)
+    bot = mcts.MCTSBot(game, 2.0, 300, adapter.PlayoutEvaluator(2, rng), random_state=rng)
+    assert state.action_to_string(0, bot.step(state)) == "d1"
+
+
+def test_ismcts_with_the_engines_playouts_plays_kuhn_to_the_end():
+    from open_spiel.python.algorithms import ismcts
+    game = load(KUHN)
+    rng = np.random.RandomState(5)
+    bot = ismcts.ISMCTSBot(game, adapter.PlayoutEvaluator(1, rng), uct_c=2.0,
+                           max_simulations=50, random_state=rng)
+    for seed in range(6):
+        state = game.new_initial_state()
+        state.apply_action(seed)
+        while not state.is_terminal():
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert sorted(state.returns()) == [-1.0, 1.0]
