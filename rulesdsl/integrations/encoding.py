@@ -3,7 +3,8 @@ derived from the declarations of a compiled program (one per player count).
 
 Action space. Every decision point (`ask` or `ask each` in a phase, response or card
 effect) is a site; each site's alternatives get a block of ids, in the order the program
-lists them, followed by one id for "decline" when the ask is optional:
+lists them, followed by one id for "decline" when the ask is optional (shared by meaning,
+below):
 
   a named choice ("pass")          1 id
   a card from a source             one id per card identity (distinct card label, in deck
@@ -25,9 +26,18 @@ lists them, followed by one id for "decline" when the ask is optional:
 
 `ask together` sites are sites like any other: each listed player decides in turn.
 
-An action id therefore names a site, an alternative and a value; `describe(id)` says so
-in words, and `legal(state)` maps the ids legal now onto the engine's own labels (the
-label is what `State.apply` takes).
+Blocks go by meaning (given the checked file): an alternative alike to one of an earlier
+site takes that one's block, so the same label has the same id at every site: a label
+without placeholders ("pass", "decline") is its text; any other alternative is the kind of
+value, the label template as written and the values it can take. Two alternatives of one
+site never share. An enum or board alternative `x in E where ...` whose condition rules
+values out by parts that read only x and constants (`row_of(x) == 6`) has ids only for
+the values it can offer (declared.offered_values).
+
+An action id therefore names an alternative and a value; `describe(id)` says so in words
+(naming the first site that has it), `legal(state)` maps the ids legal now onto the
+engine's own labels (the label is what `State.apply` takes) and `legal_options(state)`
+onto its options (what `State.apply_option` takes, without looking the label up).
 
 Observation vector, from one seat's view (what `State.view(seat)` shows, no more):
 
