@@ -521,6 +521,8 @@ class RulesObserver:
         """Did the seat see which action this was?"""
         if self.sight == "all" or (step.seat == player and self.sight != "public"):
             return True
+        if self.sight == "private":     # the seat's own secrets: nobody else's moves
+            return False
         events = st.events[step.events_from:step.events_to]
         if any(e[0] == "choice" and e[1] == step.seat and e[2] == step.label
                for e in events if not isinstance(e, str)):
