@@ -253,8 +253,10 @@ class RulesGame(pyspiel.Game):
         return (load_game_string, (self.to_string(),))
 
 
+@functools.lru_cache(maxsize=32)
 def load_game_string(text: str) -> "pyspiel.Game":
-    """pyspiel.load_game, once this module has registered its games (unpickling calls it)."""
+    """pyspiel.load_game, once this module has registered its games (unpickling calls it,
+    once per state: a game's action space and encoder are made once)."""
     return pyspiel.load_game(text)
 
 
