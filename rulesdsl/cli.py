@@ -384,7 +384,15 @@ def cmd_simulate(args) -> int:
     for death in result.deaths:
         print(f"rulesdsl: {death}", file=sys.stderr)
     _simulation_out(result, args)
-    return EXIT_OK
+    return _variants_failed(result)
+
+
+def _variants_failed(result) -> int:
+    """After the results: each variant that broke, on standard error; exit 1 if any did."""
+    from rulesdsl.analysis.table import failure_lines
+    for compared in result.failed_variants:
+        print("rulesdsl: " + "\n".join(failure_lines(compared)), file=sys.stderr)
+    return EXIT_ERROR if result.failed_variants else EXIT_OK
 
 
 def _simulation_out(result, args, report: bool = True) -> None:
@@ -410,7 +418,8 @@ def _diagnostic(error, path: str, severity: Optional[str] = None) -> dict:
             "end_line": span.end_line if span else None,
             "end_column": span.end_column if span else None,
             "severity": severity or getattr(error, "severity", "error"),
-            "code": error.code, "message": error.message, "hints": list(error.hints)}
+            "code": error.code, "meaning": error.meaning, "message": error.message,
+            "hints": list(error.hints)}
 
 
 def check_json(files) -> int:
@@ -424,9 +433,8 @@ def check_json(files) -> int:
         diagnostics = []
         why = _unreadable(path)
         if why:
-            diagnostics.append({"path": path, "line": None, "column": None, "end_line": None,
-                                "end_column": None, "severity": "error", "code": "C001",
-                                "message": f"cannot read the file: {why}", "hints": []})
+            diagnostics.append(_diagnostic(RulesError("C001", f"cannot read the file: {why}"),
+                                           path))
         else:
             try:
                 warnings = rulesdsl.check_file(path)
@@ -437,11 +445,8 @@ def check_json(files) -> int:
             except RulesError as e:
                 diagnostics.append(_diagnostic(e, path))
             except OSError as e:
-                diagnostics.append({"path": path, "line": None, "column": None,
-                                    "end_line": None, "end_column": None, "severity": "error",
-                                    "code": "C001",
-                                    "message": f"cannot read the file: {e.strerror or e}",
-                                    "hints": []})
+                diagnostics.append(_diagnostic(RulesError(
+                    "C001", f"cannot read the file: {e.strerror or e}"), path))
         if any(d["severity"] == "error" for d in diagnostics):
             status = EXIT_ERROR
         diagnostics.sort(key=lambda d: (d["path"] != path, d["path"], d["line"] or 0,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from rulesdsl.agents.choosing import actions_to_choose
 from rulesdsl.agents.outcome import score_sign
 from rulesdsl.lang.errors import RulesError
 
@@ -19,9 +20,7 @@ class GreedyAgent:
         self.rng = random.Random(seed)
 
     def choose(self, state):
-        actions = state.legal_actions()
-        if not actions:
-            raise RulesError("E900", "the game asked for a decision with no legal action")
+        actions = actions_to_choose(state)
         me = state.to_move
         # never look at the real state's hidden parts: work on a sample of the mover's view
         d = state.determinize(me, self.rng.getrandbits(63))

@@ -20,6 +20,7 @@ import math
 import random
 import time
 
+from rulesdsl.agents.choosing import actions_to_choose
 from rulesdsl.agents.outcome import Judge
 from rulesdsl.agents.playout import Horizon, MoveAverages, play_on
 from rulesdsl.engine.determinize import Knowledge
@@ -28,7 +29,7 @@ from rulesdsl.lang.errors import RulesError
 # level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon)
 LEVELS = {
     "easy": (60, 0.3, 8, 0.5),
-    "medium": (300, 0.9, 24, 0.25),
+    "medium": (400, 1.2, 24, 0.25),
     "hard": (1200, 5.0, 40, 0.2),
 }
 
@@ -93,9 +94,7 @@ class ISMCTSAgent:
         self.analysis: list = []   # the last decision's options: (label, visits, value)
 
     def choose(self, state):
-        actions = state.legal_actions()
-        if not actions:
-            raise RulesError("E900", "the game asked for a decision with no legal action")
+        actions = actions_to_choose(state)
         if len(actions) == 1:
             self.last_iterations = self.last_dropped = 0
             self.analysis = [(actions[0].label, 0, None)]
@@ -193,7 +192,7 @@ class ISMCTSAgent:
             untried = []
             for k in keys:
                 ch = children.get(k)
-                if ch is None:
+                if ch is None or not ch.visits:  # never backed up: its sample was dropped
                     untried.append(k)
                 else:
                     ch.avail += 1
@@ -206,7 +205,7 @@ class ISMCTSAgent:
                 w = self.bias
                 for k in keys:
                     ch = children.get(k)
-                    if ch is None:
+                    if ch is None or not ch.visits:
                         continue
                     v = ch.visits
                     value = ch.total / v + c * math.sqrt(math.log(ch.avail) / v) + \

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from rulesdsl.agents.choosing import actions_to_choose
+
 
 class RandomAgent:
     """Chooses uniformly at random; the same seed and states give the same choices."""
@@ -16,10 +18,7 @@ class RandomAgent:
 
     def choose(self, state):
         """One of `state.legal_actions()`, uniformly."""
-        actions = state.legal_actions()
-        if not actions:
-            from rulesdsl import RulesError
-            raise RulesError("E900", "the game asked for a decision with no legal action")
+        actions = actions_to_choose(state)
         return actions[self.rng.randrange(len(actions))]
 
     def __repr__(self) -> str:

@@ -12,6 +12,7 @@ import hashlib
 import math
 import multiprocessing
 import os
+import shlex
 import tempfile
 from pathlib import Path
 from typing import Callable, Sequence
@@ -22,6 +23,7 @@ from rulesdsl.analysis.pool import Outcome, run_pool
 from rulesdsl.analysis.record import play_recorded
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.limits import read_text
+from rulesdsl.lang.resources import bundled_path
 
 
 @attrs.frozen
@@ -127,16 +129,65 @@ def play_chunk(job: Job, start: int, stop: int) -> list:
     return out
 
 
+class GameFailed(RulesError):
+    """A simulated game that ended in a RulesError: the error, renamed with the game's
+    number and seed, and the command that plays that game again (`replay`)."""
+
+    def __init__(self, code, message, span, hints, trace, *, index: int, games: int,
+                 seed: int, replay: str, cause: str):
+        super().__init__(code, message, span, hints, trace)
+        self.index = index          # counting from 0
+        self.games = games
+        self.seed = seed
+        self.replay = replay
+        self.cause = cause          # the game's own message, without the number and seed
+
+    def to_dict(self) -> dict:
+        """JSON-ready: which game, its seed, the error and how to replay it."""
+        span = self.span
+        return {"game": self.index + 1, "of": self.games, "seed": self.seed,
+                "code": self.code, "message": self.cause,
+                "at": None if span is None else f"{span.path}:{span.line}:{span.column}",
+                "replay": self.replay}
+
+
+def replay_command(game, players: int, seed: int, seats: Sequence[str]) -> str:
+    """The `rulesdsl play` command that plays the game of `seed` again as a simulation
+    played it: the same file (or bundled name), options, players, seed and agents."""
+    game = game_of(game)
+    words = ["rulesdsl", "play", _game_argument(game)]
+    changed = getattr(game, "changed_options", None)
+    for name, value in (changed() if changed else {}).items():
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        words += ["--option", shlex.quote(f"{name}={text}")]
+    words += ["--players", str(players), "--seed", str(seed),
+              "--seats", shlex.quote(",".join(seats))]
+    return " ".join(words)
+
+
+def _game_argument(game) -> str:
+    """A bundled game by its name, any other by its path (quoted for a shell)."""
+    path = getattr(game, "path", None)
+    if path is None:
+        return shlex.quote(str(getattr(game, "name", "game")))
+    bundled = bundled_path(Path(path).stem)
+    if bundled is not None and bundled.resolve() == Path(path).resolve():
+        return Path(path).stem
+    return shlex.quote(str(path))
+
+
 def raise_if_failed(results: Sequence, job: Job) -> None:
-    """Re-raise the first failed game's RulesError, naming the game number and its seed."""
+    """Re-raise the first failed game's RulesError as GameFailed, naming the game number
+    and its seed, with the command that replays it."""
     failed = [r for r in results if isinstance(r, tuple)]
     if not failed:
         return
     _, i, code, message, span, hints, trace = min(failed, key=lambda r: r[1])
     seed = job.seed + i
-    raise RulesError(code, f"game {i + 1} of {job.games} (seed {seed}) failed: {message}",
-                     span, hints + (f"replay it with: rulesdsl play GAME --players {job.players}"
-                                    f" --seed {seed} --seats {','.join(job.seats)}",), trace)
+    replay = replay_command(job.game, job.players, seed, job.seats)
+    raise GameFailed(code, f"game {i + 1} of {job.games} (seed {seed}) failed: {message}",
+                     span, hints + (f"replay it with: {replay}",), trace, index=i,
+                     games=job.games, seed=seed, replay=replay, cause=message)
 
 
 def run_local(job: Job, workers: int, advance: Callable[[int], None]) -> Played:

@@ -6,8 +6,9 @@ Written against the public API only (`game.new_game`, `state.legal_actions/apply
     print(result.table())
 
 Game i (counting from 0) is dealt with seed `seed + i`; each seat's agent gets its own
-seed derived from that game seed and the seat, so every game can be replayed on its own:
-`rulesdsl play GAME --seed S --seats random,random` shows the same deal.
+seed derived from that game seed and the seat, so every game can be replayed on its own
+(run.replay_command writes the command: the file, its changed options, players, seed
+and seats).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from rulesdsl.analysis import summary
 from rulesdsl.analysis.progress import progress_bar
 from rulesdsl.analysis.record import seat_agents
 from rulesdsl.analysis.pool import games_text
-from rulesdsl.analysis.run import Job, Played, RunInterrupted, run_local
+from rulesdsl.analysis.run import GameFailed, Job, Played, RunInterrupted, run_local
 from rulesdsl.lang.errors import RulesError
 
 # A game of a simulation that needs more actions than this is reported as stuck.
@@ -52,7 +53,8 @@ class SimResult:
     stats: dict = attrs.field(factory=dict, repr=False)     # summary.summarize of them
     workers: int = 1
     backend: str = "local"
-    compare: list = attrs.field(factory=list)               # one summary.compare per variant
+    # one summary.compare per variant, or {"change", "failed"} for a variant that broke
+    compare: list = attrs.field(factory=list)
     # A run cut short keeps its finished games: `games` counts them, `requested` the games
     # asked for; `lost` the ranges (start, stop) whose workers died twice; `deaths` says how.
     requested: Optional[int] = None
@@ -63,6 +65,11 @@ class SimResult:
     @property
     def complete(self) -> bool:
         return not self.interrupted and not self.lost
+
+    @property
+    def failed_variants(self) -> list:
+        """The compared variants that broke: {"change": ..., "failed": ...} each."""
+        return [c for c in self.compare if "failed" in c]
 
     @property
     def mean_length(self) -> float:
@@ -257,7 +264,10 @@ def simulate(game, players: Optional[int] = None, games: int = 100, seed: int = 
     play the games; the result is the same for any number. Each dict in `compare` names
     options to change: those variants play the same seeds and are compared with this one.
     `progress` draws a bar on standard error when it is a terminal.
-    A RulesError in any game is re-raised naming the game number and its seed. A worker
+    A RulesError in a game of the options as given is re-raised (GameFailed) naming the
+    game number, its seed and the command that replays it; in a variant's game it ends
+    only that variant, whose entry in `compare` then holds `failed` (GameFailed.to_dict)
+    instead of its statistics. A worker
     process that dies is named (SimResult.deaths) and its games played again in a new one;
     games whose worker died twice raise GamesLost, and Ctrl-C SimulationInterrupted, each
     holding the SimResult of the games that finished (`result`).
@@ -304,6 +314,9 @@ def simulate(game, players: Optional[int] = None, games: int = 100, seed: int = 
             raise SimulationInterrupted(result(played, elapsed, compared,
                                                deaths + list(stop.played.deaths), True)) \
                 from None
+        except GameFailed as failed:     # one broken variant costs only its own results
+            compared.append({"change": dict(change), "failed": failed.to_dict()})
+            continue
         deaths += other_played.deaths
         base, changed = _paired(played.records, other_played.records)
         if base:

@@ -64,7 +64,10 @@ def details(result) -> list[str]:
                   f"  lead changes: {_spread(flow['lead_changes'])}",
                   f"  winning margin: {_spread(flow['margin'])}"]
     for c in result.compare:
-        change = ", ".join(f"{k}={v}" for k, v in c["change"].items())
+        change = change_text(c)
+        if "failed" in c:
+            lines += [""] + failure_lines(c)
+            continue
         rows = [["seat", "win %", f"with {change}", "difference", "95% interval"]]
         for seat, s in enumerate(c["seats"]):
             rows.append([str(seat), _pct(s["base_win_rate"]), _pct(s["win_rate"]),
@@ -79,10 +82,25 @@ def details(result) -> list[str]:
     return lines
 
 
+def change_text(compared: dict) -> str:
+    """A variant's options as typed: "games_to_win=1, refund=true"."""
+    return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                     for k, v in compared["change"].items())
+
+
+def failure_lines(compared: dict) -> list[str]:
+    """What a variant that broke says: which game, the error, and how to replay it."""
+    f = compared["failed"]
+    at = f" at {f['at']}" if f["at"] else ""
+    return [f"compare: {change_text(compared)} failed at game {f['game']} of {f['of']} "
+            f"(seed {f['seed']}): error[{f['code']}]{at}: {f['message']}",
+            f"  no comparison for it; replay that game with: {f['replay']}"]
+
+
 def _rows(rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(c.ljust(w) if i == 0 else c.rjust(w)
                       for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
 
 
-__all__ = ["details", "format_p"]
+__all__ = ["details", "change_text", "failure_lines", "format_p"]

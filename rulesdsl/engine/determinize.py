@@ -87,6 +87,8 @@ class Knowledge:
             ok = tuple(sorted(where & hidden)) if where is not None else ()
             self.allowed[c] = ok or every
         self.slots = {zi: len(zones[zi]) for zi in self.hidden_zones}
+        self._group_cache: dict = {}
+        self._hidden_var_cache = None
         # what the others' choices rule out; a card it would leave nowhere keeps its places
         self.unconstrained = self.allowed
         self.excluded, self.inferred_held = inferences(state, seat) if infer else ({}, ())
@@ -129,28 +131,61 @@ class Knowledge:
         return out
 
     def _deal(self, rnd: random.Random, allowed: dict, force: bool):
-        order = self.pool[:]
-        rnd.shuffle(order)
-        order.sort(key=lambda c: len(allowed[c]))
+        """Cards that may lie in the same zones are alike to the deal: each group, the most
+        constrained first, takes places drawn at once among the free places of its zones
+        (the same as drawing, card by card, a zone by its free room). A group that finds
+        too few places goes card by card, shifting cards dealt earlier to make room."""
         room = dict(self.slots)
         out = {zi: [] for zi in self.hidden_zones}
-        for c in order:
-            options = [zi for zi in allowed[c] if room[zi] > 0]
-            if not options:
-                zi = _make_room(allowed[c], allowed, out, room)
-                if zi is None:
-                    if not force:
-                        return None
-                    zi = next(z for z in self.hidden_zones if room[z] > 0)
-                options = [zi]
-            r = rnd.randrange(sum(room[zi] for zi in options))
-            for zi in options:
-                r -= room[zi]
-                if r < 0:
-                    break
-            out[zi].append(c)
-            room[zi] -= 1
+        for zones, cards in self._groups(allowed):
+            places = [zi for zi in zones for _ in range(room[zi])]
+            if len(places) >= len(cards):
+                for c, zi in zip(cards, rnd.sample(places, len(cards))):
+                    out[zi].append(c)
+                    room[zi] -= 1
+                continue
+            cards = cards[:]
+            rnd.shuffle(cards)
+            for c in cards:
+                options = [zi for zi in allowed[c] if room[zi] > 0]
+                if not options:
+                    zi = _make_room(allowed[c], allowed, out, room)
+                    if zi is None:
+                        if not force:
+                            return None
+                        zi = next(z for z in self.hidden_zones if room[z] > 0)
+                    options = [zi]
+                r = rnd.randrange(sum(room[zi] for zi in options))
+                for zi in options:
+                    r -= room[zi]
+                    if r < 0:
+                        break
+                out[zi].append(c)
+                room[zi] -= 1
         return out
+
+    def _groups(self, allowed: dict) -> list:
+        """The pool's cards grouped by the zones they may be in, fewest zones first (in an
+        order that depends on nothing the seat cannot see); worked out once per `allowed`."""
+        cache = self._group_cache
+        found = cache.get(id(allowed))
+        if found is None:
+            by_zones: dict = {}
+            for c in self.pool:
+                by_zones.setdefault(allowed[c], []).append(c)
+            found = cache[id(allowed)] = sorted(by_zones.items(),
+                                                key=lambda g: (len(g[0]), g[0]))
+        return found
+
+    def _hidden_vars(self) -> list:
+        """(layout, the indices the seat may not read) of every variable with some."""
+        found = self._hidden_var_cache
+        if found is None:
+            found = self._hidden_var_cache = [
+                (lay, hidden) for lay in self.state.prog.vars.values()
+                if (hidden := [k for k in range(math.prod(lay.sizes))
+                               if not _may_read(lay, k, self.seat)])]
+        return found
 
     def sample(self, seed: int):
         """A full State consistent with this knowledge, the same for the same seed."""
@@ -167,10 +202,7 @@ class Knowledge:
             for c in cards:
                 d.loc[c] = zi
         # variables the seat may not read take their declared starting values
-        for lay in prog.vars.values():
-            hidden = [k for k in range(math.prod(lay.sizes)) if not _may_read(lay, k, self.seat)]
-            if not hidden:
-                continue
+        for lay, hidden in self._hidden_vars():
             try:
                 v = lay.default(d, [None] * 8)
             except Exception:  # a starting value that needs the game running: unknown

@@ -119,6 +119,13 @@ class Game:
             out[name] = _option_value(name, o, value)
         return out
 
+    def changed_options(self) -> dict:
+        """The options whose values differ from the file's defaults (what a command line
+        must say with --option to load this same game again)."""
+        defaults = self._resolve_options({})
+        return {name: value for name, value in self.options.items()
+                if defaults.get(name) != value}
+
     def program(self, players: int) -> Program:
         prog = self._programs.get(players)
         if prog is None:

@@ -3,7 +3,8 @@ derived from the declarations of a compiled program (one per player count).
 
 Action space. Every decision point (`ask` or `ask each` in a phase, response or card
 effect) is a site; each site's alternatives get a block of ids, in the order the program
-lists them, followed by one id for "decline" when the ask is optional:
+lists them, followed by one id for "decline" when the ask is optional (shared by meaning,
+below):
 
   a named choice ("pass")          1 id
   a card from a source             one id per card identity (distinct card label, in deck
@@ -25,9 +26,18 @@ lists them, followed by one id for "decline" when the ask is optional:
 
 `ask together` sites are sites like any other: each listed player decides in turn.
 
-An action id therefore names a site, an alternative and a value; `describe(id)` says so
-in words, and `legal(state)` maps the ids legal now onto the engine's own labels (the
-label is what `State.apply` takes).
+Blocks go by meaning (given the checked file): an alternative alike to one of an earlier
+site takes that one's block, so the same label has the same id at every site: a label
+without placeholders ("pass", "decline") is its text; any other alternative is the kind of
+value, the label template as written and the values it can take. Two alternatives of one
+site never share. An enum or board alternative `x in E where ...` whose condition rules
+values out by parts that read only x and constants (`row_of(x) == 6`) has ids only for
+the values it can offer (declared.offered_values).
+
+An action id therefore names an alternative and a value; `describe(id)` says so in words
+(naming the first site that has it), `legal(state)` maps the ids legal now onto the
+engine's own labels (the label is what `State.apply` takes) and `legal_options(state)`
+onto its options (what `State.apply_option` takes, without looking the label up).
 
 Observation vector, from one seat's view (what `State.view(seat)` shows, no more):
 
@@ -36,7 +46,9 @@ Observation vector, from one seat's view (what `State.view(seat)` shows, no more
       (always known)
   per variable instance: nothing seen -> zeros; int -> its value (clipped to +-1e9);
       bool -> 0/1; player -> one-hot over seats + "none"; enum -> one-hot over values +
-      "none"; card -> one-hot over identities + "none"
+      "none"; card -> one-hot over identities + "none"; a list -> its size, then its
+      first LIST_ITEMS elements, each a number (an enum value, player or card by its
+      position + 1; 0 past the end)
   scores: one per seat where the game shows them to this seat, else zeros
   me: one-hot over seats; to move: one-hot over seats + "game over"
   the site being decided: one-hot over sites + "none" (who is asked what is public)
@@ -53,9 +65,13 @@ from typing import Optional
 
 from rulesdsl.engine.compile import Ask
 from rulesdsl.engine.together import AskTogether
-from rulesdsl.engine.state import _owner_of
+from rulesdsl.engine.compile import seat_label
+from rulesdsl.engine.pieces import card_text
+from rulesdsl.engine.state.data import _jsonable, _owner_of
+from rulesdsl.integrations.declared import asks_by_span, offered_values
 
 VALUE_LIMIT = 1e9
+LIST_ITEMS = 16  # a list variable's elements in the vector: its first ones
 # labels a piece may take, enumerated from its changing fields' ranges and enums; a piece
 # with more (or a changing number without a range) keeps its starting label's identity,
 # as do the pieces past ALL_PIECE_LABELS labels in all (the action space stays bounded)
@@ -64,19 +80,25 @@ ALL_PIECE_LABELS = 100_000
 
 
 class Block:
-    """The ids of one alternative of one site."""
+    """The ids of one meaning: an alternative of a decision, shared by every decision
+    whose alternative means the same (the same label, or the same kind of value under the
+    same label template)."""
 
-    __slots__ = ("base", "size", "kind", "site", "alt", "text")
+    __slots__ = ("base", "size", "kind", "site", "alt", "text", "values", "position")
 
-    def __init__(self, base, size, kind, site, alt, text):
+    def __init__(self, base, size, kind, site, alt, text, values=None):
         self.base, self.size, self.kind = base, size, kind
         self.site, self.alt, self.text = site, alt, text
+        self.values = values        # an enum's values that can be offered, where fewer
+        self.position = None if values is None else {v: k for k, v in enumerate(values)}
 
 
 class ActionSpace:
-    """Action ids for every decision a program can pose."""
+    """Action ids for every decision a program can pose. `model` (the checked file) lets
+    alike alternatives of different decisions share ids and leaves out values a choice's
+    condition can never offer; without it each alternative has ids of its own."""
 
-    def __init__(self, prog, amount_slots: int = 64):
+    def __init__(self, prog, amount_slots: int = 64, model=None):
         self.prog = prog
         self.amount_slots = amount_slots
         labels = card_labels_possible(prog)  # per card: every label it can show
@@ -90,6 +112,8 @@ class ActionSpace:
         self.site_of: dict = {}        # (proc id, pc) -> site index
         self.blocks: dict = {}         # (proc id, pc, alt) -> Block; alt -1 is "decline"
         self.by_id: list = []          # id -> Block
+        self.by_meaning: dict = {}     # what an alternative means -> its Block
+        written = asks_by_span(model) if model is not None else {}
         for pid, proc in enumerate(prog.procs):
             asks = [pc for pc, ins in enumerate(proc.code)
                     if isinstance(ins, (Ask, AskTogether))]
@@ -99,11 +123,21 @@ class ActionSpace:
                 self.sites.append((pid, pc))
                 self.site_names.append(name)
                 ins = proc.code[pc]
-                for ai, alt in enumerate(ins.alts):
+                ask = written.get(getattr(ins, "span", None))
+                choices = ask.choices if ask is not None and \
+                    len(ask.choices) == len(ins.alts) else [None] * len(ins.alts)
+                here: set = set()      # meanings used at this site: each its own ids
+                for ai, (alt, choice) in enumerate(zip(ins.alts, choices)):
                     kind, size = self._domain(alt)
-                    self._add(pid, pc, ai, kind, size, name, _constant_text(alt[1]))
+                    values = offered_values(model, prog, choice, kind) if model else None
+                    text = _constant_text(alt[1])
+                    meaning = None if model is None else \
+                        _meaning(kind, text, choice, values)
+                    self._add(pid, pc, ai, meaning, here, kind,
+                              size if values is None else len(values), name, text, values)
                 if ins.optional:
-                    self._add(pid, pc, -1, "decline", 1, name, "decline")
+                    meaning = None if model is None else ("named", "decline")
+                    self._add(pid, pc, -1, meaning, here, "decline", 1, name, "decline")
         self.size = len(self.by_id)
 
     def _domain(self, alt):
@@ -122,42 +156,69 @@ class ActionSpace:
             return "bool", 2
         return "amount", self.amount_slots
 
-    def _add(self, pid, pc, ai, kind, size, site, text):
-        b = Block(len(self.by_id), size, kind, site, ai, text)
+    def _add(self, pid, pc, ai, meaning, here: set, kind, size, site, text, values=None):
+        """The alternative's block: the one of its meaning where another decision has it
+        (two alternatives of one decision never share: their ids must differ)."""
+        b = None
+        if meaning is not None and meaning not in here:
+            b = self.by_meaning.get(meaning)
+            here.add(meaning)
+        if b is None:
+            b = Block(len(self.by_id), size, kind, site, ai, text, values)
+            self.by_id.extend([b] * size)
+            if meaning is not None:
+                self.by_meaning.setdefault(meaning, b)
         self.blocks[(pid, pc, ai)] = b
-        self.by_id.extend([b] * size)
 
     # ------------------------------------------------------------ ids <-> labels
     def legal(self, state) -> dict:
         """{action id: engine label} for the decision pending now (empty once over)."""
-        if state.is_over:
+        return {i: option[0] for i, option in self.legal_options(state).items()}
+
+    def legal_options(self, state) -> dict:
+        """{action id: the engine's option (label, alternative, value)} for the decision
+        pending now, ids in order (empty once over): `State.apply_option` takes one."""
+        if state.over:
             return {}
         fr = state.frames[-1]
-        options = state._pending()[1]
+        options = state.options()[1]
+        blocks = self.blocks
+        ranks = self._amount_ranks(fr, options)
+        out: dict = {}
+        nth: Counter = Counter()  # copies of one card offered so far, per alternative
+        for option in options:
+            ai, value = option[1], option[2]
+            b = blocks.get((fr[0], fr[1], ai))
+            if b is None:
+                continue
+            kind = b.kind
+            if kind == "named" or kind == "decline":
+                k = 0
+            else:
+                k = self._offset(b, _key(value), ranks.get(ai), state)
+                if k is not None and kind == "card":
+                    copy = nth[(ai, k)]
+                    nth[(ai, k)] += 1
+                    k = k * self.copies + copy
+                if k is None or not 0 <= k < b.size:
+                    continue
+            out.setdefault(b.base + k, option)   # the first of two alike options wins
+        return dict(sorted(out.items())) if len(out) > 1 else out
+
+    def _amount_ranks(self, fr, options) -> dict:
+        """Per alternative of amounts: each value offered now -> its rank, lowest first."""
         amounts: dict = {}
         for label, ai, value in options:
             b = self.blocks.get((fr[0], fr[1], ai))
             if b is not None and b.kind == "amount":
                 amounts.setdefault(ai, []).append(_key(value))
+        if not amounts:
+            return {}
         ranks = {ai: {v: r for r, v in enumerate(sorted(set(vs), key=_sort_key))}
                  for ai, vs in amounts.items()}
         if any(len(r) > self.amount_slots for r in ranks.values()):
             self._warn_cut(fr, max(map(len, ranks.values())))
-        out: dict = {}
-        nth: Counter = Counter()  # copies of one card offered so far, per alternative
-        for label, ai, value in options:
-            b = self.blocks.get((fr[0], fr[1], ai))
-            if b is None:
-                continue
-            k = self._offset(b, _key(value), ranks.get(ai), state)
-            if k is not None and b.kind == "card":
-                copy = nth[(ai, k)]
-                nth[(ai, k)] += 1
-                k = k * self.copies + copy
-            if k is None or not 0 <= k < b.size:
-                continue
-            out.setdefault(b.base + k, label)   # the first of two alike options wins
-        return dict(sorted(out.items()))
+        return ranks
 
     def _warn_cut(self, fr, offered: int) -> None:
         """Once per decision site: its amounts past amount_slots have no id."""
@@ -171,7 +232,7 @@ class ActionSpace:
         warnings.warn(f"the decision at {where} offers {offered:,} amounts, more than "
                       f"amount_slots={self.amount_slots}: those past the first "
                       f"{self.amount_slots} have no action id; raise amount_slots to offer "
-                      "them all", RuntimeWarning, stacklevel=3)
+                      "them all", RuntimeWarning, stacklevel=4)
 
     def identity(self, state, c: int) -> Optional[int]:
         """The identity card c shows now: a piece by its state (None if its state makes a
@@ -192,7 +253,9 @@ class ActionSpace:
             return int(bool(value))
         if b.kind == "amount":
             return ranks.get(value) if ranks else None
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None
+        return value if b.position is None else b.position.get(value)
 
     def describe(self, action: int) -> str:
         """An id in words, whatever the state: 'site: alternative value'."""
@@ -214,7 +277,7 @@ class ActionSpace:
         elif b.kind == "amount":
             value = f"amount #{k + 1} (lowest first)"
         else:
-            value = self.prog.enums[b.kind][k]
+            value = self.prog.enums[b.kind][k if b.values is None else b.values[k]]
         return f"{b.site}: {what} {value}"
 
     def site_index(self, state) -> Optional[int]:
@@ -297,6 +360,18 @@ def _constant_text(text) -> Optional[str]:
     return s if isinstance(s, str) else None
 
 
+def _meaning(kind: str, text, choice, values) -> Optional[tuple]:
+    """What an alternative offers, as a key alike alternatives of other decisions share: a
+    label without placeholders is its text; otherwise the kind of value, the label's
+    template as written and the values it can take."""
+    if kind in ("named", "decline") and text is not None:
+        return ("named", text)
+    label = getattr(choice, "label", None)
+    if choice is None or (kind == "named" and label is None):
+        return None
+    return (kind, type(choice).__name__, label, values)
+
+
 class ObservationEncoder:
     """The seat's view as a flat list of numbers (layout in the module docstring)."""
 
@@ -331,22 +406,26 @@ class ObservationEncoder:
             return len(self.prog.enums[t]) + 1
         if t == "card":
             return self.nid + 1
+        if t.startswith("list of "):
+            return 1 + LIST_ITEMS
         return 1
 
-    def encode(self, state, seat: int, scores: Optional[list] = None) -> list:
-        """`scores`: state.scores when the caller has them already."""
+    def encode(self, state, seat: int, scores: Optional[list] = None,
+               sight: str = "seat") -> list:
+        """`scores`: state.scores when the caller has them already; `sight`: what of the
+        game to show (see `zone_seen`), the seat's own view by default."""
         prog = self.prog
         out = [0.0] * self.size
         stride = self.nid + 1
         identity = self.actions.identity
         for zi, cards in enumerate(state.zones):
             base = zi * stride
-            if state.can_see(zi, seat):
+            if zone_seen(state, zi, seat, sight):
                 for c in cards:
                     out[base + identity(state, c)] += 1.0
             out[base + self.nid] = float(len(cards))
         for lay, k, w, off in self.var_width:
-            if not _var_visible(lay, k, seat):
+            if not _var_seen(lay, k, seat, sight):
                 continue
             v = state.vars[lay.base + k]
             t = lay.type
@@ -361,10 +440,13 @@ class ObservationEncoder:
                 out[off] = float(max(-VALUE_LIMIT, min(VALUE_LIMIT, v)))
             elif isinstance(v, list):
                 out[off] = float(len(v))
-        if prog.score is not None and prog.score_visibility != "hidden":
+                item = t[len("list of "):]
+                for j, x in enumerate(v[:LIST_ITEMS]):
+                    out[off + 1 + j] = self._item(state, item, x)
+        if prog.score is not None and (sight == "all" or prog.score_visibility != "hidden"):
             scores = state.scores if scores is None else scores
             for p, s in enumerate(scores):
-                if prog.score_visibility == "public" or p == seat:
+                if _score_seen(prog.score_visibility, p, seat, sight):
                     out[self.score_offset + p] = float(max(-VALUE_LIMIT, min(VALUE_LIMIT, s)))
         out[self.me_offset + seat] = 1.0
         mover = state.to_move
@@ -372,6 +454,20 @@ class ObservationEncoder:
         site = self.actions.site_index(state)
         out[self.site_offset + (len(self.actions.sites) if site is None else site)] = 1.0
         return out
+
+    def _item(self, state, t: str, x) -> float:
+        """A list's element as one number: a number as it is (clipped), true 1, an enum
+        value, player or card its position + 1 (0 for none)."""
+        if x is None:
+            return 0.0
+        if t == "card":
+            found = self.actions.identity(state, x)
+            return 0.0 if found is None else found + 1.0
+        if t == "player" or t in self.prog.enums:
+            return float(x) + 1.0
+        if isinstance(x, (bool, int, float)):
+            return float(max(-VALUE_LIMIT, min(VALUE_LIMIT, x)))
+        return 0.0
 
     def names(self) -> list:
         """A name for every position of the vector, for documentation and debugging."""
@@ -383,6 +479,8 @@ class ObservationEncoder:
             label = prog.var_names[lay.base + k]
             if w == 1:
                 out.append(label)
+            elif lay.type.startswith("list of "):
+                out += [f"{label}: size"] + [f"{label}[{j + 1}]" for j in range(LIST_ITEMS)]
             else:
                 values = (self.actions.identities if lay.type == "card" else
                           [f"P{p + 1}" for p in range(prog.nplayers)] if lay.type == "player"
@@ -395,12 +493,84 @@ class ObservationEncoder:
         return out
 
 
-def _var_visible(lay, k: int, seat: int) -> bool:
+def zone_seen(state, zi: int, seat: int, sight: str = "seat") -> bool:
+    """Does an observer see into zone zi? `sight`: "seat" (what the seat sees), "public"
+    (what every seat sees), "private" (the seat's own secrets only) or "all"."""
+    if sight == "seat":
+        return state.can_see(zi, seat)
+    if sight == "all":
+        return True
+    vis = state.prog.zone_vis[zi]
+    if sight == "public":
+        return vis == "public"
+    return vis == "private" and state.prog.zone_owner[zi] == seat
+
+
+def _var_seen(lay, k: int, seat: int, sight: str = "seat") -> bool:
+    if sight == "all":
+        return True
     if lay.visibility == "hidden":
         return False
     if lay.visibility == "private":
-        return _owner_of(lay, k) == seat
-    return True
+        return sight != "public" and _owner_of(lay, k) == seat
+    return sight != "private"
+
+
+def _score_seen(visibility: str, p: int, seat: int, sight: str) -> bool:
+    if sight == "all":
+        return True
+    if visibility == "public":
+        return sight != "private"
+    return visibility == "private" and p == seat and sight != "public"
+
+
+def cards_seen(st, seat: int, events, sight: str = "seat"):
+    """Every card an observer saw move or be shown in these events, once per event."""
+    for e in events:
+        if isinstance(e, str):
+            continue
+        if e[0] == "move" and (zone_seen(st, e[2], seat, sight) or
+                               zone_seen(st, e[3], seat, sight)):
+            yield from e[1]
+        elif e[0] == "reveal" and (len(e) < 4 and sight != "private" or sight == "all" or
+                                   (len(e) >= 4 and seat in e[3] and sight != "public") or
+                                   (e[2] >= 0 and zone_seen(st, e[2], seat, sight))):
+            yield from e[1]
+
+
+def sighted_view(st, seat: int, sight: str = "seat") -> dict:
+    """`st.view(seat)` without its log, narrowed (or widened) to what the observer sees:
+    zones it cannot see show their size only, variables and scores it cannot see are left
+    out, and the actions open to the seat only where it sees its own secrets."""
+    events = st.events
+    st.events = []
+    try:       # the observer renders the log itself, incrementally
+        view = st.view(seat)
+    finally:
+        st.events = events
+    del view["log"]
+    if sight == "seat":
+        return view
+    prog = st.prog
+    for zi, name in enumerate(prog.zone_names):
+        cards = st.zones[zi]
+        if not zone_seen(st, zi, seat, sight):
+            view["zones"][name] = {"count": len(cards)}
+        else:       # as the engine's view shows them: pieces in their state now
+            view["zones"][name] = [card_text(st, c) if prog.pieces else prog.card_label[c]
+                                   for c in cards]
+    view["vars"] = {}
+    for lay in prog.vars.values():
+        for k in range(math.prod(lay.sizes)):
+            if _var_seen(lay, k, seat, sight):
+                i = lay.base + k
+                view["vars"][prog.var_names[i]] = _jsonable(prog, lay.type, st.vars[i])
+    if prog.score is not None:
+        view["scores"] = {seat_label(p): s for p, s in enumerate(st.scores)
+                          if _score_seen(prog.score_visibility, p, seat, sight)}
+    if sight == "public":
+        view.pop("actions", None)
+    return view
 
 
 def win_returns(winners: list, players: int) -> list:

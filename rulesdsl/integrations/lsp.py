@@ -7,7 +7,10 @@ Any editor that speaks the Language Server Protocol gets, for `.rules` files:
 - hover: a keyword's documentation (its construct's one line and example), a built-in's
   signature, a declared name's declaration and type;
 - go to definition of a declared name (also into a file this one extends);
-- completion of keywords, built-ins and declared names;
+- completion by context: after `c.` the fields of c's kind (an enum's values after its
+  name), at a statement's start the statement keywords and phases, at a declaration's
+  the declaration keywords, in an expression the locals in scope, the declared names and
+  the built-ins;
 - document symbols: options, enums, boards, kinds, zones, variables, definitions, phases;
 - formatting through `rulesdsl fmt`'s formatter.
 
@@ -32,10 +35,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from rulesdsl._version import __version__
-from rulesdsl.integrations import rules_index as index
 from rulesdsl.lang.errors import RulesError
-from rulesdsl.lang.limits import read_text
-from rulesdsl.lang.fmt import format_source
 
 SEVERITY = {"error": types.DiagnosticSeverity.Error,
             "warning": types.DiagnosticSeverity.Warning}
@@ -56,10 +56,27 @@ COMPLETION_KINDS = {"keyword": types.CompletionItemKind.Keyword,
                     "option": types.CompletionItemKind.Constant,
                     "modifier": types.CompletionItemKind.Operator,
                     "value": types.CompletionItemKind.EnumMember,
-                    "field": types.CompletionItemKind.Field}
+                    "field": types.CompletionItemKind.Field,
+                    "local": types.CompletionItemKind.Variable}
 
 
 logger = logging.getLogger(__name__)
+
+
+def index():
+    """rules_index: the answers from the language (its parser and checker), imported on
+    first use. Importing them and reading the parser's tables is most of the server's
+    start: `initialize` is answered without them while the checker thread loads them
+    (`RulesServer.warm_up`)."""
+    from rulesdsl.integrations import rules_index
+    return rules_index
+
+
+def _warm_up() -> None:
+    """Load what the first check needs: the language's modules and the parse tables."""
+    from rulesdsl.lang.syntax import parser
+    index()
+    parser()
 
 
 class RulesServer(LanguageServer):
@@ -72,6 +89,10 @@ class RulesServer(LanguageServer):
         # document closed and opened again never takes the number of one before
         # one thread: a check is pure Python, so more would only share the same core
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulesdsl-check")
+
+    def warm_up(self) -> None:
+        """Start loading the checker on its thread: the first check queues behind it."""
+        self.checker.submit(_warm_up)
 
     def open_document(self, uri: str):
         """The document the client opened under `uri`, or None. Never pygls's fallback for
@@ -92,7 +113,7 @@ class RulesServer(LanguageServer):
             return self.edits.get(uri) == edit
 
         def work():
-            return index.analyse(text, path) if newest() else None   # overtaken: skip it
+            return index().analyse(text, path) if newest() else None   # overtaken: skip it
 
         result = await asyncio.get_running_loop().run_in_executor(self.checker, work)
         if result is None or not newest():
@@ -173,7 +194,7 @@ def make_server() -> RulesServer:
         doc = ls.open_document(params.text_document.uri)
         if doc is None:
             return None
-        return index.word_at(doc.source, params.position.line, params.position.character)
+        return index().word_at(doc.source, params.position.line, params.position.character)
 
     def local(ls, params, name):
         """The local a name at the cursor refers to (in the last text that parsed)."""
@@ -182,14 +203,14 @@ def make_server() -> RulesServer:
             return None
         tree, model, sources = ls.trees[uri]
         pos = params.position
-        return index.local_at(tree, model, sources, uri_to_path(uri), pos.line,
-                              pos.character, name)
+        return index().local_at(tree, model, sources, uri_to_path(uri), pos.line,
+                                pos.character, name)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: RulesServer, params: types.HoverParams):
         name = word(ls, params)
-        text = index.hover_text(ls.symbols.get(params.text_document.uri, []), name,
-                                local(ls, params, name)) if name else None
+        text = index().hover_text(ls.symbols.get(params.text_document.uri, []), name,
+                                  local(ls, params, name)) if name else None
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(types.MarkupKind.Markdown, text))
@@ -198,7 +219,7 @@ def make_server() -> RulesServer:
     def definition(ls: RulesServer, params: types.DefinitionParams):
         name = word(ls, params)
         sym = local(ls, params, name) or \
-            index.find(ls.symbols.get(params.text_document.uri, []), name)
+            index().find(ls.symbols.get(params.text_document.uri, []), name)
         if sym is None:
             return None
         here = params.text_document.uri
@@ -208,9 +229,19 @@ def make_server() -> RulesServer:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                     types.CompletionOptions(trigger_characters=["."]))
     def completion(ls: RulesServer, params: types.CompletionParams):
+        uri, pos = params.text_document.uri, params.position
+        doc = ls.open_document(uri)
+        if doc is None:     # never opened: nothing is known of it, nothing is read
+            return types.CompletionList(is_incomplete=False, items=[])
+        # the place is read from the text as typed; names and types from the last text
+        # that parsed (what is being typed seldom parses)
+        place = index().place_of(doc.source, pos.line, pos.character)
+        tree, model, _ = ls.trees.get(uri, (None, None, None))
+        scope = index().scope_at(tree, model, uri_to_path(uri), pos.line, pos.character) \
+            if tree is not None else []
+        found = index().completions(ls.symbols.get(uri, []), place, scope, model)
         items = [types.CompletionItem(label=label, kind=COMPLETION_KINDS.get(sort))
-                 for label, sort in index.completions(ls.symbols.get(params.text_document.uri,
-                                                                     []))]
+                 for label, sort in found]
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -228,6 +259,7 @@ def make_server() -> RulesServer:
         doc = ls.open_document(params.text_document.uri)
         if doc is None:
             return None
+        from rulesdsl.lang.fmt import format_source
         try:
             formatted = format_source(doc.source, uri_to_path(params.text_document.uri))
         except RulesError:
@@ -329,5 +361,7 @@ class Frames:
 
 def serve() -> int:
     """Run the server on standard input and output until the client says exit."""
-    make_server().start_io(stdin=Frames(sys.stdin.buffer))
+    server = make_server()
+    server.warm_up()
+    server.start_io(stdin=Frames(sys.stdin.buffer))
     return 0

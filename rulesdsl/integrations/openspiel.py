@@ -1,34 +1,42 @@
 """OpenSpiel: any game as a Python game registered with pyspiel (`rulesdsl[openspiel]`).
 
     import pyspiel
-    import rulesdsl.integrations.openspiel          # registers every bundled game
-    register("path/to/mine.rules")                   # any file: "rulesdsl_mine"
-    game = pyspiel.load_game("rulesdsl_mine", {"players": 3})
-    game = pyspiel.load_game("rulesdsl_mine(players=2,options=rounds:1)")
+    import rulesdsl.integrations.openspiel          # registers "rulesdsl" and the bundled games
+    game = pyspiel.load_game("rulesdsl(game=path/to/mine.rules,players=3)")
+    register("path/to/mine.rules")                   # the same, also as "rulesdsl_mine"
+    game = pyspiel.load_game("rulesdsl_ivanhoe(players=2,options=refund:true)")
 
-Parameters: `players` (default the game's fewest), `options` (the game's own options:
-"k=v,k=v" in a parameter dict, "k:v;k:v" inside a game string), `amount_slots` and `seeds` (below), `max_game_length`.
+Parameters: `game` (a bundled name or a .rules path; "rulesdsl" only), `players` (default
+the game's fewest), `options` (the game's own options: "k=v,k=v" in a parameter dict,
+"k:v;k:v" inside a game string), `amount_slots` and `seeds` (below), `max_game_length`,
+`recall` (below). A game loaded from a file names it in its game string, with the digest
+of its rules text (`digest`): the string loads the same game in another process (one that
+has imported this module), or says the file changed since.
 
-Chance. The engine shuffles and draws with a seeded random generator inside the state;
-its shuffles are not decisions. So the game is EXPLICIT_STOCHASTIC with one chance node,
-the first: it picks the seed (uniformly among `seeds` outcomes, default 1024), and every
-later shuffle follows from it. Nobody observes the outcome (no information state holds
-it), which is what a shuffled deck is. This keeps OpenSpiel's history a complete record
-(seed, then the players' actions: the same history gives the same state), so clone,
-serialise and replay work unchanged; per-shuffle chance nodes would need the engine to
-stop at each shuffle.
+Chance. A game whose reachable rules hold no shuffle, roll or `random` is DETERMINISTIC:
+no chance node. Any other is EXPLICIT_STOCHASTIC with one chance node, the first: it picks
+the seed of the engine's generator (uniformly among `seeds` outcomes, default 1024), and
+every later random event follows from it. Nobody observes the outcome. The history (seed,
+then the players' actions) is a complete record: the same history gives the same state.
+A deterministic game in which every zone, variable and score is public and no choice is
+secret is PERFECT_INFORMATION (alpha-beta and other perfect-information algorithms take
+it); every other game is IMPERFECT_INFORMATION.
 
-Actions and tensors are those of `rulesdsl.integrations.encoding`: the fixed action
-space derived from the declarations, and the seat's view as numbers (observation tensor).
-The information state tensor adds, per card identity, how many copies the seat has seen
-move or be shown (no bounded tensor recalls everything in a game of unbounded length; the
-information state string does: the seat's view with its whole log). Returns come at the
-end: a sole winner +1, each loser -1/(n-1) (zero-sum).
+Actions and tensors are those of `rulesdsl.integrations.encoding`. The observation tensor
+is the seat's view as numbers (bounded). The information state tensor adds, per card
+identity, the copies the seat has seen move or be shown, and the seat's record of the
+first `recall` steps (default 64), each: who acted, the action id where the seat saw it
+(else a "hidden" mark), and the cards the seat saw move during it; within `recall` steps
+two information states never share a tensor. The information state string is the view
+with the seat's record of every step and its log. Observers honour `IIGObservationType`:
+`private_info` NONE shows only what is public, SINGLE_PLAYER the seat's own view (the
+default), ALL_PLAYERS everything; `public_info=False` leaves the public part out.
+
+Returns come at the end: a sole winner +1, each loser -1/(n-1) (zero-sum).
 
 `resample_from_infostate(player, sampler)` gives a state the player cannot tell from this
 one, through the engine's `State.determinize(seat, seed)`: the seed is drawn from the
-sampler. The resampled state keeps this state's OpenSpiel history (its actions are the
-same; only hidden cards and the random generator differ).
+sampler. The resampled state keeps this state's OpenSpiel history.
 """
 
 from __future__ import annotations
@@ -43,13 +51,21 @@ import numpy as np
 import pyspiel
 
 import rulesdsl
-from rulesdsl.integrations.encoding import ActionSpace, ObservationEncoder, win_returns
+from rulesdsl.integrations.declared import hides_anything, is_deterministic
+from rulesdsl.integrations.encoding import (ActionSpace, ObservationEncoder, cards_seen,
+                                            sighted_view, win_returns)
+from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.resources import bundled_games
 
+GENERIC = "rulesdsl"
 PREFIX = "rulesdsl_"
 DEFAULT_SEEDS = 1024
 DEFAULT_MAX_LENGTH = 100_000
+DEFAULT_RECALL = 64
+MAX_PLAYERS = 64
 _registered: dict = {}      # short name -> source
+# characters that would end a value inside a game string "name(k=v,k=v)"
+_STRING_SYNTAX = re.compile(r"[,;=()\s]")
 
 
 @functools.lru_cache(maxsize=64)
@@ -69,13 +85,62 @@ def parse_options(text: str) -> dict:
     return out
 
 
-def _game_type(short_name: str, game: "rulesdsl.Game") -> "pyspiel.GameType":
+def travelling_source(source: str) -> str:
+    """A bundled game's name as it is; a rules file's absolute path, which a game string
+    can carry: refused (C018) where it is not a .rules file or holds what would end a value
+    in a game string."""
+    if source in bundled_games():
+        return source
+    path = str(Path(source).resolve())
+    if not path.endswith(".rules"):
+        raise RulesError("C018", f"a game string names a rules file, and '{source}' is not "
+                         "a .rules file", None, ["give the file the .rules suffix"])
+    if _STRING_SYNTAX.search(path):
+        raise RulesError("C018", f"the path {path} holds a space, comma, semicolon, '=' or "
+                         "parenthesis, which a game string cannot carry", None,
+                         ["move or rename the file"])
+    return path
+
+
+def _digest(game: "rulesdsl.Game") -> str:
+    return "h" + game.source_hash     # a letter first: never read as a number
+
+
+def load_rules(source: str, options: str = "", digest: str = "") -> "rulesdsl.Game":
+    """The game a game string names, checked like any rules file; with a digest, also
+    that its rules text is the one the string was made from (C019 if not)."""
+    game = _load(travelling_source(source), options)
+    if digest and str(digest) != _digest(game):
+        raise RulesError("C019", f"{source} changed since this game string was made: its "
+                         "rules text is not the one the game was loaded from", None,
+                         ["load the game again from the file as it is now"])
+    return game
+
+
+def _spec(game: "rulesdsl.Game", source: Optional[str]) -> dict:
+    """The parameters a game takes, with their defaults; `source` for a game named in
+    its game string (the generic "rulesdsl")."""
+    spec = {"players": game.min_players, "options": "", "amount_slots": 64,
+            "seeds": DEFAULT_SEEDS, "max_game_length": DEFAULT_MAX_LENGTH,
+            "recall": DEFAULT_RECALL}
+    if source is not None:
+        spec = {"game": source, "digest": "", **spec}
+    return spec
+
+
+def _game_type(short_name: str, game: "rulesdsl.Game", players: int,
+               spec: dict) -> "pyspiel.GameType":
+    """The type the game is: chance and information read off its declarations."""
+    deterministic = is_deterministic(game.model)
+    perfect = deterministic and not hides_anything(game.program(players))
     return pyspiel.GameType(
         short_name=short_name,
         long_name=f"rulesdsl {game.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        chance_mode=(pyspiel.GameType.ChanceMode.DETERMINISTIC if deterministic else
+                     pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC),
+        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if perfect else
+                     pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.max_players,
@@ -84,59 +149,95 @@ def _game_type(short_name: str, game: "rulesdsl.Game") -> "pyspiel.GameType":
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": game.min_players, "options": "",
+        parameter_specification=spec)
+
+
+def _generic_type() -> "pyspiel.GameType":
+    """The type "rulesdsl" is registered with; each game it loads has its own."""
+    return pyspiel.GameType(
+        short_name=GENERIC, long_name="rulesdsl: any rules file",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS, min_num_players=1,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification={"game": "", "digest": "", "players": 0, "options": "",
                                  "amount_slots": 64, "seeds": DEFAULT_SEEDS,
-                                 "max_game_length": DEFAULT_MAX_LENGTH})
+                                 "max_game_length": DEFAULT_MAX_LENGTH,
+                                 "recall": DEFAULT_RECALL})
 
 
 def register(source: str, short_name: Optional[str] = None) -> str:
-    """Register a bundled game's name or a .rules path; returns the name to load it by."""
+    """Register a bundled game's name or a .rules path; returns the name to load it by.
+    A file's games name it in their game strings (as "rulesdsl(game=PATH,...)"), so they
+    load in a process that has not registered it."""
     game = rulesdsl.load(source)
     short_name = short_name or PREFIX + game.source_name
-    source = source if source in bundled_games() else str(Path(game.path).resolve())
+    source = source if source in bundled_games() else travelling_source(game.path)
     if short_name in _registered:
         if _registered[short_name] != source:
             raise ValueError(f"{short_name} is already registered for "
                              f"{_registered[short_name]}; pass another short_name")
         return short_name
     _registered[short_name] = source
-    game_type = _game_type(short_name, game)
+    spec = _spec(game, None)
+    game_type = _game_type(short_name, game, game.min_players, spec)
     # a class, not a closure: pyspiel keeps the factory until after the interpreter has
     # shut down, and freeing a function then aborts the process; a class is never freed
     factory = type(f"RulesGame_{game.source_name}", (RulesGame,),
-                   {"GAME_TYPE": game_type, "SOURCE": source})
+                   {"SHORT_NAME": short_name, "SOURCE": source})
     pyspiel.register_game(game_type, factory)
     return short_name
 
 
 class RulesGame(pyspiel.Game):
-    """One game at one player count with its options fixed. `register` makes a subclass
-    per game, with its GAME_TYPE and SOURCE, for pyspiel to call with the parameters."""
+    """One game at one player count with its options fixed. Registered as "rulesdsl"
+    (the file named by the `game` parameter) and, by `register`, as a subclass per game
+    with its SHORT_NAME and SOURCE."""
 
-    GAME_TYPE = None
-    SOURCE = ""
+    SHORT_NAME = GENERIC
+    SOURCE = None
 
-    def __init__(self, params=None, game_type=None, source: Optional[str] = None):
-        game_type = game_type or self.GAME_TYPE
-        source = source or self.SOURCE
-        params = params or {}
-        spec = game_type.parameter_specification
+    def __init__(self, params=None):
+        params = dict(params or {})
+        source = self.SOURCE if self.SOURCE is not None else str(params.get("game", ""))
+        if not source:
+            raise RulesError("C018", "the game \"rulesdsl\" needs the rules file: "
+                             "rulesdsl(game=path/to/file.rules)")
+        bundled = source in bundled_games()
+        carried = travelling_source(source)
+        self.rules = load_rules(carried, str(params.get("options", "")),
+                                str(params.get("digest", "")))
+        # a bundled game travels by its own name; a file by the generic one and its path
+        named = bundled and self.SOURCE is not None
+        short_name = self.SHORT_NAME if named else GENERIC
+        spec = _spec(self.rules, None if named else carried)
         values = {k: params.get(k, spec[k]) for k in spec}
-        self.source = source
+        if not int(values["players"]):      # "rulesdsl" has no fewest players of its own
+            values["players"] = self.rules.min_players
+        if not named:
+            values["game"], values["digest"] = carried, _digest(self.rules)
+        self.source = carried
         self.options_text = str(values["options"])
-        self.rules = _load(source, self.options_text)
         self.players = int(values["players"])
         self.seeds = int(values["seeds"])
+        self.recall = int(values["recall"])
         self.rules.new_game(self.players, seed=0)       # checks the player count
         prog = self.rules.program(self.players)
-        self.actions = ActionSpace(prog, int(values["amount_slots"]))
+        self.actions = ActionSpace(prog, int(values["amount_slots"]), self.rules.model)
         self.encoder = ObservationEncoder(prog, self.actions)
+        game_type = _game_type(short_name, self.rules, self.players, spec)
+        self.deterministic = game_type.chance_mode == \
+            pyspiel.GameType.ChanceMode.DETERMINISTIC
         n = self.players
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions.size,
-            max_chance_outcomes=self.seeds,
+            max_chance_outcomes=0 if self.deterministic else self.seeds,
             num_players=n,
-            min_utility=-1.0 / (n - 1),
+            min_utility=-1.0 / max(1, n - 1),
             max_utility=1.0,
             utility_sum=0.0,
             max_game_length=int(values["max_game_length"]))
@@ -146,44 +247,81 @@ class RulesGame(pyspiel.Game):
         return RulesState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        return RulesObserver(self, perfect_recall)
+        return RulesObserver(self, iig_obs_type)
+
+    def __reduce__(self):
+        return (load_game_string, (self.to_string(),))
+
+
+@functools.lru_cache(maxsize=32)
+def load_game_string(text: str) -> "pyspiel.Game":
+    """pyspiel.load_game, once this module has registered its games (unpickling calls it,
+    once per state: a game's action space and encoder are made once)."""
+    return pyspiel.load_game(text)
+
+
+class Step:
+    """One action in a game's record, linked to the step before it (clones share them)."""
+
+    __slots__ = ("before", "seat", "action", "card", "label", "events_from", "events_to",
+                 "count")
+
+    def __init__(self, before, seat, action, card, label, events_from, events_to):
+        self.before = before
+        self.seat, self.action, self.card, self.label = seat, action, card, label
+        self.events_from, self.events_to = events_from, events_to
+        self.count = 1 if before is None else before.count + 1
+
+    def all(self) -> list:
+        out, s = [], self
+        while s is not None:
+            out.append(s)
+            s = s.before
+        return out[::-1]
 
 
 class Held:
-    """The engine state inside an OpenSpiel state: OpenSpiel deep-copies a Python state's
-    attributes to clone it and pickles them to serialise it; this copies with
-    `State.clone` and pickles as `to_json`, never the loaded game."""
+    """The engine state inside an OpenSpiel state, with what the observers derive from it.
+    OpenSpiel deep-copies a Python state's attributes to clone it: this copies with
+    `State.clone` and shares the rest, which only grows."""
 
     def __init__(self, game: RulesGame, state=None):
         self.game = game
-        self.state = state
-        self.legal = None          # (history length, {id: label}), computed once a step
-        self.scores = None         # (history length, scores)
+        self._state = state
+        self.legal = None          # (state it was made for, {id: option})
+        self.steps: Optional[Step] = None
         self.logs: dict = {}       # seat -> its log lines so far (events only grow)
-        self.seen: dict = {}       # seat -> (events counted, counts per card identity)
 
     def __deepcopy__(self, memo):
-        out = Held(self.game, None if self.state is None else self.state.clone())
-        out.logs = {seat: lines[:] for seat, lines in self.logs.items()}
-        out.seen = {seat: (n, counts[:]) for seat, (n, counts) in self.seen.items()}
+        out = Held.__new__(Held)
+        out.game = self.game
+        out._state = None if self._state is None else self._state.clone()
+        out.legal = self.legal
+        out.steps = self.steps
+        out.logs = {}
         return out
 
-    def cards_seen(self, seat: int) -> list:
-        """Per card identity, the copies the seat has seen move or be shown so far."""
-        st = self.state
-        actions = self.game.actions
-        n, counts = self.seen.get(seat) or (0, [0] * len(actions.identities))
-        for c in _cards_seen(st, seat, st.events[n:]):
-            counts[actions.identity(st, c)] += 1  # a piece as it is now
-        self.seen[seat] = (len(st.events), counts)
-        return counts
+    @property
+    def state(self):
+        """The engine's state; None before the chance node. A game without randomness
+        starts at once, when first asked (OpenSpiel makes a state and then copies into it
+        to clone one: starting in the constructor would play the setup for nothing)."""
+        st = self._state
+        if st is None and self.game.deterministic:
+            st = self._state = self.game.rules.new_game(self.game.players, seed=0)
+        return st
 
-    def current_scores(self) -> list:
+    @state.setter
+    def state(self, st) -> None:
+        self._state = st
+
+    def options(self) -> dict:
+        """{action id: the engine's option} for the decision pending now."""
         st = self.state
-        if self.scores is None or self.scores[0] != len(st.history):
-            self.scores = (len(st.history), st.scores)
-        return self.scores[1]
+        pending = st.options()
+        if self.legal is None or self.legal[0] is not pending:
+            self.legal = (pending, self.game.actions.legal_options(st))
+        return self.legal[1]
 
     def log(self, seat: int) -> list:
         """The seat's log as `view(seat)["log"]` has it, rendered once per event."""
@@ -193,23 +331,33 @@ class Held:
             lines.append(st.render_log(e, seat))
         return lines
 
+    def apply(self, seat: int, action: int, option: tuple) -> None:
+        st = self.state
+        start = len(st.events)
+        st.apply_option(seat, option)
+        card = option[2] if self.game.actions.by_id[action].kind == "card" else None
+        self.steps = Step(self.steps, seat, action, card, option[0], start, len(st.events))
+
     def __reduce__(self):
         g = self.game
-        text = None if self.state is None else self.state.to_json()
-        return (_unpickle, (g.source, g.options_text, g.players,
-                            g.actions.amount_slots, g.seeds, text))
+        steps = [] if self.steps is None else [
+            (s.seat, s.action, s.card, s.label, s.events_from, s.events_to)
+            for s in self.steps.all()]     # flat: a long chain would nest too deep
+        return (_unpickle_held, (g.to_string(), None if self.state is None else
+                                 self.state.to_json(), steps))
 
 
-def _unpickle(source, options, players, amount_slots, seeds, text):
-    game_type = _game_type(PREFIX + _load(source, options).source_name, _load(source, options))
-    game = RulesGame({"players": players, "options": options, "amount_slots": amount_slots,
-                      "seeds": seeds}, game_type, source)
-    state = None if text is None else rulesdsl.restore(game.rules, text)
-    return Held(game, state)
+def _unpickle_held(game_string, text, steps):
+    out = Held(load_game_string(game_string))
+    out.state = None if text is None else rulesdsl.restore(out.game.rules, text)
+    for step in steps:
+        out.steps = Step(out.steps, *step)
+    return out
 
 
 class RulesState(pyspiel.State):
-    """The chance node that picks the seed, then the game's decisions."""
+    """The game's decisions, after the chance node that picks the seed (none in a game
+    without randomness)."""
 
     def __init__(self, game: RulesGame):
         super().__init__(game)
@@ -220,54 +368,50 @@ class RulesState(pyspiel.State):
         st = self.held.state
         if st is None:
             return pyspiel.PlayerId.CHANCE
-        if st.is_over:
+        if st.over:
             return pyspiel.PlayerId.TERMINAL
-        return st.to_move
+        return st.options()[0]
 
     def is_terminal(self):
         st = self.held.state
-        return st is not None and st.is_over
+        return st is not None and st.over
 
     def chance_outcomes(self):
+        if self.held.state is not None:
+            return []
         n = self.held.game.seeds
         return [(s, 1.0 / n) for s in range(n)]
 
-    def _legal(self) -> dict:
-        h = self.held
-        if h.legal is None or h.legal[0] != len(h.state.history):
-            h.legal = (len(h.state.history), h.game.actions.legal(h.state))
-        return h.legal[1]
-
     def _legal_actions(self, player):
         st = self.held.state
-        if st is None or st.is_over or player != st.to_move:
+        if st is None or st.over or player != st.options()[0]:
             return []
-        return list(self._legal())
+        return list(self.held.options())
 
     def _apply_action(self, action):
         h = self.held
         if h.state is None:
             h.state = h.game.rules.new_game(h.game.players, seed=int(action))
             return
-        label = self._legal().get(int(action))
-        if label is None:
+        option = h.options().get(int(action))
+        if option is None:
             raise pyspiel.SpielError(f"action {action} ({h.game.actions.describe(action)}) "
                                      "is not legal now")
-        h.state.apply(label)
+        h.apply(h.state.options()[0], int(action), option)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"seed {action}"
         st = self.held.state
-        if st is not None and not st.is_over and player == st.to_move:
-            label = self._legal().get(int(action))
-            if label is not None:
-                return label
+        if st is not None and not st.over and player == st.options()[0]:
+            option = self.held.options().get(int(action))
+            if option is not None:
+                return option[0]
         return self.held.game.actions.describe(int(action))
 
     def returns(self):
         st = self.held.state
-        if st is None or not st.is_over:
+        if st is None or not st.over:
             return [0.0] * self.held.game.players
         return win_returns(st.winners, self.held.game.players)
 
@@ -279,16 +423,31 @@ class RulesState(pyspiel.State):
             seed = int(_draw(probability_sampler) * (1 << 31))
             out.held.state = st.determinize(int(player_id), seed)
             out.held.legal = None
-            out.held.scores = None
             out.held.logs = {}
-            out.held.seen = {}
         return out
+
+    def __reduce_ex__(self, protocol):
+        st = self.held.state
+        return (_unpickle_state, (self.get_game().to_string(), self.history(),
+                                  None if st is None else st.to_json()))
 
     def __str__(self):
         st = self.held.state
         if st is None:
             return "(before the deal)"
         return f"seed {st.seed}: " + " | ".join(st.history)
+
+
+def _unpickle_state(game_string, history, text):
+    """A state from its game and history, replayed; a resampled state's engine state (not
+    what its history makes) is then put back from its saved text."""
+    state = load_game_string(game_string).new_initial_state()
+    for action in history:
+        state.apply_action(int(action))
+    if text is not None and state.held.state.to_json() != text:
+        state.held.state = rulesdsl.restore(state.held.game.rules, text)
+        state.held.legal = None
+    return state
 
 
 def _draw(sampler) -> float:
@@ -301,66 +460,135 @@ def _draw(sampler) -> float:
     return float(np.random.random())
 
 
-class RulesObserver:
-    """Strings and tensors from a seat's view (OpenSpiel's PyObserver interface)."""
+def _sight(iig_obs_type) -> str:
+    """What an observer shows: "seat" (the seat's own view), "public", "private" (the
+    seat's own secrets only) or "all"."""
+    if iig_obs_type is None:
+        return "seat"
+    private = iig_obs_type.private_info
+    if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        return "all"
+    if private == pyspiel.PrivateInfoType.NONE:
+        return "public"
+    return "seat" if iig_obs_type.public_info else "private"
 
-    def __init__(self, game: RulesGame, perfect_recall: bool):
+
+class RulesObserver:
+    """Strings and tensors from what a seat may see (OpenSpiel's PyObserver interface)."""
+
+    def __init__(self, game: RulesGame, iig_obs_type=None):
         self.game = game
-        self.perfect_recall = perfect_recall
-        size = game.encoder.size
-        nid = len(game.actions.identities)
-        self.tensor = np.zeros(size + (nid if perfect_recall else 0), np.float32)
-        self.dict = {"view": self.tensor[:size]}
-        if perfect_recall:
-            self.dict["seen"] = self.tensor[size:]
+        self.sight = _sight(iig_obs_type)
+        self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
+        encoder, actions = game.encoder, game.actions
+        nid = len(actions.identities)
+        self.step_width = game.players + actions.size + 1 + nid
+        sizes = {"view": encoder.size}
+        if self.perfect_recall:
+            sizes["seen"] = nid
+            sizes["steps"] = game.recall * self.step_width
+        self.tensor = np.zeros(sum(sizes.values()), np.float32)
+        self.dict, at = {}, 0
+        for name, size in sizes.items():
+            self.dict[name] = self.tensor[at:at + size]
+            at += size
 
     def set_from(self, state: RulesState, player: int):
         self.tensor.fill(0)
         st = state.held.state
         if st is None:
             return
-        self.dict["view"][:] = self.game.encoder.encode(st, player,
-                                                        state.held.current_scores())
+        self.dict["view"][:] = self.game.encoder.encode(st, player, sight=self.sight)
         if self.perfect_recall:
-            self.dict["seen"][:] = state.held.cards_seen(player)
+            self._recall(state.held, player)
+
+    def _recall(self, held: Held, player: int) -> None:
+        """The seat's record: cards seen in all, and step by step what it saw."""
+        st, actions, n = held.state, self.game.actions, self.game.players
+        seen, steps = self.dict["seen"], self.dict["steps"]
+        for c in cards_seen(st, player, st.events, self.sight):
+            seen[actions.identity(st, c)] += 1
+        record = held.steps.all() if held.steps is not None else []
+        width, hidden = self.step_width, n + actions.size
+        for k, step in enumerate(record[:self.game.recall]):
+            at = k * width
+            steps[at + step.seat] = 1
+            shown = self._shown(st, step, player)
+            steps[at + (n + step.action if shown else hidden)] = 1
+            for c in cards_seen(st, player, st.events[step.events_from:step.events_to],
+                                self.sight):
+                steps[at + hidden + 1 + actions.identity(st, c)] += 1
+
+    def _shown(self, st, step: Step, player: int) -> bool:
+        """Did the seat see which action this was?"""
+        if self.sight == "all" or (step.seat == player and self.sight != "public"):
+            return True
+        if self.sight == "private":     # the seat's own secrets: nobody else's moves
+            return False
+        events = st.events[step.events_from:step.events_to]
+        if any(e[0] == "choice" and e[1] == step.seat and e[2] == step.label
+               for e in events if not isinstance(e, str)):
+            return True
+        return step.card is not None and step.card in set(
+            cards_seen(st, player, events, self.sight))
 
     def string_from(self, state: RulesState, player: int) -> str:
-        st = state.held.state
+        held = state.held
+        st = held.state
         if st is None:
             return f"P{player + 1}: before the deal"
-        view = _view_without_log(st, player)
+        view = sighted_view(st, player, self.sight)
         if self.perfect_recall:
-            view["log"] = state.held.log(player)
+            record = held.steps.all() if held.steps is not None else []
+            view["steps"] = [f"P{s.seat + 1}: " + (s.label if self._shown(st, s, player)
+                                                    else "(unseen)") for s in record]
+            if self.sight == "seat":
+                view["log"] = held.log(player)
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
-def _view_without_log(st, seat: int) -> dict:
-    """`st.view(seat)` less its log: the engine's own rules of what a seat sees, without
-    rendering the whole log again at every step (the observer renders it incrementally)."""
-    events = st.events
-    st.events = []
-    try:
-        view = st.view(seat)
-    finally:
-        st.events = events
-    del view["log"]
-    return view
+class PlayoutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots (`open_spiel.python.algorithms
+    .mcts.Evaluator`'s interface) that plays on in the engine itself: `State.playout`,
+    uniform random choices without making OpenSpiel states or action ids, to the end or
+    `max_length` choices (a playout cut short counts 0 for everyone). A state before the
+    chance node is dealt with a seed from `random_state`.
 
+        bot = mcts.MCTSBot(game, 2.0, 200, PlayoutEvaluator(4, np.random.RandomState(7)))
+    """
 
-def _cards_seen(st, seat: int, events):
-    """Every card the seat has seen move or be shown in these events, once per event."""
-    for e in events:
-        if isinstance(e, str):
-            continue
-        if e[0] == "move" and (st.can_see(e[2], seat) or st.can_see(e[3], seat)):
-            yield from e[1]
-        elif e[0] == "reveal" and (len(e) < 4 or seat in e[3] or
-                                   (e[2] >= 0 and st.can_see(e[2], seat))):
-            yield from e[1]
+    def __init__(self, n_rollouts: int = 1, random_state=None, max_length=None):
+        import random
+        self.n_rollouts = n_rollouts
+        self.max_length = max_length
+        seed = (random_state or np.random.RandomState()).randint(1 << 31)
+        self.rng = random.Random(int(seed))
+
+    def evaluate(self, state: RulesState):
+        held = state.held
+        game = held.game
+        total = np.zeros(game.players)
+        for _ in range(self.n_rollouts):
+            st = held.state
+            st = game.rules.new_game(game.players, seed=self.rng.randrange(1 << 31)) \
+                if st is None else st.clone()
+            st.playout(self.rng, self.max_length)
+            if st.over:
+                total += win_returns(st.winners, game.players)
+        return total / self.n_rollouts
+
+    def prior(self, state: RulesState):
+        """Every legal action alike (the chance node's outcomes as they come)."""
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
 
 
 def register_all() -> list:
-    """Register every bundled game as rulesdsl_<name>; returns the names."""
+    """Register "rulesdsl" and every bundled game as rulesdsl_<name>; returns the names."""
+    if GENERIC not in pyspiel.registered_names():
+        pyspiel.register_game(_generic_type(), RulesGame)
     names = []
     for name in bundled_games():
         names.append(register(name))

@@ -43,7 +43,7 @@ class RulesEnv(AECEnv):
         self.players = players or self.game.min_players
         self.game.new_game(self.players, seed=0)          # checks the player count
         prog = self.game.program(self.players)
-        self.actions = ActionSpace(prog, amount_slots)
+        self.actions = ActionSpace(prog, amount_slots, self.game.model)
         self.encoder = ObservationEncoder(prog, self.actions)
         self.metadata = dict(self.metadata, name=f"rulesdsl_{self.game.source_name}")
         self.render_mode = render_mode
@@ -87,8 +87,14 @@ class RulesEnv(AECEnv):
             raise rulesdsl.IllegalAction(
                 f"action {int(action)} ({self.actions.describe(int(action))}) is not legal "
                 f"for {agent} now", ["choose an id whose action_mask entry is 1"])
-        self._cumulative_rewards[agent] = 0.0
+        self.step_label(label)
+
+    def step_label(self, label: str) -> None:
+        """Step with the engine's label for the agent to move, as `step` does with its id
+        (a label with no id too: an amount past `amount_slots`, chosen by a script or an
+        agent). Illegal -> IllegalAction, and nothing changes."""
         self.state.apply(label)
+        self._cumulative_rewards[self.agent_selection] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if self.state.is_over:
             for a, r in zip(self.possible_agents,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Optional
+from typing import Optional, Sequence
 
 import attrs
 
@@ -74,8 +74,9 @@ class Symbol:
 @attrs.define
 class Analysis:
     """What one text of a buffer gives: its diagnostics, and where it parsed its merged
-    tree, the checker's model (None where it did not check), the texts of every file in
-    the tree, and its symbols."""
+    tree, the checker's model (what it learned before it stopped, where the text has
+    errors; None where the check did not start), the texts of every file in the tree, and
+    its symbols."""
     diagnostics: list
     tree: Optional[ast.File] = None
     model: object = None
@@ -101,7 +102,8 @@ def analyse(text: str, path: str) -> Analysis:
 
 
 def diagnostics_of(text: str, path: str) -> tuple[list, Optional[ast.File], object]:
-    """(diagnostics as `check --format json` has them, merged tree or None, model or None)."""
+    """(diagnostics as `check --format json` has them, merged tree or None, model or None:
+    the model of a text with errors holds the types of everything that did check)."""
     sources: dict = {}
     found = []
     tree = model = None
@@ -112,6 +114,7 @@ def diagnostics_of(text: str, path: str) -> tuple[list, Optional[ast.File], obje
     except CheckFailed as failed:
         found += [_diagnostic(w, path, "warning") for w in failed.warnings]
         found += [_diagnostic(e, path, "error") for e in failed.errors]
+        model = failed.model    # the types of what did check, for hovers and completion
     except RulesError as e:
         found.append(_diagnostic(e, path, "error"))
     found.sort(key=lambda d: (d["path"] != path, d["path"], d["line"] or 0, d["column"] or 0,
@@ -126,8 +129,8 @@ def _diagnostic(error: RulesError, path: str, severity: str) -> dict:
             "column": span.column if span else None,
             "end_line": span.end_line if span else None,
             "end_column": span.end_column if span else None,
-            "severity": severity, "code": error.code, "message": error.message,
-            "hints": list(error.hints)}
+            "severity": severity, "code": error.code, "meaning": error.meaning,
+            "message": error.message, "hints": list(error.hints)}
 
 
 # ---------------------------------------------------------------- symbols
@@ -278,17 +281,153 @@ def _builtin_text(name: str) -> Optional[str]:
     return None
 
 
-def completions(symbols: list) -> list:
-    """(label, sort) for every keyword, built-in and declared name."""
+# What may be written where: after `c.` the fields of c's kind; at the start of a
+# statement the statement keywords (and the phases, which a statement may call); at the
+# start of a declaration the declaration keywords; in an expression the names in scope.
+STATEMENT_KEYWORDS = ("let", "set", "roll", "move", "shuffle", "deal", "reveal", "log", "ask",
+                      "if", "else", "repeat", "while", "for", "turns", "win", "end", "break",
+                      "return", "cancel", "respond", "play", "swap")
+DECLARATION_KEYWORDS = ("game", "extends", "players", "option", "enum", "board", "kind",
+                        "deck", "zone", "var", "define", "modifier", "phase", "setup", "flow",
+                        "response", "invariant", "score", "evaluate", "about", "title", "text",
+                        "internal", "show", "override")
+KIND_ITEM_KEYWORDS = ("var", "label", "playable", "on")
+EXPRESSION_KEYWORDS = ("if", "then", "else", "let", "in", "not", "and", "or", "is", "where",
+                       "for", "step", "true", "false", "none")
+# declarations whose blocks hold statements (a kind's do only inside `on play`)
+STATEMENT_BLOCKS = ("phase", "setup", "response")
+# what a name in an expression may be (fields come only after a dot, phases only as
+# statements)
+EXPRESSION_SORTS = ("enum", "board", "kind", "zone", "var", "define", "option", "value",
+                    "modifier")
+_PARTIAL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+_BEFORE_DOT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)?\s*\.$")
+
+
+@attrs.frozen
+class Place:
+    """What may be written at a place: `context` is "field" (after a dot; `owner` is the
+    name before it, if a plain name), "statement", "declaration", "kind item" or
+    "expression"."""
+    context: str
+    owner: str = ""
+
+
+def place_of(text: str, line: int, column: int) -> Place:
+    """The completion context at a 0-based place, from the text alone (it need not parse:
+    one completes what one is still typing)."""
+    here = line_table(text).line(line + 1) or ""
+    prefix = here[:column]
+    partial = _PARTIAL.search(prefix)
+    before = prefix[:partial.start()] if partial else prefix
+    dot = _BEFORE_DOT.search(before)
+    if dot:
+        return Place("field", dot.group(1) or "")
+    depth, top = _nesting(text, line_table(text).offset(line + 1, 1) + len(before))
+    if before.strip():
+        return Place("expression")
+    if depth == 0:
+        return Place("declaration")
+    if top in STATEMENT_BLOCKS or (top == "kind" and depth >= 2):
+        return Place("statement")
+    if top == "kind":
+        return Place("kind item")
+    return Place("expression")
+
+
+# what changes the nesting: a comment, a string (closed or cut by the line's end), a
+# brace, a word at a line's start (a declaration's keyword when no brace is open)
+_NESTING = re.compile(r'#[^\n]*|"[^"\n]*"?|[{}]|^(?:override[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)',
+                      re.MULTILINE)
+
+
+def _nesting(text: str, end: int) -> tuple[int, str]:
+    """(braces open at offset `end`, the keyword of the top-level declaration they are in),
+    skipping strings and comments: one regular-expression pass, as a file may be long."""
+    depth, top = 0, ""
+    for token in _NESTING.finditer(text, 0, max(0, end)):
+        if token.group(1) is not None:
+            if depth == 0:
+                top = token.group(1)
+        elif token.group() == "{":
+            depth += 1
+        elif token.group() == "}":
+            depth = max(0, depth - 1)
+    return depth, top
+
+
+def completions(symbols: list, place: Optional[Place] = None,
+                scope: Sequence[tuple] = (), model=None) -> list:
+    """(label, sort) of what may be written at `place` (with the locals `scope` in scope
+    there and the last model); without a place, every keyword, built-in and name."""
+    if place is None:
+        return _everything(symbols)
+    if place.context == "field":
+        return [(name, sort) for name, sort in _members(place.owner, symbols, scope, model)]
+    if place.context == "declaration":
+        return [(k, "keyword") for k in DECLARATION_KEYWORDS]
+    if place.context == "kind item":
+        return [(k, "keyword") for k in KIND_ITEM_KEYWORDS]
+    if place.context == "statement":
+        return [(k, "keyword") for k in STATEMENT_KEYWORDS] + \
+            [(s.name, s.sort) for s in symbols if s.sort == "phase"]
+    return _unique([(name, "local") for name, _ in scope] +
+                   [(s.name, s.sort) for s in flatten(symbols) if s.sort in EXPRESSION_SORTS] +
+                   [(b, "builtin") for b in sorted(set(BUILTIN_CALLS) | set(BUILTIN_VALUES) |
+                                                   AGGREGATES)] +
+                   [(k, "keyword") for k in EXPRESSION_KEYWORDS])
+
+
+def _everything(symbols: list) -> list:
     out = [(k, "keyword") for k in sorted(_keywords())]
     out += [(b, "builtin") for b in sorted(set(BUILTIN_CALLS) | set(BUILTIN_VALUES) |
                                            AGGREGATES)]
-    seen = set()
-    for s in flatten(symbols):
-        if s.name not in seen:
-            seen.add(s.name)
-            out.append((s.name, s.sort))
+    return _unique(out + [(s.name, s.sort) for s in flatten(symbols)])
+
+
+def _unique(items: list) -> list:
+    seen: set = set()
+    out = []
+    for name, sort in items:
+        if name not in seen:
+            seen.add(name)
+            out.append((name, sort))
     return out
+
+
+def _members(owner: str, symbols: list, scope: Sequence[tuple], model) -> list:
+    """What may follow `owner.`: an enum's values after its name; after a card the
+    fields of every kind, after an enum value its enum's fields; after anything whose type
+    is not known, every field."""
+    local_type = next((t for name, t in scope if name == owner), None)
+    enum_named = next((s for s in symbols if s.name == owner and s.sort in ("enum", "board")),
+                      None)
+    if local_type is None and enum_named is not None:
+        return [(c.name, "value") for c in enum_named.children if c.sort == "value"]
+    t = local_type or _global_type(owner, model)
+    fields = [c for s in symbols for c in s.children if c.sort == "field"]
+    if t is not None and model is not None and t in model.enums:
+        return _unique([(name, "field") for name in model.enums[t].fields])
+    if t is not None and model is not None and (t == "card" or t in model.kinds):
+        kinds = [model.kinds[t]] if t in model.kinds else list(model.kinds.values())
+        return _unique([(name, "field") for k in kinds for name in k.fields])
+    if t is not None:
+        enum_fields = {c.name for s in symbols if s.sort == "enum" for c in s.children
+                       if c.sort == "field"}
+        if t == "card":
+            return _unique([(c.name, "field") for c in fields if c.name not in enum_fields])
+    return _unique([(c.name, "field") for c in fields])
+
+
+def _global_type(name: str, model) -> Optional[str]:
+    """The type of a global name the model knows: a variable's, a definition's result."""
+    if model is None:
+        return None
+    if name in getattr(model, "vars", {}):
+        return model.vars[name].type
+    if name in getattr(model, "defines", {}):
+        return model.defines[name].type
+    return None
 
 
 # ---------------------------------------------------------------- locals
@@ -354,6 +493,40 @@ def local_at(tree: ast.File, model, sources: dict, path: str, line: int, column:
     t = _type_at(top, model, path, line, column, name) or _bound_type(found, model)
     sym.detail = f"local ({kind})" + (f" of type {t}" if t else "")
     return sym
+
+
+def scope_at(tree: ast.File, model, path: str, line: int, column: int) -> list:
+    """(name, type or None) of every local in scope at a 0-based place, innermost first:
+    the parameters of the declaration there, the `let`s before the place, and the
+    binders of the loops, choices and comprehensions around it."""
+    top = _declaration_at(tree, path, line)
+    if top is None:
+        return []
+    found = []
+    for node in _walk(top):
+        if not isinstance(node, BINDERS) or node.span is None:
+            continue
+        if isinstance(node, ast.Let):     # from its end on: not inside its own value
+            if (node.span.end_line - 1, node.span.end_column - 1) > (line, column):
+                continue
+        elif not isinstance(node, ast.Param) and not _contains(node.span, path, line, column):
+            continue
+        bound = node.name if isinstance(node, (ast.Let, ast.Param, ast.LetIn)) else node.binder
+        found.append((node.span.start, bound, _bound_type(node, model)))
+    found.sort(key=lambda f: -f[0])
+    return [(name, t) for _, name, t in found]
+
+
+def _declaration_at(tree: ast.File, path: str, line: int):
+    """The top-level declaration holding the 0-based line, or the last one before it (a
+    declaration being typed at its end reaches past its last parsed span)."""
+    before = None
+    for d in tree.decls:
+        if d.span is None or d.span.path != path:
+            continue
+        if d.span.line - 1 <= line:
+            before = d
+    return before
 
 
 def _bound_type(node, model) -> Optional[str]:

@@ -47,6 +47,12 @@ class RulesError(Exception):
         # the phases being run, outermost first (runtime errors)
         self.trace = tuple(visible(t) for t in trace)
 
+    @property
+    def meaning(self) -> Optional[str]:
+        """What the code means, in one line (rulesdsl/lang/codes.py), for tools."""
+        from rulesdsl.lang.codes import meaning
+        return meaning(self.code)
+
     def __str__(self) -> str:
         where = f"{visible(str(self.span))}: " if self.span else ""
         text = f"{where}{self.severity}[{self.code}]: {self.message}"
@@ -66,14 +72,18 @@ class RulesWarning(RulesError):
 
 
 class CheckFailed(RulesError):
-    """A rules file did not pass the checker; `errors` holds every problem, sorted."""
+    """A rules file did not pass the checker; `errors` holds every problem, sorted.
+    `model` is what the checker learned on the way (types of what did check), for tools
+    that help while a file is being written; never compiled or run."""
 
-    def __init__(self, errors: Sequence[RulesError], warnings: Sequence[RulesError] = ()):
+    def __init__(self, errors: Sequence[RulesError], warnings: Sequence[RulesError] = (),
+                 model: object = None):
         errors = sorted(errors, key=RulesError.sort_key)
         first = errors[0]
         super().__init__(first.code, first.message, first.span, first.hints)
         self.errors = list(errors)
         self.warnings = list(warnings)
+        self.model = model
 
     def __str__(self) -> str:
         return "\n".join(str(e) for e in self.errors)

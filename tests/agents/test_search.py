@@ -74,7 +74,8 @@ print(moves)
 
 def test_the_same_seed_gives_the_same_move_on_a_busy_machine():
     """The default level chooses the same moves whether the machine is idle or every core
-    is busy with other work (its budget is iterations; the CPU cap is far above them)."""
+    is busy with other work (its budget is iterations; the CPU cap, well above them,
+    guards only against a game far slower than these)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
 
     def choose():
@@ -101,6 +102,21 @@ def test_a_sample_that_breaks_the_rules_is_dropped_and_counted():
     for seed in range(3):
         st = game.new_game(players=2, seed=seed)
         agents = [make_agent("ismcts:iterations=40", seed * 2 + i) for i in range(2)]
+        while not st.is_over:
+            st.apply(agents[st.to_move].choose(st))
+        dropped += sum(a.dropped for a in agents)
+    assert dropped > 0
+
+
+def test_a_sample_that_breaks_the_rules_late_in_a_playout_is_dropped():
+    """The rules find the impossible hand only at the end: the sample fails in a playout,
+    after the search has added a node for it, and the node, never backed up, is not
+    chosen from as if it had been (it was a division by zero)."""
+    game = rulesdsl.load(str(RULES / "late_pairs.rules"))
+    dropped = 0
+    for seed in range(3):
+        st = game.new_game(players=2, seed=seed)
+        agents = [make_agent("ismcts:iterations=60", seed * 2 + i) for i in range(2)]
         while not st.is_over:
             st.apply(agents[st.to_move].choose(st))
         dropped += sum(a.dropped for a in agents)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import os
 import re
 import shutil
@@ -79,3 +81,103 @@ def test_a_headless_browser_shows_every_plot(report, tmp_path):
     for plot, colour in PLOT_COLOURS.items():
         with_images, without = near(shown, colour), near(blank, colour)
         assert with_images > 2000 and without == 0, (plot, with_images, without)
+    # as a person sees it in a 1200-pixel window: the histogram's bars span the page's
+    # width (its plot was 480 pixels wide once), not a corner of it
+    assert width_of(shown, PLOT_COLOURS["length histogram"]) > 700
+
+
+def width_of(image, colour, tolerance=12) -> int:
+    """From the leftmost to the rightmost pixel of `colour`, in pixels."""
+    import numpy
+
+    pixels = numpy.asarray(image, dtype=numpy.int16)
+    close = numpy.abs(pixels - numpy.array(colour, dtype=numpy.int16)) <= tolerance
+    columns = numpy.nonzero(close.all(axis=2).any(axis=0))[0]
+    return int(columns.max() - columns.min()) if len(columns) else 0
+
+
+# ------------------------------------------------ the plots as a person reads them
+
+
+@pytest.fixture(scope="module")
+def figures(report):
+    """Every figure of the report page for the run above, as matplotlib built it (caught
+    just before it became a PNG), and the PNGs' sizes in pixels."""
+    import matplotlib
+
+    from rulesdsl.analysis import report as report_module
+    from rulesdsl.analysis.simulate import simulate
+
+    result = simulate("triumvirat", games=12, seed=3, compare=[{"games_to_win": 1}])
+    caught = []
+    to_png = report_module._png
+
+    def catch(fig):
+        fig.canvas.draw()
+        caught.append(_describe(fig, matplotlib))
+        return to_png(fig)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(report_module, "_png", catch)
+        page = report_module.render(result)
+    sizes = [Image.open(io.BytesIO(base64.b64decode(data))).size
+             for data in re.findall(r'src="data:image/png;base64,([^"]+)"', page)]
+    return caught, sizes
+
+
+def _describe(fig, matplotlib) -> list:
+    """Per axes: its labels, the boxes of its data (bars, points, error bars) on the
+    screen, its legend's box, and how many error bars it draws."""
+    from matplotlib.container import ErrorbarContainer
+    from matplotlib.transforms import Bbox
+
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for ax in fig.axes:
+        data = [p.get_window_extent(renderer) for p in ax.patches]
+        data += [line.get_window_extent(renderer) for line in ax.lines]
+        errors = 0
+        for c in ax.containers:
+            if isinstance(c, ErrorbarContainer):
+                _, _, collections = c.lines
+                for col in collections:
+                    for segment in col.get_segments():
+                        errors += 1
+                        data.append(Bbox(ax.transData.transform(segment)))
+        legend = ax.get_legend()
+        out.append({"xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
+                    "bars": len(ax.patches), "errors": errors, "data": data,
+                    "ticks": [t.get_text() for t in ax.get_yticklabels()],
+                    "legend": legend.get_window_extent(renderer) if legend else None})
+    return out
+
+
+def test_plots_are_as_wide_as_the_page(figures):
+    _, sizes = figures
+    assert len(sizes) == 4
+    assert all(width >= 900 for width, _ in sizes), sizes
+
+
+def test_no_legend_covers_data(figures):
+    for fig in figures[0]:
+        for ax in fig:
+            if ax["legend"] is not None:
+                assert not any(ax["legend"].overlaps(box) for box in ax["data"]), ax
+
+
+def test_the_comparison_has_error_bars_and_plots_the_length(figures):
+    compare = figures[0][-1]
+    wins = [ax for ax in compare if "win rate" in ax["ylabel"]]
+    assert wins and wins[0]["errors"] == 2 * 2   # 2 seats, as given and games_to_win=1
+    lengths = [ax for ax in compare if "actions per game" in ax["xlabel"]]
+    assert lengths and lengths[0]["errors"] == 1 and lengths[0]["ticks"] == ["games_to_win=1"]
+
+
+def test_flat_option_counts_are_not_a_wall_of_equal_bars(figures, report):
+    # every card of Triumvirat is played about as often as every other: 28 labels
+    (options,) = figures[0][2]
+    assert options["bars"] <= 12 and len(options["ticks"]) <= 12
+    assert "won" in options["xlabel"] and options["errors"] > 0
+    _, height = figures[1][2]
+    assert height < 600
+    assert "about as often as the others" in report.read_text(encoding="utf-8")

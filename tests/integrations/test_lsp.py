@@ -170,8 +170,8 @@ def test_hover_definition_completion_symbols(tmp_path):
     assert where.uri == uri
     assert where.range.start == position_of(GAME, "turn(p: player)")
     assert where.range.end.character == where.range.start.character + len("turn")
-    labels = {i.label for i in items.items}
-    assert {"shuffle", "ask", "hand", "pile", "turns_left", "turn", "cups", "size"} <= labels
+    labels = {i.label for i in items.items}     # the start of a statement in a phase
+    assert {"shuffle", "ask", "move", "turn", "round"} <= labels
     names = {(s.name, s.kind) for s in symbols}
     assert {("turn", types.SymbolKind.Module), ("round", types.SymbolKind.Module),
             ("card", types.SymbolKind.Class), ("hand", types.SymbolKind.Array),
@@ -352,10 +352,96 @@ def test_a_broken_header_is_skipped_and_the_next_message_answered(broken):
         server.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
         server.send_raw(broken + json.dumps(completion(2)).encode())    # lost: its header
         server.send(completion(3))
-        labels = {item["label"] for item in server.answer(3)["result"]["items"]}
-        assert {"shuffle", "zone"} <= labels
+        # answered (a document never opened gets no items: nothing of it is known)
+        assert server.answer(3)["result"] == {"isIncomplete": False, "items": []}
         server.send_raw(b"Content-Length: 5\r\n\r\nhello")             # a body, not JSON
         server.send(completion(4))
-        assert server.answer(4)["result"]["items"]
+        assert server.answer(4)["result"] == {"isIncomplete": False, "items": []}
     finally:
         server.close()
+
+
+# ---------------------------------------------------------------- completion by context
+
+
+def completion_labels(text: str, needle: str, offset: int, tmp_path) -> set:
+    """The labels offered at `needle` + `offset` of `text`, typed into GAME's buffer (the
+    text need not parse: one completes what one is still typing)."""
+    uri = (tmp_path / "pairs.rules").as_uri()
+
+    async def go():
+        async with Session() as s:
+            await s.open(uri, GAME)
+            if text != GAME:
+                await s.change(uri, text, 2)
+            return await s.client.text_document_completion_async(types.CompletionParams(
+                types.TextDocumentIdentifier(uri=uri), position_of(text, needle, offset)))
+
+    return {i.label for i in run(go()).items}
+
+
+def test_after_a_dot_only_the_fields_of_the_cards_kind(tmp_path):
+    typing = GAME.replace("c in hand[p] { move c to pile }",
+                          "c in hand[p] { move c to pile  set turns_left -= c. }")
+    assert completion_labels(typing, "c. }", 2, tmp_path) == {"suit", "value"}
+
+
+def test_after_an_enums_name_its_values(tmp_path):
+    typing = GAME.replace("  set turns_left -= 1", "  log \"{Suit.}\"\n  set turns_left -= 1")
+    assert completion_labels(typing, "Suit.}", 5, tmp_path) == {"cups", "coins"}
+
+
+def test_at_a_statements_start_the_statement_keywords_and_phases(tmp_path):
+    typing = GAME.replace("  set turns_left -= 1", "  \n  set turns_left -= 1")
+    labels = completion_labels(typing, "  \n  set turns_left", 2, tmp_path)
+    assert {"move", "ask", "shuffle", "if", "for", "let", "turn", "round"} <= labels
+    assert not labels & {"hand", "size", "cups", "suit", "game", "zone", "then"}
+
+
+def test_in_an_expression_the_names_in_scope(tmp_path):
+    typing = GAME.replace("set turns_left -= 1", "set turns_left -= ")
+    labels = completion_labels(typing, "-= ", 3, tmp_path)
+    assert {"p", "turns_left", "hand", "pile", "cups", "Suit", "size", "count", "not",
+            "true"} <= labels
+    # a binder of another declaration, a field without its dot, a statement, a phase: no
+    assert not labels & {"c", "suit", "value", "move", "shuffle", "turn", "round", "zone"}
+    assert len(labels) < 80
+
+
+def test_at_a_declarations_start_the_declaration_keywords(tmp_path):
+    typing = GAME.replace("var turns_left: int = 4\n", "var turns_left: int = 4\n\n")
+    labels = completion_labels(typing, "= 4\n\n", 5, tmp_path)
+    assert {"zone", "phase", "define", "kind", "option", "setup"} <= labels
+    assert not labels & {"move", "hand", "size", "suit"}
+
+
+def test_hover_on_a_definition_shows_its_result_type_while_the_file_has_errors(tmp_path):
+    uri = (tmp_path / "pairs.rules").as_uri()
+    text = GAME.replace("move c to pile", "move c to piel") + \
+        "define held(p: player) = size(hand[p])\n"
+
+    async def go():
+        async with Session() as s:
+            found = await s.open(uri, text)
+            doc = types.TextDocumentIdentifier(uri=uri)
+            at_declaration = await s.client.text_document_hover_async(
+                types.HoverParams(doc, position_of(text, "held(p")))
+            return found, at_declaration
+
+    found, hover = run(go())
+    assert "E200" in {d.code for d in found}          # the file does not check
+    assert "definition (p: player) -> int" in hover.contents.value
+
+
+def test_the_server_starts_without_the_engine_or_the_checker():
+    """Most of a start was importing what the first message does not need: the engine
+    (through the package's public names) and the checker and its parse tables, which now
+    load on the checker thread while `initialize` is answered."""
+    probe = ("import json, sys, rulesdsl.integrations.lsp; "
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('rulesdsl.'))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, cwd=str(ROOT))
+    loaded = set(json.loads(done.stdout))
+    assert "rulesdsl.integrations.lsp" in loaded, done.stderr
+    assert not {m for m in loaded if m.startswith(("rulesdsl.engine", "rulesdsl.lang.check",
+                                                   "rulesdsl.lang.syntax"))}, loaded

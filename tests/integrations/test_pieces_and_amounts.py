@@ -82,7 +82,7 @@ def test_openspiel_sees_dice_by_their_faces(tmp_path):
     name = adapter.register(_file(tmp_path, "dice.rules", DICE))
     game = pyspiel.load_game(name)
     state = game.new_initial_state()
-    state.apply_action(0)  # the chance node: the seed
+    assert not state.is_chance_node()  # nothing random: no seed to pick
     names = game.encoder.names()
     assert _counts(names, state.observation_tensor(1), "cup") == \
         {"4": 1.0, "5": 1.0, "6": 1.0}
@@ -119,8 +119,7 @@ def test_more_amounts_than_slots_warn_once_naming_the_line(tmp_path):
 def test_openspiel_warns_when_amounts_are_cut(tmp_path):
     name = adapter.register(_file(tmp_path, "bids.rules", AMOUNTS))
     game = pyspiel.load_game(name, {"amount_slots": 16})
-    state = game.new_initial_state()
-    state.apply_action(0)
+    state = game.new_initial_state()    # nothing random: no chance node
     with pytest.warns(RuntimeWarning, match=r"bids\.rules:7 .*amount_slots"):
         assert len(state.legal_actions()) == 16
 

@@ -553,8 +553,8 @@ def test_fmt_check_on_the_bundled_games_and_examples(capsys):
     assert code == 0, f"run `rulesdsl fmt` on:\n{out}{err}"
 
 
-KEYS = ["path", "line", "column", "end_line", "end_column", "severity", "code", "message",
-        "hints"]
+KEYS = ["path", "line", "column", "end_line", "end_column", "severity", "code", "meaning",
+        "message", "hints"]
 
 
 def test_check_json(tmp_path, capsys):

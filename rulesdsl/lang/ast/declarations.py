@@ -112,7 +112,7 @@ class Grid:
 @node
 class Kind:
     """A kind of card, with fields, a label, a playability condition and an effect. Example:
-    `kind mob: card { label "{colour} mob" }`"""
+    `kind joker: card { label "{colour} joker" }`"""
     span: Span = span_field()
     name: str = ""
     parent: str = ""
@@ -134,7 +134,7 @@ class DeckEntry:
 
 @node
 class Deck:
-    """Every card of the game and the zone it starts in. Example: `deck stock { mob(Colour, 0) }`"""
+    """Every card of the game and the zone it starts in. Example: `deck stock { joker(Colour, 0) }`"""
     span: Span = span_field()
     zone: str = ""
     per_player: str = ""  # binder name when the deck is made once per player

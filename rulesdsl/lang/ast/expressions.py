@@ -51,7 +51,7 @@ class ListLit:
 
 @node
 class Comprehension:
-    """A filtered list, or a list of values. Examples: `[c in hand[p] where c is mob]`,
+    """A filtered list, or a list of values. Examples: `[c in hand[p] where c is joker]`,
     `sum(c.value for c in tableau[p] where c is treasure)`"""
     span: Span = span_field()
     binder: str = ""
@@ -88,7 +88,7 @@ class Index:
 
 @node
 class Call:
-    """A call of a definition or a built-in. Example: `count(c in hand[p] where c is mob)`"""
+    """A call of a definition or a built-in. Example: `count(c in hand[p] where c is joker)`"""
     span: Span = span_field()
     name: str = ""
     args: tuple = ()
@@ -113,7 +113,7 @@ class Binary:
 
 @node
 class IsKind:
-    """Tests a card's kind (or a parent kind). Example: `c is not mob`"""
+    """Tests a card's kind (or a parent kind). Example: `c is not joker`"""
     span: Span = span_field()
     expr: object = None
     kind: str = ""
@@ -131,7 +131,7 @@ class IsIn:
 
 @node
 class IfExpr:
-    """A conditional value. Example: `if winter then 1 else c.value`"""
+    """A conditional value. Example: `if doubled then 2 * c.value else c.value`"""
     span: Span = span_field()
     cond: object = None
     then: object = None

@@ -111,7 +111,7 @@ class NamedChoice:
 
 @node
 class BinderChoice:
-    """One option per element of a collection. Example: `c in hand[p] where c is mob { ... }`;
+    """One option per element of a collection. Example: `c in hand[p] where c is joker { ... }`;
     with a label of its own: `"discard {c}" for c in hand[p] { ... }`"""
     span: Span = span_field()
     binder: str = ""

@@ -94,7 +94,7 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
         self.m.present = check_presentation(self, decls)
         self.check_unused()
         if self.errors:
-            raise CheckFailed(self.errors, self.warnings)
+            raise CheckFailed(self.errors, self.warnings, self.m)
         return self.m
 
 
