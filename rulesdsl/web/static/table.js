@@ -204,7 +204,7 @@ function hand(labels, opts) {
   const items = grouped(labels);
   const n = items.length;
   // cards side by side while they fit, overlapping more the more there are
-  const fan = h("div", { class: "hand" + (opts && opts.small ? " small" : ""),
+  const fan = h("div", { class: "hand" + (opts && opts.small ? " small" : "") + (n > 6 ? " tight" : ""),
                          style: `--overlap:${n <= 6 ? 6 : n <= 10 ? -14 : -34}px` });
   items.forEach((it, k) => {
     const c = card(it.label, { count: it.count, small: opts && opts.small, mine: opts && opts.mine, hidden: opts && opts.hidden });
@@ -570,8 +570,9 @@ function scoreOf(k) {
 }
 function playerZones(k) {
   // as the terminal shows them: an empty zone is clutter, but for the seat's own hand
+  const empty = c => Array.isArray(c) ? !c.length : !c.count;
   return Object.entries(T.zones).filter(([n, c]) => zoneInfo(n).owner === k && !onBoardZone(n) &&
-    !(Array.isArray(c) && !c.length && (k !== T.seat || zoneInfo(n).visibility === "public")));
+    !(empty(c) && (k !== T.seat || zoneInfo(n).visibility === "public")));
 }
 function playerVars(k) {
   return Object.entries(T.vars).filter(([n]) => varInfo(n).owner === k && !hiddenVar(n));
@@ -637,7 +638,10 @@ function renderMine(me) {
 function consumedByTable() {
   // options the table itself offers: a card shown somewhere, a board place
   const used = new Set();
-  document.querySelectorAll(".card.playable").forEach(el => { if (isAction(el.dataset.label)) used.add(el.dataset.label); });
+  document.querySelectorAll(".card.playable").forEach(el => {
+    const acts = cardActions(el.dataset.label);
+    if (acts.length === 1) used.add(acts[0]);        // the card is that option ("pass X")
+  });
   document.querySelectorAll(".chip").forEach(el => used.add(el.textContent));
   document.querySelectorAll(".place").forEach(el => {
     for (const l of placeActions(el.dataset.place)) used.add(l);
