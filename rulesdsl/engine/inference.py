@@ -32,6 +32,8 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 
+from rulesdsl.engine.knowledge import SeenKnowledge
+
 PROBE_SEED = 0x5EED1E55  # the past states are sampled with a fixed seed: same view, same result
 CACHE_SIZE = 16
 UNTRIED = object()  # a sort of card not tested yet
@@ -166,8 +168,7 @@ def _rule_out(then, seat: int, q: int, label: str, used: dict) -> tuple:
     at least one). The first when the choice is legal with just the cards seen taken
     from the zone (a card that makes it illegal was not there); the second when it is
     not (it needed one more card: one of those that make it legal was there)."""
-    from rulesdsl.engine.determinize import Knowledge
-    k = Knowledge(then, seat, infer=False)
+    k = SeenKnowledge(then, seat)
     b = k.sample(PROBE_SEED + len(then._history))
     out, held = {}, {}
     for z in range(len(then.zones)):

@@ -37,6 +37,9 @@ HOT = {  # module -> its file, below rulesdsl/engine/
     "rulesdsl.engine.compile.decisions": "compile/decisions.py",
     "rulesdsl.engine.together": "together.py",  # ask together: its choose and reveal
     "rulesdsl.engine.budget": "budget.py",
+    # the rules' runtime the machine and the generated code call on their usual paths
+    "rulesdsl.engine.runtime.cards": "runtime/cards.py",
+    "rulesdsl.engine.runtime.randoms": "runtime/randoms.py",
 }
 
 

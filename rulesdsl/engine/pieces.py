@@ -18,6 +18,8 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.engine.runtime.errors import none_field
+from rulesdsl.engine.runtime.numbers import checked
 
 
 @attrs.define
@@ -114,15 +116,13 @@ def field_reader(pieces: Pieces, name: str, obj: Callable, span) -> Callable:
     def read(st, L):
         c = obj(st, L)
         if c is None:
-            raise RuntimeRulesError("R013", f"asked for .{name} of none", span,
-                                    ["check that a piece was found before using it"])
+            none_field(name, span, "piece")
         return st.vars[base + c]
     return read
 
 
 def field_setter(compiler, s: ast.SetField) -> Callable:
     """`set c.rank = king`, `set d.face += 1`: the instruction."""
-    from rulesdsl.engine.compile.program import MAX_INT
     pieces = compiler.p.pieces
     base = pieces.base[s.name]
     piece, value = compiler.expr(s.piece), compiler.expr(s.value)
@@ -142,9 +142,7 @@ def field_setter(compiler, s: ast.SetField) -> Callable:
                                     f"{name}", span, ["test the kind first: if c is ..."])
         v = value(st, L)
         if sign:
-            v = st.vars[base + c] + sign * v
-            if not -MAX_INT <= v <= MAX_INT:
-                raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span)
+            v = checked(st.vars[base + c] + sign * v, span)
         st.vars[base + c] = v
     return set_field
 

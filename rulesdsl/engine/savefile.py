@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State
-from rulesdsl.engine.compile import MAX_INT
+from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from rulesdsl.engine.compile import seat_label
+from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.pieces import card_text
 
 

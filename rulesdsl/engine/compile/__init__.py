@@ -29,7 +29,7 @@ from rulesdsl.engine.compile.seat_words import SeatWords
 from rulesdsl.engine.compile.generate import generate_procs
 from rulesdsl.engine.compile import native
 # the program and the decision instruction are this package's API to the engine
-from rulesdsl.engine.compile.program import Ask, MAX_INT, Program, seat_label  # noqa: F401
+from rulesdsl.engine.compile.program import Ask, Program  # noqa: F401
 
 
 class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Source,

@@ -10,24 +10,16 @@ from rulesdsl.engine.budget import Budget
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.lang.secrets import tells_card
 from rulesdsl.engine.together import bind_tuple, tuple_options
+from rulesdsl.engine.runtime.seats import seat_label
 
-try:  # True where this module is built by Cython (RULESDSL_ENGINE=native)
-    import cython
-    _COMPILED = cython.compiled
+
+try:  # True where the engine is built by Cython (RULESDSL_ENGINE=native): this module
+    import cython  # is built with the state and the machine (native_engine.HOT)
+    ENGINE_BUILT = cython.compiled
 except ImportError:
-    _COMPILED = False
-
+    ENGINE_BUILT = False
 
 SUSPEND = True
-
-
-MAX_RANGE = 100_000
-
-
-MAX_INT = 2 ** 53
-
-
-MAX_CARDS = 1_000_000  # cards in all decks together (R020)
 
 
 @attrs.define
@@ -116,18 +108,6 @@ class Program:
         return self.labeller(t, v)
 
 
-def range_list(x: int, y: int, k: int, budget, span) -> list:
-    """`x..y by k` as a list, its length spent from the work budget."""
-    if k <= 0:
-        raise RuntimeRulesError("R016", f"a range's step must be positive, not {k}", span)
-    if (y - x) // k > MAX_RANGE:
-        raise RuntimeRulesError("R016", f"the range {x}..{y} has more than {MAX_RANGE} "
-                                "values", span, ["use a larger step"])
-    values = range(x, y + 1, k)
-    budget.spend(len(values), span)
-    return list(values)
-
-
 def first_of_each_label(options: list) -> list:
     """The options without those whose label an earlier one has: two cards that read
     alike are one action."""
@@ -157,25 +137,6 @@ def number_option(made: dict, x: int) -> tuple:
     if len(made) < 10_000:
         made[x] = option
     return option
-
-
-def moves_cost(st, cards: list) -> int:
-    """What moving `cards` costs: one each, plus a thousandth of the pile each leaves (taking
-    a card out of a long list shifts the rest: a loop of single moves is quadratic)."""
-    if len(cards) == 1:
-        return 1 + len(st.zones[st.loc[cards[0]]]) // 1000
-    if _COMPILED:  # a loop in C; in Python, maps make no Python call per card
-        zones, loc = st.zones, st.loc
-        piles = 0
-        for c in cards:
-            piles += len(zones[loc[c]])
-        return len(cards) + piles // 1000
-    return len(cards) + sum(map(len, map(st.zones.__getitem__,
-                                         map(st.loc.__getitem__, cards)))) // 1000
-
-
-def seat_label(s) -> str:
-    return "none" if s is None else f"P{s + 1}"
 
 
 def _unique(label: str, seen: dict) -> str:

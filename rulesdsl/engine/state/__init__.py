@@ -11,7 +11,8 @@ from __future__ import annotations
 from operator import attrgetter, itemgetter
 from typing import Optional
 
-from rulesdsl.engine.compile import Program, seat_label
+from rulesdsl.engine.compile.program import Program
+from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.journal import EventLog, Journal
 from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.state.machine import _NATIVE, Machine
@@ -20,7 +21,8 @@ from rulesdsl.engine.state.saving import Saving
 # what saves, scenarios and determinization read from here
 from rulesdsl.engine.state.data import (  # noqa: F401
     FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, _copy_locals,
-    _key_value, _owner_of, _split_name, _version, source_hash, splitmix64)
+    _key_value, _split_name, _version, source_hash)
+from rulesdsl.engine.runtime.seats import owner_of as _owner_of  # noqa: F401 (read from here)
 
 _label_of = itemgetter(0)  # an option (label, alternative, value) -> its label
 _action_of = _ACTIONS.__getitem__  # a label -> its one Action (data._Actions)

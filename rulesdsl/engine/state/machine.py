@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import bisect
 from typing import Optional
 
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
-from rulesdsl.engine.state.data import MASK64, fold_repeats, splitmix64
-from rulesdsl.engine.compile.generate import failing_pc
+from rulesdsl.engine.state.data import fold_repeats
+from rulesdsl.engine.runtime.randoms import MASK64, splitmix64
+from rulesdsl.engine.runtime.cards import move_card
+from rulesdsl.engine.runtime.errors import runaway
+from rulesdsl.engine.runtime.places import failing_pc
 
 try:  # True where this module is built by Cython (RULESDSL_ENGINE=native)
     import cython
@@ -15,7 +17,7 @@ try:  # True where this module is built by Cython (RULESDSL_ENGINE=native)
 except ImportError:
     _NATIVE = False
 
-# SplitMix64's constants (data.splitmix64); machine.pxd makes them C integers
+# SplitMix64's constants (runtime/randoms.py); machine.pxd makes them C integers
 _GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _MASK64, _MASK32 = (1 << 64) - 1, (1 << 32) - 1
 
@@ -86,12 +88,7 @@ class Machine:
                 return
             steps += 1
             if steps > limit:
-                raise RuntimeRulesError(
-                    "R003", f"the rules ran {limit:,} steps without asking anyone to decide",
-                    proc.spans[min(pc, len(proc.spans) - 1)],
-                    ["a loop may never end: check its condition",
-                     "a game that truly needs more can raise the limit: "
-                     "rulesdsl.load(game, step_limit=N)"], self._trace())
+                runaway(limit, proc.spans[min(pc, len(proc.spans) - 1)], self._trace())
         self.over = True
         self.pending = None
 
@@ -181,19 +178,7 @@ class Machine:
                 bottom and prog.zone_unordered[dest]):
             # the common case, one card onto a pile or into a hand: no grouping
             c = cards[0]
-            src = loc[c]
-            z = zones[src]
-            if z[-1] == c:
-                z.pop()
-            else:
-                z.remove(c)
-            if bottom:
-                zones[dest].insert(0, c)
-            elif prog.zone_unordered[dest]:
-                bisect.insort(zones[dest], c)  # kept sorted, as below
-            else:
-                zones[dest].append(c)
-            loc[c] = dest
+            src = move_card(zones, loc, c, dest, prog.zone_unordered[dest], bottom)
             if log and src != dest:
                 self._events.append(("move", (c,), src, dest) +
                                     (() if words is None else tuple(words)))
@@ -327,18 +312,6 @@ class Machine:
             k = (seat - first) % n
             if k < total:
                 self._events.append(("move", tuple(order[k::n]), source, family_base + seat))
-
-    def _place(self, c: int, dest: int) -> None:
-        target = self.zones[dest]
-        if self.prog.zone_unordered[dest]:
-            bisect.insort(target, c)
-        else:
-            target.append(c)
-        self.loc[c] = dest
-        cap = self.prog.zone_capacity[dest]
-        if cap and len(target) > cap:
-            raise RuntimeRulesError("R021", f"{self.prog.zone_names[dest]} holds at most {cap} "
-                                    "cards")
 
     def swap(self, a: Optional[int], b: Optional[int]) -> None:
         if a is None or b is None:

@@ -6,9 +6,10 @@ import math
 from typing import Optional
 
 from rulesdsl.lang.limits import brief
-from rulesdsl.engine.compile import seat_label
+from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.lang.errors import RulesError
-from rulesdsl.engine.state.data import _flat, _jsonable, _owner_of, _split_name
+from rulesdsl.engine.state.data import _flat, _jsonable, _split_name
+from rulesdsl.engine.runtime.seats import owner_of
 from rulesdsl.engine.pieces import card_text
 
 
@@ -127,7 +128,7 @@ class Views:
                 if lay.visibility == "hidden":
                     continue
                 if lay.visibility == "private":
-                    owner = _owner_of(lay, k)
+                    owner = owner_of(lay, k)
                     if owner != seat:
                         continue
                 variables[name] = _jsonable(prog, lay.type, self.vars[i])
@@ -197,7 +198,7 @@ class Views:
             board = next((d for d in lay.dims if d in prog.adjacency), None)
             for k in range(math.prod(lay.sizes)):
                 variables[prog.var_names[lay.base + k]] = {
-                    "var": lay.name, "owner": _owner_of(lay, k), "board": board,
+                    "var": lay.name, "owner": owner_of(lay, k), "board": board,
                     "type": lay.type}
         kinds = getattr(getattr(self.game, "model", None), "kinds", {}) or {}
         enum_fields = []
