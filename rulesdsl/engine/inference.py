@@ -151,7 +151,8 @@ def _seen_use(r, seat: int, q: int, label: str, new: list):
         cards, src, dst = e[1], e[2], e[3]
         if not see[src] and not see[dst]:
             if r.can_see(src, q):
-                return None  # q moved its own hidden cards out of sight: the choice may be about them
+                return None  # q moved its own hidden cards out of sight: the choice may
+                # be about them
             break  # a move the seat cannot follow: what comes after may be cards it brought
         if not see[src]:
             for c in cards:
@@ -342,7 +343,7 @@ def _still_required(past: _Past) -> tuple:
     order they were made: no card has left the zone unseen since the choice, and the
     cards seen elsewhere since are no longer among those it may hold."""
     out = []
-    for t, z, cards in past.required:
+    for _, z, cards in past.required:
         req = (z, frozenset(cards))
         if req not in out:
             out.append(req)

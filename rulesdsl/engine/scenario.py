@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulesdsl.engine.state import State, _key_value, _split_name
+from rulesdsl.engine.state import State, _key_value
 from rulesdsl.lang.limits import read_text
 from rulesdsl.lang.safefile import shown_path
 from rulesdsl.lang.errors import RulesError, did_you_mean
@@ -117,12 +117,10 @@ def apply_scenario(st: State, scenario) -> None:
     _named_once([(index, name) for (index, _), name in zip(sets, vars_spec)], None, "variable")
     piece_sets = _piece_sets(st, data.get("pieces"))
     # now act
-    for zi, cards in plan:
+    for _, cards in plan:
         for c in cards:
             st.zones[st.loc[c]].remove(c)
             st.loc[c] = -1
-        for c in st.zones[zi]:
-            pass
     for c in displaced:
         if st.loc[c] == -1:
             continue

@@ -92,7 +92,8 @@ class Effects:
                         st.reveal(rest)
                 self.emit(reveal_all, s.span, self.plain(reveal_all))
                 return
-            reveal = (lambda st, fr: st.reveal(what(st, fr[2])))
+            def reveal(st, fr):
+                st.reveal(what(st, fr[2]))
             self.emit(reveal, s.span, self.plain(reveal))
             return
         to = self.expr(s.to)

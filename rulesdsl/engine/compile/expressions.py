@@ -1,4 +1,5 @@
-"""Expressions as closures over the state and the frame's locals, with loop-invariant parts hoisted."""
+"""Expressions as closures over the state and the frame's locals, with loop-invariant parts
+hoisted."""
 
 from __future__ import annotations
 

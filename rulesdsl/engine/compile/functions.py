@@ -42,7 +42,7 @@ class Functions:
         if len(made) < len(ask.alts):
             lines.append("    seen = {}")
         synced = True  # does `seen` hold every label in `out`?
-        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
+        for ai, (kind, text, cond, _body_pc, slot, src, et) in enumerate(ask.alts):
             if ai in made:
                 lines += made[ai]
                 synced = False
@@ -134,7 +134,7 @@ class Functions:
 
         def taken(label: str) -> bool:
             return label in known or any(k(label) for k in kinds)
-        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
+        for ai, (kind, text, cond, _body_pc, slot, src, et) in enumerate(ask.alts):
             if kind == "named":
                 source = self.source_text(text)
                 label = literal_eval(source) if source is not None and \

@@ -1,4 +1,5 @@
-"""Laying out the state: zone and variable instances, and the cards every deck makes, with their labels."""
+"""Laying out the state: zone and variable instances, and the cards every deck makes, with
+their labels."""
 
 from __future__ import annotations
 

@@ -230,5 +230,7 @@ class Moves:
 
     def s_Swap(self, s: ast.Swap):
         a, b = self.expr(s.a), self.expr(s.b)
-        swap = (lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2])))
+
+        def swap(st, fr):
+            st.swap(a(st, fr[2]), b(st, fr[2]))
         self.emit(swap, s.span, self.plain(swap))

@@ -1,4 +1,5 @@
-"""The compiled program: procedures, the layout of zones and variables, and the decision instruction (`Ask`) the engine stops at."""
+"""The compiled program: procedures, the layout of zones and variables, and the decision
+instruction (`Ask`) the engine stops at."""
 
 from __future__ import annotations
 
@@ -192,7 +193,7 @@ class Ask:
         out = []
         seen = {}
         label = self.label
-        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(self.alts):
+        for ai, (kind, text, cond, _body_pc, slot, src, et) in enumerate(self.alts):
             if kind == "named":
                 if cond is None or cond(st, L):
                     lab = text(st, L)

@@ -454,7 +454,8 @@ class Source:
         if len(e.args) != len(layout.sizes):
             return None
         if len(e.args) > 1:
-            return f"st.vars[{self.index_source(layout, e.args, [None] * len(e.args), None, e.span)}]"
+            unknown = [None] * len(e.args)
+            return f"st.vars[{self.index_source(layout, e.args, unknown, None, e.span)}]"
         arg = self.xs(e.args[0])
         t, size, span = self.temp(), layout.sizes[0], self.ref(e.span, "S")
         return (f"(st.vars[{layout.base} + {t}] if ({t} := {arg}) is not None and "

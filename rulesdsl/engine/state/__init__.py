@@ -19,10 +19,10 @@ from rulesdsl.engine.state.machine import _NATIVE, Machine
 from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
 # what saves, scenarios and determinization read from here
-from rulesdsl.engine.state.data import (  # noqa: F401
+from rulesdsl.engine.state.data import (
     FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, _copy_locals,
     _key_value, _split_name, _version, source_hash)
-from rulesdsl.engine.runtime.seats import owner_of as _owner_of  # noqa: F401 (read from here)
+from rulesdsl.engine.runtime.seats import owner_of as _owner_of
 
 _label_of = itemgetter(0)  # an option (label, alternative, value) -> its label
 _action_of = _ACTIONS.__getitem__  # a label -> its one Action (data._Actions)

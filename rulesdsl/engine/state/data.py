@@ -1,4 +1,5 @@
-"""The plain-data pieces of a state: actions, the random number generator, and the helpers that name zones, variables and versions."""
+"""The plain-data pieces of a state: actions, and the helpers that name zones, variables
+and versions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What a seat may see: views, the log as text, the game's words, and what the runner needs to lay out a screen."""
+"""What a seat may see: views, the log as text, the game's words, and what the runner needs
+to lay out a screen."""
 
 from __future__ import annotations
 
@@ -177,11 +178,12 @@ class Views:
     def describe(self) -> dict:
         """What the declarations say about each zone, variable and card, for showing a view
         (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
-        "visibility", "unordered", "board" (the board it is indexed by, or None)}}, "vars": {instance name: {"var", "owner" (seat or
-        None), "board" (the board enum it is indexed by, or None), "type"}}, "boards":
-        {board: [nodes]}, "grids": {grid board: [width, height]}, "hex": [hex boards], "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
-        "group", "order"}}}. A card's group is the value of its first enum field (e.g. its
-        colour) or else its root kind; "order" sorts a hand."""
+        "visibility", "unordered", "board" (the board it is indexed by, or None)}}, "vars":
+        {instance name: {"var", "owner" (seat or None), "board" (the board enum it is
+        indexed by, or None), "type"}}, "boards": {board: [nodes]}, "grids": {grid board:
+        [width, height]}, "hex": [hex boards], "enums": {enum: [values]} (boards too),
+        "cards": {label: {"kind", "group", "order"}}}. A card's group is the value of its
+        first enum field (e.g. its colour) or else its root kind; "order" sorts a hand."""
         prog = self.prog
         cached = getattr(prog, "_describe", None)
         if cached is not None:
@@ -202,7 +204,7 @@ class Views:
                     "type": lay.type}
         kinds = getattr(getattr(self.game, "model", None), "kinds", {}) or {}
         enum_fields = []
-        for f, values in prog.fields.items():
+        for f in prog.fields:
             for kinfo in kinds.values():
                 t = getattr(kinfo, "fields", {}).get(f)
                 if t and t[0] in prog.enums:

@@ -8,7 +8,7 @@ from typing import Optional
 from rulesdsl.lang.errors import Span
 from rulesdsl.lang.ast.expressions import Text
 from rulesdsl.lang.ast.statements import Block
-from rulesdsl.lang.ast.types import Param
+from rulesdsl.lang.ast.types import Param, TypeRef
 from rulesdsl.lang.ast.node import node, span_field
 
 
@@ -117,7 +117,7 @@ class Kind:
     name: str = ""
     parent: str = ""
     fields: tuple = ()
-    label: Optional[Text] = None
+    label: Text = None
     playable: Optional[tuple] = None  # (player binder, expr)
     on_play: Optional[tuple] = None  # (player binder, Block)
 

@@ -25,7 +25,7 @@ from rulesdsl.lang.check.statements import Statements
 from rulesdsl.lang.check.types import Types
 from rulesdsl.lang.check.names import Names
 # the model and its helpers are this package's API to the compiler and the tools
-from rulesdsl.lang.check.model import (  # noqa: F401
+from rulesdsl.lang.check.model import (
     AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, Model, PhaseInfo, Scope, elem_of,
     list_of)
 

@@ -7,7 +7,10 @@ from typing import Optional
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import Span
 from rulesdsl.lang.check.model import HEX_DIRECTIONS
-from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, DefineInfo, EnumInfo, GRID_MAX, KindInfo, PhaseInfo, RESERVED_TYPE_NAMES, STATEMENT_KEYWORDS, Scope, VarInfo, ZoneInfo, elem_of, list_of
+from rulesdsl.lang.check.model import (
+    AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, DefineInfo, EnumInfo, GRID_MAX,
+    KindInfo, PhaseInfo, RESERVED_TYPE_NAMES, STATEMENT_KEYWORDS, Scope, VarInfo, ZoneInfo,
+    elem_of, list_of)
 
 
 class Declarations:
@@ -108,7 +111,8 @@ class Declarations:
                             self.err("E400", f"{it.name} gives {len(it.args)} value"
                                      f"{'s' if len(it.args) != 1 else ''} but enum {d.name} has "
                                      f"{n} field{'s' if n != 1 else ''}", it.span,
-                                     [f"give one value for each of: {', '.join(fields) or 'no fields'}"])
+                                     ["give one value for each of: "
+                                      f"{', '.join(fields) or 'no fields'}"])
                         values.append(it.name)
                         values_seen.add(it.name)
                         attrs_.append({f.name: a for f, a in zip(d.fields, it.args)})

@@ -404,7 +404,8 @@ class Statements:
             else:
                 self.err("E401", f"{name} is indexed by {', '.join(dims)}: it takes {len(dims)} "
                          f"index{'es' if len(dims) != 1 else ''}, not {len(args)}", span,
-                         [f"write {name}[{', '.join('p' if d == 'player' else d.lower() for d in dims)}]"])
+                         [f"write {name}[" +
+                          ", ".join("p" if d == "player" else d.lower() for d in dims) + "]"])
         for a, d in zip(args, dims):
             self.expect(d, self.expr(a), a, f"an index of {name}")
         for a in args[len(dims):]:
