@@ -144,7 +144,7 @@ def _seen_use(r, seat: int, q: int, label: str, new: list):
     elif first[0] != "move":
         return None
     used: dict = {}
-    entered = set()
+    entered: set = set()
     for e in new:
         if isinstance(e, str) or e[0] != "move":
             continue
@@ -217,7 +217,7 @@ def _verdicts(b, z: int, kept: list, dump: int, label: str, candidates: list) ->
     """Per candidate u: is `label` legal when z holds `kept` and u? Alike cards (same
     kind, fields and label) give the same answer, so each sort is tried once."""
     prog = b.prog
-    known = {}
+    known: dict = {}
     out = []
     for u in candidates:
         alike = (prog.card_kind[u], prog.card_label[u],

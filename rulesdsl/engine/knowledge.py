@@ -138,7 +138,7 @@ class SeenKnowledge:
         rnd.shuffle(order)
         order.sort(key=lambda c: len(allowed[c]))
         room = dict(self.slots)
-        out = {zi: [] for zi in self.hidden_zones}
+        out: dict = {zi: [] for zi in self.hidden_zones}
         for c in order:
             options = [zi for zi in allowed[c] if room[zi] > 0]
             if not options:
@@ -227,8 +227,8 @@ def _meet_requirements(out: dict, required: tuple, allowed: dict, rnd: random.Ra
 def _make_room(targets, allowed: dict, out: dict, room: dict):
     """Free a place in one of the full zones `targets` by moving dealt cards along a
     chain of zones they may be in, to a zone with room; returns the zone freed, or None."""
-    parent = {}
-    queue = deque()
+    parent: dict = {}
+    queue: deque = deque()
     for z in targets:
         if z not in parent:
             parent[z] = None
@@ -271,7 +271,7 @@ def _possible_places(state, seat: int, see: list) -> list:
     every zone's size); a card played moves without a logged move, to a place not told."""
     prog = state.prog
     possible = [{z} for z in prog.initial_zone]
-    maybe = {}
+    maybe: dict = {}
     for c, z in enumerate(prog.initial_zone):
         maybe.setdefault(z, set()).add(c)
     emptied = _emptying_moves(state, see)

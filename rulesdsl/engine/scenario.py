@@ -166,6 +166,7 @@ def _piece_sets(st: State, spec) -> list:
             if pieces is None or field not in pieces.base:
                 raise _fail(f"no piece has a changing field '{field}'",
                             did_you_mean(str(field), list(pieces.base) if pieces else []))
+            assert model is not None  # a game with pieces has the model that declared them
             kinds = [field in model.kinds[k].changing for k in st.prog.kind_names]
             out.append((zi, pieces.base[field], kinds,
                         _value(st, pieces.types[field], value, f"{name}: {field}")))

@@ -100,7 +100,7 @@ def shown(state, seat: Optional[int] = None) -> list:
     prog = state.prog
     out = []
     for title, value, typ, vis, per_player in prog.shows:
-        values = {}
+        values: dict = {}
         if not per_player:
             if vis == "public":
                 values[None] = prog.label(typ, value(state, None))

@@ -3,7 +3,7 @@ instruction (`Ask`) the engine stops at."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 import attrs
 
 from rulesdsl.lang import ast
@@ -99,10 +99,10 @@ class Program:
     depth_limit: int = 200
     labeller: Callable = None
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
-    present: object = None  # the model's Presentation: about, titles, texts, internal
+    present: Any = None  # the model's Presentation: about, titles, texts, internal
     shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
     budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
-    pieces: object = None  # engine.pieces.Pieces: the changing fields of cards, if any
+    pieces: Any = None  # engine.pieces.Pieces: the changing fields of cards, if any
     generated: str = ""  # the generated Python source (rulesdsl compile --show)
 
     def label(self, t: str, v) -> str:

@@ -51,7 +51,8 @@ class State(Machine, Views, Saving):
         self.effect_depth = 0
         self.pending = None  # (seat, options) while waiting for a decision
         self.seed = 0
-        self._actions = None  # the Action objects of `pending`, made on first request
+        # the Action objects of `pending`, made on first request (a type comment: see machine.py)
+        self._actions = None  # type: tuple | None
         self._origin = None  # a snapshot to replay from after an interrupted apply
         self._origin_at = 0  # the length of the history at that snapshot
         self.memo = None  # while a decision's options are computed: pure calls' results
@@ -256,4 +257,5 @@ class State(Machine, Views, Saving):
 
 
 if not _NATIVE:  # in Python a property of attrgetter makes no Python call: quicker
-    State.is_over = property(attrgetter("over"), doc=State.is_over.__doc__)
+    State.is_over = property(  # type: ignore[method-assign,assignment]
+        attrgetter("over"), doc=State.is_over.__doc__)

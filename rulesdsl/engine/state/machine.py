@@ -11,6 +11,8 @@ from rulesdsl.engine.runtime.cards import move_card
 from rulesdsl.engine.runtime.errors import runaway
 from rulesdsl.engine.runtime.places import failing_pc
 
+# Types for the type checker are comments here (`# type: dict`): Cython would read an
+# annotation as a C type for the native build.
 try:  # True where this module is built by Cython (RULESDSL_ENGINE=native)
     import cython
     _NATIVE = cython.compiled
@@ -71,7 +73,7 @@ class Machine:
                 if e.span is None:
                     e.span = proc.spans[self._failed_at(proc, pc, e)]
                 if not e.trace:
-                    e.trace = self._trace()
+                    e.trace = tuple(self._trace())
                 raise
             except RulesError:
                 raise
@@ -202,7 +204,7 @@ class Machine:
             return
         if len(set(cards)) != len(cards):  # a card listed twice lands where it is last
             cards = list(dict.fromkeys(cards[::-1]))[::-1]
-        groups = {}
+        groups = {}  # type: dict
         for c in cards:
             groups.setdefault(loc[c], []).append(c)
         for src, cs in groups.items():  # out of their zones, which keep their order
@@ -261,7 +263,7 @@ class Machine:
         """While a card effect runs, zones with `keeps N` keep their earliest N cards."""
         keep = self.prog.zone_keep
         loc = self.loc
-        by_src = {}
+        by_src = {}  # type: dict
         for c in cards:
             src = loc[c]
             if keep[src] and src != dest:
@@ -329,7 +331,7 @@ class Machine:
 
     def reveal(self, cards: list, seats: Optional[list] = None) -> None:
         """Show cards to everyone, or only to `seats`; the log names the zone they lie in."""
-        by_zone = {}
+        by_zone = {}  # type: dict
         for c in cards:
             by_zone.setdefault(self.loc[c], []).append(c)
         extra = () if seats is None else (tuple(sorted(set(seats))),)

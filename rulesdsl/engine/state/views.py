@@ -113,7 +113,7 @@ class Views:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < prog.nplayers:
             raise RulesError("A002", f"there is no seat {brief(seat)} in a game of "
                              f"{prog.nplayers}", None, ["a seat is a number from 0"])
-        zones = {}
+        zones: dict = {}
         for zi, name in enumerate(prog.zone_names):
             cards = self.zones[zi]
             if self.can_see(zi, seat):

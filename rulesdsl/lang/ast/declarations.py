@@ -54,7 +54,7 @@ class Option:
     """A variant chosen before the game. Example: `option refund: bool = false`"""
     span: Span = span_field()
     name: str = ""
-    type: TypeRef = None
+    type: Optional[TypeRef] = None
     default: object = None
     doc: str = ""
 
@@ -73,7 +73,7 @@ class Field:
     """An attribute of a kind or enum. Example: `value: int = 0`"""
     span: Span = span_field()
     name: str = ""
-    type: TypeRef = None
+    type: Optional[TypeRef] = None
     default: object = None
     changing: bool = False  # `var rank: Rank = man` in a kind: a piece's state, set in play
 
@@ -117,7 +117,7 @@ class Kind:
     name: str = ""
     parent: str = ""
     fields: tuple = ()
-    label: Text = None
+    label: Optional[Text] = None
     playable: Optional[tuple] = None  # (player binder, expr)
     on_play: Optional[tuple] = None  # (player binder, Block)
 
@@ -159,7 +159,7 @@ class Var:
     `var money: int per player = 320_000 private`"""
     span: Span = span_field()
     name: str = ""
-    type: TypeRef = None
+    type: Optional[TypeRef] = None
     dims: tuple = ()
     default: object = None
     visibility: str = "public"
@@ -191,7 +191,7 @@ class Phase:
     span: Span = span_field()
     name: str = ""
     params: tuple = ()
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node
@@ -199,7 +199,7 @@ class Setup:
     """Runs once before the first decision; scenarios apply right after it. Example:
     `setup { shuffle stock }`"""
     span: Span = span_field()
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node
@@ -218,7 +218,7 @@ class Response:
     card: str = ""
     player: str = ""
     where: object = None
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node
@@ -234,7 +234,7 @@ class Invariant:
 class Score:
     """Each player's score. Example: `score(p: player) = games_won[p]`"""
     span: Span = span_field()
-    param: Param = None
+    param: Optional[Param] = None
     value: object = None
     visibility: str = "public"
 
@@ -245,7 +245,7 @@ class Evaluate:
     stops before the game ends; never shown to anyone. Example:
     `evaluate(p: player) = 10 * tricks_won[p] + size(hand[p])`"""
     span: Span = span_field()
-    param: Param = None
+    param: Optional[Param] = None
     value: object = None
 
 

@@ -71,7 +71,9 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
 
     def name_at(self, span: Optional[Span], name: str, after: str = "") -> Optional[Span]:
         """The span of the word `name` inside `span`, after the pattern `after`; else `span`."""
-        text = self.m.sources.get(span.path) if span is not None else None
+        if span is None:
+            return None
+        text = self.m.sources.get(span.path)
         if text is None or not 0 <= span.start < span.end <= len(text):
             return span
         lines = line_table(text)

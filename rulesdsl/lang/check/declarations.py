@@ -16,6 +16,8 @@ from rulesdsl.lang.check.model import (
 class Declarations:
     """Collects every declaration into the model and checks its parts."""
 
+    scope: Optional[Scope]  # the local names in reach (set by the checker, Checker.__init__)
+
     def global_names(self) -> dict:
         """Every declared global name -> what it is (for duplicates and did-you-mean)."""
         names = {}
@@ -41,7 +43,7 @@ class Declarations:
         """What statements and names look up, built once when every declaration is in: a
         scan of all declarations per statement would make a long file's check quadratic."""
         self.globals = self.global_names()
-        self.enum_value_owner = {}
+        self.enum_value_owner: dict = {}
         for e in self.m.enums.values():   # the first enum declaring a value owns it
             for v, i in e.positions.items():
                 self.enum_value_owner.setdefault(v, (e, i))

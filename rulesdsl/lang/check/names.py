@@ -136,7 +136,7 @@ class Names:
             for a in e.args:
                 self.expect("int", self._expr(a), a, "a list index")
             m.resolved[id(e)] = ("list_index", None)
-            return elem_of(ot)
+            return elem_of(ot) or "any"  # (never none here: a list's or a zone's)
         if ot != "any":
             self.err("E303", f"{self.show(ot)} cannot be indexed", e.span)
         for a in e.args:

@@ -204,7 +204,7 @@ class Statements:
         found = reads_secret(s.where, self.m) if s.where is not None else ""
         if isinstance(s, ast.For):
             if not found or not any(isinstance(x, (ast.Ask, ast.AskEach))
-                                    for x in s.body.stmts):
+                                    for x in (s.body.stmts if s.body else ())):
                 return
         elif not found and not s.openly:
             found = choices_read_secret(s.choices, self.m)
