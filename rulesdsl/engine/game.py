@@ -6,14 +6,13 @@ count shares it.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Optional
 
 from rulesdsl.lang.check import Model, check_file_tree
 from rulesdsl.engine.compile import Program, compile_program
-from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
+from rulesdsl.engine.state import State, source_hash
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
 from rulesdsl.lang.limits import brief, limit, read_bytes, refuse_control_in_name
