@@ -113,6 +113,6 @@ def test_resume_needs_no_game_name(capsys, monkeypatch, tmp_path):
 
 def test_play_without_a_game_and_no_input_stops_cleanly(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setattr("sys.stdin", io.StringIO("9\nnothing\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("99\nnothing\n"))
     code, out, err = run(capsys, "play")
     assert code == 0 and "type a number from 1 to" in out
