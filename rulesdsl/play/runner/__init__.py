@@ -86,6 +86,12 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         # screens on a terminal; a transcript otherwise
         self.screens = bool(humans) and self.o.tty and self._interactive_input()
         self.seen = {s: 0 for s in humans}   # per person: log lines seen at their last move
+        self.moved: set = set()              # the people who moved in this session
+        # the set-up's log (a board laid out piece by piece) is no news: it is not listed
+        # on a person's first screen, only counted there (`log` shows it)
+        self.setup = {s: len(self.told.lines(state, s)) for s in humans} \
+            if not getattr(state, "history", None) else {}
+        self.seen.update(self.setup)
         self.last_on_screen = None           # the person whose view is on screen
         from rulesdsl.play.takeback import valid_notes
         self.takebacks = valid_notes(self.meta.get("takebacks"))   # moves taken back (undo)
@@ -218,6 +224,7 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
                 action = self.ask_human(seat)
                 # what this person saw before choosing; their own move is theirs to know
                 self.seen[seat] = len(self.told.lines(self.state, seat))
+                self.moved.add(seat)
             else:
                 action = self.agent_choice(seat, kind)
                 if self.omniscient:

@@ -125,6 +125,7 @@ class Asking:
                 raise Quit()
             shows = {"history": lambda: self.show_history(seat),
                      "log": lambda: self.show_log(seat), "rules": self.show_rules,
+                     "view": lambda: self.show_view(seat),
                      "hint": lambda: self.show_hint(seat, actions)}
             if cmd in shows:
                 shows[cmd]()
