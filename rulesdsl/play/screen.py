@@ -163,7 +163,17 @@ def value_text(value) -> str:
         return ", ".join(value_text(v) for v in value) if value else "(empty)"
     if isinstance(value, dict):
         return ", ".join(f"{k}: {value_text(v)}" for k, v in value.items())
-    return str(value)
+    return number_text(value)
+
+
+def number_text(value) -> str:
+    """A number as people read it: 2,240,000 (from 10,000 on; 1999 stays as it is). A
+    text of digits alone reads as its number."""
+    if isinstance(value, str) and value.lstrip("-").isdigit() and len(value) < 30:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) < 10_000:
+        return str(value)
+    return f"{value:,}"
 
 
 class Layout:
@@ -417,7 +427,8 @@ class Layout:
 
         for title, values in shown or ():      # the rules' `show` values
             for owner, text in values.items():
-                per_var.setdefault(owner, []).append([(f"{title}: ", None), (text, "bold")])
+                per_var.setdefault(owner, []).append([(f"{title}: ", None),
+                                                      (number_text(text), "bold")])
         maps_found = [v for v in per_var.get(None, []) if v and v[0][0] is BOARD]
         per_var[None] = [v for v in per_var.get(None, []) if not (v and v[0][0] is BOARD)]
         boards = [v for v in per_var.get(None, []) if v and v[0][1] == "bold blue"]
@@ -468,7 +479,7 @@ class Layout:
         scores = view.get("scores")
         if isinstance(scores, dict) and scores:
             score_lines.append([("scores: ", "bold")] + [
-                (("  " if k else "") + f"{p} {v}", "bold green" if p == f"P{(seat or 0) + 1}"
+                (("  " if k else "") + f"{p} {number_text(v)}", "bold green" if p == f"P{(seat or 0) + 1}"
                  and seat is not None else None) for k, (p, v) in enumerate(scores.items())])
         return [("map", map_lines), ("board", grid_lines), ("table", table_lines),
                 ("you", mine_lines),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from rulesdsl.lang.errors import RulesError
-from rulesdsl.play.screen import clean
+from rulesdsl.play.screen import clean, number_text
 from rulesdsl.play.answers import _ranges, numeric_labels
 
 
@@ -381,8 +381,11 @@ class Display:
             self.say(line)
 
     def show_result(self) -> None:
+        """The game-over screen: the final table as the rules display it (the board, the
+        map, the zones), who won, the scores in the game's unit, and each player's place."""
         state = self.state
         winners = list(state.winners or [])
+        self.show_final_table()
         self.say("")
         self.say("game over after %d actions" % len(state.history), "bold")
         if not winners:
@@ -393,11 +396,91 @@ class Display:
         else:
             self.say("winners: " + "; ".join(f"{self.seat_name(w)}, {self.seats[w]}"
                                              for w in winners), "bold green")
+        scores = self.final_scores()
+        if scores is None:
+            return
+        unit = self.score_unit()
+        self.say(f"{unit or 'scores'}: " + ", ".join(f"{self.names[s]}: {number_text(v)}"
+                                                    for s, v in enumerate(scores)))
+        for line in self.standings(scores, winners, unit):
+            self.say(line)
+
+    def final_scores(self):
+        """The scores by seat (a list), or None for a game without scores."""
         try:
-            scores = state.scores
+            scores = self.state.scores
         except (AttributeError, RulesError):
-            scores = None
-        if scores:
-            items = scores.items() if isinstance(scores, dict) else enumerate(scores)
-            self.say("scores: " + ", ".join(f"{self.names[s] if isinstance(s, int) else s}: {v}"
-                                            for s, v in items))
+            return None
+        if isinstance(scores, dict):
+            scores = [scores[k] for k in sorted(scores)]
+        return list(scores) if scores else None
+
+    def score_unit(self) -> str:
+        """What the scores count: the title of the variable a score is ("ducats" for
+        `score(p) = money[p]` and `title money "ducats"`), else "" (plain points)."""
+        value = getattr(getattr(getattr(self.game, "model", None), "score", None), "value",
+                        None)
+        name = getattr(getattr(value, "obj", value), "name", None)
+        if isinstance(name, str) and name in getattr(self.game.model, "vars", {}):
+            title = self.layout.title(name)
+            if title != name:
+                return title
+        return ""
+
+    def standings(self, scores: list, winners: list, unit: str) -> list:
+        """One line a player, best first: place, name, seat kind, score, won or not."""
+        order = sorted(range(len(scores)), key=lambda s: (s not in winners, -_key(scores[s])))
+        texts = [number_text(scores[s]) for s in order]
+        wide = max(len(t) for t in texts)
+        name_w = max(len(self.names[s]) for s in order)
+        lines = []
+        for place, (s, text) in enumerate(zip(order, texts), 1):
+            who = "you" if s in self.humans and len(self.humans) == 1 else self.seats[s]
+            lines.append([(f"  {place}. {self.names[s]:<{name_w}}  ", "bold"),
+                          (f"{text:>{wide}}" + (f" {unit}" if unit else ""), None),
+                          (f"  ({who})", "dim"),
+                          ("  won" if s in winners else "", "bold green")])
+        return lines
+
+    def show_final_table(self) -> None:
+        """The last position as the rules lay it out, nothing cut: what the one person at
+        the table may see, or with computer players alone what every seat sees."""
+        seat = self.viewer
+        view = self.final_view(seat)
+        if not view:
+            return
+        marked = self.last_move_cells()
+        shown = self.shown(seat) if seat is not None else self.shown_to_all()
+        lines = self.layout.view_lines(view, seat, compact=True, width=self.o.width - 3,
+                                       shown=shown, marked=marked)
+        if lines:
+            self.say("")
+            self.say("the final table:", "bold")
+        for line in lines:
+            self.say(self.named_line([("  ", None)] + line))
+
+    def final_view(self, seat):
+        """The view of `seat`; for no seat, every seat's view laid together."""
+        if seat is not None:
+            return self.view_of(seat)
+        merged: dict = {"zones": {}, "vars": {}}
+        for s in range(self.state.players):
+            view = self.view_of(s) or {}
+            for name, value in (view.get("zones") or {}).items():
+                if isinstance(value, list) or name not in merged["zones"]:
+                    merged["zones"][name] = value
+            merged["vars"].update(view.get("vars") or {})
+            if view.get("scores") and len(view["scores"]) > len(merged.get("scores") or {}):
+                merged["scores"] = view["scores"]
+        merged.pop("scores", None)     # said below, in full
+        return merged
+
+    def shown_to_all(self) -> list:
+        try:
+            return self.state.shown(None)
+        except (RulesError, AttributeError):
+            return []
+
+
+def _key(value):
+    return value if isinstance(value, (int, float)) else 0
