@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from rulesdsl.lang.errors import RulesError
+from rulesdsl.play.rulestext import with_article
 from rulesdsl.play.screen import clean, number_text
 from rulesdsl.play.answers import _ranges, numeric_labels
 
@@ -215,10 +216,10 @@ class Display:
                                                     else "")
         for board, nodes in info.get("boards", {}).items():
             if all(l in nodes for l in labels):
-                return f"a {board}"
+                return with_article(board)
         for enum, values in info.get("enums", {}).items():
             if all(l in values for l in labels):
-                return f"a {enum}"
+                return with_article(enum)
         seats = [f"P{k + 1}" for k in range(self.state.players)]
         if all(l in seats for l in labels):
             return "a player"
