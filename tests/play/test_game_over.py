@@ -32,3 +32,16 @@ def test_reversi_shows_its_last_board_with_the_last_move(capsys):
     board = end[:end.index("game over after")]
     assert board.count("●") + board.count("○") >= 40 and "[" in board, end
     assert re.search(r"^  1\. P\d +\d+  \(random\)  won", end, re.M), end
+
+
+def test_places_follow_the_winners_way_of_counting():
+    import rulesdsl
+    from rulesdsl.play.runner import Runner
+    game = rulesdsl.load("sevens")
+    runner = Runner(game.new_game(players=3, seed=1), ["human", "random", "random"], game=game)
+
+    def order(scores, winners):
+        return [re.search(r"P\d", "".join(t for t, _ in line)).group()
+                for line in runner.standings(scores, winners, "")]
+    assert order([2, 1, 0], [2]) == ["P3", "P2", "P1"]        # fewest points wins
+    assert order([5, 9, 7], [1]) == ["P2", "P3", "P1"]        # most points wins

@@ -430,7 +430,12 @@ class Display:
 
     def standings(self, scores: list, winners: list, unit: str) -> list:
         """One line a player, best first: place, name, seat kind, score, won or not."""
-        order = sorted(range(len(scores)), key=lambda s: (s not in winners, -_key(scores[s])))
+        others = [_key(scores[s]) for s in range(len(scores)) if s not in winners]
+        # the winners hold the lowest scores (fewest points wins): the lowest next best
+        low_wins = bool(winners and others) and \
+            max(_key(scores[w]) for w in winners) < min(others)
+        order = sorted(range(len(scores)), key=lambda s: (
+            s not in winners, _key(scores[s]) if low_wins else -_key(scores[s])))
         texts = [number_text(scores[s]) for s in order]
         wide = max(len(t) for t in texts)
         name_w = max(len(self.names[s]) for s in order)
@@ -463,7 +468,9 @@ class Display:
     def final_view(self, seat):
         """The view of `seat`; for no seat, every seat's view laid together."""
         if seat is not None:
-            return self.view_of(seat)
+            view = dict(self.view_of(seat) or {})
+            view.pop("scores", None)   # said below, every seat's
+            return view
         merged: dict = {"zones": {}, "vars": {}}
         for s in range(self.state.players):
             view = self.view_of(s) or {}
@@ -471,10 +478,7 @@ class Display:
                 if isinstance(value, list) or name not in merged["zones"]:
                     merged["zones"][name] = value
             merged["vars"].update(view.get("vars") or {})
-            if view.get("scores") and len(view["scores"]) > len(merged.get("scores") or {}):
-                merged["scores"] = view["scores"]
-        merged.pop("scores", None)     # said below, in full
-        return merged
+        return merged                  # without scores: said below, every seat's
 
     def shown_to_all(self) -> list:
         try:
