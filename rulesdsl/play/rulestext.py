@@ -146,7 +146,7 @@ def _kind_texts(game, kind: str) -> list:
 
 
 def with_article(noun: str) -> str:
-    """"a card", "an unhorse card": the article by the sound of the first letter (a
+    """"a card", "an ox card": the article by the sound of the first letter (a
     vowel letter: "an")."""
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 

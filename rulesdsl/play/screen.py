@@ -410,7 +410,7 @@ class Layout:
                    maps: str = "full", marked=()) -> list:
         """The seat's view in parts, in the order they are drawn: [("map", lines),
         ("table", lines), ("you", lines), ("others", lines), ("scores", lines)]. `maps`:
-        "full" draws a region map a region a line with its neighbours, "owners" on one
+        "full" draws a map of nodes a node a line with its neighbours, "owners" on one
         line (who holds what). `marked`: the cells of the last move, marked on a grid."""
         zones, grids = self.split_zone_grids(view.get("zones") or {})
         per_zone: dict = {}
@@ -504,8 +504,8 @@ class Layout:
 
 
 def owners_item(title: str, board: str, entries: list) -> Line:
-    """A board's variable on one line, its nodes gathered by value: "owner (Region): P1:
-    Torino, Milano; 15 with none"."""
+    """A board's variable on one line, its nodes gathered by value: "holder (Town): P1:
+    Ash, Elm; 15 with none"."""
     by_value: dict = {}
     for keys, value in entries:
         by_value.setdefault(value_text(value), []).append(", ".join(keys))
@@ -550,7 +550,7 @@ _SEAT_PIECE = re.compile(r"^P([1-9])(?: (\w)\w*)?(\+\d+)?$")
 
 def piece_sign(text: str) -> tuple:
     """How a cell shows what lies on it: (sign, style). A seat ("P2") is its seat's sign, a
-    seat's piece ("P2 king") the sign and the piece's initial ("○k"), with "+N" for N
+    seat's piece ("P2 rook") the sign and the piece's initial ("○r"), with "+N" for N
     more under it; anything else as it reads."""
     m = _SEAT_PIECE.match(text)
     if not m or int(m.group(1)) > len(SEAT_SIGNS):

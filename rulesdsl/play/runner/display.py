@@ -119,7 +119,7 @@ class Display:
 
     def title_line(self, seat: int, width: int) -> list:
         """The title bar: the game, whose turn, and where in the flow, the flow cut from
-        its outer end to fit the width ("... > battle > turn")."""
+        its outer end to fit the width ("... > round > turn")."""
         try:
             path = [p.replace("_", " ") for p in self.state.phase_path()]
         except Exception:
@@ -417,8 +417,8 @@ class Display:
         return list(scores) if scores else None
 
     def score_unit(self) -> str:
-        """What the scores count: the title of the variable a score is ("ducats" for
-        `score(p) = money[p]` and `title money "ducats"`), else "" (plain points)."""
+        """What the scores count: the title of the variable a score is ("coins" for
+        `score(p) = gold[p]` and `title gold "coins"`), else "" (plain points)."""
         value = getattr(getattr(getattr(self.game, "model", None), "score", None), "value",
                         None)
         name = getattr(getattr(value, "obj", value), "name", None)
