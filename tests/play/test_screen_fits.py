@@ -57,12 +57,16 @@ def _flat(text: str) -> str:
 def check_screen(rows: list, state, game, size) -> None:
     shown = "\n".join(rows)
     where = f"{game.name} at {size}:\n{shown}"
-    # the title bar on the top row: nothing scrolled off above it
+    # the title bar on the top row, whole: nothing scrolled off above it, and the flow
+    # (cut from its outer end) not wrapped onto the next row
     assert game.name in rows[0] and "P1 to move" in rows[0], where
-    # the news starts right under it, its heading with it
-    if len(rows) > 1 and rows[1].strip():
-        assert rows[1].startswith(("since your last move:", "so far:")) or \
-            "options" in shown, where
+    path = state.phase_path()
+    if path:
+        assert rows[0].endswith(path[-1].replace("_", " ")), where
+    # the news, if any, starts right under it, its heading with it
+    heads = [k for k, r in enumerate(rows) if r.startswith(("since your last move:",
+                                                            "so far:"))]
+    assert heads in ([], [1]), where
     body = _flat(" ".join(rows))
     question = state.question()
     if question:
