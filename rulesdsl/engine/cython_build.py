@@ -97,6 +97,8 @@ def build(folder: str, modules: dict) -> None:
 def load(name: str, path: str):
     """Import the extension at `path` as module `name`."""
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} is not a module Python can load")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:

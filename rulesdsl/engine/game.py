@@ -6,19 +6,18 @@ count shares it.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Optional
 
 from rulesdsl.lang.check import Model, check_file_tree
 from rulesdsl.engine.compile import Program, compile_program
-from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State, source_hash
+from rulesdsl.engine.state import State, source_hash
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
 from rulesdsl.lang.limits import brief, limit, read_bytes, refuse_control_in_name
 from rulesdsl.lang.safefile import open_regular, shown_path
-from rulesdsl.lang.resources import bundled_games, bundled_path
+from rulesdsl.lang.resources import bundled_games, bundled_path, example_games
 
 
 def find_game(name_or_path: str) -> Path:
@@ -49,8 +48,10 @@ def _find_game(name_or_path: str) -> Path:
             raise RulesError("C001", f"cannot read the game {shown_path(p)}: "
                              f"{e.strerror or e}") from None
     raise RulesError("C001", f"no game named '{shown_path(name_or_path)}': not a file, not a "
-                     "bundled game", None, did_you_mean(str(name_or_path), bundled_games()) or
-                     [f"bundled games: {', '.join(bundled_games())}"])
+                     "bundled game", None, did_you_mean(str(name_or_path), bundled_games()
+                                                        + example_games()) or
+                     [f"bundled games: {', '.join(bundled_games())}; examples: "
+                      f"{', '.join(example_games())}"])
 
 
 def check_path(path) -> tuple[Model, list, dict]:

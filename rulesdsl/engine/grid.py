@@ -13,8 +13,8 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import DIRECTIONS
 from rulesdsl.lang.check.model import HEX_DIRECTIONS
-from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.compile.generate import rules_place
+from rulesdsl.engine.runtime.errors import none_for
+from rulesdsl.engine.runtime.places import rules_place
 
 
 @attrs.define
@@ -52,8 +52,7 @@ def grid_builtin(name: str, tables: GridTables, args: list, span) -> Callable:
     opposite) over argument closures; a none cell or direction is an error (R013)."""
     def need(v, what):
         if v is None:
-            raise RuntimeRulesError("R013", f"{name}(...) was given none for {what}", span,
-                                    ["check for none first: a neighbour off the board is none"])
+            none_for(name, what, span)
         return v
     if name == "opposite":
         f = args[0]

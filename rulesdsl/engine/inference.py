@@ -32,6 +32,8 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 
+from rulesdsl.engine.knowledge import SeenKnowledge
+
 PROBE_SEED = 0x5EED1E55  # the past states are sampled with a fixed seed: same view, same result
 CACHE_SIZE = 16
 UNTRIED = object()  # a sort of card not tested yet
@@ -142,14 +144,15 @@ def _seen_use(r, seat: int, q: int, label: str, new: list):
     elif first[0] != "move":
         return None
     used: dict = {}
-    entered = set()
+    entered: set = set()
     for e in new:
         if isinstance(e, str) or e[0] != "move":
             continue
         cards, src, dst = e[1], e[2], e[3]
         if not see[src] and not see[dst]:
             if r.can_see(src, q):
-                return None  # q moved its own hidden cards out of sight: the choice may be about them
+                return None  # q moved its own hidden cards out of sight: the choice may
+                # be about them
             break  # a move the seat cannot follow: what comes after may be cards it brought
         if not see[src]:
             for c in cards:
@@ -166,8 +169,7 @@ def _rule_out(then, seat: int, q: int, label: str, used: dict) -> tuple:
     at least one). The first when the choice is legal with just the cards seen taken
     from the zone (a card that makes it illegal was not there); the second when it is
     not (it needed one more card: one of those that make it legal was there)."""
-    from rulesdsl.engine.determinize import Knowledge
-    k = Knowledge(then, seat, infer=False)
+    k = SeenKnowledge(then, seat)
     b = k.sample(PROBE_SEED + len(then._history))
     out, held = {}, {}
     for z in range(len(then.zones)):
@@ -215,7 +217,7 @@ def _verdicts(b, z: int, kept: list, dump: int, label: str, candidates: list) ->
     """Per candidate u: is `label` legal when z holds `kept` and u? Alike cards (same
     kind, fields and label) give the same answer, so each sort is tried once."""
     prog = b.prog
-    known = {}
+    known: dict = {}
     out = []
     for u in candidates:
         alike = (prog.card_kind[u], prog.card_label[u],
@@ -341,7 +343,7 @@ def _still_required(past: _Past) -> tuple:
     order they were made: no card has left the zone unseen since the choice, and the
     cards seen elsewhere since are no longer among those it may hold."""
     out = []
-    for t, z, cards in past.required:
+    for _, z, cards in past.required:
         req = (z, frozenset(cards))
         if req not in out:
             out.append(req)

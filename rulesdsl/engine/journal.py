@@ -116,7 +116,7 @@ class Journal:
             return self.tolist() == other
         return NotImplemented
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # equal by contents, so not hashable
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.tolist()!r})"

@@ -1,8 +1,9 @@
 """The engine's hot modules as C too, under RULESDSL_ENGINE=native: the state, the machine
 that runs the rules, actions, the journal, the decision instructions (with `ask
-together`'s), the budget, and the compiler's mixins whose closures run where no generated source stands in. Their Python source
-is built as it is by Cython (engine/cython_build.py), once per version of their text, into
-the cache folder; an import finder then serves the built modules in place of the .py files,
+together`'s), the budget, the runtime's card moves and random numbers, and the compiler's
+mixins whose closures run where no generated source stands in. Their Python source is built
+as it is by Cython (engine/cython_build.py), once per version of their text, into the cache
+folder; an import finder then serves the built modules in place of the .py files,
 each only where its bytes have the digest its build recorded (cython_build.py).
 
 It must run before any of them is imported, so `rulesdsl/engine/__init__.py` calls
@@ -37,6 +38,9 @@ HOT = {  # module -> its file, below rulesdsl/engine/
     "rulesdsl.engine.compile.decisions": "compile/decisions.py",
     "rulesdsl.engine.together": "together.py",  # ask together: its choose and reveal
     "rulesdsl.engine.budget": "budget.py",
+    # the rules' runtime the machine and the generated code call on their usual paths
+    "rulesdsl.engine.runtime.cards": "runtime/cards.py",
+    "rulesdsl.engine.runtime.randoms": "runtime/randoms.py",
 }
 
 

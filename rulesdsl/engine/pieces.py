@@ -18,6 +18,8 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.engine.runtime.errors import none_field
+from rulesdsl.engine.runtime.numbers import checked
 
 
 @attrs.define
@@ -46,7 +48,8 @@ def layout_pieces(compiler) -> Optional[Pieces]:
         return None
     ncards = len(p.card_kind)
     first = p.nvars
-    base, start = {}, []
+    base: dict = {}
+    start: list = []
     for name in m.piece_fields:
         base[name] = p.nvars + len(start)
         start += p.fields[name]
@@ -66,9 +69,10 @@ def layout_pieces(compiler) -> Optional[Pieces]:
         changes.append(bool(own))
         neutral.append(k.name.replace("_", " ") if k is not None else "card")
     for c in range(ncards):  # a label's fixed holes are the card's own values
-        if parts[c] is not None:
+        own_parts = parts[c]
+        if own_parts is not None:
             parts[c] = [x if type(x) is not tuple or x[0] is not None else
-                        p.labeller(x[1], p.fields[x[2]][c]) for x in parts[c]]
+                        p.labeller(x[1], p.fields[x[2]][c]) for x in own_parts]
     return Pieces(first, base, dict(m.piece_fields), dict(m.piece_ranges), start, rolled,
                   parts, changes, neutral)
 
@@ -78,7 +82,7 @@ def _label_parts(compiler, k, base) -> list:
     for a fixed one. Without a label: the kind's name and its fields' values."""
     text = compiler.kind_label(k)
     if text is not None:
-        out = []
+        out: list = []
         for part in text.parts:
             if isinstance(part, str):
                 out.append(part)
@@ -89,7 +93,7 @@ def _label_parts(compiler, k, base) -> list:
             else:
                 out.append(str(compiler.expr(part)(None, [None])))
         return out
-    out = [k.name.replace("_", " ")]
+    out = [k.name.replace("_", " ")]  # (and the fields' parts after it)
     for f, (t, _) in k.fields.items():
         out += [" ", (base[f], t) if f in k.changing else (None, t, f)]
     return out
@@ -114,15 +118,13 @@ def field_reader(pieces: Pieces, name: str, obj: Callable, span) -> Callable:
     def read(st, L):
         c = obj(st, L)
         if c is None:
-            raise RuntimeRulesError("R013", f"asked for .{name} of none", span,
-                                    ["check that a piece was found before using it"])
+            none_field(name, span, "piece")
         return st.vars[base + c]
     return read
 
 
 def field_setter(compiler, s: ast.SetField) -> Callable:
     """`set c.rank = king`, `set d.face += 1`: the instruction."""
-    from rulesdsl.engine.compile.program import MAX_INT
     pieces = compiler.p.pieces
     base = pieces.base[s.name]
     piece, value = compiler.expr(s.piece), compiler.expr(s.value)
@@ -142,9 +144,7 @@ def field_setter(compiler, s: ast.SetField) -> Callable:
                                     f"{name}", span, ["test the kind first: if c is ..."])
         v = value(st, L)
         if sign:
-            v = st.vars[base + c] + sign * v
-            if not -MAX_INT <= v <= MAX_INT:
-                raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span)
+            v = checked(st.vars[base + c] + sign * v, span)
         st.vars[base + c] = v
     return set_field
 
@@ -192,7 +192,8 @@ def reveal_pieces(st, cards: list, seats) -> list:
     """`reveal` of pieces: one log entry per zone with their labels of this moment (a
     later change must not rewrite what was shown); returns the cards that are not pieces."""
     pieces = st.prog.pieces
-    rest, by_zone = [], {}
+    rest: list = []
+    by_zone: dict = {}
     for c in cards:
         if not pieces.changes[c]:
             rest.append(c)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from rulesdsl.engine.state import FORMAT, FORMAT_VERSION, State
-from rulesdsl.engine.compile import MAX_INT
+from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
 
 
@@ -164,7 +164,7 @@ def verify_by_replay(game, st: State) -> None:
     k = 0
     try:
         again = game.new_game(players=st.prog.nplayers, seed=st.seed, scenario=scenario)
-        for k, label in enumerate(st.history, 1):
+        for label in st.history:
             again.apply(label)
     except RulesError as e:
         where = f"action {k} ({st.history[k - 1][:60]!r})" if k else "its start"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulesdsl.engine.state import State, _key_value, _split_name
+from rulesdsl.engine.state import State, _key_value
 from rulesdsl.lang.limits import read_text
 from rulesdsl.lang.safefile import shown_path
 from rulesdsl.lang.errors import RulesError, did_you_mean
@@ -117,12 +117,10 @@ def apply_scenario(st: State, scenario) -> None:
     _named_once([(index, name) for (index, _), name in zip(sets, vars_spec)], None, "variable")
     piece_sets = _piece_sets(st, data.get("pieces"))
     # now act
-    for zi, cards in plan:
+    for _, cards in plan:
         for c in cards:
             st.zones[st.loc[c]].remove(c)
             st.loc[c] = -1
-        for c in st.zones[zi]:
-            pass
     for c in displaced:
         if st.loc[c] == -1:
             continue
@@ -168,6 +166,7 @@ def _piece_sets(st: State, spec) -> list:
             if pieces is None or field not in pieces.base:
                 raise _fail(f"no piece has a changing field '{field}'",
                             did_you_mean(str(field), list(pieces.base) if pieces else []))
+            assert model is not None  # a game with pieces has the model that declared them
             kinds = [field in model.kinds[k].changing for k in st.prog.kind_names]
             out.append((zi, pieces.base[field], kinds,
                         _value(st, pieces.types[field], value, f"{name}: {field}")))

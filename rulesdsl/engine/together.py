@@ -14,8 +14,6 @@ from __future__ import annotations
 from rulesdsl.lang.errors import RuntimeRulesError
 
 
-def seat_label(s) -> str:  # (compile.seat_label; not imported: compile imports this module)
-    return "none" if s is None else f"P{s + 1}"
 
 
 def tuple_options(st, L, ai, text, cond, slots, srcs, ets, label, seen, out) -> None:

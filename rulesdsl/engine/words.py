@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from rulesdsl.engine.compile import seat_label
+from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.pieces import card_text
 
 
@@ -100,7 +100,7 @@ def shown(state, seat: Optional[int] = None) -> list:
     prog = state.prog
     out = []
     for title, value, typ, vis, per_player in prog.shows:
-        values = {}
+        values: dict = {}
         if not per_player:
             if vis == "public":
                 values[None] = prog.label(typ, value(state, None))

@@ -213,8 +213,9 @@ class SourceExcerpts:
         lines = [str(error).split("\n")[0]]
         span = error.span
         table = self.table(span.path) if span is not None else None
-        source_line = table.line(span.line) if table is not None else None
-        if source_line is not None:
+        source_line = table.line(span.line) if table is not None and span is not None \
+            else None
+        if source_line is not None and span is not None:
             width = 1
             if span.end_line == span.line and span.end_column > span.column:
                 width = span.end_column - span.column

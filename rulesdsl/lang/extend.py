@@ -113,7 +113,7 @@ def load_tree(text: str, path: str, sources: dict, depth: int = 0) -> ast.File:
 
 def merge(base: ast.File, child: ast.File) -> ast.File:
     decls = [d for d in base.decls if not isinstance(d.body, ast.Extends)]
-    index = {}
+    index: dict = {}
     for i, d in enumerate(decls):
         index.setdefault(decl_key(d.body), i)
     errors = []

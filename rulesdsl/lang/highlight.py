@@ -36,8 +36,8 @@ TYPES = ("int", "bool", "player", "card", "list", "text", "zone")
 BUILTIN_VALUES = ("players", "cards", "player_count")
 BUILTIN_CALLS = ("size", "next", "previous", "others", "seat", "top", "bottom", "abs",
                  "random", "roll", "sorted", "column_of", "row_of", "neighbour", "ray",
-                 "around", "distance", "opposite", "largest_group", "neighbours", "connected", "playable", "words",
-                 "joins",
+                 "around", "distance", "opposite", "largest_group", "neighbours", "connected",
+                 "playable", "words", "joins",
                  "count", "sum", "max", "min", "any", "all", "first", "last")
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"

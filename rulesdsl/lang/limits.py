@@ -246,8 +246,8 @@ def _values_made(model, args) -> int:
             made *= len(model.enums[a.name].values)
         elif type(a) is ast.ListLit:
             made *= len(a.items)
-        elif type(a) is ast.Range and _range_size(a) is not None:
-            made *= _range_size(a)
+        elif type(a) is ast.Range and (size := _range_size(a)) is not None:
+            made *= size
     return made
 
 

@@ -29,12 +29,28 @@ def games_dir() -> Path:
     return _first_existing(_HERE / "data" / "games", _HERE.parent / "games")
 
 
-def bundled_games() -> list[str]:
-    """Names of the bundled games, sorted."""
-    d = games_dir()
+def examples_dir() -> Path:
+    return _first_existing(_HERE / "data" / "examples", _HERE.parent / "examples")
+
+
+def _names_in(d: Path) -> list[str]:
     return sorted(p.stem for p in d.glob("*.rules")) if d.exists() else []
 
 
+def bundled_games() -> list[str]:
+    """Names of the bundled games (the rulebooks' games), sorted."""
+    return _names_in(games_dir())
+
+
+def example_games() -> list[str]:
+    """Names of the bundled examples (small classic games), sorted."""
+    return [n for n in _names_in(examples_dir()) if n not in bundled_games()]
+
+
 def bundled_path(name: str) -> Path | None:
-    p = games_dir() / f"{name}.rules"
-    return p if p.exists() else None
+    """The file of a bundled game or example by its name; a game before an example."""
+    for d in (games_dir(), examples_dir()):
+        p = d / f"{name}.rules"
+        if p.exists():
+            return p
+    return None

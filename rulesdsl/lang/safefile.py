@@ -7,9 +7,10 @@ which every reader already turns into its own coded error.
 
 Writing (saves, replays, `fmt` output): the text goes to a fresh temporary file in the
 same folder (tempfile.mkstemp: an unpredictable name, created exclusively), is flushed to
-disk, and then replaces the target in one rename. A failure (a full disk) leaves the old file as it was. What is
-already at the target must be a regular file that `may_replace` accepts: a symbolic link,
-a device, a folder or a file of another sort is never overwritten, nor followed.
+disk, and then replaces the target in one rename. A failure (a full disk) leaves the old
+file as it was. What is already at the target must be a regular file that `may_replace`
+accepts: a symbolic link, a device, a folder or a file of another sort is never
+overwritten, nor followed.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def open_regular(path) -> BinaryIO:
         _refuse_unless_regular(os.fstat(fd).st_mode, name)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
-        return open(fd, "rb")   # noqa: SIM115 - the caller closes it
+        return open(fd, "rb")  # the caller closes it
     except BaseException:
         os.close(fd)
         raise

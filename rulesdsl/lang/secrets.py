@@ -84,7 +84,7 @@ def hole_reads(hole, model, in_move_words: bool = False) -> list:
 
 def secret_reads(e, model) -> list:
     """Every SecretRead of `e`, in order; [] when `e` reads only what every seat sees."""
-    inner = set()
+    inner: set = set()
     _bound_inside(e, model, inner)
     out: list = []
     _collect_reads(e, model, inner, out)

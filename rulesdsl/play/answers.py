@@ -4,7 +4,7 @@ from typing import Optional, Sequence
 
 from rulesdsl.lang.limits import bounded_int
 from rulesdsl.lang.errors import RulesError, did_you_mean
-from rulesdsl.play.screen import clean
+from rulesdsl.play.screen import clean, number_text
 
 
 def parse_option_value(text: str):
@@ -94,15 +94,23 @@ def _ranges(values: list, most: int = 40) -> str:
     while k < len(values):
         if len(out) == most:
             return ", ".join(out) + f", ... ({len(values) - k:,} more amounts up to " \
-                f"{values[-1]})"
+                f"{number_text(values[-1])})"
         j = k
         step = values[k + 1] - values[k] if k + 1 < len(values) else 0
         while step > 0 and j + 1 < len(values) and values[j + 1] - values[j] == step:
             j += 1
         if j - k >= 2:
-            out.append(f"{values[k]}..{values[j]}" + (f" by {step}" if step != 1 else ""))
+            out.append(f"{number_text(values[k])}..{number_text(values[j])}" +
+                       (f" by {number_text(step)}" if step != 1 else ""))
             k = j + 1
         else:
-            out.append(str(values[k]))
+            out.append(number_text(values[k]))
             k += 1
     return ", ".join(out)
+
+
+def amount_typed(text: str) -> str:
+    """An amount as typed, read as the screen writes it: "10,000" (or "10_000") is
+    10000; anything else as it is."""
+    bare = text.strip().replace(",", "").replace("_", "")
+    return bare if _is_int(bare) else text

@@ -145,6 +145,19 @@ def _kind_texts(game, kind: str) -> list:
     return []
 
 
+def with_article(noun: str) -> str:
+    """"a card", "an ox card": the article by the sound of the first letter (a
+    vowel letter: "an")."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def kind_of_card(kind_title: str) -> str:
+    """What a card is, said of its kind: "an action card", "a card" (a kind called card or
+    "... card" is not a "card card")."""
+    noun = kind_title if kind_title.split()[-1:] == ["card"] else f"{kind_title} card"
+    return with_article(noun)
+
+
 def explain(game, players: int, what: str, width: int = 88) -> list:
     """`help NAME`: a card (by its label), a kind, an enum value or any declared name."""
     m = game.model
@@ -167,7 +180,7 @@ def explain(game, players: int, what: str, width: int = 88) -> list:
             c = prog.card_label.index(label)
             kind = prog.kind_names[prog.card_kind[c]]
             copies = prog.card_label.count(label)
-            lines = [f"{label}: a {title(game, kind)} card" + (
+            lines = [f"{label}: {kind_of_card(title(game, kind))}" + (
                 f" ({copies} in the game)" if copies > 1 else "")]
             said = _kind_texts(game, kind)
             if said:
@@ -226,4 +239,5 @@ def _kind_of(prog, label: str) -> str:
     return prog.kind_names[prog.card_kind[prog.card_label.index(label)]]
 
 
-__all__ = ["rules_text", "explain", "title", "enum_title", "wrap"]
+__all__ = ["rules_text", "explain", "title", "enum_title", "wrap", "with_article",
+           "kind_of_card"]

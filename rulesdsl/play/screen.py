@@ -53,6 +53,13 @@ class Out:
         return self._stream if self._stream is not None else sys.stdout
 
     @property
+    def height(self) -> int:
+        """Rows of the terminal (a transcript has no end)."""
+        if not self.tty:
+            return 10_000
+        return max(10, shutil.get_terminal_size((100, 30)).lines)
+
+    @property
     def width(self) -> int:
         if not self.tty:
             return 10_000           # a transcript is never wrapped
@@ -156,7 +163,17 @@ def value_text(value) -> str:
         return ", ".join(value_text(v) for v in value) if value else "(empty)"
     if isinstance(value, dict):
         return ", ".join(f"{k}: {value_text(v)}" for k, v in value.items())
-    return str(value)
+    return number_text(value)
+
+
+def number_text(value) -> str:
+    """A number as people read it: 2,240,000 (from 10,000 on; 1999 stays as it is). A
+    text of digits alone reads as its number."""
+    if isinstance(value, str) and value.lstrip("-").isdigit() and len(value) < 30:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) < 10_000:
+        return str(value)
+    return f"{value:,}"
 
 
 class Layout:
@@ -212,6 +229,12 @@ class Layout:
             if counts.get(l, 1) > 1:
                 pieces.append((f" x{counts[l]}", "bold"))
         return pieces
+
+    def cells_named(self, label: str) -> set:
+        """The cells of a grid board a label names ("c3 to d4": c3 and d4)."""
+        words = set(re.findall(r"[a-z]+[0-9]+", label or ""))
+        return {c for board in self.info.get("grids", {})
+                for c in self.info.get("boards", {}).get(board, ()) if c in words}
 
     # -- names as the rules file calls them
     def title(self, name: str) -> str:
@@ -281,16 +304,7 @@ class Layout:
             elif board is not None and "borders" in self.info:
                 item = [(BOARD, None), (base, board, entries)]
             elif board is not None:
-                by_value: dict = {}
-                for keys, value in entries:
-                    by_value.setdefault(value_text(value), []).append(", ".join(keys))
-                parts = [f"{v}: {', '.join(ks)}" for v, ks in by_value.items() if v != "-"]
-                free = len(by_value.get("-", []))
-                if free and parts:
-                    parts.append(f"{free} with none")
-                elif free:
-                    parts.append("none yet")
-                item = [(f"{base} ({board}): ", "bold blue"), ("; ".join(parts) or "-", None)]
+                item = owners_item(base, board, entries)
             elif typ == "bool":
                 on = [", ".join(k) for k, v in entries if v]
                 item = [(f"{base}: ", None), (", ".join(on) if on else "none",
@@ -346,12 +360,15 @@ class Layout:
             return board, keys[0]
         return None
 
-    def grid_lines(self, base: str, board: str, values: dict) -> list:
+    def grid_lines(self, base: str, board: str, values: dict, marked=()) -> list:
         """A grid variable as rows of cells, the top row first, with column letters and
-        row numbers; an empty (none) cell is '.'. A hex board is drawn as a rhombus."""
+        row numbers; an empty (none) cell is '.'. A seat's piece is its seat's sign in its
+        seat's colour (see piece_sign), with a legend under the grid; the cells in
+        `marked` (the last move) stand in brackets. A hex board is drawn as a rhombus."""
         width, height = self.info["grids"][board]
-        shown = {k: ("." if v is None else value_text(v)) for k, v in values.items()}
-        w = max([len(t) for t in shown.values()] + [1])
+        texts = {k: ("." if v is None else value_text(v)) for k, v in values.items()}
+        signs = {k: piece_sign(t) for k, t in texts.items()}
+        w = max([len(sign) for sign, _ in signs.values()] + [1])
         letters = [chr(97 + x) for x in range(width)]
         margin = len(str(height))
         # a hex board: each row half a cell right of the one below, as its cells touch
@@ -361,19 +378,40 @@ class Layout:
         out = [[(f"  {base} ({board})", "bold blue")]]
         for y in range(height, 0, -1):
             shift = " " * ((w + 1) // 2 * (y - 1)) if hexagons else ""
-            line = [(f"  {y:>{margin}} " + shift, "dim")]
-            for x in letters:
-                t = shown.get(f"{x}{y}", "?")
-                line.append((f"{t:>{w}} ", None if t == "." else "bold"))
+            line = [(f"  {y:>{margin}}" + shift, "dim")]
+            for k, x in enumerate(letters):
+                cell = f"{x}{y}"
+                sign, style = signs.get(cell, ("?", None))
+                before = "[" if cell in marked else \
+                    "]" if k and f"{letters[k - 1]}{y}" in marked else " "
+                line += [(before, "bold"), (f"{sign:>{w}}", style)]
+            last = f"{letters[-1]}{y}" if letters else ""
+            line.append(("]" if last in marked else " ", "bold"))
             out.append(line)
         out.append([(" " * (margin + 3) + "".join(f"{x:>{w}} " for x in letters), "dim")])
+        legend = {sign: (text, style) for (sign, style), text in
+                  ((signs[k], texts[k]) for k in sorted(texts)) if sign != text}
+        if legend:
+            out.append([("  ", None)] + [piece for k, (sign, (text, style)) in
+                                         enumerate(sorted(legend.items(), key=lambda i: i[1][0]))
+                                         for piece in ((("   " if k else ""), None),
+                                                       (sign, style), (f" {text}", "dim"))])
         return out
 
     def view_lines(self, view: dict, seat: Optional[int], compact: bool = True,
-                   width: int = 10_000, shown: Optional[list] = None) -> list:
+                   width: int = 10_000, shown: Optional[list] = None, marked=()) -> list:
         """The seat's view: the table (boards, shared zones, variables), then each seat's
         zones and variables (the viewer's own first), then the scores."""
-        lines: list = []
+        return [line for _, lines in self.view_parts(view, seat, compact, width, shown,
+                                                     marked=marked) for line in lines]
+
+    def view_parts(self, view: dict, seat: Optional[int], compact: bool = True,
+                   width: int = 10_000, shown: Optional[list] = None,
+                   maps: str = "full", marked=()) -> list:
+        """The seat's view in parts, in the order they are drawn: [("map", lines),
+        ("table", lines), ("you", lines), ("others", lines), ("scores", lines)]. `maps`:
+        "full" draws a map of nodes a node a line with its neighbours, "owners" on one
+        line (who holds what). `marked`: the cells of the last move, marked on a grid."""
         zones, grids = self.split_zone_grids(view.get("zones") or {})
         per_zone: dict = {}
         for name, value in zones.items():
@@ -389,22 +427,30 @@ class Layout:
 
         for title, values in shown or ():      # the rules' `show` values
             for owner, text in values.items():
-                per_var.setdefault(owner, []).append([(f"{title}: ", None), (text, "bold")])
-        maps = [v for v in per_var.get(None, []) if v and v[0][0] is BOARD]
+                per_var.setdefault(owner, []).append([(f"{title}: ", None),
+                                                      (number_text(text), "bold")])
+        maps_found = [v for v in per_var.get(None, []) if v and v[0][0] is BOARD]
         per_var[None] = [v for v in per_var.get(None, []) if not (v and v[0][0] is BOARD)]
         boards = [v for v in per_var.get(None, []) if v and v[0][1] == "bold blue"]
         table = [self.zone_pieces(n, v, mine=False, compact=compact)
                  for n, v in per_zone.get(None, [])] + \
             [v for v in per_var.get(None, []) if not any(v is b for b in boards)]
-        for _, (title, board, entries) in maps:
-            lines += self.board_lines(title, board, entries)
-        if table or boards or grids:
-            lines.append([("table", "bold underline")])
-            for (base, board), values in grids.items():
-                lines += self.grid_lines(base, board, values)
+        map_lines: list = []
+        for _, (title, board, entries) in maps_found:
+            if maps == "full":
+                map_lines += self.board_lines(title, board, entries)
+            else:
+                map_lines += _joined([owners_item(title, board, entries)], "", width)
+        grid_lines: list = []
+        for (base, board), values in grids.items():
+            grid_lines += self.grid_lines(base, board, values, marked)
+        table_lines: list = []
+        if table or boards:
+            table_lines.append([("table", "bold underline")])
             for b in boards:                      # a board on lines of its own
-                lines += _joined([b], "  ", width)
-            lines += _joined(table, "  ", width)
+                table_lines += _joined([b], "  ", width)
+            table_lines += _joined(table, "  ", width)
+        mine_lines, other_lines = [], []
         order = ([seat] if seat is not None else []) + \
             [s for s in range(self.players) if s != seat]
         label_w = len(f"P{self.players}") + (6 if seat is not None else 0)
@@ -417,20 +463,27 @@ class Layout:
                         if self.info["zones"].get(n, {}).get("visibility") != "public"]
                 head = f"P{s + 1} (you)"
                 rest = [it for i, it in enumerate(items) if i not in mine] + per_var.get(s, [])
-                lines += _joined(rest, f"{head:<{label_w}} ", width, style="bold green")
+                if rest or not compact:
+                    mine_lines += _joined(rest, f"{head:<{label_w}} ", width,
+                                          style="bold green")
+                elif mine:
+                    mine_lines.append([(head, "bold green")])
                 for i in mine:
-                    lines.append([("  ", None)] + items[i])
+                    mine_lines.append([("  ", None)] + items[i])
             else:
                 rest = items + per_var.get(s, [])
                 if rest:
-                    lines += _joined(rest, f"{f'P{s + 1}':<{label_w}} ", width, style="bold")
+                    other_lines += _joined(rest, f"{f'P{s + 1}':<{label_w}} ", width,
+                                           style="bold")
+        score_lines = []
         scores = view.get("scores")
         if isinstance(scores, dict) and scores:
-            lines.append([("scores: ", "bold")] + [
-                (("  " if k else "") + f"{p} {v}", "bold green" if p == f"P{(seat or 0) + 1}"
+            score_lines.append([("scores: ", "bold")] + [
+                (("  " if k else "") + f"{p} {number_text(v)}", "bold green" if p == f"P{(seat or 0) + 1}"
                  and seat is not None else None) for k, (p, v) in enumerate(scores.items())])
-        return lines
-
+        return [("map", map_lines), ("board", grid_lines), ("table", table_lines),
+                ("you", mine_lines),
+                ("others", other_lines), ("scores", score_lines)]
 
     def board_lines(self, title: str, board: str, entries: list) -> list:
         """A region map: one line a region, in the order the rules declare them, with its
@@ -448,6 +501,21 @@ class Layout:
                                                        else "dim"),
                           (f"  next to {', '.join(nb)}" if nb else "", "dim")])
         return lines
+
+
+def owners_item(title: str, board: str, entries: list) -> Line:
+    """A board's variable on one line, its nodes gathered by value: "holder (Town): P1:
+    Ash, Elm; 15 with none"."""
+    by_value: dict = {}
+    for keys, value in entries:
+        by_value.setdefault(value_text(value), []).append(", ".join(keys))
+    parts = [f"{v}: {', '.join(ks)}" for v, ks in by_value.items() if v != "-"]
+    free = len(by_value.get("-", []))
+    if free and parts:
+        parts.append(f"{free} with none")
+    elif free:
+        parts.append("none yet")
+    return [(f"{title} ({board}): ", "bold blue"), ("; ".join(parts) or "-", None)]
 
 
 BOARD = object()   # marks a board item in var_items: (BOARD, None), (title, board, entries)
@@ -471,6 +539,24 @@ def _joined(items: list, head: str, width: int, style: Optional[str] = None) -> 
         n += size
     lines.append(cur)
     return lines
+
+
+# a seat's sign on a board, told apart without colour: P1 filled, P2 hollow, ...
+SEAT_SIGNS = ["●", "○", "▲", "△", "■", "□", "◆", "◇"]
+SEAT_STYLES = ["bold red", "bold cyan", "bold yellow", "bold magenta", "bold green",
+               "bold blue", "bold bright_red", "bold bright_cyan"]
+_SEAT_PIECE = re.compile(r"^P([1-9])(?: (\w)\w*)?(\+\d+)?$")
+
+
+def piece_sign(text: str) -> tuple:
+    """How a cell shows what lies on it: (sign, style). A seat ("P2") is its seat's sign, a
+    seat's piece ("P2 rook") the sign and the piece's initial ("○r"), with "+N" for N
+    more under it; anything else as it reads."""
+    m = _SEAT_PIECE.match(text)
+    if not m or int(m.group(1)) > len(SEAT_SIGNS):
+        return text, None if text == "." else "bold"
+    seat = int(m.group(1)) - 1
+    return SEAT_SIGNS[seat] + (m.group(2) or "") + (m.group(3) or ""), SEAT_STYLES[seat]
 
 
 def _keys_of(name: str) -> list:

@@ -30,12 +30,15 @@ def history_seen(initial, actions: list, seat: Optional[int]) -> list:
 
 
 def _card_seen(st, card, events, seat) -> bool:
-    """Did `seat` see the chosen card in what the choice did: a move of it from or to a
-    place the seat sees, or a showing of it to the seat? (Where it lay is not enough: a
-    card picked from the table and not yet moved is a choice the others have not seen.)"""
+    """Did `seat` see the chosen card in what the choice did: a play of it (`play c by p`:
+    face up, for everyone), a move of it from or to a place the seat sees, or a showing of
+    it to the seat? (Where it lay is not enough: a card picked from the table and not yet
+    moved is a choice the others have not seen.)"""
     if card is None:
         return False
     for e in events:
+        if e[0] == "play" and e[2] == card:
+            return True
         if e[0] == "move" and card in e[1] and (st.can_see(e[2], seat) or
                                                 st.can_see(e[3], seat)):
             return True

@@ -22,12 +22,12 @@ def load_game(name: str, options: Optional[dict] = None):
 
 
 def choose_game(out: IO, inp: IO) -> tuple:
-    """`rulesdsl play` without a game: list the bundled games, read a choice and a number
-    of players. Returns (game name, players)."""
+    """`rulesdsl play` without a game: list the bundled games and examples, read a choice
+    and a number of players. Returns (game name, players)."""
     import rulesdsl
-    from rulesdsl.lang.resources import bundled_games
+    from rulesdsl.lang.resources import bundled_games, example_games
 
-    names = list(bundled_games())
+    names = list(bundled_games()) + list(example_games())
     games = []
     for name in names:
         try:

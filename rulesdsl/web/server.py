@@ -173,8 +173,8 @@ async def watch_files(rooms) -> None:
 
 def offered_games(names) -> dict:
     """The lobby's games: those named (bundled names or paths), else every bundled game
-    and every example beside the package (a source checkout)."""
-    from rulesdsl.lang.resources import bundled_games, bundled_path
+    and example."""
+    from rulesdsl.lang.resources import bundled_games, bundled_path, example_games
     if names:
         out = {}
         for name in names:
@@ -182,12 +182,7 @@ def offered_games(names) -> dict:
             key = path.stem if path.suffix == ".rules" else name
             out[key] = str(path.resolve()) if path.exists() else name
         return out
-    out = {name: str(bundled_path(name)) for name in bundled_games()}
-    examples = Path(__file__).resolve().parents[2] / "examples"
-    if examples.is_dir():
-        for path in sorted(examples.glob("*.rules")):
-            out.setdefault(path.stem, str(path))
-    return out
+    return {name: str(bundled_path(name)) for name in bundled_games() + example_games()}
 
 
 def serve(names, host: str, port: int, db: Optional[str], watch: bool = False,

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 from pathlib import Path
+from typing import Optional
+
+import attrs
 
 import rulesdsl
 from rulesdsl.lang.errors import RulesError
@@ -39,30 +43,120 @@ def stable_json(state) -> str:
     return state.to_json().replace(f'"rulesdsl_version":{json.dumps(_version())}', "", 1)
 
 
-def play(game, players: int, seed: int) -> list:
-    """One seeded random game -> [actions, labels digest, offers digest, json digest,
-    log digest, outcome]."""
+@attrs.frozen
+class Step:
+    """One step of a seeded random game, as a person reads it."""
+    number: int  # 1 for the first decision
+    seat: Optional[int]  # who decides; None once the game is over
+    offered: tuple  # the labels of the legal actions
+    chosen: Optional[str]  # the label picked (None: the game ended or failed here)
+    log: tuple  # the log lines the step added
+    outcome: str = ""  # at the last step: "over", "cut" or "error R0xx: message"
+
+    def lines(self) -> list:
+        who = "nobody" if self.seat is None else f"P{self.seat + 1}"
+        out = [f"offered to {who}: {' | '.join(self.offered) or '-'}"]
+        if self.chosen is not None:
+            out.append(f"chosen: {self.chosen}")
+        out += [f"log: {line}" for line in self.log]
+        if self.outcome:
+            out.append(f"outcome: {self.outcome}")
+        return out
+
+
+def steps(game, players: int, seed: int, with_log: bool = False):
+    """The steps of one seeded random game (uniform choices from random.Random(seed)),
+    each with the state after it; `with_log`: with the log lines each step adds."""
     rng = random.Random(seed)
     state = game.new_game(players=players, seed=seed)
-    labels = []
-    offers = hashlib.sha256()
-    outcome = "over"
-    while not state.is_over:
-        if len(labels) >= MAX_ACTIONS:
-            outcome = "cut"
-            break
+    seen = 0
+    n = 0
+    while True:
+        if state.is_over:
+            yield Step(n + 1, None, (), None, (), "over"), state
+            return
+        if n >= MAX_ACTIONS:
+            yield Step(n + 1, None, (), None, (), "cut"), state
+            return
+        seat = state.to_move
         actions = state.legal_actions()
-        offers.update(f"{state.to_move}:{'|'.join(a.label for a in actions)}\n".encode())
+        offered = tuple(a.label for a in actions)
         action = actions[rng.randrange(len(actions))]
         try:
             state.apply(action)
         except RulesError as e:  # a rules error mid-run: the state must be as before
-            outcome = f"error {e.code}"
+            yield Step(n + 1, seat, offered, action.label, (),
+                       f"error {e.code}: {e.message}"), state
+            return
+        n += 1
+        log = ()
+        if with_log:  # only the new entries: reading the whole log each step is quadratic
+            events = state.events
+            log = tuple(state.render_log(e) for e in list(events)[seen:])
+            seen = len(events)
+        yield Step(n, seat, offered, action.label, log), state
+
+
+def play(game, players: int, seed: int) -> list:
+    """One seeded random game -> [actions, labels digest, offers digest, json digest,
+    log digest, outcome]."""
+    labels = []
+    offers = hashlib.sha256()
+    for step, state in steps(game, players, seed):
+        if step.offered:
+            offers.update(f"{step.seat}:{'|'.join(step.offered)}\n".encode())
+        if step.outcome:
             break
-        labels.append(action.label)
+        labels.append(step.chosen)
+    outcome = step.outcome.split(":")[0]
     return [len(labels), digest("\n".join(labels)), offers.hexdigest()[:DIGITS],
             digest(stable_json(state)),
             digest("\n".join(state.log)), outcome]
+
+
+FIELDS = ("number of actions", "actions chosen", "decisions offered", "save", "log", "outcome")
+
+
+def divergence(path: Path, options: dict, players: int, seed: int, got: list,
+               expected: list) -> str:
+    """Why a replayed golden differs, for a person: which of its digests changed, and the
+    first step where this engine departs from the other one (the generated code from the
+    closures, the reference, or the other way round), with both sides' lines."""
+    differ = [f for f, a, b in zip(FIELDS, got, expected) if a != b]
+    head = (f"{path.name}, seed {seed}, {players} players, options {options}: "
+            f"{', '.join(differ)} differ (recorded {expected[0]} actions, outcome "
+            f"{expected[5]}; got {got[0]}, {got[5]})")
+    engine = os.environ.get("RULESDSL_ENGINE", "generated")
+    other = "generated" if engine == "closures" else "closures"
+    mine = list(steps(_loaded(path, options, engine, players), players, seed, True))
+    theirs = list(steps(_loaded(path, options, other, players), players, seed, True))
+    for (a, _), (b, _) in zip(mine, theirs):
+        if a != b:
+            return "\n".join(
+                [head, f"first difference, at step {a.number}: {other} (expected) vs "
+                       f"{engine} (got)"] +
+                [f"  expected  {line}" for line in b.lines()] +
+                [f"  got       {line}" for line in a.lines()])
+    last = mine[-1][0]
+    return "\n".join(
+        [head, f"the {engine} and the {other} engines agree on all {last.number} steps: the "
+               "change is in what both share (the rules, the runtime, the state); the last "
+               "step:"] + [f"  got       {line}" for line in last.lines()])
+
+
+def _loaded(path: Path, options: dict, engine: str, players: int):
+    """The game compiled for `players` by `engine` (RULESDSL_ENGINE's values)."""
+    before = os.environ.get("RULESDSL_ENGINE")
+    os.environ["RULESDSL_ENGINE"] = engine
+    try:
+        game = rulesdsl.load(str(path), options=options)
+        game.program(players)  # compiled now, while the variable says how
+        return game
+    finally:
+        if before is None:
+            del os.environ["RULESDSL_ENGINE"]
+        else:
+            os.environ["RULESDSL_ENGINE"] = before
 
 
 def option_variants(game, count: int) -> list:

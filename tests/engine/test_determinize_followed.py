@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
-from rulesdsl.engine import determinize
+from rulesdsl.engine import knowledge
 from rulesdsl.engine.determinize import Knowledge
 
 SHOW = str(Path(__file__).resolve().parent / "rules" / "show_and_pass.rules")
@@ -53,7 +53,7 @@ def test_a_card_shown_then_passed_face_down_stays_followed(seed, monkeypatch):
         for seat in range(s.prog.nplayers):
             followed = passed_after_shown(s, seat)
             with monkeypatch.context() as m:  # no move taken to empty its zone
-                m.setattr(determinize, "_emptying_moves", lambda *args: set())
+                m.setattr(knowledge, "_emptying_moves", lambda *args: set())
                 plain = Knowledge(s, seat)
             for k in range(8):
                 d = s.determinize(seat, k)
@@ -88,9 +88,9 @@ def test_sizes_not_followed_from_the_layout_follow_nothing():
     does not explain: no move is taken to empty its zone."""
     s = game_at(3, 6)
     see = [s.can_see(z, 0) for z in range(len(s.zones))]
-    assert determinize._emptying_moves(s, see)
+    assert knowledge._emptying_moves(s, see)
     game = rulesdsl.load(SHOW)
     t = game.new_game(players=3, seed=3, scenario={"zones": {"box[P3]": ["card 1", "card 2"]}})
     for label in s.history:
         t.apply(label)
-    assert determinize._emptying_moves(t, see) == set()
+    assert knowledge._emptying_moves(t, see) == set()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
-from rulesdsl.engine import determinize, inference
+from rulesdsl.engine import inference, knowledge
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.inference import exclusions
 
@@ -174,6 +174,6 @@ def test_the_deal_meets_every_constraint_that_can_be_met(monkeypatch):
         assert all(z in k.allowed[c] for z, cs in out.items() for c in cs)
         assert {z: len(cs) for z, cs in out.items()} == k.slots
         with monkeypatch.context() as m:
-            m.setattr(determinize, "_make_room", lambda *args: None)
+            m.setattr(knowledge, "_make_room", lambda *args: None)
             greedy_stuck += k._deal(random.Random(trial), k.allowed, False) is None
     assert greedy_stuck

@@ -12,7 +12,7 @@ import os
 import pytest
 
 import rulesdsl
-from _golden import RULES_FILES, fixture_path, play
+from _golden import RULES_FILES, divergence, fixture_path, play
 
 GOLDEN_DEFAULT = 25
 
@@ -45,8 +45,8 @@ def test_golden_transcripts_replay(path):
         if oi not in games:
             games[oi] = rulesdsl.load(str(path), options=data["options"][oi])
         got = play(games[oi], players, seed)
-        assert got == expected, (f"{path.name}, seed {seed}, {players} players, options "
-                                 f"{data['options'][oi]}: [actions, labels, offers, save, log, "
-                                 f"outcome] differ: got {got}, recorded {expected}")
+        if got != expected:
+            pytest.fail(divergence(path, data["options"][oi], players, seed, got, expected),
+                        pytrace=False)
         replayed += 1
     assert replayed > 0

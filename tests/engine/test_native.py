@@ -182,7 +182,7 @@ def test_the_shuffle_draws_splitmix64s_numbers():
     import random
     from types import SimpleNamespace
     from rulesdsl.engine.state import State, machine
-    from rulesdsl.engine.state.data import splitmix64
+    from rulesdsl.engine.runtime.randoms import splitmix64
 
     def reference(z, x):
         for i in range(len(z) - 1, 0, -1):

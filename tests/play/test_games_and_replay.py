@@ -11,7 +11,7 @@ import pytest
 import rulesdsl
 from rulesdsl import cli
 from rulesdsl.lang.resources import bundled_games
-from rulesdsl.play.answers import match_action, numeric_labels, _ranges
+from rulesdsl.play.answers import amount_typed, match_action, numeric_labels, _ranges
 
 
 def run(capsys, *argv):
@@ -44,6 +44,10 @@ def test_numbers_name_amounts_not_options():
     assert match_action("#2", acts)[0].label == "5"
     assert _ranges([0, 5, 10, 15, 20]) == "0..20 by 5"
     assert _ranges([1, 2, 3, 7]) == "1..3, 7"
+    # amounts read as the screen writes numbers, and may be typed so
+    assert _ranges([10_000, 20_000, 30_000]) == "10,000..30,000 by 10,000"
+    assert amount_typed(" 10,000") == "10000" and amount_typed("10_000") == "10000"
+    assert amount_typed("#3") == "#3" and amount_typed("pass") == "pass"
 
 
 def test_replay_file_from_a_game_and_from_an_autosave(capsys, monkeypatch, tmp_path):
@@ -113,6 +117,6 @@ def test_resume_needs_no_game_name(capsys, monkeypatch, tmp_path):
 
 def test_play_without_a_game_and_no_input_stops_cleanly(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setattr("sys.stdin", io.StringIO("9\nnothing\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("99\nnothing\n"))
     code, out, err = run(capsys, "play")
     assert code == 0 and "type a number from 1 to" in out

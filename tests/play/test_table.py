@@ -81,7 +81,7 @@ def test_a_new_player_at_the_table(game, tmp_path):
         child.expect(PROMPT)
         assert card_words in screen_text(child)
         for _ in range(12):
-            amount = re.search(r"type an amount: (\d+)", seen.split("options:")[-1])
+            amount = re.search(r"type an amount: ([\d,]+)", seen.split("options:")[-1])
             n = options_count(seen)
             assert n >= 1 or amount
             child.sendline(amount.group(1) if amount else

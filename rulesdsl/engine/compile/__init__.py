@@ -29,7 +29,7 @@ from rulesdsl.engine.compile.seat_words import SeatWords
 from rulesdsl.engine.compile.generate import generate_procs
 from rulesdsl.engine.compile import native
 # the program and the decision instruction are this package's API to the engine
-from rulesdsl.engine.compile.program import Ask, MAX_INT, Program, seat_label  # noqa: F401
+from rulesdsl.engine.compile.program import Ask, Program
 
 
 class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Source,
@@ -134,11 +134,16 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
         self.p.present = present
         for name, title, vis, per_player in (present.shows if present else ()):
             call = self.define_call(name, [(lambda st, L: L[0])] if per_player else [])
-            value = (lambda call: lambda st, seat: call(st, [seat]))(call)
+            value = _for_seat(call)
             self.p.shows.append((title, value, self.m.defines[name].type, vis, per_player))
 
     def const(self, e):
         return self.expr(e)(None, [None] * 4)
+
+
+def _for_seat(call):
+    """A definition's closure (st, L) as (st, seat): the seat its only local."""
+    return lambda st, seat: call(st, [seat])
 
 
 def compile_program(model: Model, nplayers: int, options: dict,

@@ -10,7 +10,8 @@ from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.recursion import recursive_call
 from rulesdsl.engine.grid import grid_builtin, joins_closure, var_filter_aggregate
 from rulesdsl.engine.pieces import number_words
-from rulesdsl.engine.compile.program import MAX_RANGE
+from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.numbers import MAX_RANGE
 
 GENERATED_AGGREGATES = (  # those with a generated loop (functions.py)
     "any", "all", "count", "first", "sum", "max", "min")
@@ -57,9 +58,7 @@ class Calls:
         # (compile/functions.py); this serves the closures engine and the fallbacks
 
         def call(st, L):
-            b.work -= unit
-            if b.work < 0:
-                b.spend(0, span)
+            b.spend(unit, span)
             env = [None] * size
             for i, a in enumerate(args):
                 env[i] = a(st, L)
@@ -80,9 +79,7 @@ class Calls:
         unit = 0 if self.scanner.simple_define(name) else 1
 
         def invoke(st, values):
-            b.work -= unit  # as a call outside options spends (and the generated code)
-            if b.work < 0:
-                b.spend(0, span)
+            b.spend(unit, span)  # as a call outside options spends (and the generated code)
             env = [None] * size
             env[:len(values)] = values
             v = body(st, env)
@@ -159,9 +156,7 @@ class Calls:
             # all(x in L where cond): every element satisfies the condition
             def all_(st, L):
                 s = src(st, L)
-                b.work -= len(s)
-                if b.work < 0:
-                    b.spend(0, span)
+                b.spend(len(s), span)
                 for x in s:
                     L[slot] = x
                     if not where(st, L):
@@ -178,9 +173,7 @@ class Calls:
 
         def values(st, L):
             s = src(st, L)
-            b.work -= len(s)
-            if b.work < 0:
-                b.spend(0, span)
+            b.spend(len(s), span)
             for x in s:
                 L[slot] = x
                 if where is None or where(st, L):
@@ -188,9 +181,7 @@ class Calls:
         if name == "any":
             def any_(st, L):
                 s = src(st, L)
-                b.work -= len(s)
-                if b.work < 0:
-                    b.spend(0, span)
+                b.spend(len(s), span)
                 for x in s:
                     L[slot] = x
                     if where is None or where(st, L):
@@ -203,9 +194,7 @@ class Calls:
             def count(st, L):
                 n = 0
                 s = src(st, L)
-                b.work -= len(s)
-                if b.work < 0:
-                    b.spend(0, span)
+                b.spend(len(s), span)
                 for x in s:
                     L[slot] = x
                     if where(st, L):
@@ -215,9 +204,7 @@ class Calls:
         if name == "first":
             def first(st, L):
                 s = src(st, L)
-                b.work -= len(s)
-                if b.work < 0:
-                    b.spend(0, span)
+                b.spend(len(s), span)
                 for x in s:
                     L[slot] = x
                     if where is None or where(st, L):
@@ -261,7 +248,7 @@ class Calls:
             def step(st, L):
                 p = f(st, L)
                 if p is None:
-                    raise RuntimeRulesError("R013", f"{name}(none)", span)
+                    errors.none_call(name, span)
                 return (p + d) % n
             return step
         if name == "others":
@@ -273,8 +260,7 @@ class Calls:
             def seat(st, L):
                 k = f(st, L)
                 if not 0 <= k < n:
-                    raise RuntimeRulesError("R017", f"seat({k}) does not exist with {n} "
-                                            "players", span)
+                    errors.no_seat(k, n, span)
                 return k
             return seat
         if name in ("top", "bottom"):

@@ -101,7 +101,7 @@ class Decisions:
                 if self.m.types.get(id(ch.source)) == "zone":
                     from_zone.append(len(alts))
                     zf = src
-                    src = (lambda zf: lambda st, L: st.zones[zf(st, L)])(zf)
+                    src = _cards_of_zone(zf)
                     if self.generate:
                         self.known_as(src, f"st.zones[{self.xs_or(ch.source, zf)}]")
                 ctx = self.open_loop(slot, (ch.where, ch.label))
@@ -134,3 +134,8 @@ class Decisions:
             self.code[at].question_by_seat = self.seat_text(s.question)
         if self.generate:
             self.generate_options(self.code[at], tables, ranges)
+
+
+def _cards_of_zone(zone):
+    """A zone's closure (st, L) -> its index, as the closure of the zone's cards."""
+    return lambda st, L: st.zones[zone(st, L)]

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Callable
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
-from rulesdsl.engine.compile.program import MAX_INT, _holds_respond
-from rulesdsl.engine.compile.generate import Statement, quoted
-from rulesdsl.engine.compile.source import _no_play
+from rulesdsl.engine.compile.program import _holds_respond
+from rulesdsl.engine.runtime.errors import no_play
+from rulesdsl.engine.runtime.numbers import checked
+from rulesdsl.engine.compile.generate import Statement
+from rulesdsl.engine.runtime.places import quoted
 
 
 class Effects:
@@ -41,10 +42,7 @@ class Effects:
 
                 def set_local(st, fr):
                     L = fr[2]
-                    v = L[slot] + sign * f(st, L)
-                    if not -MAX_INT <= v <= MAX_INT:
-                        raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span)
-                    L[slot] = v
+                    L[slot] = checked(L[slot] + sign * f(st, L), span)
                 lines = (f"_v = L[{slot}] + {sign} * {value}",
                          "if not -MAX_INT <= _v <= MAX_INT:",
                          f"    _too_big({self.ref(span, 'S')})",
@@ -66,10 +64,7 @@ class Effects:
             def set_var(st, fr):
                 L = fr[2]
                 i = idx(st, L)
-                v = st.vars[i] + sign * f(st, L)
-                if not -MAX_INT <= v <= MAX_INT:
-                    raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span)
-                st.vars[i] = v
+                st.vars[i] = checked(st.vars[i] + sign * f(st, L), span)
             lines = (f"_k = {where}", f"_v = st.vars[_k] + {sign} * {value}",
                      "if not -MAX_INT <= _v <= MAX_INT:",
                      f"    _too_big({self.ref(span, 'S')})",
@@ -97,7 +92,8 @@ class Effects:
                         st.reveal(rest)
                 self.emit(reveal_all, s.span, self.plain(reveal_all))
                 return
-            reveal = (lambda st, fr: st.reveal(what(st, fr[2])))
+            def reveal(st, fr):
+                st.reveal(what(st, fr[2]))
             self.emit(reveal, s.span, self.plain(reveal))
             return
         to = self.expr(s.to)
@@ -178,7 +174,7 @@ class Effects:
             L = fr[2]
             c, p = card(st, L), by(st, L)
             if c is None or p is None:
-                _no_play(span)
+                no_play(span)
             L[cs], L[ps], L[cancelled] = c, p, False
             st._events.append(("play", p, c))
             st.move_cards([c], to(st, L), False, log=False)

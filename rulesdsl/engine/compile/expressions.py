@@ -1,15 +1,16 @@
-"""Expressions as closures over the state and the frame's locals, with loop-invariant parts hoisted."""
+"""Expressions as closures over the state and the frame's locals, with loop-invariant parts
+hoisted."""
 
 from __future__ import annotations
 
 from typing import Callable, Optional
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.hoist import MISSING, LoopContext
 from rulesdsl.engine.grid import prefix_closure
 from rulesdsl.engine.pieces import field_reader
-from rulesdsl.engine.compile.program import MAX_INT, range_list
+from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.numbers import MAX_INT, range_list, too_big
 
 
 class Expressions:
@@ -104,8 +105,7 @@ class Expressions:
     def e_Int(self, e):
         v = e.value
         if not -MAX_INT <= v <= MAX_INT:
-            raise RuntimeRulesError("R030", f"the number {v} is past {MAX_INT}", e.span,
-                                    ["numbers stay within -2^53..2^53"])
+            too_big(e.span, v)
         return lambda st, L: v
 
     def e_Bool(self, e):
@@ -188,9 +188,7 @@ class Expressions:
 
         def visit(st, L):
             s = src(st, L)
-            b.work -= len(s)
-            if b.work < 0:
-                b.spend(0, span)
+            b.spend(len(s), span)
             return s
         return visit
 
@@ -210,9 +208,7 @@ class Expressions:
         def comp(st, L):
             out = []
             s = src(st, L)
-            b.work -= len(s)
-            if b.work < 0:
-                b.spend(0, span)
+            b.spend(len(s), span)
             for x in s:
                 L[slot] = x
                 if where is None or where(st, L):
@@ -239,17 +235,14 @@ class Expressions:
                 def local_field(st, L):
                     c = L[slot]
                     if c is None:
-                        raise RuntimeRulesError("R013", f"asked for .{name} of none", span,
-                                                ["check that a card was found before using "
-                                                 "it"])
+                        errors.none_field(name, span)
                     return values[c]
                 return local_field
 
             def field(st, L):
                 c = obj(st, L)
                 if c is None:
-                    raise RuntimeRulesError("R013", f"asked for .{name} of none", span,
-                                            ["check that a card was found before using it"])
+                    errors.none_field(name, span)
                 return values[c]
             return field
         values = self.enum_fields[payload]
@@ -257,7 +250,7 @@ class Expressions:
         def efield(st, L):
             v = obj(st, L)
             if v is None:
-                raise RuntimeRulesError("R013", f"asked for .{payload[1]} of none", span)
+                errors.none_enum_field(payload[1], span)
             return values[v]
         return efield
 
@@ -277,7 +270,7 @@ class Expressions:
             seq = src(st, L)
             k = i(st, L)
             if not -len(seq) <= k < len(seq):
-                raise RuntimeRulesError("R014", f"index {k} is outside a list of {len(seq)}", span)
+                errors.bad_item(k, seq, span)
             return seq[k]
         return item
 
@@ -354,26 +347,25 @@ class Expressions:
             def checked(st, L):
                 x, y = a(st, L), b(st, L)
                 if x is None or y is None:
-                    raise RuntimeRulesError("R013", f"'{op}' was given none", span)
+                    errors.none_operand(op, span)
                 v = fn(x, y)
                 # repeated doubling must stop here, not grow until memory runs out
                 if type(v) is int and not -MAX_INT <= v <= MAX_INT:
-                    raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span,
-                                            ["numbers stay within -2^53..2^53"])
+                    too_big(span)
                 return v
             return checked
         if fn is not None:
             def arith(st, L):
                 x, y = a(st, L), b(st, L)
                 if x is None or y is None:
-                    raise RuntimeRulesError("R013", f"'{op}' was given none", span)
+                    errors.none_operand(op, span)
                 return fn(x, y)
             return arith
 
         def div(st, L):
             x, y = a(st, L), b(st, L)
             if not y:
-                raise RuntimeRulesError("R015", f"'{op}' by zero", span)
+                errors.by_zero(op, span)
             return x // y if op == "/" else x % y
         return div
 

@@ -163,7 +163,8 @@ class Flow:
         def until(st, fr):
             if not c(st, fr[2]):
                 fr[1] = start
-        self.emit(until, s.until.span, Statement("unless", cond=self.xs_or(s.until, c), target=start))
+        self.emit(until, s.until.span,
+                  Statement("unless", cond=self.xs_or(s.until, c), target=start))
         self.loop_end(start)
 
     def s_While(self, s: ast.While):

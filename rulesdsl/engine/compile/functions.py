@@ -11,7 +11,8 @@ import tokenize
 from ast import literal_eval
 
 from rulesdsl.lang import ast
-from rulesdsl.engine.compile.generate import quoted, rules_place
+from rulesdsl.engine.runtime.places import quoted, rules_place
+from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.compile.program import (_unique, alike_in_zone, by_position,
                                                first_of_each_label, number_option)
@@ -41,7 +42,7 @@ class Functions:
         if len(made) < len(ask.alts):
             lines.append("    seen = {}")
         synced = True  # does `seen` hold every label in `out`?
-        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
+        for ai, (kind, text, cond, _body_pc, slot, src, et) in enumerate(ask.alts):
             if ai in made:
                 lines += made[ai]
                 synced = False
@@ -133,7 +134,7 @@ class Functions:
 
         def taken(label: str) -> bool:
             return label in known or any(k(label) for k in kinds)
-        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(ask.alts):
+        for ai, (kind, text, cond, _body_pc, slot, src, et) in enumerate(ask.alts):
             if kind == "named":
                 source = self.source_text(text)
                 label = literal_eval(source) if source is not None and \
@@ -234,9 +235,7 @@ class Functions:
         budget = self.ref(self.b, "BUDGET")
         return [f"def {fn}(st, L):",
                 f"    s = {source}",
-                f"    {budget}.work -= len(s)",
-                f"    if {budget}.work < 0:",
-                f"        {budget}.spend(0, {self.ref(span, 'S')})"]
+                *spend_lines(budget, "len(s)", self.ref(span, 'S'), "    ")]
 
     def loop_sources(self, comp) -> tuple:
         """The where's and the value's source for a generated loop over `comp`, and the
@@ -524,10 +523,8 @@ class Functions:
         self.define_fns[name] = None  # while its body is generated: a call of itself
         budget, span = self.ref(self.b, "BUDGET"), self.ref(d.decl.span, "S")
         simple = self.scanner.simple_define(name)  # spends no work: no lines for it
-        lines = [f"def define(st, L):  # {name}"] + ([] if simple else [
-                 f"    {budget}.work -= 1",
-                 f"    if {budget}.work < 0:",
-                 f"        {budget}.spend(0, {span})"])
+        lines = [f"def define(st, L):  # {name}"] + (
+            [] if simple else spend_lines(budget, "1", span, "    "))
         outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
         saved, self.xs_depth = self.xs_depth, 0
         try:

@@ -32,7 +32,8 @@ from typing import Optional
 
 import attrs
 
-from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.engine.runtime.errors import runaway
+from rulesdsl.engine.runtime.places import comment_text, rules_place
 
 INDENT = " " * 12  # a statement inside `while True:` / `if pc == k:`
 
@@ -65,12 +66,7 @@ class Runaway:
         self.prog = prog
 
     def __call__(self, span):
-        limit = self.prog.step_limit
-        raise RuntimeRulesError(
-            "R003", f"the rules ran {limit:,} steps without asking anyone to decide", span,
-            ["a loop may never end: check its condition",
-             "a game that truly needs more can raise the limit: "
-             "rulesdsl.load(game, step_limit=N)"])
+        runaway(self.prog.step_limit, span)
 
 
 def _leaders(proc, stmts: list) -> list:
@@ -195,31 +191,6 @@ def _inline_decision(ins, pc: int, name: str, ref) -> list:
     return [INDENT + line for line in lines]
 
 
-def rules_place(span) -> str:
-    """A comment's reference to the rules: file name and line (`--show` adds the text)."""
-    return f"{comment_text(os.path.basename(span.path))}:{int(span.line)}"
-
-
-# letters and digits of any script, and a few signs: never a line break or a quote
-_PLAIN = re.compile(r"[\w.,:()+ -]*")
-
-
-def quoted(text) -> str:
-    """Text from outside the checked tree (a file name, a title, a label) as generated
-    code holds it: a Python string literal on one line. repr escapes every character a
-    tokenizer or an editor might take for a line break (\\n, \\r, \\x0b, \\x0c, \\x1c-\\x1e,
-    \\x85, \\u2028, \\u2029), every quote and every backslash."""
-    return repr(str(text))
-
-
-def comment_text(text) -> str:
-    """Text for a `#` comment of the generated code: as it is where it is plain (letters,
-    digits, spaces and `_.,:()+-`), else `quoted`: whatever a file is named, the comment
-    ends on its own line."""
-    text = str(text)
-    return text if _PLAIN.fullmatch(text) else quoted(text)
-
-
 def step_one(st, fr):
     """Run the single instruction at the frame's pc by its closure, as the interpreter
     does; the machine then carries on from wherever that left the frames."""
@@ -288,24 +259,6 @@ def annotate(text: str, sources: dict) -> str:
         said = rules[k - 1].strip() if 0 < k <= len(rules) else ""
         return f"{m.group(0)}  {said}" if said else m.group(0)
     return re.sub(r"(?<=# )([\w.-]+\.rules):(\d+)(?=\)?$)", add, text, flags=re.M)
-
-
-def failing_pc(proc, tb) -> Optional[int]:
-    """The instruction a traceback through a generated function failed at."""
-    run = getattr(proc, "run", None)
-    if run is None:
-        return None
-    code = run.__code__
-    lines = None
-    while tb is not None:
-        f = tb.tb_frame.f_code  # a native module's frames carry its file, name and line
-        if f is code or (f.co_filename == code.co_filename and
-                         f.co_name.rsplit(".", 1)[-1] == code.co_name):
-            lines = tb.tb_lineno
-        tb = tb.tb_next
-    if lines is None:
-        return None
-    return proc.owner_lines.get(lines)
 
 
 def summary(prog) -> str:

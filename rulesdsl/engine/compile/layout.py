@@ -1,4 +1,5 @@
-"""Laying out the state: zone and variable instances, and the cards every deck makes, with their labels."""
+"""Laying out the state: zone and variable instances, and the cards every deck makes, with
+their labels."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import itertools
 from typing import Callable
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import RulesError, RuntimeRulesError
+from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.limits import ENV, limit
-from rulesdsl.engine.compile.program import VarLayout, ZoneLayout, seat_label
+from rulesdsl.engine.compile.program import VarLayout, ZoneLayout
+from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.seats import seat_label
 
 
 class Layout:
@@ -70,8 +73,7 @@ class Layout:
             def one(st, L):
                 k = a(st, L)
                 if k is None or not 0 <= k < size0:
-                    raise RuntimeRulesError("R010", f"{name}[...] was given "
-                                            f"{'none' if k is None else k}", span)
+                    errors.bad_index(name, k, span)
                 return base + k
             return one
         strides = []
@@ -87,8 +89,7 @@ class Layout:
             for f, stride, size in zip(args, strides, sizes):
                 k = f(st, L)
                 if k is None or not 0 <= k < size:
-                    raise RuntimeRulesError("R010", f"{name}[...] was given an index of none",
-                                            span)
+                    errors.bad_indexes(name, span)
                 i += k * stride
             return i
         return many

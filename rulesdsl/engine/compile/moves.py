@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from rulesdsl.lang import ast
-from rulesdsl.engine.compile.program import MASK, mask_cards, moves_cost
+from rulesdsl.engine.compile.program import MASK, mask_cards
+from rulesdsl.engine.runtime.cards import card_cost_source, moves_cost
+from rulesdsl.engine.runtime.work import move_lines
 from rulesdsl.engine.compile.generate import Statement
 
 
@@ -41,21 +43,17 @@ class Moves:
         def move(st, fr):
             L = fr[2]
             cards = what(st, L)
-            b.moves -= moves_cost(st, cards)
-            if b.moves < 0:
-                b.move(0, span)
+            b.move(moves_cost(st, cards), span)
             st.move_cards(cards, to(st, L), bottom)
         budget = self.ref(b, "BUDGET")
         fast = self.one_card_move(s, to, None, budget)
         if fast is not None:
             self.emit(move, s.span, Statement("do", fast))
             return
+        # moves_cost inline for one card, the usual move
+        cost = f"({card_cost_source('_c[0]')}) if len(_c) == 1 else moves_cost(st, _c)"
         general = (f"_c = {self.cards_source(s.what, what)}",
-                   # moves_cost inline for one card, the usual move
-                   f"{budget}.moves -= (1 + len(st.zones[st.loc[_c[0]]]) // 1000) "
-                   "if len(_c) == 1 else moves_cost(st, _c)",
-                   f"if {budget}.moves < 0:",
-                   f"    {budget}.move(0, {self.ref(span, 'S')})",
+                   *move_lines(budget, cost, self.ref(span, 'S')),
                    f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")
         general = self.all_cards_move(s, to, budget, general)
         self.emit(move, s.span, Statement("do", self.pile_move(s, to, budget, general)))
@@ -69,9 +67,7 @@ class Moves:
                 or s.bottom or not dest.isdigit() or self.p.zone_capacity[int(dest)]:
             return general
         return ("if not st.effect_depth:",
-                f"    {budget}.moves -= st.all_cards_cost()",
-                f"    if {budget}.moves < 0:",
-                f"        {budget}.move(0, {self.ref(s.span, 'S')})",
+                *move_lines(budget, "st.all_cards_cost()", self.ref(s.span, 'S'), "    "),
                 f"    st.move_all_cards({dest})",
                 "else:") + tuple("    " + line for line in general)
 
@@ -101,9 +97,7 @@ class Moves:
         return (f"_k = {self.xs(s.what)}",
                 "_z = st.zones[_k]",
                 "_n = len(_z)",
-                f"{budget}.moves -= _n + _n * _n // 1000",
-                f"if {budget}.moves < 0:",
-                f"    {budget}.move(0, {self.ref(s.span, 'S')})",
+                *move_lines(budget, "_n + _n * _n // 1000", self.ref(s.span, 'S')),
                 f"_d = {dest}",
                 "if _k == _d or st.effect_depth:",
                 "    st.move_cards(list(_z), _d, False)",
@@ -194,9 +188,7 @@ class Moves:
                                                  f", {deferred}))" if deferred else ") + _w)")
         if budget is not None:
             lines += ["if _c is not None:",
-                      f"    {budget}.moves -= 1 + len(st.zones[st.loc[_c]]) // 1000",
-                      f"    if {budget}.moves < 0:",
-                      f"        {budget}.move(0, {self.ref(s.span, 'S')})"]
+                      *move_lines(budget, card_cost_source("_c"), self.ref(s.span, 'S'), "    ")]
         lines += place + ["if _c is None:", "    pass"]
         return tuple(lines + [
             "elif st.effect_depth:",
@@ -206,19 +198,10 @@ class Moves:
             f"        st._events.append{entry}"])
 
     def card_moved_lines(self, dest: str, first: int) -> list:
-        """What State.move_cards does to move card `_c` from its zone `_f` to `dest` (a
-        zone like `first`), without the log entry: the usual case, the top card taken."""
-        # an unordered zone keeps its cards sorted, as State.move_cards does
-        put = (f"_insort(st.zones[{dest}], _c)" if self.p.zone_unordered[first] else
-               f"st.zones[{dest}].append(_c)")
-        return ["_f = st.loc[_c]",
-                "_z = st.zones[_f]",
-                "if _z[-1] == _c:",
-                "    _z.pop()",
-                "else:",
-                "    _z.remove(_c)",
-                put,
-                f"st.loc[_c] = {dest}"]
+        """Card `_c` moved to `dest` (a zone like `first`) as State.move_cards moves one
+        card (runtime/cards.py), the zone it left in `_f`; without the log entry."""
+        unordered = bool(self.p.zone_unordered[first])
+        return [f"_f = _move_card(st.zones, st.loc, _c, {dest}, {unordered})"]
 
     def s_Shuffle(self, s: ast.Shuffle):
         z = self.expr(s.zone)
@@ -247,5 +230,7 @@ class Moves:
 
     def s_Swap(self, s: ast.Swap):
         a, b = self.expr(s.a), self.expr(s.b)
-        swap = (lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2])))
+
+        def swap(st, fr):
+            st.swap(a(st, fr[2]), b(st, fr[2]))
         self.emit(swap, s.span, self.plain(swap))

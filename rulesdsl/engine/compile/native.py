@@ -25,6 +25,7 @@ import tempfile
 
 from rulesdsl.cache import cache_folder
 from rulesdsl.engine import cython_build
+from rulesdsl.engine.compile import program
 from rulesdsl.engine.cython_build import NativeUnavailable  # (compile_program's too)
 
 
@@ -35,8 +36,7 @@ def requested() -> bool:
 def engine_is_native() -> bool:
     """Is the engine itself built (native_engine.py)? Then State is a C type whose fields
     the game's module reads directly; a module built so loads only beside that engine."""
-    from rulesdsl.engine.state import machine
-    return machine._NATIVE
+    return program.ENGINE_BUILT  # built with the state (native_engine.HOT)
 
 
 def module_text(pieces: list, namespace: dict, typed: bool = False) -> tuple[str, int]:

@@ -1,8 +1,9 @@
-"""The compiled program: procedures, the layout of zones and variables, and the decision instruction (`Ask`) the engine stops at."""
+"""The compiled program: procedures, the layout of zones and variables, and the decision
+instruction (`Ask`) the engine stops at."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 import attrs
 
 from rulesdsl.lang import ast
@@ -10,24 +11,16 @@ from rulesdsl.engine.budget import Budget
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.lang.secrets import tells_card
 from rulesdsl.engine.together import bind_tuple, tuple_options
+from rulesdsl.engine.runtime.seats import seat_label
 
-try:  # True where this module is built by Cython (RULESDSL_ENGINE=native)
-    import cython
-    _COMPILED = cython.compiled
+
+try:  # True where the engine is built by Cython (RULESDSL_ENGINE=native): this module
+    import cython  # is built with the state and the machine (native_engine.HOT)
+    ENGINE_BUILT = cython.compiled
 except ImportError:
-    _COMPILED = False
-
+    ENGINE_BUILT = False
 
 SUSPEND = True
-
-
-MAX_RANGE = 100_000
-
-
-MAX_INT = 2 ** 53
-
-
-MAX_CARDS = 1_000_000  # cards in all decks together (R020)
 
 
 @attrs.define
@@ -106,26 +99,14 @@ class Program:
     depth_limit: int = 200
     labeller: Callable = None
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
-    present: object = None  # the model's Presentation: about, titles, texts, internal
+    present: Any = None  # the model's Presentation: about, titles, texts, internal
     shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
     budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
-    pieces: object = None  # engine.pieces.Pieces: the changing fields of cards, if any
+    pieces: Any = None  # engine.pieces.Pieces: the changing fields of cards, if any
     generated: str = ""  # the generated Python source (rulesdsl compile --show)
 
     def label(self, t: str, v) -> str:
         return self.labeller(t, v)
-
-
-def range_list(x: int, y: int, k: int, budget, span) -> list:
-    """`x..y by k` as a list, its length spent from the work budget."""
-    if k <= 0:
-        raise RuntimeRulesError("R016", f"a range's step must be positive, not {k}", span)
-    if (y - x) // k > MAX_RANGE:
-        raise RuntimeRulesError("R016", f"the range {x}..{y} has more than {MAX_RANGE} "
-                                "values", span, ["use a larger step"])
-    values = range(x, y + 1, k)
-    budget.spend(len(values), span)
-    return list(values)
 
 
 def first_of_each_label(options: list) -> list:
@@ -157,25 +138,6 @@ def number_option(made: dict, x: int) -> tuple:
     if len(made) < 10_000:
         made[x] = option
     return option
-
-
-def moves_cost(st, cards: list) -> int:
-    """What moving `cards` costs: one each, plus a thousandth of the pile each leaves (taking
-    a card out of a long list shifts the rest: a loop of single moves is quadratic)."""
-    if len(cards) == 1:
-        return 1 + len(st.zones[st.loc[cards[0]]]) // 1000
-    if _COMPILED:  # a loop in C; in Python, maps make no Python call per card
-        zones, loc = st.zones, st.loc
-        piles = 0
-        for c in cards:
-            piles += len(zones[loc[c]])
-        return len(cards) + piles // 1000
-    return len(cards) + sum(map(len, map(st.zones.__getitem__,
-                                         map(st.loc.__getitem__, cards)))) // 1000
-
-
-def seat_label(s) -> str:
-    return "none" if s is None else f"P{s + 1}"
 
 
 def _unique(label: str, seen: dict) -> str:
@@ -231,7 +193,7 @@ class Ask:
         out = []
         seen = {}
         label = self.label
-        for ai, (kind, text, cond, body_pc, slot, src, et) in enumerate(self.alts):
+        for ai, (kind, text, cond, _body_pc, slot, src, et) in enumerate(self.alts):
             if kind == "named":
                 if cond is None or cond(st, L):
                     lab = text(st, L)

@@ -11,72 +11,30 @@ for `rulesdsl compile GAME --show`, and compiled code is cached by its text."""
 
 from __future__ import annotations
 
-import bisect
 import builtins
 import re
 from typing import Optional
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.lang.limits import limit
-from rulesdsl.engine.compile.program import MASK, MAX_INT, moves_cost, range_list
+from rulesdsl.engine.compile.program import MASK
+from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.cards import move_card, moves_cost
+from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
 from rulesdsl.engine.journal import Later
-from rulesdsl.engine.compile.generate import Statement, compiled, quoted
+from rulesdsl.engine.compile.generate import Statement, compiled
+from rulesdsl.engine.runtime.places import quoted
 
 
-# helpers the generated code calls on its error paths only
-def _none_field(name, span):
-    raise RuntimeRulesError("R013", f"asked for .{name} of none", span,
-                            ["check that a card was found before using it"])
-
-
-def _none_operand(op, span):
-    raise RuntimeRulesError("R013", f"'{op}' was given none", span)
-
-
-def _none_call(name, span):
-    raise RuntimeRulesError("R013", f"{name}(none)", span)
-
-
-def _bad_indexes(name, span):
-    raise RuntimeRulesError("R010", f"{name}[...] was given an index of none", span)
-
-
-def _bad_item(k, seq, span):
-    raise RuntimeRulesError("R014", f"index {k} is outside a list of {len(seq)}", span)
-
-
-def _grid_none(name, c, d, span):
-    what = "a cell" if c is None else "a direction"
-    raise RuntimeRulesError("R013", f"{name}(...) was given none for {what}", span,
-                            ["check for none first: a neighbour off the board is none"])
-
-
-def _no_seat(k, n, span):
-    raise RuntimeRulesError("R017", f"seat({k}) does not exist with {n} players", span)
-
-
-def _by_zero(op, span):
-    raise RuntimeRulesError("R015", f"'{op}' by zero", span)
-
-
-def _too_big(span):
-    raise RuntimeRulesError("R030", f"a number grew past {MAX_INT}", span,
-                            ["numbers stay within -2^53..2^53"])
-
-
-def _no_play(span):
-    raise RuntimeRulesError("R012", "play needs a card and a player, got none", span)
-
-
-def _bad_index(name, k, span):
-    raise RuntimeRulesError("R010", f"{name}[...] was given {'none' if k is None else k}", span)
-
-
-HELPERS = {"_bad_indexes": _bad_indexes, "_bad_item": _bad_item, "_grid_none": _grid_none, "_none_call": _none_call, "_none_field": _none_field, "_none_operand": _none_operand, "_too_big": _too_big,
-           "_bad_index": _bad_index, "_by_zero": _by_zero, "_no_seat": _no_seat, "MAX_INT": MAX_INT,
-           "moves_cost": moves_cost, "LATER": Later, "_range_list": range_list,
-           "_insort": bisect.insort, "_no_play": _no_play}
+# helpers the generated code calls (the errors on its failing paths only), by the names
+# it has always called them
+HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
+           "_grid_none": errors.grid_none, "_none_call": errors.none_call,
+           "_none_field": errors.none_field, "_none_operand": errors.none_operand,
+           "_too_big": errors.too_big, "_bad_index": errors.bad_index,
+           "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "_no_play": errors.no_play,
+           "MAX_INT": MAX_INT, "moves_cost": moves_cost, "_move_card": move_card,
+           "LATER": Later, "_range_list": range_list}
 
 _COMPARE = {"<", ">", "<=", ">="}
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
@@ -496,7 +454,8 @@ class Source:
         if len(e.args) != len(layout.sizes):
             return None
         if len(e.args) > 1:
-            return f"st.vars[{self.index_source(layout, e.args, [None] * len(e.args), None, e.span)}]"
+            unknown = [None] * len(e.args)
+            return f"st.vars[{self.index_source(layout, e.args, unknown, None, e.span)}]"
         arg = self.xs(e.args[0])
         t, size, span = self.temp(), layout.sizes[0], self.ref(e.span, "S")
         return (f"(st.vars[{layout.base} + {t}] if ({t} := {arg}) is not None and "

@@ -11,16 +11,18 @@ from __future__ import annotations
 from operator import attrgetter, itemgetter
 from typing import Optional
 
-from rulesdsl.engine.compile import Program, seat_label
+from rulesdsl.engine.compile.program import Program
+from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.journal import EventLog, Journal
 from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.state.machine import _NATIVE, Machine
 from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
 # what saves, scenarios and determinization read from here
-from rulesdsl.engine.state.data import (  # noqa: F401
+from rulesdsl.engine.state.data import (
     FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, _copy_locals,
-    _key_value, _owner_of, _split_name, _version, source_hash, splitmix64)
+    _key_value, _split_name, _version, source_hash)
+from rulesdsl.engine.runtime.seats import owner_of as _owner_of
 
 _label_of = itemgetter(0)  # an option (label, alternative, value) -> its label
 _action_of = _ACTIONS.__getitem__  # a label -> its one Action (data._Actions)
@@ -49,7 +51,8 @@ class State(Machine, Views, Saving):
         self.effect_depth = 0
         self.pending = None  # (seat, options) while waiting for a decision
         self.seed = 0
-        self._actions = None  # the Action objects of `pending`, made on first request
+        # the Action objects of `pending`, made on first request (a type comment: see machine.py)
+        self._actions = None  # type: tuple | None
         self._origin = None  # a snapshot to replay from after an interrupted apply
         self._origin_at = 0  # the length of the history at that snapshot
         self.memo = None  # while a decision's options are computed: pure calls' results
@@ -254,4 +257,5 @@ class State(Machine, Views, Saving):
 
 
 if not _NATIVE:  # in Python a property of attrgetter makes no Python call: quicker
-    State.is_over = property(attrgetter("over"), doc=State.is_over.__doc__)
+    State.is_over = property(  # type: ignore[method-assign,assignment]
+        attrgetter("over"), doc=State.is_over.__doc__)

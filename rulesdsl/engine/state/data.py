@@ -1,4 +1,5 @@
-"""The plain-data pieces of a state: actions, the random number generator, and the helpers that name zones, variables and versions."""
+"""The plain-data pieces of a state: actions, and the helpers that name zones, variables
+and versions."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from operator import itemgetter
 import hashlib
 
 from rulesdsl.lang.limits import bounded_int, brief
-from rulesdsl.engine.compile import seat_label
+from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.lang.errors import RulesError
 
 
@@ -17,7 +18,6 @@ FORMAT = "rulesdsl-state"
 FORMAT_VERSION = 1
 
 
-MASK64 = (1 << 64) - 1
 
 
 REPLAY_SPAN = 256  # a failed apply replays at most this many actions (see _rewind)
@@ -61,15 +61,6 @@ class _Actions(dict):
 _ACTIONS = _Actions()
 
 
-def splitmix64(x: int) -> tuple[int, int]:
-    """One step of SplitMix64: (new state, 64 random bits). Small state, easy to save."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x, z ^ (z >> 31)
-
-
 def fold_repeats(chain: list) -> list:
     """A call chain with its repeating stretch told once: runaway recursion shows
     "a -> b" and "... a -> b again 99 more times", not 200 lines."""
@@ -99,18 +90,6 @@ def fold_repeats(chain: list) -> list:
 
 def _copy_locals(L: list) -> list:
     return [x[:] if type(x) is list else x for x in L]
-
-
-def _owner_of(lay, k: int):
-    if "player" not in lay.dims:
-        return None
-    # decode the flat offset into keys
-    keys = []
-    for s in reversed(lay.sizes):
-        keys.append(k % s)
-        k //= s
-    keys.reverse()
-    return keys[lay.dims.index("player")]
 
 
 def _jsonable(prog, t: str, v):

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-import bisect
 from typing import Optional
 
 from rulesdsl.lang.errors import RulesError, RuntimeRulesError
-from rulesdsl.engine.state.data import MASK64, fold_repeats, splitmix64
-from rulesdsl.engine.compile.generate import failing_pc
+from rulesdsl.engine.state.data import fold_repeats
+from rulesdsl.engine.runtime.randoms import MASK64, splitmix64
+from rulesdsl.engine.runtime.cards import move_card
+from rulesdsl.engine.runtime.errors import runaway
+from rulesdsl.engine.runtime.places import failing_pc
 
+# Types for the type checker are comments here (`# type: dict`): Cython would read an
+# annotation as a C type for the native build.
 try:  # True where this module is built by Cython (RULESDSL_ENGINE=native)
     import cython
     _NATIVE = cython.compiled
 except ImportError:
     _NATIVE = False
 
-# SplitMix64's constants (data.splitmix64); machine.pxd makes them C integers
+# SplitMix64's constants (runtime/randoms.py); machine.pxd makes them C integers
 _GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _MASK64, _MASK32 = (1 << 64) - 1, (1 << 32) - 1
 
@@ -69,7 +73,7 @@ class Machine:
                 if e.span is None:
                     e.span = proc.spans[self._failed_at(proc, pc, e)]
                 if not e.trace:
-                    e.trace = self._trace()
+                    e.trace = tuple(self._trace())
                 raise
             except RulesError:
                 raise
@@ -86,12 +90,7 @@ class Machine:
                 return
             steps += 1
             if steps > limit:
-                raise RuntimeRulesError(
-                    "R003", f"the rules ran {limit:,} steps without asking anyone to decide",
-                    proc.spans[min(pc, len(proc.spans) - 1)],
-                    ["a loop may never end: check its condition",
-                     "a game that truly needs more can raise the limit: "
-                     "rulesdsl.load(game, step_limit=N)"], self._trace())
+                runaway(limit, proc.spans[min(pc, len(proc.spans) - 1)], self._trace())
         self.over = True
         self.pending = None
 
@@ -181,19 +180,7 @@ class Machine:
                 bottom and prog.zone_unordered[dest]):
             # the common case, one card onto a pile or into a hand: no grouping
             c = cards[0]
-            src = loc[c]
-            z = zones[src]
-            if z[-1] == c:
-                z.pop()
-            else:
-                z.remove(c)
-            if bottom:
-                zones[dest].insert(0, c)
-            elif prog.zone_unordered[dest]:
-                bisect.insort(zones[dest], c)  # kept sorted, as below
-            else:
-                zones[dest].append(c)
-            loc[c] = dest
+            src = move_card(zones, loc, c, dest, prog.zone_unordered[dest], bottom)
             if log and src != dest:
                 self._events.append(("move", (c,), src, dest) +
                                     (() if words is None else tuple(words)))
@@ -217,7 +204,7 @@ class Machine:
             return
         if len(set(cards)) != len(cards):  # a card listed twice lands where it is last
             cards = list(dict.fromkeys(cards[::-1]))[::-1]
-        groups = {}
+        groups = {}  # type: dict
         for c in cards:
             groups.setdefault(loc[c], []).append(c)
         for src, cs in groups.items():  # out of their zones, which keep their order
@@ -276,7 +263,7 @@ class Machine:
         """While a card effect runs, zones with `keeps N` keep their earliest N cards."""
         keep = self.prog.zone_keep
         loc = self.loc
-        by_src = {}
+        by_src = {}  # type: dict
         for c in cards:
             src = loc[c]
             if keep[src] and src != dest:
@@ -328,18 +315,6 @@ class Machine:
             if k < total:
                 self._events.append(("move", tuple(order[k::n]), source, family_base + seat))
 
-    def _place(self, c: int, dest: int) -> None:
-        target = self.zones[dest]
-        if self.prog.zone_unordered[dest]:
-            bisect.insort(target, c)
-        else:
-            target.append(c)
-        self.loc[c] = dest
-        cap = self.prog.zone_capacity[dest]
-        if cap and len(target) > cap:
-            raise RuntimeRulesError("R021", f"{self.prog.zone_names[dest]} holds at most {cap} "
-                                    "cards")
-
     def swap(self, a: Optional[int], b: Optional[int]) -> None:
         if a is None or b is None:
             raise RuntimeRulesError("R012", "swap needs two cards, got none")
@@ -356,7 +331,7 @@ class Machine:
 
     def reveal(self, cards: list, seats: Optional[list] = None) -> None:
         """Show cards to everyone, or only to `seats`; the log names the zone they lie in."""
-        by_zone = {}
+        by_zone = {}  # type: dict
         for c in cards:
             by_zone.setdefault(self.loc[c], []).append(c)
         extra = () if seats is None else (tuple(sorted(set(seats))),)

@@ -32,7 +32,7 @@ class Saving:
         self._history = history.copy()
         self._events = events.copy()
         self.pending = None
-        self._actions = None
+        self._actions = None  # type: tuple | None
         self.memo = None
 
     def _rewind(self, before: int) -> None:

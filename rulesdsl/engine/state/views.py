@@ -1,4 +1,5 @@
-"""What a seat may see: views, the log as text, the game's words, and what the runner needs to lay out a screen."""
+"""What a seat may see: views, the log as text, the game's words, and what the runner needs
+to lay out a screen."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import math
 from typing import Optional
 
 from rulesdsl.lang.limits import brief
-from rulesdsl.engine.compile import seat_label
+from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.lang.errors import RulesError
-from rulesdsl.engine.state.data import _flat, _jsonable, _owner_of, _split_name
+from rulesdsl.engine.state.data import _flat, _jsonable, _split_name
+from rulesdsl.engine.runtime.seats import owner_of
 from rulesdsl.engine.pieces import card_text
 
 
@@ -111,7 +113,7 @@ class Views:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < prog.nplayers:
             raise RulesError("A002", f"there is no seat {brief(seat)} in a game of "
                              f"{prog.nplayers}", None, ["a seat is a number from 0"])
-        zones = {}
+        zones: dict = {}
         for zi, name in enumerate(prog.zone_names):
             cards = self.zones[zi]
             if self.can_see(zi, seat):
@@ -127,7 +129,7 @@ class Views:
                 if lay.visibility == "hidden":
                     continue
                 if lay.visibility == "private":
-                    owner = _owner_of(lay, k)
+                    owner = owner_of(lay, k)
                     if owner != seat:
                         continue
                 variables[name] = _jsonable(prog, lay.type, self.vars[i])
@@ -176,11 +178,12 @@ class Views:
     def describe(self) -> dict:
         """What the declarations say about each zone, variable and card, for showing a view
         (no game state in it): {"zones": {instance name: {"zone", "owner" (seat or None),
-        "visibility", "unordered", "board" (the board it is indexed by, or None)}}, "vars": {instance name: {"var", "owner" (seat or
-        None), "board" (the board enum it is indexed by, or None), "type"}}, "boards":
-        {board: [nodes]}, "grids": {grid board: [width, height]}, "hex": [hex boards], "enums": {enum: [values]} (boards too), "cards": {label: {"kind",
-        "group", "order"}}}. A card's group is the value of its first enum field (e.g. its
-        colour) or else its root kind; "order" sorts a hand."""
+        "visibility", "unordered", "board" (the board it is indexed by, or None)}}, "vars":
+        {instance name: {"var", "owner" (seat or None), "board" (the board enum it is
+        indexed by, or None), "type"}}, "boards": {board: [nodes]}, "grids": {grid board:
+        [width, height]}, "hex": [hex boards], "enums": {enum: [values]} (boards too),
+        "cards": {label: {"kind", "group", "order"}}}. A card's group is the value of its
+        first enum field (e.g. its colour) or else its root kind; "order" sorts a hand."""
         prog = self.prog
         cached = getattr(prog, "_describe", None)
         if cached is not None:
@@ -197,11 +200,11 @@ class Views:
             board = next((d for d in lay.dims if d in prog.adjacency), None)
             for k in range(math.prod(lay.sizes)):
                 variables[prog.var_names[lay.base + k]] = {
-                    "var": lay.name, "owner": _owner_of(lay, k), "board": board,
+                    "var": lay.name, "owner": owner_of(lay, k), "board": board,
                     "type": lay.type}
         kinds = getattr(getattr(self.game, "model", None), "kinds", {}) or {}
         enum_fields = []
-        for f, values in prog.fields.items():
+        for f in prog.fields:
             for kinfo in kinds.values():
                 t = getattr(kinfo, "fields", {}).get(f)
                 if t and t[0] in prog.enums:

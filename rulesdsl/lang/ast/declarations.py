@@ -8,7 +8,7 @@ from typing import Optional
 from rulesdsl.lang.errors import Span
 from rulesdsl.lang.ast.expressions import Text
 from rulesdsl.lang.ast.statements import Block
-from rulesdsl.lang.ast.types import Param
+from rulesdsl.lang.ast.types import Param, TypeRef
 from rulesdsl.lang.ast.node import node, span_field
 
 
@@ -54,7 +54,7 @@ class Option:
     """A variant chosen before the game. Example: `option refund: bool = false`"""
     span: Span = span_field()
     name: str = ""
-    type: TypeRef = None
+    type: Optional[TypeRef] = None
     default: object = None
     doc: str = ""
 
@@ -73,7 +73,7 @@ class Field:
     """An attribute of a kind or enum. Example: `value: int = 0`"""
     span: Span = span_field()
     name: str = ""
-    type: TypeRef = None
+    type: Optional[TypeRef] = None
     default: object = None
     changing: bool = False  # `var rank: Rank = man` in a kind: a piece's state, set in play
 
@@ -134,7 +134,8 @@ class DeckEntry:
 
 @node
 class Deck:
-    """Every card of the game and the zone it starts in. Example: `deck stock { joker(Colour, 0) }`"""
+    """Every card of the game and the zone it starts in.
+    Example: `deck stock { joker(Colour, 0) }`"""
     span: Span = span_field()
     zone: str = ""
     per_player: str = ""  # binder name when the deck is made once per player
@@ -159,7 +160,7 @@ class Var:
     `var money: int per player = 320_000 private`"""
     span: Span = span_field()
     name: str = ""
-    type: TypeRef = None
+    type: Optional[TypeRef] = None
     dims: tuple = ()
     default: object = None
     visibility: str = "public"
@@ -191,7 +192,7 @@ class Phase:
     span: Span = span_field()
     name: str = ""
     params: tuple = ()
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node
@@ -199,7 +200,7 @@ class Setup:
     """Runs once before the first decision; scenarios apply right after it. Example:
     `setup { shuffle stock }`"""
     span: Span = span_field()
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node
@@ -218,7 +219,7 @@ class Response:
     card: str = ""
     player: str = ""
     where: object = None
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node
@@ -234,7 +235,7 @@ class Invariant:
 class Score:
     """Each player's score. Example: `score(p: player) = games_won[p]`"""
     span: Span = span_field()
-    param: Param = None
+    param: Optional[Param] = None
     value: object = None
     visibility: str = "public"
 
@@ -245,7 +246,7 @@ class Evaluate:
     stops before the game ends; never shown to anyone. Example:
     `evaluate(p: player) = 10 * tricks_won[p] + size(hand[p])`"""
     span: Span = span_field()
-    param: Param = None
+    param: Optional[Param] = None
     value: object = None
 
 

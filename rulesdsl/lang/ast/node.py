@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
+if TYPE_CHECKING:  # tells the type checker that a node's fields make its __init__
+    from typing_extensions import dataclass_transform
+else:
+    def dataclass_transform(**_):
+        return lambda f: f
 
+
+@dataclass_transform(frozen_default=True, field_specifiers=(attrs.field,))
 def node(cls):
     """Make `cls` a frozen attrs node; its `span` field is excluded from eq and repr."""
     return attrs.frozen(cls, eq=True, repr=True)

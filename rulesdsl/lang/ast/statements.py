@@ -97,16 +97,16 @@ class Reveal:
 class Log:
     """Writes a line to the game log. Example: `log "{p} withdraws"`"""
     span: Span = span_field()
-    text: Text = None
+    text: Optional[Text] = None
 
 
 @node
 class NamedChoice:
     """An option named by its label. Example: `"pass" { set passed[p] = true }`"""
     span: Span = span_field()
-    label: Text = None
+    label: Optional[Text] = None
     cond: object = None
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node
@@ -117,8 +117,8 @@ class BinderChoice:
     binder: str = ""
     source: object = None
     where: object = None
-    body: Block = None
-    label: Text = None  # None: the element's own label
+    body: Optional[Block] = None
+    label: Optional[Text] = None  # None: the element's own label
 
 
 @node
@@ -140,8 +140,8 @@ class TupleChoice:
     binders: tuple = ()
     sources: tuple = ()
     where: object = None
-    body: Block = None
-    label: Text = None  # None: the elements' labels, joined by spaces
+    body: Optional[Block] = None
+    label: Optional[Text] = None  # None: the elements' labels, joined by spaces
 
 
 @node
@@ -185,7 +185,7 @@ class Repeat:
     """Runs the block, then again until the condition holds. Example:
     `repeat { trick } until tricks[red] == 3`"""
     span: Span = span_field()
-    body: Block = None
+    body: Optional[Block] = None
     until: object = None
 
 
@@ -194,7 +194,7 @@ class While:
     """Runs the block while the condition holds. Example: `while size(stock) > 0 { ... }`"""
     span: Span = span_field()
     cond: object = None
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node
@@ -204,7 +204,7 @@ class For:
     binder: str = ""
     source: object = None
     where: object = None
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node
@@ -217,7 +217,7 @@ class Turns:
     start: object = None
     skip: object = None
     until: object = None
-    body: Block = None
+    body: Optional[Block] = None
 
 
 @node

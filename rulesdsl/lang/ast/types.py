@@ -24,4 +24,4 @@ class Param:
     """A typed parameter. Example: `p: player`"""
     span: Span = span_field()
     name: str = ""
-    type: TypeRef = None
+    type: Optional[TypeRef] = None

@@ -25,7 +25,7 @@ from rulesdsl.lang.check.statements import Statements
 from rulesdsl.lang.check.types import Types
 from rulesdsl.lang.check.names import Names
 # the model and its helpers are this package's API to the compiler and the tools
-from rulesdsl.lang.check.model import (  # noqa: F401
+from rulesdsl.lang.check.model import (
     AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, Model, PhaseInfo, Scope, elem_of,
     list_of)
 
@@ -71,7 +71,9 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
 
     def name_at(self, span: Optional[Span], name: str, after: str = "") -> Optional[Span]:
         """The span of the word `name` inside `span`, after the pattern `after`; else `span`."""
-        text = self.m.sources.get(span.path) if span is not None else None
+        if span is None:
+            return None
+        text = self.m.sources.get(span.path)
         if text is None or not 0 <= span.start < span.end <= len(text):
             return span
         lines = line_table(text)

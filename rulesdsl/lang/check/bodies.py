@@ -1,4 +1,5 @@
-"""Checking the bodies of definitions, phases and cards, and what the whole file leaves unused or unreachable."""
+"""Checking the bodies of definitions, phases and cards, and what the whole file leaves
+unused or unreachable."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ class Bodies:
                 self.err("E601", f"the default {o.default.value} is outside {o.type.low}.."
                          f"{o.type.high}", o.default.span)
         for e in m.enums.values():
-            for i, item_attrs in enumerate(e.attrs):
+            for item_attrs in e.attrs:
                 for fname, a in item_attrs.items():
                     self.scope = Scope(e.decl)
                     self.context = "define"

@@ -7,11 +7,16 @@ from typing import Optional
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import Span
 from rulesdsl.lang.check.model import HEX_DIRECTIONS
-from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, DefineInfo, EnumInfo, GRID_MAX, KindInfo, PhaseInfo, RESERVED_TYPE_NAMES, STATEMENT_KEYWORDS, Scope, VarInfo, ZoneInfo, elem_of, list_of
+from rulesdsl.lang.check.model import (
+    AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, DefineInfo, EnumInfo, GRID_MAX,
+    KindInfo, PhaseInfo, RESERVED_TYPE_NAMES, STATEMENT_KEYWORDS, Scope, VarInfo, ZoneInfo,
+    elem_of, list_of)
 
 
 class Declarations:
     """Collects every declaration into the model and checks its parts."""
+
+    scope: Optional[Scope]  # the local names in reach (set by the checker, Checker.__init__)
 
     def global_names(self) -> dict:
         """Every declared global name -> what it is (for duplicates and did-you-mean)."""
@@ -38,7 +43,7 @@ class Declarations:
         """What statements and names look up, built once when every declaration is in: a
         scan of all declarations per statement would make a long file's check quadratic."""
         self.globals = self.global_names()
-        self.enum_value_owner = {}
+        self.enum_value_owner: dict = {}
         for e in self.m.enums.values():   # the first enum declaring a value owns it
             for v, i in e.positions.items():
                 self.enum_value_owner.setdefault(v, (e, i))
@@ -108,7 +113,8 @@ class Declarations:
                             self.err("E400", f"{it.name} gives {len(it.args)} value"
                                      f"{'s' if len(it.args) != 1 else ''} but enum {d.name} has "
                                      f"{n} field{'s' if n != 1 else ''}", it.span,
-                                     [f"give one value for each of: {', '.join(fields) or 'no fields'}"])
+                                     ["give one value for each of: "
+                                      f"{', '.join(fields) or 'no fields'}"])
                         values.append(it.name)
                         values_seen.add(it.name)
                         attrs_.append({f.name: a for f, a in zip(d.fields, it.args)})

@@ -1,4 +1,5 @@
-"""What the checker learns about a file: the declared names and their types (the model), and scopes of local names."""
+"""What the checker learns about a file: the declared names and their types (the model),
+and scopes of local names."""
 
 from __future__ import annotations
 
@@ -6,9 +7,6 @@ from typing import Optional
 import attrs
 
 from rulesdsl.lang import ast
-
-
-SCALARS = ("int", "bool", "player", "card")
 
 
 NULLABLE_BASE = ("player", "card", "int")  # a number may be none: not yet known

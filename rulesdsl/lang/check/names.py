@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, RANDOM_CALLS, elem_of, list_of
+from rulesdsl.lang.check.model import (AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES,
+                                       RANDOM_CALLS, elem_of, list_of)
 
 
 class Names:
@@ -101,7 +102,8 @@ class Names:
             if e.name not in en.fields:
                 self.err("E203", f"{ot} has no field '{e.name}'", e.span,
                          self.suggest(e.name, en.fields) or
-                         [f"{ot} has {'fields ' + ', '.join(en.fields) if en.fields else 'no fields'}"])
+                         [f"{ot} has " + ("fields " + ", ".join(en.fields) if en.fields
+                                          else "no fields")])
                 return "any"
             m.resolved[id(e)] = ("enum_field", (ot, e.name))
             return en.fields[e.name]
@@ -134,7 +136,7 @@ class Names:
             for a in e.args:
                 self.expect("int", self._expr(a), a, "a list index")
             m.resolved[id(e)] = ("list_index", None)
-            return elem_of(ot)
+            return elem_of(ot) or "any"  # (never none here: a list's or a zone's)
         if ot != "any":
             self.err("E303", f"{self.show(ot)} cannot be indexed", e.span)
         for a in e.args:
@@ -191,8 +193,9 @@ class Names:
                     base = at[8:] if pt.startswith("list") else at
                     if at != "any" and base != "any" and \
                             not (base in m.enums and m.enums[base].is_board):
-                        self.err("E300", f"{n} needs {'a list of ' if pt.startswith('list') else 'a '}"
-                                 f"board node{'s' if pt.startswith('list') else ''}, not "
+                        many = pt.startswith("list")
+                        self.err("E300", f"{n} needs {'a list of ' if many else 'a '}"
+                                 f"board node{'s' if many else ''}, not "
                                  f"{self.show(at)}", a.span)
                 else:
                     self.expect(pt, at, a, f"the argument of {n}")

@@ -204,7 +204,7 @@ class Statements:
         found = reads_secret(s.where, self.m) if s.where is not None else ""
         if isinstance(s, ast.For):
             if not found or not any(isinstance(x, (ast.Ask, ast.AskEach))
-                                    for x in s.body.stmts):
+                                    for x in (s.body.stmts if s.body else ())):
                 return
         elif not found and not s.openly:
             found = choices_read_secret(s.choices, self.m)
@@ -404,7 +404,8 @@ class Statements:
             else:
                 self.err("E401", f"{name} is indexed by {', '.join(dims)}: it takes {len(dims)} "
                          f"index{'es' if len(dims) != 1 else ''}, not {len(args)}", span,
-                         [f"write {name}[{', '.join('p' if d == 'player' else d.lower() for d in dims)}]"])
+                         [f"write {name}[" +
+                          ", ".join("p" if d == "player" else d.lower() for d in dims) + "]"])
         for a, d in zip(args, dims):
             self.expect(d, self.expr(a), a, f"an index of {name}")
         for a in args[len(dims):]:

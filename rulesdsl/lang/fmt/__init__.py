@@ -35,7 +35,8 @@ The layout (docs/tools.md says the same for authors):
   `option` are one sort (the header), and `define` and `modifier` are one sort. Inside
   bodies, the author's single blank lines between items are kept.
 - `about` and `text NAME` put each of their strings on a line of its own, indented one
-  level; a single string written on the head's line stays there. `title`, `text`, `internal` and `show` are one sort of declaration.
+  level; a single string written on the head's line stays there. `title`, `text`,
+  `internal` and `show` are one sort of declaration.
 - Comments are kept, in order. A comment on a line of its own stays on a line of its own,
   before the code that followed it, at that code's indentation; a comment after code stays
   at the end of that line, two spaces after the code. The trailing comments of

@@ -62,6 +62,7 @@ class Rules(Transformer):
         line = tok.line + self.line_offset
         while i < len(body):
             m = _PLAIN_RUN.match(body, i)
+            assert m is not None  # it matches the empty text at least
             if m.end() > i:
                 buf.append(m.group())
                 i = m.end()

@@ -94,7 +94,7 @@ def parse_expression(text: str, path: str, line: int, column: int):
     except UnexpectedInput as e:
         err = syntax_error(e, text, path)
         col = column + (err.span.column - 1 if err.span else 0)
-        message, hints = err.message, err.hints
+        message, hints = err.message, list(err.hints)
         if err.code == "E102":
             message = message.replace("the file ends too early", "the expression ends too early")
             hints = ["complete the expression before the closing '}'"]

@@ -34,8 +34,8 @@ from rulesdsl.play.runner.display import Display
 from rulesdsl.play.runner.asking import Asking
 # the runner's words are also what the session and the tests read from here
 from rulesdsl.play.runner.text import (  # noqa: F401
-    DEFAULT_OPPONENT, HUMAN, MAX_AGENT_ACTIONS, InputEnded, Quit, at_decision, log_lines,
-    rename_seats, seat_names, view_lines)
+    DEFAULT_OPPONENT, HUMAN, MAX_AGENT_ACTIONS, InputEnded, Quit, Told, at_decision,
+    log_lines, rename_seats, seat_names, view_lines)
 
 
 class Runner(Display, Asking):
@@ -72,6 +72,7 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         self.o = Out(out, plain=plain)
         self.layout = Layout(state)
         self.log_seen = 0             # log entries printed so far
+        self.told = Told()            # the log in words, per seat, told once
         self.names = seat_names(state)
         self.given_names = False
         humans = [seat for seat, kind in enumerate(self.seats) if kind == HUMAN]
@@ -85,6 +86,12 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         # screens on a terminal; a transcript otherwise
         self.screens = bool(humans) and self.o.tty and self._interactive_input()
         self.seen = {s: 0 for s in humans}   # per person: log lines seen at their last move
+        self.moved: set = set()              # the people who moved in this session
+        # the set-up's log (a board laid out piece by piece) is no news: it is not listed
+        # on a person's first screen, only counted there (`log` shows it)
+        self.setup = {s: len(self.told.lines(state, s)) for s in humans} \
+            if not getattr(state, "history", None) else {}
+        self.seen.update(self.setup)
         self.last_on_screen = None           # the person whose view is on screen
         from rulesdsl.play.takeback import valid_notes
         self.takebacks = valid_notes(self.meta.get("takebacks"))   # moves taken back (undo)
@@ -117,7 +124,7 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
         if len(self.state.events) <= self.log_seen:
             return
         seat = viewer if viewer is not None else self.viewer
-        lines = log_lines(self.state, seat)
+        lines = self.told.lines(self.state, seat)
         for line in lines[self.log_seen:]:
             self.say(f"  {self.named(line)}")
         self.log_seen = len(lines)
@@ -189,6 +196,19 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
 
     def run(self) -> int:
         self.save()                   # a bad --save path shows up before the game starts
+        try:
+            self.play_to_the_end()
+        finally:
+            if not self.humans:       # saved once, as it stands: see play_to_the_end
+                self.save()
+        self.show_end()
+        self.show_result()
+        return 0
+
+    def play_to_the_end(self) -> None:
+        """Every decision until the game is over. A game with a person in it is saved after
+        every action; one of computer players only when it stops (over, at the limit,
+        interrupted): saving a long game at every action would cost more than playing it."""
         agent_actions = 0
         while not self.state.is_over:
             seat = self.state.to_move
@@ -196,38 +216,53 @@ view. Elsewhere (a pipe, a file, a script) the runner writes a transcript instea
             if not self.humans:
                 agent_actions += 1
                 if agent_actions > MAX_AGENT_ACTIONS:
-                    raise RulesError("C010", f"the game did not end within "
-                                     f"{MAX_AGENT_ACTIONS} actions",
-                                     hints=["the rules may loop forever; look at the end "
-                                            "conditions"])
+                    raise self.endless()
             if not self.screens:
                 # with several people at one screen, each sees the log through their own eyes
                 self.flush_log(seat if self.several_humans and kind == HUMAN else None)
             if kind == HUMAN:
                 action = self.ask_human(seat)
                 # what this person saw before choosing; their own move is theirs to know
-                self.seen[seat] = len(log_lines(self.state, seat))
+                self.seen[seat] = len(self.told.lines(self.state, seat))
+                self.moved.add(seat)
             else:
                 action = self.agent_choice(seat, kind)
                 if self.omniscient:
                     self.say(f"{self.names[seat]} ({kind}) plays: {self.named(action.label)}")
             # self.state, never a name kept for it: `undo` puts a rebuilt state in its place
             self.state.apply(action)
+            if self.humans:
+                self.save()
+
+    def endless(self) -> RulesError:
+        """C010, as simulate says it: computer players alone did not finish the game."""
+        from rulesdsl.play.saves import default_save_path
+        hints = ["the rules may loop forever; look at the end conditions"]
+        # kept, to be looked at: where --save said, else where a person's game is saved
+        self.save_path = self.save_path or default_save_path(self.game)
+        try:
             self.save()
-        state = self.state
-        if self.screens:
-            self.o.clear()
-            viewer = self.viewer
-            lines = log_lines(state, viewer)
-            start = self.seen.get(viewer, 0) if viewer is not None else len(lines) - 12
-            start = max(start, len(lines) - 20)
-            self.say("the end of the game:", "bold")
-            for line in lines[max(0, start):]:
-                self.say(f"  {line}")
-        else:
+            hints.append(f"the game as it stands is saved in {self.save_path}; play it on "
+                         f"from there with: rulesdsl play --resume {self.save_path}")
+        except RulesError as e:
+            hints.append(f"it could not be saved: {e.message}")
+        return RulesError("C010", f"the game did not end within {MAX_AGENT_ACTIONS:,} "
+                          "actions of computer players", hints=hints)
+
+    def show_end(self) -> None:
+        """The last lines of the log: on a terminal what the person has not seen yet (at
+        most a screenful), in a transcript the rest of the log."""
+        if not self.screens:
             self.flush_log()
-        self.show_result()
-        return 0
+            return
+        self.o.clear()
+        viewer = self.viewer
+        lines = self.told.lines(self.state, viewer)
+        start = self.seen.get(viewer, 0) if viewer is not None else len(lines) - 12
+        start = max(start, len(lines) - 20)
+        self.say("the end of the game:", "bold")
+        for line in lines[max(0, start):]:
+            self.say(f"  {self.named(line)}")
 
     def agent_choice(self, seat: int, kind: str):
         """The agent's move; a person at a terminal sees that it is thinking."""

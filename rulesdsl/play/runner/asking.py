@@ -9,7 +9,7 @@ from rulesdsl import Action
 
 from rulesdsl.lang.errors import RulesError, Span, did_you_mean
 from rulesdsl.play.screen import clean
-from rulesdsl.play.answers import _is_int, _ranges, match_action, numeric_labels
+from rulesdsl.play.answers import _is_int, _ranges, amount_typed, match_action, numeric_labels
 from rulesdsl.play.runner.text import HELP, InputEnded, Quit, log_lines
 
 
@@ -108,6 +108,8 @@ class Asking:
             text = self._read_line(f"{self.names[seat]}> ")
             if text is None:
                 raise InputEnded()
+            if numeric:
+                text = amount_typed(text)     # "10,000" as the amounts are written
             cmd = text.strip().lower()
             word, _, rest = text.strip().partition(" ")
             if word.lower() in ("?", "help", "h") and rest.strip():
@@ -125,6 +127,7 @@ class Asking:
                 raise Quit()
             shows = {"history": lambda: self.show_history(seat),
                      "log": lambda: self.show_log(seat), "rules": self.show_rules,
+                     "view": lambda: self.show_view(seat),
                      "hint": lambda: self.show_hint(seat, actions)}
             if cmd in shows:
                 shows[cmd]()

@@ -88,6 +88,28 @@ def log_lines(state, seat=None) -> list[str]:
     return [str(line) for line in state.story(seat)]
 
 
+class Told:
+    """Each seat's log lines, put in words once: at every action only the new events are
+    told, not the whole log again (a long game of computer players would slow to a crawl,
+    each action costing as much as all those before it)."""
+
+    def __init__(self):
+        self._by_seat: dict = {}   # seat -> (the state told, events told, lines)
+
+    def lines(self, state, seat=None) -> list[str]:
+        """What log_lines(state, seat) says, read from the lines told before."""
+        from rulesdsl.engine.words import story_line
+        told, done, lines = self._by_seat.get(seat, (None, 0, []))
+        if told is not state or done > len(state.events):   # another state (undo): anew
+            done, lines = 0, []
+        for entry in state.events[done:]:
+            line = story_line(state, entry, seat)
+            if line is not None:
+                lines.append(str(line))
+        self._by_seat[seat] = (state, len(state.events), lines)
+        return lines
+
+
 def seat_names(state) -> list[str]:
     """How the game calls each seat (its view's "you"), e.g. P1, P2."""
     names = []
@@ -118,6 +140,7 @@ HELP = ["choose: type an option's number, or its label (any unique start of it, 
         "  rules     the rules: how to win, what each card does, the flow",
         "  ? NAME    explain one card or word (also: help NAME)",
         "  log       everything you have seen so far",
+        "  view      everything you see of the table, nothing cut to fit the screen",
         "  history   the actions so far, as you saw them",
         "  hint      what the computer would play here, and its chances",
         "  undo      take back your last move (against computer players only)",

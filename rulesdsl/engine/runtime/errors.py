@@ -1,0 +1,66 @@
+"""The errors the rules run into while a game is played: each message written once, raised
+alike by the closures and by the generated code (which calls these on its failing paths
+only, so they cost nothing on the usual one)."""
+
+from __future__ import annotations
+
+from rulesdsl.lang.errors import RuntimeRulesError
+from rulesdsl.engine.runtime.numbers import by_zero, too_big  # noqa: F401  (errors too)
+
+
+def none_field(name: str, span, what: str = "card"):
+    """R013: `.field` of none (`what`: the thing that was not found)."""
+    raise RuntimeRulesError("R013", f"asked for .{name} of none", span,
+                            [f"check that a {what} was found before using it"])
+
+
+def none_enum_field(name: str, span):
+    """R013: `.field` of an enum value that is none."""
+    raise RuntimeRulesError("R013", f"asked for .{name} of none", span)
+
+
+def none_operand(op: str, span):
+    raise RuntimeRulesError("R013", f"'{op}' was given none", span)
+
+
+def none_call(name: str, span):
+    raise RuntimeRulesError("R013", f"{name}(none)", span)
+
+
+def grid_none(name: str, c, d, span):
+    """R013: a grid built-in given none for its cell `c` or its direction `d`."""
+    none_for(name, "a cell" if c is None else "a direction", span)
+
+
+def none_for(name: str, what: str, span):
+    raise RuntimeRulesError("R013", f"{name}(...) was given none for {what}", span,
+                            ["check for none first: a neighbour off the board is none"])
+
+
+def bad_indexes(name: str, span):
+    raise RuntimeRulesError("R010", f"{name}[...] was given an index of none", span)
+
+
+def bad_index(name: str, k, span):
+    raise RuntimeRulesError("R010", f"{name}[...] was given {'none' if k is None else k}", span)
+
+
+def bad_item(k, seq, span):
+    raise RuntimeRulesError("R014", f"index {k} is outside a list of {len(seq)}", span)
+
+
+def no_seat(k, n: int, span):
+    raise RuntimeRulesError("R017", f"seat({k}) does not exist with {n} players", span)
+
+
+def no_play(span):
+    raise RuntimeRulesError("R012", "play needs a card and a player, got none", span)
+
+
+def runaway(limit: int, span, trace=None):
+    """R003: the step limit, counted by the machine and by generated loops alike."""
+    raise RuntimeRulesError(
+        "R003", f"the rules ran {limit:,} steps without asking anyone to decide", span,
+        ["a loop may never end: check its condition",
+         "a game that truly needs more can raise the limit: "
+         "rulesdsl.load(game, step_limit=N)"], trace or ())
