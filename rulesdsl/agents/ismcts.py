@@ -10,8 +10,9 @@ card bid face down does not tell the opponent's statistics what was bid. A node'
 statistics are from the point of view of the player who moved into it.
 
 Strength is set by budgets of iterations, never by wall time: the same seed gives the
-same move on a busy machine and an idle one. A cap on the process's CPU time (not wall
-time) only guards against a game whose iterations are far slower than usual.
+same move on a busy machine and an idle one. A cap on the CPU time of the thread that
+searches (not wall time, nor the CPU of other threads: a server searching for several
+tables at once) only guards against a game whose iterations are far slower than usual.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ class ISMCTSAgent:
         roots = [_Node(None) for _ in range(state.players)]
         stats = roots[me].children
         rng = self.rng
-        cap = None if self.seconds is None else time.process_time() + self.seconds
+        cap = None if self.seconds is None else time.thread_time() + self.seconds
         budget = self.iterations
         done = dropped = 0
         while done < budget:
@@ -117,7 +118,7 @@ class ISMCTSAgent:
             done += 1
             if done % CHECK_EVERY == 0 and (
                     self._decided(roots[me], me, actions, budget - done) or
-                    (cap is not None and time.process_time() > cap)):
+                    (cap is not None and time.thread_time() > cap)):
                 break
         self.last_iterations = done
         self.last_dropped = dropped
@@ -152,7 +153,7 @@ class ISMCTSAgent:
         rounds = max(4, self.iterations // (2 * len(close)))
         totals = [0.0] * len(close)
         for done in range(rounds):
-            if done >= 4 and cap is not None and time.process_time() > cap:
+            if done >= 4 and cap is not None and time.thread_time() > cap:
                 rounds = done
                 break
             seed = self.rng.getrandbits(63)

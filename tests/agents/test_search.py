@@ -54,6 +54,25 @@ def test_the_cpu_cap_counts_cpu_time_not_waiting(monkeypatch):
     assert agent.last_iterations == 48
 
 
+def test_the_cpu_cap_counts_the_searching_threads_cpu_only(monkeypatch):
+    """Only the CPU of the thread that searches counts: a server that searches for several
+    tables in threads does not cut one table's search short with the others' work."""
+    import time
+    from rulesdsl.agents import ismcts
+    st = _mid_game("intrige", 3, 10)
+    others = iter(range(0, 10**9, 1000))  # the other threads' CPU racing ahead
+    monkeypatch.setattr(time, "process_time", lambda: float(next(others)))
+    monkeypatch.setattr(ismcts, "_settled", lambda *args: False)
+    agent = make_agent("ismcts:iterations=48,seconds=30", 5)
+    agent.choose(st)
+    assert agent.last_iterations == 48
+    own = iter(range(0, 10**9, 1000))  # this thread's own CPU past the cap: it stops
+    monkeypatch.setattr(time, "thread_time", lambda: float(next(own)))
+    agent = make_agent("ismcts:iterations=48,seconds=30", 5)
+    agent.choose(st)
+    assert agent.last_iterations < 48
+
+
 BURN = "import time\nend = time.time() + 60\nwhile time.time() < end:\n    pass\n"
 
 CHOOSE = """
