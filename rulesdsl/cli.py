@@ -496,22 +496,25 @@ def cmd_fmt(args) -> int:
     return status
 
 
-def cmd_lsp(args) -> int:
+def _from_extra(command: str, extra: str, module: str, name: str):
+    """`name` from `module`, or None once it has said which extra `command` needs."""
+    import importlib
     try:
-        from rulesdsl.integrations.lsp import serve
+        return getattr(importlib.import_module(module), name)
     except ImportError as e:
-        print(f"rulesdsl lsp: needs the lsp extra ({e.name or e} is missing): "
-              "pip install 'rulesdsl[lsp]'", file=sys.stderr)
-        return EXIT_ERROR
-    return serve()
+        print(f"rulesdsl {command}: needs the {extra} extra ({e.name or e} is missing): "
+              f"pip install 'rulesdsl[{extra}]'", file=sys.stderr)
+        return None
+
+
+def cmd_lsp(args) -> int:
+    serve = _from_extra("lsp", "lsp", "rulesdsl.integrations.lsp", "serve")
+    return EXIT_ERROR if serve is None else serve()
 
 
 def cmd_serve(args) -> int:
-    try:
-        from rulesdsl.web.server import serve
-    except ImportError as e:
-        print(f"rulesdsl serve: needs the web extra ({e.name or e} is missing): "
-              "pip install 'rulesdsl[web]'", file=sys.stderr)
+    serve = _from_extra("serve", "web", "rulesdsl.web.server", "serve")
+    if serve is None:
         return EXIT_ERROR
     if not 0 < args.port < 65536:
         from rulesdsl.lang.errors import RulesError

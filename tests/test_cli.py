@@ -354,3 +354,12 @@ def test_interactive_terminal_session():
         child.close()
     assert child.exitstatus == 130
     assert "Traceback" not in child.before
+
+
+def test_a_command_whose_extra_is_missing_says_which_to_install(capsys):
+    from rulesdsl.cli import _from_extra
+    assert _from_extra("serve", "web", "rulesdsl.no_such_module", "serve") is None
+    err = capsys.readouterr().err
+    assert "rulesdsl serve: needs the web extra" in err
+    assert "pip install 'rulesdsl[web]'" in err
+    assert _from_extra("lsp", "lsp", "rulesdsl.cli", "main") is not None
