@@ -64,10 +64,10 @@ from collections import Counter
 from typing import Optional
 
 from rulesdsl.engine.compile import Ask
-from rulesdsl.engine.together import AskTogether
-from rulesdsl.engine.compile import seat_label
 from rulesdsl.engine.pieces import card_text
-from rulesdsl.engine.state.data import _jsonable, _owner_of
+from rulesdsl.engine.runtime.seats import owner_of, seat_label
+from rulesdsl.engine.state.data import _jsonable
+from rulesdsl.engine.together import AskTogether
 from rulesdsl.integrations.declared import asks_by_span, offered_values
 
 VALUE_LIMIT = 1e9
@@ -512,7 +512,7 @@ def _var_seen(lay, k: int, seat: int, sight: str = "seat") -> bool:
     if lay.visibility == "hidden":
         return False
     if lay.visibility == "private":
-        return sight != "public" and _owner_of(lay, k) == seat
+        return sight != "public" and owner_of(lay, k) == seat
     return sight != "private"
 
 
