@@ -121,5 +121,6 @@ def test_the_example_plays_to_the_end_and_is_drawn_as_a_grid():
     assert s.var("stone[b2]") == 1
     lines = ["".join(t for t, _ in line).rstrip()
              for line in Layout(s).view_lines(s.view(0), 0)]
-    assert lines[1:6] == ["  stone (Cell)", "  3  .  .  .  .", "  2  . P2 P2  .",
-                          "  1  .  .  .  .", "     a  b  c  d"]
+    # a seat's stone is its sign (○ for P2), with a legend under the board
+    assert lines[0:6] == ["  stone (Cell)", "  3 . . . .", "  2 . ○ ○ .",
+                          "  1 . . . .", "    a b c d", "  ○ P2"]

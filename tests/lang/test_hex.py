@@ -81,8 +81,8 @@ def test_a_hex_board_is_drawn_as_a_rhombus(tmp_path):
              "setup { set stone[a1] = seat(0)\n set stone[d3] = seat(1) }").new_game(2)
     lines = ["".join(t for t, _ in line) for line in Layout(s).view_lines(s.view(0), 0)]
     rows = [x for x in lines if x.strip()[:1] in "123"]
-    assert [x.split()[1:] for x in rows] == [[".", ".", ".", "P2"], [".", ".", ".", "."],
-                                             ["P1", ".", ".", "."]]
+    assert [x.split()[1:] for x in rows] == [[".", ".", ".", "○"], [".", ".", ".", "."],
+                                             ["●", ".", ".", "."]]  # P2's sign, P1's
     ends = [len(x.rstrip()) for x in rows]
     assert ends[0] - ends[1] == ends[1] - ends[2] > 0  # each row half a cell right
 

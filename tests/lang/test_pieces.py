@@ -183,7 +183,8 @@ def test_the_grid_of_zones_is_drawn_with_the_top_piece_of_each_cell():
     s = placed()
     lines = ["".join(t for t, _ in line) for line in Layout(s).view_lines(s.view(0), 0)]
     rows = [x for x in lines if x.strip().startswith(("1 ", "2 ", "3 "))]
-    assert len(rows) == 3 and "P1 low" in rows[-1] and "P2 low" in rows[1]
+    # a piece is its owner's sign and its kind's initial: P1's low piece ●l, P2's ○l
+    assert len(rows) == 3 and "●l" in rows[-1] and "○l" in rows[1]
     assert rows[0].split()[1:] == [".", ".", "."]
     assert not any(x.strip().startswith("spot") and "P1" in x for x in lines)
 
@@ -264,7 +265,7 @@ def test_a_grid_of_zones_draws_stacks_and_hidden_piles(tmp_path):
     assert s.view(1)["zones"]["stack[a1]"] == ["P1", "P1", "P1"]
     lines = ["".join(t for t, _ in line) for line in Layout(s).view_lines(s.view(1), 1)]
     rows = [x.split() for x in lines if x.strip()[:2] in ("1 ", "2 ")]
-    assert rows[0] == ["2", ".", "P2"] and rows[1] == ["1", "P1+2", "."]  # the stacks
+    assert rows[0] == ["2", ".", "○"] and rows[1] == ["1", "●+2", "."]  # the stacks
     assert rows[2] == ["2", "#1", "."] and rows[3] == ["1", ".", "."]  # the hidden heap
 
 
