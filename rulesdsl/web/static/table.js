@@ -238,7 +238,7 @@ function zonePiece(name, cards, owner, mine) {
   if (!Array.isArray(cards)) {
     return h("div", { class: "zone pile" }, head, back(cards.count, { small: !mine }));
   }
-  const pile = !z.unordered && z.owner === null && cards.length > 1 && !isRow(name);
+  const pile = !z.unordered && z.owner === null && cards.length > 1 && !isRow(name) && !isRound(name, cards);
   if (pile) {
     // a shared pile: its top card, how many lie under it
     const top = cards[cards.length - 1];
@@ -254,6 +254,11 @@ function zonePiece(name, cards, owner, mine) {
   return h("div", { class: "zone" + (fan ? " my-hand" : "") }, head,
     hand(many ? cards.slice(-12) : cards, { fan, mine, hidden: fan, small: !mine && !fan && owner !== null }),
     many ? h("span", { class: "also", text: `and ${cards.length - 12} more under them` }) : null);
+}
+function isRound(name, cards) {
+  // a shared face-up zone holding no more cards than there are seats (a trick, a round's
+  // plays): each card counts, so they lie side by side instead of stacked
+  return zoneInfo(name).visibility === "public" && cards.length <= T.names.length;
 }
 function isRow(name) {
   // a shared zone whose cards are all playable or many face up: laid out in a row
@@ -491,12 +496,25 @@ function graphLayout(board) {
       p[0] += fx / len * m - p[0] * 0.002; p[1] += fy / len * m - p[1] * 0.002;
     });
   }
+  lengthwise(pos);
   const xs = pos.map(p => p[0]), ys = pos.map(p => p[1]);
   const minX = Math.min(...xs), minY = Math.min(...ys);
   const out = { pos: pos.map(p => [p[0] - minX + 70, p[1] - minY + 40]),
                 width: Math.max(...xs) - minX + 140, height: Math.max(...ys) - minY + 80, near, index };
   graphLayouts[board] = out;
   return out;
+}
+function lengthwise(pos) {
+  // springs leave a layout at any angle; turned so its long axis lies across (screens are
+  // wider than tall), a map fits the table without shrinking its names
+  const n = pos.length, mx = pos.reduce((a, p) => a + p[0], 0) / n, my = pos.reduce((a, p) => a + p[1], 0) / n;
+  let xx = 0, yy = 0, xy = 0;
+  for (const [x, y] of pos) { xx += (x - mx) ** 2; yy += (y - my) ** 2; xy += (x - mx) * (y - my); }
+  const angle = 0.5 * Math.atan2(2 * xy, xx - yy), c = Math.cos(-angle), s = Math.sin(-angle);
+  for (const p of pos) {
+    const x = p[0] - mx, y = p[1] - my;
+    p[0] = x * c - y * s; p[1] = x * s + y * c;
+  }
 }
 function graphBoard(board) {
   const nodes = D.boards[board];

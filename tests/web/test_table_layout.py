@@ -1,0 +1,54 @@
+"""The table in a laptop's window (1280x800): boards fit beside the seats, a map lies
+across the screen, the question stays in view, and a trick's few cards lie side by side."""
+
+from __future__ import annotations
+
+import re
+
+from _web import Table
+
+WINDOW = {"width": 1280, "height": 800}
+
+
+def seat_page(server, browser, game: str, seats: list) -> Table:
+    links = server.new_game(game, seats, seed=7)
+    return Table(browser.new_page(viewport=WINDOW), server.url + links["links"][0]["url"])
+
+
+def test_a_board_leaves_room_for_the_seats_in_the_window(server, browser):
+    table = seat_page(server, browser, "reversi", ["human", "random"])
+    table.settle()
+    box = table.page.locator("svg.board").bounding_box()
+    # the others' row and your own seat keep at least 330 pixels of the window's height
+    assert box["height"] <= WINDOW["height"] - 330
+    assert box["width"] == box["height"]              # shrunk, not squeezed
+    table.page.close()
+
+
+def test_a_map_lies_across_the_screen_and_the_question_stays_in_view(server, browser):
+    table = seat_page(server, browser, "condottiere", ["human", "random", "random"])
+    table.settle()
+    page = table.page
+    page.wait_for_selector("svg.board.graph")
+    box = page.locator("svg.board.graph").bounding_box()
+    assert box["width"] > box["height"]
+    # the table is taller than the window; the question sits at its foot all the same
+    assert page.evaluate("document.documentElement.scrollHeight") > WINDOW["height"]
+    question = page.locator("#prompt").bounding_box()
+    assert 0 < question["y"] and question["y"] + question["height"] <= WINDOW["height"]
+    assert table.errors == []
+    page.close()
+
+
+def test_the_cards_of_a_trick_lie_side_by_side(server, browser):
+    table = seat_page(server, browser, "hearts", ["human", "random", "random", "random"])
+    t = table.settle()
+    while not t["zones"].get("trick"):                 # the cards passed, the first lead
+        table.click_option()
+        t = table.settle(after=t["moves"])
+    trick = t["zones"]["trick"]
+    assert 1 < len(trick) < 4
+    title = table.page.locator(".zone-title", has_text=re.compile(r"^trick$", re.I))
+    cards = table.page.locator(".zone", has=title).locator(".card")
+    assert [c.get_attribute("data-label") for c in cards.all()] == trick
+    table.page.close()
