@@ -27,11 +27,14 @@ def game_words(games: Path) -> set:
 
 
 def named_in(package: Path, words: set) -> list:
-    """file:line: word for every whole word of `words` in the package's source."""
-    found = re.compile(r"\b(" + "|".join(sorted(map(re.escape, words))) + r")\b", re.I)
+    """file:line: word for every whole word of `words` in the package's source, but for
+    attributes of Python's own objects (`asyncio.shield`): a game is named by a string or
+    a name of ours, never after a dot."""
+    found = re.compile(r"(?<!\.)\b(" + "|".join(sorted(map(re.escape, words))) + r")\b",
+                       re.I)
     out = []
     for path in sorted(package.rglob("*")):
-        if path.suffix not in (".py", ".pyx", ".pxd", ".lark"):
+        if path.suffix not in (".py", ".pyx", ".pxd", ".lark", ".js", ".html", ".css"):
             continue
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             out += [f"{path.relative_to(package.parent)}:{n}: {m}" for m in found.findall(line)]

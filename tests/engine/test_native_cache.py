@@ -129,8 +129,8 @@ def test_a_damaged_module_is_rebuilt_not_a_crash(tmp_path, monkeypatch, engine):
     _replace(lib, data[:len(data) * 2 // 3])
     script = textwrap.dedent(f"""
         import os
-        import rulesdsl  # the engine stays pure: only the game's module is native
-        os.environ["RULESDSL_ENGINE"] = "native"
+        import rulesdsl.engine  # imported first, the engine stays pure: only the game's
+        os.environ["RULESDSL_ENGINE"] = "native"  # module is native
         game = rulesdsl.load({str(tmp_path / "tiny.rules")!r})
         assert type(game.program(2).procs[0].run).__name__ == "cython_function_or_method"
         print(game.new_game(players=2, seed=1).winners)

@@ -468,7 +468,7 @@ function gridBoard(board) {
 }
 const graphLayouts = {};
 function graphLayout(board) {
-  // places spread out by a small spring layout, the same every time (no randomness)
+  // places spread out by a small force-directed layout, the same every time (no randomness)
   if (graphLayouts[board]) return graphLayouts[board];
   const nodes = D.boards[board];
   const near = D.borders[board] || nodes.map(() => []);
@@ -505,7 +505,7 @@ function graphLayout(board) {
   return out;
 }
 function lengthwise(pos) {
-  // springs leave a layout at any angle; turned so its long axis lies across (screens are
+  // the forces leave a layout at any angle; turned so its long axis lies across (screens are
   // wider than tall), a map fits the table without shrinking its names
   const n = pos.length, mx = pos.reduce((a, p) => a + p[0], 0) / n, my = pos.reduce((a, p) => a + p[1], 0) / n;
   let xx = 0, yy = 0, xy = 0;
