@@ -4,7 +4,7 @@
     import rulesdsl.integrations.openspiel          # registers "rulesdsl" and the bundled games
     game = pyspiel.load_game("rulesdsl(game=path/to/mine.rules,players=3)")
     register("path/to/mine.rules")                   # the same, also as "rulesdsl_mine"
-    game = pyspiel.load_game("rulesdsl_ivanhoe(players=2,options=refund:true)")
+    game = pyspiel.load_game("rulesdsl_mine(players=2,options=variant:true)")
 
 Parameters: `game` (a bundled name or a .rules path; "rulesdsl" only), `players` (default
 the game's fewest), `options` (the game's own options: "k=v,k=v" in a parameter dict,
