@@ -30,8 +30,9 @@ def named_in(package: Path, words: set) -> list:
     """file:line: word for every whole word of `words` in the package's source, but for
     attributes of Python's own objects (`asyncio.shield`): a game is named by a string or
     a name of ours, never after a dot."""
-    found = re.compile(r"(?<!\.)\b(" + "|".join(sorted(map(re.escape, words))) + r")\b",
-                       re.I)
+    # a word between non-letters: also inside a name joined by underscores (rulesdsl_name)
+    found = re.compile(r"(?<![A-Za-z0-9.])(" + "|".join(sorted(map(re.escape, words))) +
+                       r")(?![A-Za-z0-9])", re.I)
     out = []
     for path in sorted(package.rglob("*")):
         if path.suffix not in (".py", ".pyx", ".pxd", ".lark", ".js", ".html", ".css"):
