@@ -11,7 +11,7 @@
     rulesdsl rules GAME [NAME] [--players N] [--option K=V]
     rulesdsl saves
     rulesdsl lsp
-    rulesdsl serve [GAME...] [--host H] [--port P] [--db PATH] [--watch]
+    rulesdsl serve [GAME...] [--host H] [--port P] [--db PATH] [--workers N] [--watch]
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
 status is 1 (`check` shows the first 20 warnings of each code, then a count of the rest);
@@ -207,6 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", metavar="PATH", default=None,
                    help="the SQLite file of games (default: "
                         "$XDG_DATA_HOME/rulesdsl/games.sqlite)")
+    p.add_argument("--workers", type=int, default=2, metavar="N",
+                   help="worker processes for the computer players' searches (default 2)")
     p.add_argument("--watch", action="store_true",
                    help="read the rules files named again when they change; the table "
                         "offers to restart the game or replay its actions, or shows "
@@ -520,7 +522,12 @@ def cmd_serve(args) -> int:
         from rulesdsl.lang.errors import RulesError
         raise RulesError("C013", f"--port {args.port} is not a port",
                          hints=["a port is a number from 1 to 65535"])
-    return serve(args.games, args.host, args.port, args.db, watch=args.watch)
+    if not 0 < args.workers <= 64:
+        from rulesdsl.lang.errors import RulesError
+        raise RulesError("C013", f"--workers {args.workers} is not a number of workers",
+                         hints=["give 1 to 64 worker processes, e.g. --workers 2"])
+    return serve(args.games, args.host, args.port, args.db, watch=args.watch,
+                 workers=args.workers)
 
 
 # ---------------------------------------------------------------- entry point

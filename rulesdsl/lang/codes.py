@@ -73,7 +73,7 @@ FAMILIES = (
                            "from none); long texts past the `long_texts` limit before a "
                            "decision (R031)"),
     Family("A001", "A004", "bad actions and names through the API"),
-    Family("C001", "C019", "the command line and loading: a game or file that cannot be "
+    Family("C001", "C020", "the command line and loading: a game or file that cannot be "
                            "read, an unknown agent, option or player count; a simulated game "
                            "that does not end (C010); a script line that is not a legal "
                            "action (C011) or input that ends first (C012); a bad "
@@ -82,7 +82,9 @@ FAMILIES = (
                            "because the worker playing them died twice (C016, the others "
                            "reported); a rules file name holding a control character (C017); "
                            "an OpenSpiel game string naming a file it cannot carry (C018) or "
-                           "a file changed since the string was made (C019)"),
+                           "a file changed since the string was made (C019); a computer "
+                           "player of the web table whose worker process stopped twice "
+                           "(C020)"),
     Family("S001", "S002", "bad save files (among them a save whose state is not what its "
                            "history makes) and scenarios"),
 )
@@ -185,6 +187,7 @@ ENTRIES = (
     ("C017", "a game or rules file name holding a control character"),
     ("C018", "an OpenSpiel game string naming a file it cannot carry"),
     ("C019", "an OpenSpiel game string whose rules file changed since it was made"),
+    ("C020", "a computer player's worker process (the web table) that stopped twice"),
     ("S001", "a save that cannot be restored"),
     ("S002", "a bad scenario"),
 )

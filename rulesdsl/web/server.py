@@ -134,7 +134,7 @@ async def _next_text(ws: WebSocket) -> Optional[str]:
 
 def _lifespan(rooms, watch: bool):
     """The app's lifespan: with --watch, the rules files looked at while it runs; the
-    computer players' threads stopped when the server stops."""
+    computer players' worker processes stopped when the server stops."""
     import asyncio
     from contextlib import asynccontextmanager
 
@@ -186,7 +186,7 @@ def offered_games(names) -> dict:
 
 
 def serve(names, host: str, port: int, db: Optional[str], watch: bool = False,
-          out=None) -> int:
+          out=None, workers: int = 2) -> int:
     """`rulesdsl serve`: every named game checked first (a bad one is an error before
     the server starts), then the server until Ctrl-C; with `watch`, the rules files
     named are read again when they change."""
@@ -198,7 +198,7 @@ def serve(names, host: str, port: int, db: Optional[str], watch: bool = False,
     for name in names or ():
         catalogue.load(name if name in catalogue.offered else Path(name).stem)
     store = Store(db or default_db_path())
-    app = make_app(catalogue, store, watch=watch)
+    app = make_app(catalogue, store, workers=workers, watch=watch)
     print(f"rulesdsl: the lobby is at http://{host}:{port}/  (games kept in {store.path}; "
           "Ctrl-C stops)", file=out, flush=True)
     if watch:

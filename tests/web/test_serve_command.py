@@ -35,6 +35,13 @@ def test_a_port_out_of_range_is_refused(tmp_path, capsys):
     assert code == 1 and "error[C013]: --port 70000 is not a port" in err
 
 
+@pytest.mark.parametrize("workers", ["0", "65"])
+def test_a_number_of_workers_out_of_range_is_refused(tmp_path, capsys, workers):
+    code, _, err = run(capsys, "serve", "--workers", workers,
+                       "--db", str(tmp_path / "g.sqlite"))
+    assert code == 1 and f"error[C013]: --workers {workers} is not a number" in err
+
+
 def test_the_default_store_is_under_the_data_folder(tmp_path, monkeypatch):
     from rulesdsl.web.store import default_db_path
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
