@@ -11,7 +11,8 @@
     rulesdsl rules GAME [NAME] [--players N] [--option K=V]
     rulesdsl saves
     rulesdsl lsp
-    rulesdsl serve [GAME...] [--host H] [--port P] [--db PATH] [--workers N] [--watch]
+    rulesdsl serve [GAME...] [--host H] [--port P] [--db PATH] [--workers N]
+                   [--games-per-minute N] [--watch]
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
 status is 1 (`check` shows the first 20 warnings of each code, then a count of the rest);
@@ -209,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "$XDG_DATA_HOME/rulesdsl/games.sqlite)")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="worker processes for the computer players' searches (default 2)")
+    p.add_argument("--games-per-minute", type=float, default=None, metavar="N",
+                   help="new games a client address may make a minute, after a first ten "
+                        "(default 6; 0 for no limit, as for a load test on loopback)")
     p.add_argument("--watch", action="store_true",
                    help="read the rules files named again when they change; the table "
                         "offers to restart the game or replay its actions, or shows "
@@ -526,8 +530,12 @@ def cmd_serve(args) -> int:
         from rulesdsl.lang.errors import RulesError
         raise RulesError("C013", f"--workers {args.workers} is not a number of workers",
                          hints=["give 1 to 64 worker processes, e.g. --workers 2"])
+    if args.games_per_minute is not None and not 0 <= args.games_per_minute <= 10_000:
+        from rulesdsl.lang.errors import RulesError
+        raise RulesError("C013", f"--games-per-minute {args.games_per_minute:g} is out of "
+                         "range", hints=["give 0 (no limit) to 10000, e.g. 6"])
     return serve(args.games, args.host, args.port, args.db, watch=args.watch,
-                 workers=args.workers)
+                 workers=args.workers, games_per_minute=args.games_per_minute)
 
 
 # ---------------------------------------------------------------- entry point

@@ -42,6 +42,12 @@ def test_a_number_of_workers_out_of_range_is_refused(tmp_path, capsys, workers):
     assert code == 1 and f"error[C013]: --workers {workers} is not a number" in err
 
 
+def test_a_games_per_minute_out_of_range_is_refused(tmp_path, capsys):
+    code, _, err = run(capsys, "serve", "--games-per-minute", "-1",
+                       "--db", str(tmp_path / "g.sqlite"))
+    assert code == 1 and "error[C013]: --games-per-minute -1 is out of range" in err
+
+
 def test_the_default_store_is_under_the_data_folder(tmp_path, monkeypatch):
     from rulesdsl.web.store import default_db_path
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
