@@ -43,10 +43,12 @@ FAMILIES = (
                            "string, file too large, not UTF-8, nested too deeply (E106), file "
                            "past the size limit (E107), a control character such as ESC or "
                            "BEL (E108)"),
-    Family("E200", "E213", "unknown names (with \"did you mean\"), unknown kinds, zones, "
+    Family("E200", "E221", "unknown names (with \"did you mean\"), unknown kinds, zones, "
                            "fields, phases, types, functions, files to extend; a file to "
                            "extend that is not a rules file (E212), or whose name holds a "
-                           "control character such as a new line (E213)"),
+                           "control character such as a new line (E213); a `look` hint or "
+                           "the name it is about that is not known (E220), or a value of it "
+                           "that is not a colour or a side (E221)"),
     Family("E300", "E304", "types: mismatches, conditions that are not true/false, things "
                            "that are not lists, assignment to what is not a variable (or to a "
                            "piece's field that never changes, E304)"),
@@ -112,6 +114,8 @@ ENTRIES = (
     ("E211", "files that extend each other too deep, or in a circle"),
     ("E212", "a file to extend that is not a rules file"),
     ("E213", "a file to extend whose name holds a control character"),
+    ("E220", "an unknown `look` hint, or a name it is about that is not declared"),
+    ("E221", "a `look` value that is not a colour or a side, or too many of them"),
     ("E300", "a type mismatch"),
     ("E301", "a condition that is not true/false"),
     ("E302", "a list or zone needed, and something else given"),
