@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from rulesdsl.analysis.pool import die_with_parent
 from rulesdsl.analysis.run import GameSpec, game_of
 from rulesdsl.lang.errors import RulesError
-
-# Loaded in the fork server once, so that each worker starts with them imported.
-PRELOAD = ["rulesdsl", "rulesdsl.agents", "rulesdsl.play.hint", "rulesdsl.analysis.run"]
 
 
 def choose_in_worker(spec: GameSpec, state_text: str, agent) -> tuple:
@@ -49,13 +49,11 @@ def _in_worker(work, spec: GameSpec, state_text: str) -> tuple:
         return "error", (e.code, e.message, e.span, e.hints, e.trace)
 
 
-def _context():
-    """A fork server where there is one (a fork of this threaded server is unsafe)."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)
-        return context
-    return multiprocessing.get_context("spawn")
+def worker_started(server: int) -> None:
+    """A worker is the server's child and ends with it, however the server ends; Ctrl-C
+    at the terminal is the server's to handle, not the worker's."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(server)
 
 
 class Thinkers:
@@ -66,7 +64,11 @@ class Thinkers:
         self.pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=_context())
+        # spawned, not forked (a fork of a threaded server is unsafe) nor made by a fork
+        # server (whose workers outlive a server stopped by a signal)
+        return ProcessPoolExecutor(max_workers=self.workers,
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=worker_started, initargs=(os.getpid(),))
 
     async def choose(self, spec: GameSpec, state, agent) -> tuple:
         """(label, agent after choosing) for the seat to move at `state`."""

@@ -1,12 +1,18 @@
 """The computer seats' worker processes: the same moves as the same agents make here, the
-search's work done outside the server's process, a killed worker replaced."""
+search's work done outside the server's process, a killed worker replaced, no worker left
+when the server ends."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
+import socket
+import subprocess
+import sys
 import time
+import urllib.request
 
 import pytest
 
@@ -16,7 +22,7 @@ from rulesdsl.agents.seats import agent_seed
 from rulesdsl.analysis.run import GameSpec
 from rulesdsl.web.computers import Thinkers
 
-from _web import ROOT
+from _web import ROOT, needs
 
 
 def agents_of(kinds, seed):
@@ -97,3 +103,61 @@ def test_a_killed_worker_is_replaced_and_the_choice_still_comes(thinkers):
 
     label, _ = asyncio.run(killed_midway())
     assert label == expected
+
+
+def children(pid: int) -> list:
+    found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                           text=True).stdout.split()
+    return [int(p) for p in found]
+
+
+def running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+@pytest.mark.parametrize("stop", ["terminate", "kill"])
+def test_the_workers_end_with_the_server(tmp_path, stop):
+    """However `rulesdsl serve` ends (Ctrl-C, SIGTERM, SIGKILL), no worker thinks on."""
+    needs("websockets")
+    from websockets.sync.client import connect
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "rulesdsl", "serve", "connect_four",
+                               "--port", str(port), "--db", str(tmp_path / "g.sqlite")],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        server.stdout.readline()
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(base + "/api/games", timeout=5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        body = json.dumps({"game": "connect_four", "seats": ["random", "random"]}).encode()
+        request = urllib.request.Request(base + "/api/games", data=body,
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as r:
+            watch = json.load(r)["watch"].rsplit("/", 1)[1]
+        with connect(f"ws://127.0.0.1:{port}/ws/{watch}", open_timeout=30) as ws:
+            ws.recv(timeout=30)
+            deadline = time.time() + 60
+            while len(children(server.pid)) < 2:      # the resource tracker and a worker
+                assert time.time() < deadline, "no worker started"
+                time.sleep(0.1)
+        workers = children(server.pid)
+        getattr(server, stop)()
+        server.wait(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    deadline = time.time() + 10
+    while any(running(p) for p in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in workers if running(p)]
