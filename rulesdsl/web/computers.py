@@ -100,4 +100,8 @@ class Thinkers:
                                       "server"]) from None
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        """The workers stopped at once (a search under way is not worth waiting for), then
+        the pool closed, its queues and their semaphores freed."""
+        for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+            process.terminate()
+        self.pool.shutdown(wait=True, cancel_futures=True)
