@@ -3,10 +3,10 @@
     look {
       table "#1e4d36"                      the cloth under everything
       seats "black", "white"               each seat's colour, in seat order
-      colour hearts "crimson"              an enum value's colour (the ink of its cards)
-      face card "#fffaf0"                  the paper of a kind's cards
-      board Cell "#2e7d4f"                 a board's ground
-      sides Cell "left right", "top bottom"  the edges each seat joins, in seat order
+      colour fire "crimson"                an enum value's colour (the ink of its cards)
+      face spell "#fffaf0"                 the paper of a kind's cards
+      board Square "#2e7d4f"               a board's ground
+      sides Square "left right", "top bottom"  the edges each seat joins, in seat order
     }
 
 Every value is data that ends up in a browser, so it is checked against a closed form
@@ -36,8 +36,9 @@ HINTS = {
 ABOUT = {"value": "an enum value or a kind", "kind": "a kind of card",
          "board": "a board", "grid": "a board of cells (grid or hex)"}
 EXAMPLES = {"table": 'table "#1e4d36"', "seats": 'seats "black", "white"',
-            "colour": 'colour hearts "crimson"', "face": 'face card "#fffaf0"',
-            "board": 'board Cell "#2e7d4f"', "sides": 'sides Cell "left right", "top bottom"'}
+            "colour": 'colour fire "crimson"', "face": 'face spell "#fffaf0"',
+            "board": 'board Square "#2e7d4f"',
+            "sides": 'sides Square "left right", "top bottom"'}
 SIDES = ("top", "bottom", "left", "right")
 HEX_COLOUR = re.compile(r"#(?:[0-9a-f]{3}|[0-9a-f]{6})")
 # the CSS colour keywords (CSS Color Module Level 4), the names a browser knows

@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.web.lobby import BadRequest, Catalogue, seat_kinds
 from rulesdsl.web.rooms import Rooms
-from rulesdsl.web.throttle import Bucket, Limits, PerAddress, wait_text
+from rulesdsl.web.throttle import Limits, Pace, PerAddress, wait_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16_384                     # bytes of a lobby request
@@ -133,30 +133,6 @@ def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False,
     ], lifespan=_lifespan(rooms, watch))
     app.state.rooms = rooms
     return app
-
-
-class Pace:
-    """A page's messages at the pace of `limits`: past it, one message says to wait and
-    the rest are dropped unread until the page slows down."""
-
-    def __init__(self, limits: Limits):
-        self.limits = limits
-        self.bucket = Bucket(limits.messages_per_second, limits.messages_burst)
-        self.told = False       # the page was told; nothing more until it slows down
-
-    def refusal(self) -> Optional[str]:
-        """None when the message may be read; else what to tell the page: a sentence
-        the first time one is dropped, "" for the ones after it."""
-        wait = self.bucket.take()
-        if not wait:
-            self.told = False
-            return None
-        if self.told:
-            return ""
-        self.told = True
-        return (f"Too many messages from this page (at most "
-                f"{self.limits.messages_per_second:g} a second): that one was not read. "
-                f"Wait {wait_text(wait)} and try again.")
 
 
 WATCH_EVERY = 0.5    # seconds between looks at the watched rules files

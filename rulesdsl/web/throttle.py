@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from typing import Callable, Optional
 
 import attrs
 
@@ -79,6 +79,30 @@ class PerAddress:
             del self.buckets[address]
         while len(self.buckets) >= KEEP_ADDRESSES:          # all busy: the oldest goes
             del self.buckets[next(iter(self.buckets))]
+
+
+class Pace:
+    """A page's messages at the pace of `limits`: past it, one message says to wait and
+    the rest are dropped unread until the page slows down."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.bucket = Bucket(limits.messages_per_second, limits.messages_burst)
+        self.told = False       # the page was told; nothing more until it slows down
+
+    def refusal(self) -> Optional[str]:
+        """None when the message may be read; else what to tell the page: a sentence
+        the first time one is dropped, "" for the ones after it."""
+        wait = self.bucket.take()
+        if not wait:
+            self.told = False
+            return None
+        if self.told:
+            return ""
+        self.told = True
+        return (f"Too many messages from this page (at most "
+                f"{self.limits.messages_per_second:g} a second): that one was not read. "
+                f"Wait {wait_text(wait)} and try again.")
 
 
 def wait_text(seconds: float) -> str:

@@ -56,7 +56,7 @@ class Show:
 @node
 class LookHint:
     """One hint of a `look`: its word, the name it is about where it takes one, and its
-    values. Example: `colour hearts "crimson"`"""
+    values. Example: `colour fire "crimson"`"""
     span: Span = span_field()
     word: str = ""
     subject: Optional[str] = None
@@ -67,6 +67,6 @@ class LookHint:
 class Look:
     """How the table looks in a browser: colours of the cloth and the seats, a card's ink
     and face, a board's ground and the sides each seat joins. It changes nothing in play.
-    Example: `look { seats "black", "white"  board Cell "#2e7d4f" }`"""
+    Example: `look { seats "black", "white"  board Square "#2e7d4f" }`"""
     span: Span = span_field()
     hints: tuple = ()  # LookHint
