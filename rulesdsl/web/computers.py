@@ -21,6 +21,7 @@ import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from rulesdsl.agents.random_agent import RandomAgent
 from rulesdsl.analysis.pool import die_with_parent
 from rulesdsl.analysis.run import GameSpec, game_of
 from rulesdsl.lang.errors import RulesError
@@ -71,7 +72,11 @@ class Thinkers:
                                    initializer=worker_started, initargs=(os.getpid(),))
 
     async def choose(self, spec: GameSpec, state, agent) -> tuple:
-        """(label, agent after choosing) for the seat to move at `state`."""
+        """(label, agent after choosing) for the seat to move at `state`. An agent that
+        looks no further than the legal actions chooses here: sending it costs more than
+        its choice."""
+        if isinstance(agent, RandomAgent):
+            return agent.choose(state.clone()).label, agent
         return await self._run(choose_in_worker, spec, state.to_json(), agent)
 
     async def advise(self, spec: GameSpec, state, agent) -> tuple:

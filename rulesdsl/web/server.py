@@ -204,7 +204,7 @@ def offered_games(names) -> dict:
 
 
 def serve(names, host: str, port: int, db: Optional[str], watch: bool = False,
-          out=None, workers: int = 2, games_per_minute: Optional[float] = None) -> int:
+          out=None, workers: int = 2, limits: Optional[Limits] = None) -> int:
     """`rulesdsl serve`: every named game checked first (a bad one is an error before
     the server starts), then the server until Ctrl-C; with `watch`, the rules files
     named are read again when they change."""
@@ -216,9 +216,7 @@ def serve(names, host: str, port: int, db: Optional[str], watch: bool = False,
     for name in names or ():
         catalogue.load(name if name in catalogue.offered else Path(name).stem)
     store = Store(db or default_db_path())
-    limits = Limits() if games_per_minute is None else \
-        Limits(games_per_minute=games_per_minute)
-    app = make_app(catalogue, store, workers=workers, watch=watch, limits=limits)
+    app = make_app(catalogue, store, workers=workers, watch=watch, limits=limits or Limits())
     print(f"rulesdsl: the lobby is at http://{host}:{port}/  (games kept in {store.path}; "
           "Ctrl-C stops)", file=out, flush=True)
     if watch:

@@ -47,6 +47,14 @@ async def played_in_workers(thinkers, game, kinds, seed, moves):
     return list(state.history)
 
 
+def test_a_random_player_chooses_here_without_a_worker(thinkers):
+    game = rulesdsl.load(str(ROOT / "examples" / "reversi.rules"))
+    state = game.new_game(players=2, seed=3)
+    label, _ = asyncio.run(thinkers.choose(GameSpec.of(game), state, make_agent("random", 4)))
+    assert label == make_agent("random", 4).choose(state).label
+    assert not thinkers.pool._processes            # no worker was started for it
+
+
 @pytest.fixture
 def thinkers():
     pool = Thinkers(2)
@@ -73,7 +81,7 @@ def test_a_search_costs_the_server_process_next_to_nothing(thinkers):
 
     async def search():
         # the first choice starts the worker and loads the game there: not measured
-        await thinkers.choose(spec, state, make_agent("random", 1))
+        await thinkers.choose(spec, state, make_agent("greedy", 1))
         agent = make_agent("ismcts:iterations=120", 5)
         here = time.process_time()
         await thinkers.choose(spec, state, agent)
@@ -93,7 +101,7 @@ def test_a_killed_worker_is_replaced_and_the_choice_still_comes(thinkers):
     expected = make_agent("ismcts:iterations=120", 5).choose(state.clone()).label
 
     async def killed_midway():
-        await thinkers.choose(spec, state, make_agent("random", 1))   # workers up
+        await thinkers.choose(spec, state, make_agent("greedy", 1))   # a worker up
         choice = asyncio.ensure_future(
             thinkers.choose(spec, state, make_agent("ismcts:iterations=120", 5)))
         await asyncio.sleep(0.2)
@@ -140,7 +148,7 @@ def test_the_workers_end_with_the_server(tmp_path, stop):
                 break
             except OSError:
                 time.sleep(0.1)
-        body = json.dumps({"game": "connect_four", "seats": ["random", "random"]}).encode()
+        body = json.dumps({"game": "connect_four", "seats": ["greedy", "greedy"]}).encode()
         request = urllib.request.Request(base + "/api/games", data=body,
                                          headers={"content-type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as r:
