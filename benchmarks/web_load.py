@@ -101,7 +101,8 @@ def main() -> int:
         return report(args, *asyncio.run(load(args.url.rstrip("/"), args)))
     db = Path(tempfile.mkdtemp()) / "games.sqlite"
     server = subprocess.Popen([sys.executable, "-m", "rulesdsl", "serve", "--port",
-                               str(args.port), "--db", str(db)],
+                               str(args.port), "--db", str(db), "--games-per-minute", "0",
+                               "--messages-per-second", "0"],
                               cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE)
     try:
         server.stdout.readline()                  # the lobby line: it listens

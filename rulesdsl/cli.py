@@ -11,7 +11,8 @@
     rulesdsl rules GAME [NAME] [--players N] [--option K=V]
     rulesdsl saves
     rulesdsl lsp
-    rulesdsl serve [GAME...] [--host H] [--port P] [--db PATH] [--watch]
+    rulesdsl serve [GAME...] [--host H] [--port P] [--db PATH] [--workers N]
+                   [--games-per-minute N] [--messages-per-second N] [--watch]
 
 Every RulesError is shown with `rulesdsl.lang.errors.render` on standard error and the exit
 status is 1 (`check` shows the first 20 warnings of each code, then a count of the rest);
@@ -207,6 +208,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", metavar="PATH", default=None,
                    help="the SQLite file of games (default: "
                         "$XDG_DATA_HOME/rulesdsl/games.sqlite)")
+    p.add_argument("--workers", type=int, default=2, metavar="N",
+                   help="worker processes for the computer players' searches (default 2)")
+    p.add_argument("--games-per-minute", type=float, default=None, metavar="N",
+                   help="new games a client address may make a minute, after a first ten "
+                        "(default 6; 0 for no limit, as for a load test on loopback)")
+    p.add_argument("--messages-per-second", type=float, default=None, metavar="N",
+                   help="messages a table page may send a second, after a first thirty "
+                        "(default 10; 0 for no limit)")
     p.add_argument("--watch", action="store_true",
                    help="read the rules files named again when they change; the table "
                         "offers to restart the game or replay its actions, or shows "
@@ -520,7 +529,30 @@ def cmd_serve(args) -> int:
         from rulesdsl.lang.errors import RulesError
         raise RulesError("C013", f"--port {args.port} is not a port",
                          hints=["a port is a number from 1 to 65535"])
-    return serve(args.games, args.host, args.port, args.db, watch=args.watch)
+    if not 0 < args.workers <= 64:
+        from rulesdsl.lang.errors import RulesError
+        raise RulesError("C013", f"--workers {args.workers} is not a number of workers",
+                         hints=["give 1 to 64 worker processes, e.g. --workers 2"])
+    return serve(args.games, args.host, args.port, args.db, watch=args.watch,
+                 workers=args.workers, limits=_limits(args))
+
+
+def _limits(args):
+    """The server's rate limits: the defaults, each given rate in its place."""
+    from rulesdsl.lang.errors import RulesError
+    from rulesdsl.web.throttle import Limits
+    given = {}
+    for option in ("games_per_minute", "messages_per_second"):
+        value = getattr(args, option)
+        if value is None:
+            continue
+        if not 0 <= value <= 10_000:      # NaN too
+            flag = "--" + option.replace("_", "-")
+            raise RulesError("C013", f"{flag} {value:g} is out of range",
+                             hints=[f"give 0 (no limit) to 10000, e.g. {flag} "
+                                    f"{getattr(Limits(), option):g}"])
+        given[option] = value
+    return Limits(**given)
 
 
 # ---------------------------------------------------------------- entry point

@@ -198,7 +198,7 @@ def _serve(conn, job, play, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's: it stops us
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    _die_with(parent)
+    die_with_parent(parent)
     while True:
         try:
             chunk = conn.recv()
@@ -216,7 +216,7 @@ def _serve(conn, job, play, parent: int) -> None:
             return
 
 
-def _die_with(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """Linux: SIGTERM to this process when the parent ends, however it ends, so that no
     orphan plays on; gone already (before the call took effect): end now."""
     try:

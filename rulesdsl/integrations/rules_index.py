@@ -41,7 +41,7 @@ KEYWORD_NODES = {
     "cancel": ast.Cancel, "play": ast.Play, "swap": ast.Swap, "none": ast.NoneLit,
     "true": ast.Bool, "false": ast.Bool, "step": ast.Range, "where": ast.Comprehension,
     "is": ast.IsKind, "about": ast.About, "title": ast.Title, "text": ast.Explain,
-    "internal": ast.Internal, "show": ast.Show, "together": ast.AskTogether,
+    "internal": ast.Internal, "show": ast.Show, "look": ast.Look, "together": ast.AskTogether,
     "grid": ast.Grid, "hex": ast.Grid, "roll": ast.Roll,
 }
 
@@ -290,7 +290,7 @@ STATEMENT_KEYWORDS = ("let", "set", "roll", "move", "shuffle", "deal", "reveal",
 DECLARATION_KEYWORDS = ("game", "extends", "players", "option", "enum", "board", "kind",
                         "deck", "zone", "var", "define", "modifier", "phase", "setup", "flow",
                         "response", "invariant", "score", "evaluate", "about", "title", "text",
-                        "internal", "show", "override")
+                        "internal", "show", "look", "override")
 KIND_ITEM_KEYWORDS = ("var", "label", "playable", "on")
 EXPRESSION_KEYWORDS = ("if", "then", "else", "let", "in", "not", "and", "or", "is", "where",
                        "for", "step", "true", "false", "none")

@@ -43,10 +43,12 @@ FAMILIES = (
                            "string, file too large, not UTF-8, nested too deeply (E106), file "
                            "past the size limit (E107), a control character such as ESC or "
                            "BEL (E108)"),
-    Family("E200", "E213", "unknown names (with \"did you mean\"), unknown kinds, zones, "
+    Family("E200", "E221", "unknown names (with \"did you mean\"), unknown kinds, zones, "
                            "fields, phases, types, functions, files to extend; a file to "
                            "extend that is not a rules file (E212), or whose name holds a "
-                           "control character such as a new line (E213)"),
+                           "control character such as a new line (E213); a `look` hint or "
+                           "the name it is about that is not known (E220), or a value of it "
+                           "that is not a colour or a side (E221)"),
     Family("E300", "E304", "types: mismatches, conditions that are not true/false, things "
                            "that are not lists, assignment to what is not a variable (or to a "
                            "piece's field that never changes, E304)"),
@@ -73,7 +75,7 @@ FAMILIES = (
                            "from none); long texts past the `long_texts` limit before a "
                            "decision (R031)"),
     Family("A001", "A004", "bad actions and names through the API"),
-    Family("C001", "C019", "the command line and loading: a game or file that cannot be "
+    Family("C001", "C020", "the command line and loading: a game or file that cannot be "
                            "read, an unknown agent, option or player count; a simulated game "
                            "that does not end (C010); a script line that is not a legal "
                            "action (C011) or input that ends first (C012); a bad "
@@ -82,7 +84,9 @@ FAMILIES = (
                            "because the worker playing them died twice (C016, the others "
                            "reported); a rules file name holding a control character (C017); "
                            "an OpenSpiel game string naming a file it cannot carry (C018) or "
-                           "a file changed since the string was made (C019)"),
+                           "a file changed since the string was made (C019); a computer "
+                           "player of the web table whose worker process stopped twice "
+                           "(C020)"),
     Family("S001", "S002", "bad save files (among them a save whose state is not what its "
                            "history makes) and scenarios"),
 )
@@ -110,6 +114,8 @@ ENTRIES = (
     ("E211", "files that extend each other too deep, or in a circle"),
     ("E212", "a file to extend that is not a rules file"),
     ("E213", "a file to extend whose name holds a control character"),
+    ("E220", "an unknown `look` hint, or a name it is about that is not declared"),
+    ("E221", "a `look` value that is not a colour or a side, or too many of them"),
     ("E300", "a type mismatch"),
     ("E301", "a condition that is not true/false"),
     ("E302", "a list or zone needed, and something else given"),
@@ -185,6 +191,7 @@ ENTRIES = (
     ("C017", "a game or rules file name holding a control character"),
     ("C018", "an OpenSpiel game string naming a file it cannot carry"),
     ("C019", "an OpenSpiel game string whose rules file changed since it was made"),
+    ("C020", "a computer player's worker process (the web table) that stopped twice"),
     ("S001", "a save that cannot be restored"),
     ("S002", "a bad scenario"),
 )

@@ -19,7 +19,7 @@ __all__ = ["RulesLexer"]
 DECLARATIONS = ("game", "extends", "option", "enum", "board", "kind", "deck", "zone", "var",
                 "define", "modifier", "phase", "setup", "flow", "response", "invariant",
                 "score", "evaluate", "override", "about", "title", "text", "internal",
-                "show")
+                "show", "look")
 # Every other word of the grammar.
 KEYWORDS = ("let", "set", "move", "to", "at", "bottom", "shuffle", "deal", "all", "from",
             "starting", "with", "reveal", "log", "ask", "each", "together", "where", "if",

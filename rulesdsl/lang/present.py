@@ -1,4 +1,5 @@
-"""What a player reads at the table, checked: `about`, `title`, `text`, `internal`, `show`.
+"""What a player reads at the table, checked: `about`, `title`, `text`, `internal`, `show`
+(and `look`, the browser's hints, in rulesdsl.lang.look).
 
 These declarations change nothing in play; they tell the runner what to call things, what
 each card does, which variables are bookkeeping and which derived values a player looks at.
@@ -12,6 +13,7 @@ from typing import Optional
 import attrs
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.look import check_look, empty_look
 
 W_NO_QUESTION = "W705"
 
@@ -24,6 +26,7 @@ class Presentation:
     texts: dict = attrs.Factory(dict)       # declared name -> list of lines
     internal: set = attrs.Factory(set)      # variable names
     shows: list = attrs.Factory(list)       # (definition, title, visibility, per player)
+    look: dict = attrs.Factory(empty_look)  # the browser table's hints (rulesdsl.lang.look)
 
 
 def named_things(m) -> dict:
@@ -77,6 +80,7 @@ def check_presentation(checker, decls) -> Presentation:
             shown = _show(checker, d)
             if shown is not None:
                 p.shows.append(shown)
+    p.look = check_look(checker, decls)
     return p
 
 

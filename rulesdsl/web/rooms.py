@@ -3,21 +3,22 @@ connected to it; Rooms, the ones in memory, made from the lobby or loaded by a l
 
 A browser is one seat (or a spectator) by the token in its link; whatever it sends is
 only ever a request for that seat: an action label that must be one of the legal ones
-when it is that seat's turn, `hint` or `undo`. Computer seats choose on worker threads,
-on a copy of the state, so the event loop keeps answering while they think."""
+when it is that seat's turn, `hint` or `undo`. Computer seats choose in worker processes
+(rulesdsl.web.computers), so the event loop keeps answering while they think."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 from rulesdsl.agents import make_agent
 from rulesdsl.agents.seats import agent_seed
+from rulesdsl.analysis.run import GameSpec
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.play.runner.text import HUMAN, seat_names
 from rulesdsl.play.thinking import describe_agent
+from rulesdsl.web.computers import Thinkers
 from rulesdsl.web.lobby import BadRequest, Catalogue, checked_request
 from rulesdsl.web.seatview import GameFacts, Stories, display, seat_message
 
@@ -30,7 +31,7 @@ class Room:
     """One game on the server: its state, its seats, the browsers watching it."""
 
     def __init__(self, game_id: str, name: str, game, options: dict, players: int,
-                 seed: int, seats: list, tokens: dict, store, executor):
+                 seed: int, seats: list, tokens: dict, store, thinkers: Thinkers):
         self.id = game_id
         self.name = name
         self.game = game
@@ -39,7 +40,7 @@ class Room:
         self.seats = list(seats)
         self.tokens = dict(tokens)           # token -> seat or None
         self.store = store
-        self.executor = executor
+        self.thinkers = thinkers
         self.players = players
         self.clients: dict = {}              # client -> seat or None
         self.thinking: Optional[int] = None  # the computer seat choosing now
@@ -51,6 +52,7 @@ class Room:
     def deal(self, game) -> None:
         """The game dealt again from its seed, no action taken yet."""
         self.game = game
+        self.spec = GameSpec.of(game)        # the game as the worker processes get it
         self.agents = {s: make_agent(kind, agent_seed(self.seed, s))
                        for s, kind in enumerate(self.seats) if kind != HUMAN}
         self.start = game.new_game(players=self.players, seed=self.seed)
@@ -167,17 +169,17 @@ class Room:
             self.seats[self.state.to_move] != HUMAN
 
     async def run_computers(self) -> None:
-        loop = asyncio.get_running_loop()
         try:
             while self.computer_to_move():
                 seat = self.state.to_move
                 state = self.state
-                choice = loop.run_in_executor(self.executor, self.agents[seat].choose,
-                                              state.clone())
-                action = await self.thought(seat, choice)
+                choice = asyncio.ensure_future(
+                    self.thinkers.choose(self.spec, state, self.agents[seat]))
+                label, agent = await self.thought(seat, choice)
                 if self.state is not state:   # an undo came in meanwhile: choose again
                     continue
-                self.apply(action.label)
+                self.agents[seat] = agent     # its generator goes on from this choice
+                self.apply(label)
                 self.saved()
                 await self.broadcast()
         except RulesError as e:
@@ -274,7 +276,7 @@ class Room:
     # ---------------------------------------------------------------- hint, undo
     async def hint(self, seat: Optional[int]) -> str:
         """What the computer would play for this seat, and its chances (as `hint`)."""
-        from rulesdsl.play.hint import advise, hint_seed, hint_spec, hint_text
+        from rulesdsl.play.hint import hint_seed, hint_spec, hint_text
         if seat is None or self.state.is_over or self.state.to_move != seat:
             raise BadRequest("a hint is for the player to move")
         if self.hinting:     # a search costs a second of a worker: one at a time a game
@@ -283,8 +285,7 @@ class Room:
         agent = make_agent(spec, hint_seed(self.seed, self.state, seat))
         self.hinting = True
         try:
-            choice, analysis = await asyncio.get_running_loop().run_in_executor(
-                self.executor, advise, self.state.clone(), agent)
+            choice, analysis = await self.thinkers.advise(self.spec, self.state, agent)
         finally:
             self.hinting = False
         return hint_text(choice, analysis, describe_agent(spec, agent))
@@ -324,8 +325,7 @@ class Rooms:
     def __init__(self, catalogue: Catalogue, store, workers: int = 2):
         self.catalogue = catalogue
         self.store = store
-        self.executor = ThreadPoolExecutor(max_workers=workers,
-                                           thread_name_prefix="rulesdsl-computer")
+        self.thinkers = Thinkers(workers)
         self.rooms: dict = {}
 
     def create(self, request) -> tuple:
@@ -341,7 +341,7 @@ class Rooms:
         self.store.add(game_id, req["game"], req["options"], req["players"], req["seed"],
                        req["seats"], tokens)
         room = Room(game_id, req["game"], game, req["options"], req["players"], req["seed"],
-                    req["seats"], tokens, self.store, self.executor)
+                    req["seats"], tokens, self.store, self.thinkers)
         self.keep(room)
         return room, tokens
 
@@ -366,7 +366,7 @@ class Rooms:
             return None
         room = Room(game_id, saved["game"], game, saved["options"], saved["players"],
                     saved["seed"], saved["seats"], saved["tokens"], self.store,
-                    self.executor)
+                    self.thinkers)
         room.replay(saved["actions"])
         self.keep(room)
         return room
@@ -387,4 +387,4 @@ class Rooms:
                     del self.rooms[gid]
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.thinkers.close()

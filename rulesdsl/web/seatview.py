@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from rulesdsl.engine.words import story_line
+from rulesdsl.lang.look import empty_look
 from rulesdsl.lang.errors import RulesError
 
 # describe() keys that say how to lay the table out; its "cards" (every label of the
@@ -22,11 +23,14 @@ DISPLAY_KEYS = ("zones", "vars", "boards", "grids", "hex", "enums", "titles", "i
 
 def display(game, state) -> dict:
     """The game's declared display, the same for every seat: where each zone and variable
-    belongs, the boards (grid, hex or a graph of named places) and the names' titles."""
+    belongs, the boards (grid, hex or a graph of named places), the names' titles and the
+    file's `look` (checked values: colours and sides, no state, so nothing to hide)."""
     info = state.describe()
     out = {key: info.get(key) for key in DISPLAY_KEYS}
     out["name"] = getattr(game, "name", "")
     out["players"] = state.players
+    present = getattr(getattr(game, "model", None), "present", None)
+    out["look"] = getattr(present, "look", None) or empty_look()
     return out
 
 

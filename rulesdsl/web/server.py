@@ -10,7 +10,9 @@
     GET  /static/...          the page's CSS and JavaScript
 
 A token is a seat's private link (or the spectators' public one); the page holds no
-game data of its own and learns everything over its websocket."""
+game data of its own and learns everything over its websocket. A client address makes
+only so many games a minute, and a page sends only so many messages a second
+(rulesdsl.web.throttle); past that it is told how long to wait."""
 
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from starlette.websockets import WebSocket
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.web.lobby import BadRequest, Catalogue, seat_kinds
 from rulesdsl.web.rooms import Rooms
+from rulesdsl.web.throttle import Limits, Pace, PerAddress, wait_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16_384                     # bytes of a lobby request
@@ -35,8 +38,10 @@ MAX_BODY = 16_384                     # bytes of a lobby request
 MAX_MESSAGE = 4_096
 
 
-def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False) -> Starlette:
+def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False,
+             limits: Limits = Limits()) -> Starlette:
     rooms = Rooms(catalogue, store, workers=workers)
+    new_games = PerAddress(limits.games_per_minute / 60, limits.games_burst)
 
     async def lobby(request: Request):
         return FileResponse(STATIC / "lobby.html")
@@ -52,6 +57,13 @@ def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False)
         body = await request.body()
         if len(body) > MAX_BODY:
             return JSONResponse({"error": "the request is too long"}, status_code=413)
+        wait = new_games.take(request.client.host if request.client else "")
+        if wait:
+            return JSONResponse(
+                {"error": f"Too many new games from your address: at most "
+                          f"{limits.games_per_minute:g} a minute once {limits.games_burst} "
+                          f"are made. Try again in {wait_text(wait)}."},
+                status_code=429, headers={"Retry-After": str(max(1, round(wait)))})
         try:
             room, tokens = rooms.create(json.loads(body or b"null"))
         except ValueError:
@@ -92,11 +104,17 @@ def make_app(catalogue: Catalogue, store, workers: int = 2, watch: bool = False)
             return
         room, seat = found
         await room.join(ws, seat)
+        pace = Pace(limits)
         try:
             while True:
                 text = await _next_text(ws)
                 if text is None:
                     break
+                refusal = pace.refusal()
+                if refusal is not None:
+                    if refusal:
+                        await room.send(ws, {"type": "error", "message": refusal})
+                    continue
                 try:
                     data = json.loads(text)
                 except ValueError:
@@ -134,7 +152,7 @@ async def _next_text(ws: WebSocket) -> Optional[str]:
 
 def _lifespan(rooms, watch: bool):
     """The app's lifespan: with --watch, the rules files looked at while it runs; the
-    computer players' threads stopped when the server stops."""
+    computer players' worker processes stopped when the server stops."""
     import asyncio
     from contextlib import asynccontextmanager
 
@@ -186,7 +204,7 @@ def offered_games(names) -> dict:
 
 
 def serve(names, host: str, port: int, db: Optional[str], watch: bool = False,
-          out=None) -> int:
+          out=None, workers: int = 2, limits: Optional[Limits] = None) -> int:
     """`rulesdsl serve`: every named game checked first (a bad one is an error before
     the server starts), then the server until Ctrl-C; with `watch`, the rules files
     named are read again when they change."""
@@ -198,7 +216,7 @@ def serve(names, host: str, port: int, db: Optional[str], watch: bool = False,
     for name in names or ():
         catalogue.load(name if name in catalogue.offered else Path(name).stem)
     store = Store(db or default_db_path())
-    app = make_app(catalogue, store, watch=watch)
+    app = make_app(catalogue, store, workers=workers, watch=watch, limits=limits or Limits())
     print(f"rulesdsl: the lobby is at http://{host}:{port}/  (games kept in {store.path}; "
           "Ctrl-C stops)", file=out, flush=True)
     if watch:

@@ -146,6 +146,10 @@ DECLS = [
     ('internal a, b', '(Internal [a b])'),
     ('show total "Total" private', '(Show total Total private)'),
     ('show total', '(Show total)'),
+    ('look { table "#123" seats "red", "blue" sides Cell "left right" }',
+     '(Look [(LookHint table _ ["#123"]) (LookHint seats _ [red blue]) '
+     '(LookHint sides Cell ["left right"])])'),
+    ('look { }', '(Look)'),
 ]
 
 STMTS = [

@@ -35,10 +35,12 @@ def needs(module: str):
 
 class Server:
     """`rulesdsl serve` in a thread of this process, every bundled game and example
-    offered, games kept in `db`; stopped and started again as a person would."""
+    offered, games kept in `db`; stopped and started again as a person would. The rate
+    limits are lifted unless `limits` are given (the tests play as fast as scripts)."""
 
-    def __init__(self, db: Path, games=None, watch: bool = False):
+    def __init__(self, db: Path, games=None, watch: bool = False, limits=None):
         self.db = db
+        self.limits = limits
         self.games = [str(p) for p in (games or GAME_FILES)]
         self.watch = watch
         self.port = None
@@ -52,9 +54,11 @@ class Server:
         from rulesdsl.web.lobby import Catalogue
         from rulesdsl.web.server import MAX_MESSAGE, make_app, offered_games
         from rulesdsl.web.store import Store
+        from rulesdsl.web.throttle import Limits
         self.store = Store(self.db)
         app = make_app(Catalogue(offered_games(self.games)), self.store, workers=1,
-                       watch=self.watch)
+                       watch=self.watch, limits=self.limits or Limits(games_per_minute=0,
+                                                     messages_per_second=0))
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]

@@ -3,6 +3,8 @@ what is shown and what is kept internal."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from rulesdsl.lang.errors import Span
 from rulesdsl.lang.ast.node import node, span_field
 
@@ -49,3 +51,22 @@ class Show:
     name: str = ""
     title: str = ""
     visibility: str = "public"
+
+
+@node
+class LookHint:
+    """One hint of a `look`: its word, the name it is about where it takes one, and its
+    values. Example: `colour fire "crimson"`"""
+    span: Span = span_field()
+    word: str = ""
+    subject: Optional[str] = None
+    values: tuple = ()
+
+
+@node
+class Look:
+    """How the table looks in a browser: colours of the cloth and the seats, a card's ink
+    and face, a board's ground and the sides each seat joins. It changes nothing in play.
+    Example: `look { seats "black", "white"  board Square "#2e7d4f" }`"""
+    span: Span = span_field()
+    hints: tuple = ()  # LookHint

@@ -14,7 +14,7 @@ from rulesdsl.lang.fmt.stream import NL, BLANK, INDENT, DEDENT, is_token, has_bl
 _SORTS = {"game_decl": "header", "extends_decl": "header", "players_decl": "header",
           "option_decl": "header", "define_decl": "define", "modifier_decl": "define",
           "title_decl": "present", "text_decl": "present", "internal_decl": "present",
-          "show_decl": "present"}
+          "show_decl": "present", "look_decl": "present"}
 
 
 class BodyLayout(Emitter):
@@ -80,6 +80,9 @@ class BodyLayout(Emitter):
         self.braced(tree)
 
     def r_kind_body(self, tree: Tree) -> None:
+        self.braced(tree)
+
+    def r_look_decl(self, tree: Tree) -> None:
         self.braced(tree)
 
     def lines_of_text(self, tree: Tree) -> None:

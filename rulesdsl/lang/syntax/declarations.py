@@ -1,6 +1,6 @@
 """Tree -> ast for the declarations: the top section of grammar/rules.lark (`start`, `decl`
 and each `..._decl` down to `score_decl`), its part "what a player reads at the table"
-(`about_decl` to `show_decl`), and the parameters and types that close it."""
+(`about_decl` to `show_decl`, `look_decl`), and the parameters and types that close it."""
 
 from __future__ import annotations
 
@@ -183,6 +183,14 @@ class DeclarationRules(Rules):
 
     def show_decl(self, meta, name, title, vis):
         return ast.Show(self._span(meta), str(name), self._plain(title), vis or "public")
+
+    def look_decl(self, meta, *hints):
+        return ast.Look(self._span(meta), tuple(hints))
+
+    def look_hint(self, meta, word, subject, *values):
+        return ast.LookHint(self._span(meta), str(word),
+                            None if subject is None else str(subject),
+                            tuple(self._plain(v) for v in values))
 
     def param_list(self, meta, *params):
         return tuple(p for p in params if p is not None)

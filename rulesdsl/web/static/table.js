@@ -65,8 +65,12 @@ function seatOfLabel(text) {
   const m = /\bP(\d{1,2})\b/.exec(String(text));
   return m ? Number(m[1]) - 1 : null;
 }
-function playerColour(k) { return PLAYER_COLOURS[k % PLAYER_COLOURS.length]; }
+function playerColour(k) {
+  return lookColour((look().seats || [])[k]) || PLAYER_COLOURS[k % PLAYER_COLOURS.length];
+}
 function groupColour(group) {
+  const hinted = lookOf("colours", group);
+  if (hinted) return hinted;
   const g = String(group).toLowerCase();
   if (CSS_COLOURS.has(g)) return g === "white" ? "#8d8d8d" : g === "yellow" ? "#c9a21a" : g;
   return CARD_COLOURS[hash(group) % CARD_COLOURS.length];
@@ -96,6 +100,40 @@ function cardActions(label) {
   return T.actions.filter(l => l === label || word.test(l));
 }
 
+// ------------------------------------------------------------------ the game's look
+// The rules file's `look` hints: checked on the server (a colour is # and hex digits or a
+// CSS colour name, a side one of four words), checked again here, since a value put in a
+// style must be one; set as one property's value, never as CSS or HTML text.
+const SAFE_COLOUR = /^(#[0-9a-f]{3}|#[0-9a-f]{6}|[a-z]{3,30})$/;
+const SIDE_WORDS = ["top", "bottom", "left", "right"];
+function look() { return (D && D.look) || {}; }
+function lookColour(v) { return typeof v === "string" && SAFE_COLOUR.test(v) ? v : null; }
+function lookOf(hint, name) {
+  const table = look()[hint];
+  return table && Object.prototype.hasOwnProperty.call(table, name) ? lookColour(table[name]) : null;
+}
+function paint(el, property, colour) { if (colour) el.style.setProperty(property, colour); return el; }
+function applyLook() {
+  // the cloth: the felt's three tones made from the one colour given
+  const root = document.documentElement.style;
+  const felt = lookColour(look().table);
+  for (const p of ["--felt", "--felt-light", "--felt-dark"]) root.removeProperty(p);
+  if (!felt) return;
+  root.setProperty("--felt", felt);
+  root.setProperty("--felt-light", `color-mix(in srgb, ${felt} 82%, white)`);
+  root.setProperty("--felt-dark", `color-mix(in srgb, ${felt} 70%, black)`);
+}
+function seatSides(board) {
+  // [[seat, side], ...] of a board's `sides` hint, the words checked
+  const given = (look().sides || {})[board];
+  if (!Array.isArray(given)) return [];
+  const out = [];
+  given.forEach((words, k) => (Array.isArray(words) ? words : []).forEach(w => {
+    if (SIDE_WORDS.includes(w)) out.push([k, w]);
+  }));
+  return out;
+}
+
 // ------------------------------------------------------------------ the connection
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -104,6 +142,7 @@ function connect() {
     const m = JSON.parse(ev.data);
     if (m.type === "display") {
       D = m.display; document.title = `${D.name} · rulesdsl`;
+      applyLook();
       for (const k of Object.keys(graphLayouts)) delete graphLayouts[k];   // the rules may have changed
       document.getElementById("changed").hidden = true;
       overShown = false; document.getElementById("over").hidden = true;
@@ -142,8 +181,9 @@ function card(label, opts) {
   const facts = (T.cards && T.cards[label]) || null;
   const group = facts ? facts.group : null;
   const mover = seatOfLabel(label);
-  const colour = group !== null ? groupColour(group) :
-    mover !== null ? playerColour(mover) : "#556";
+  const hinted = facts && (lookOf("colours", facts.group) || lookOf("colours", facts.kind));
+  const colour = hinted || (group !== null ? groupColour(group) :
+    mover !== null ? playerColour(mover) : "#556");
   // a card in the seat's hand is played from there, not from a pile or a line showing its
   // twin; a card in another of its own zones, from that zone rather than the table
   const elsewhere = (!opts.hidden && myLabels(true).has(label)) ||
@@ -154,7 +194,7 @@ function card(label, opts) {
     v !== null && !String(label).toLowerCase().includes(String(v).toLowerCase())) : [];
   const el = h("div", {
     class: "card" + (playable ? " playable" : "") + (opts.small ? " small" : ""),
-    style: `--ink:${colour}`, "data-label": label, title: label,
+    "data-label": label, title: label,
     onclick: playable ? () => (acts.length === 1 ? play(acts[0]) : showChoices(acts, label)) : null,
     oncontextmenu: ev => { ev.preventDefault(); explain(label); },
   },
@@ -165,6 +205,8 @@ function card(label, opts) {
     opts.count > 1 ? h("span", { class: "badge", text: `×${opts.count}` }) : null,
     h("button", { class: "ask", title: "what is this card?", text: "?",
                   onclick: ev => { ev.stopPropagation(); explain(label); } }));
+  paint(el, "--ink", lookColour(colour) || "#556");
+  paint(el, "--paper", facts && lookOf("faces", facts.kind));
   return el;
 }
 function manyKinds() {
@@ -462,9 +504,35 @@ function gridBoard(board) {
     const cx = hex ? pad + (y - 1) * 0.5 * size - 8 : pad / 2;
     labels.push(s("text", { x: cx, y: cy, class: "coord", text: String(y) }));
   }
-  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "board " + (hex ? "hex" : "grid") },
-    s("rect", { x: 0, y: 0, width, height, rx: 10, class: "board-bg" }), cells, labels);
+  const edges = gridSides(board, { w, hgt, hex, size, r, pad });
+  const ground = lookOf("boards", board);
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, width, height,
+                         class: "board " + (hex ? "hex" : "grid") + (ground ? " grounded" : "") },
+    s("rect", { x: 0, y: 0, width, height, rx: 10, class: "board-bg" }), cells, edges, labels);
+  paint(svg, "--ground", ground);
   return h("div", { class: "board-wrap" }, h("div", { class: "zone-title", text: title(board) }), svg);
+}
+function gridSides(board, g) {
+  // the edges each seat joins (a connection game's `sides`), drawn in the seat's colour
+  const { w, hgt, hex, size, r, pad } = g;
+  const corner = (x, y, k) => {          // a hexagon's corner k (0: upper right, clockwise)
+    const cx = pad + size / 2 + (x + (y - 1) * 0.5) * size, cy = pad + r + (hgt - y) * r * 1.5;
+    const a = Math.PI / 180 * (60 * k - 30);
+    return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
+  };
+  const xs = [...Array(w).keys()], ys = [...Array(hgt).keys()].map(k => hgt - k);   // top row first
+  const hexEdge = {
+    top: () => xs.flatMap(x => [corner(x, hgt, 4), corner(x, hgt, 5)]).concat([corner(w - 1, hgt, 0)]),
+    bottom: () => xs.flatMap(x => [corner(x, 1, 3), corner(x, 1, 2)]).concat([corner(w - 1, 1, 1)]),
+    left: () => ys.flatMap(y => [corner(0, y, 4), corner(0, y, 3)]),
+    right: () => ys.flatMap(y => [corner(w - 1, y, 0), corner(w - 1, y, 1)].concat(y > 1 ? [corner(w - 1, y, 2)] : [])),
+  };
+  const x0 = pad, x1 = pad + w * size, y0 = pad, y1 = pad + hgt * size;
+  const squareEdge = { top: () => [[x0, y0], [x1, y0]], bottom: () => [[x0, y1], [x1, y1]],
+                       left: () => [[x0, y0], [x0, y1]], right: () => [[x1, y0], [x1, y1]] };
+  return seatSides(board).map(([k, side]) => paint(s("polyline", {
+    points: (hex ? hexEdge : squareEdge)[side]().map(p => p.join(",")).join(" "), class: "side",
+  }), "stroke", playerColour(k)));
 }
 const graphLayouts = {};
 function graphLayout(board) {
@@ -541,8 +609,11 @@ function graphBoard(board) {
       extra ? s("text", { x, y: y + 50, class: "node-extra", text: extra }) : null,
       s("title", { text: place + (extra ? ` (${extra})` : "") }));
   });
-  const svg = s("svg", { viewBox: `0 0 ${lay.width} ${lay.height}`, width: lay.width, height: lay.height, class: "board graph" },
+  const ground = lookOf("boards", board);
+  const svg = s("svg", { viewBox: `0 0 ${lay.width} ${lay.height}`, width: lay.width, height: lay.height,
+                         class: "board graph" + (ground ? " grounded" : "") },
     s("rect", { x: 0, y: 0, width: lay.width, height: lay.height, rx: 14, class: "board-bg map" }), edges, marks);
+  paint(svg, "--ground", ground);
   return h("div", { class: "board-wrap" }, h("div", { class: "zone-title", text: title(board) }), svg);
 }
 function boardsInUse() {
