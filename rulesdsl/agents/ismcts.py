@@ -126,10 +126,12 @@ class ISMCTSAgent:
         ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
         self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
         close = _close(ranked, [stats.get((me, a.label)) for a in ranked], prior)
+        # the close actions, the one-move look-ahead's favourite first: the default
+        close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
         if len(close) > 1:
             close = self._verify(close, knowledge, judge, policy, me, cap)
         self.dropped += self.last_dropped
-        return max(close, key=lambda a: prior.get(a.label, 0.0))
+        return close[0]
 
     @staticmethod
     def _decided(root: _Node, me: int, actions: list, left: int) -> bool:
@@ -148,28 +150,35 @@ class ISMCTSAgent:
         """The actions the search could not tell apart, compared in pairs: each is played
         on the same samples, with the same random numbers after it, so that what they share
         (the cards dealt, the others' luck) cancels out and only their difference remains.
-        Returns those with the best mean (several on a tie). Half the budget's
-        playouts, under the same CPU cap (at least four rounds)."""
+        The first (the look-ahead's favourite) stands unless another beats it by more than
+        twice the standard error of their mean difference: a difference the pairs cannot
+        show is noise, and then the cheap look-ahead (do not spend a card for nothing) is
+        the better judge. Returns the chosen action first. Half the budget's playouts,
+        under the same CPU cap (at least four rounds)."""
         rounds = max(4, self.iterations // (2 * len(close)))
-        totals = [0.0] * len(close)
+        results: list = [[] for _ in close]
         for done in range(rounds):
             if done >= 4 and cap is not None and time.thread_time() > cap:
                 rounds = done
                 break
             seed = self.rng.getrandbits(63)
             sample = knowledge.sample(seed)
-            for i, action in enumerate(close):
+            row = []
+            for action in close:
                 s = sample.clone()
                 replay = MoveAverages(random.Random(seed), policy.epsilon, policy.table)
                 horizon = self._horizon(s, judge, settle=True)  # from before the move
                 try:
                     s.apply(action.label)
                     play_on(s, replay, horizon, [], 1)
-                    totals[i] += judge.rewards(s)[me]
+                    row.append(judge.rewards(s)[me])
                 except RulesError:
                     self.last_dropped += 1
-        best = max(totals)
-        return [a for a, t in zip(close, totals) if best - t <= 1e-9 * rounds]
+                    break
+            if len(row) == len(close):  # a sample that broke the rules for one: for none
+                for i, r in enumerate(row):
+                    results[i].append(r)
+        return _beats_default(close, results)
 
     def _iterate(self, roots: list, s, judge: Judge, policy: MoveAverages) -> None:
         """One iteration over one tree per player (multiple-observer ISMCTS): each player
@@ -291,6 +300,24 @@ def _best_untried(untried: list, prior: dict, rng) -> str:
             if rng.randrange(ties) == 0:
                 best = k[1]
     return best
+
+
+def _beats_default(close: list, results: list) -> list:
+    """`close` with its first action (the default) replaced at the head by the one with the
+    best paired mean, if that one beats the default by more than two standard errors of
+    their per-sample differences."""
+    base = results[0]
+    n = len(base)
+    if n < 2:
+        return close
+    best, best_mean = 0, 0.0
+    for i in range(1, len(close)):
+        diffs = [r - b for r, b in zip(results[i], base)]
+        mean = sum(diffs) / n
+        var = max(sum(d * d for d in diffs) / n - mean * mean, 0.0) / (n - 1)
+        if mean > 2 * math.sqrt(var) and mean > best_mean:
+            best, best_mean = i, mean
+    return [close[best]] + [a for i, a in enumerate(close) if i != best]
 
 
 CLOSE = 4  # at most this many actions compared in pairs

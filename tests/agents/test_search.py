@@ -244,3 +244,20 @@ def test_hint_material_ranks_every_option():
     visits = [x[1] for x in agent.analysis]
     assert visits == sorted(visits, reverse=True) and sum(visits) > 0
     assert all(v is None or 0 <= v <= 1 for _, _, v in agent.analysis)
+
+
+class _Option:
+    def __init__(self, label):
+        self.label = label
+
+
+def test_the_look_aheads_choice_stands_unless_the_pairs_show_better():
+    from rulesdsl.agents.ismcts import _beats_default
+    close = [_Option("pass"), _Option("mercenary 5")]
+    # better on average (the best mean, which the pairs once took) but by less than the noise
+    noisy = [[0.8, 0.6, 0.9, 0.7] * 10, [0.95, 0.5, 0.85, 0.8] * 10]
+    assert _beats_default(close, noisy)[0].label == "pass"
+    better = [[0.8, 0.6, 0.9, 0.7] * 10, [0.82, 0.63, 0.91, 0.74] * 10]  # better every time
+    assert _beats_default(close, better)[0].label == "mercenary 5"
+    worse = [[0.8, 0.6, 0.9, 0.7] * 10, [0.7, 0.5, 0.8, 0.6] * 10]
+    assert _beats_default(close, worse)[0].label == "pass"
