@@ -1,8 +1,9 @@
 """The Python back end: each node as a Python expression tree (`ast`), over `st` (the
 state) and `L` (the frame's locals), computing what the interpreter's closure computes,
 with the same errors. Failing paths call engine/runtime's helpers by the names in HELPERS;
-tables are read by names made from the rules' own (`SUIT_OF_CARD`, `IS_TRUMP`,
-`AT_12_5` for the place line 12, column 5), temporaries are named after what they hold.
+tables are read by names made from the rules' own (`SUIT_OF_CARD`, `IS_TRUMP`, `LINE_12`
+for a place on line 12 an error names, `LINE_12_2` for the next), temporaries are named
+after what they hold.
 
 A none check is written only where the operand's node says it may be none; a node
 without a Python form (arithmetic that is not on numbers) is a call of its closure."""
@@ -146,7 +147,7 @@ class PythonBackEnd:
 
     def place(self, span: Any) -> py.expr:
         """The place in the rules an error names, as generated code reads it."""
-        return name(self.host.named(span, f"AT_{span.line}_{span.column}"))
+        return name(self.host.named(span, f"LINE_{span.line}"))
 
     def operand(self, node: n.Node, depth: int, stem: str = "x") -> tuple:
         """(how the value is read again, how it is computed first) for an operand used more
