@@ -38,6 +38,10 @@ def n_after(tmp_path, monkeypatch, expr: str, engine: str):
     ("top(table).value", ("R013", 10)),
     ("n + top(table).value", ("R013", 10)),
     ("if seat(2 + n) == seat(0) then 1 else 0", ("R017", 10)),
+    ("size([1, 2, n] + [3]) + size(others(seat(0)))", 5),
+    ("let k = 4 in k * k + size(1..5 step 2)", 19),
+    ("if 3 is in 1..n + 2 and 4 is not in [n] then 1 else 0", 0),
+    ("size(1..3 step n)", ("R016", 10)),
 ])
 def test_both_back_ends_give_the_same_value_or_error(tmp_path, monkeypatch, expr, expected):
     for engine in ENGINES:

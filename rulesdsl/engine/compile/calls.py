@@ -235,12 +235,8 @@ class Calls:
     def builtin(self, e: ast.Call):
         """Built-in calls engine/ir does not lower yet (lower.BUILTINS are lowered)."""
         name = e.name
-        n = self.n
         span = e.span
         args = [self.expr(a) for a in e.args]
-        if name == "others":
-            f = args[0]
-            return lambda st, L: [(f(st, L) + i) % n for i in range(1, n)]
         if name in ("top", "bottom"):  # the top or bottom k cards (one card: engine/ir)
             z, k = args
             if name == "top":

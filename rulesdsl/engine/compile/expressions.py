@@ -12,7 +12,6 @@ from rulesdsl.engine.grid import prefix_closure
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.lower import Lowering
-from rulesdsl.engine.runtime.numbers import range_list
 
 
 class Expressions:
@@ -67,6 +66,13 @@ class Expressions:
         if self.generate and node.is_leaf:
             self.known_as(f, python.unparse(self.to_python.emit(node, 0)))
         return f
+
+    def closure_part(self, node: nodes.Node) -> Callable:
+        """For the interpreter: the closure of a part of a node, generated where the
+        program is (as `expr` would compile it)."""
+        if self.generate and not node.is_leaf and not isinstance(node, nodes.Opaque):
+            return self.compiled(node, node)
+        return self.interpreter.closure(node)
 
     def kept(self, e) -> bool:
         """For lowering: is `e` compiled here rather than lowered into its parent (a loop's
@@ -135,25 +141,12 @@ class Expressions:
         """A definition without arguments (every other name is lowered)."""
         return self.define_call(self.m.resolved[id(e)][1], [], e.span)
 
-    def e_LetIn(self, e):
-        slot = self.m.slots[id(e)]
-        value, body = self.expr(e.value), self.expr(e.body)
-
-        def let_in(st, L):
-            L[slot] = value(st, L)
-            return body(st, L)
-        return let_in
-
     def e_Prefix(self, e):
         if self.generate:
             f = self.generated_prefix(e)
             if f is not None:
                 return f
         return prefix_closure(self, e)
-
-    def e_ListLit(self, e):
-        items = [self.expr(i) for i in e.items]
-        return lambda st, L: [f(st, L) for f in items]
 
     def source_of(self, e) -> Callable:
         """A closure giving the elements of a collection (a zone's live list: do not mutate)."""
@@ -197,19 +190,6 @@ class Expressions:
                     out.append(x if value is None else value(st, L))
             return out
         return comp
-
-    def e_IsIn(self, e):
-        f = self.expr(e.expr)
-        src = self.counted(self.source_of(e.collection), e.span)
-        if e.negated:
-            return lambda st, L: f(st, L) not in src(st, L)
-        return lambda st, L: f(st, L) in src(st, L)
-
-    def e_Range(self, e):
-        a, b = self.expr(e.start), self.expr(e.stop)
-        step = self.expr(e.step) if e.step is not None else (lambda st, L: 1)
-        span, budget = e.span, self.b
-        return lambda st, L: range_list(a(st, L), b(st, L), step(st, L), budget, span)
 
     def e_Call(self, e):
         kind, payload = self.m.resolved[id(e)]

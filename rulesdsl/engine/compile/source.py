@@ -21,7 +21,7 @@ from rulesdsl.lang.limits import limit
 from rulesdsl.engine.compile.program import MASK
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import move_card, moves_cost
-from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
+from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.python import MAX_DEPTH
 from rulesdsl.engine.journal import Later
@@ -32,8 +32,7 @@ from rulesdsl.engine.runtime.places import quoted
 # helpers the generated code calls (the errors on its failing paths only), by the names
 # it has always called them
 HELPERS = {**python.HELPERS, "_grid_none": errors.grid_none, "_no_play": errors.no_play,
-           "moves_cost": moves_cost, "_move_card": move_card, "LATER": Later,
-           "_range_list": range_list}
+           "moves_cost": moves_cost, "_move_card": move_card, "LATER": Later}
 
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
 _ARITH = {"+", "-", "*"}
@@ -427,26 +426,9 @@ class Source:
         return self.define_call_source(self.m.resolved[id(e)][1], [])
 
     # ------------------------------------------------------------------ operators
-    def xs_ListLit(self, e):
-        return "[" + "".join(f"{self.xs(item)}, " for item in e.items) + "]"
-
-    def xs_Range(self, e):
-        step = self.xs(e.step) if e.step is not None else "1"
-        return (f"_range_list({self.xs(e.start)}, {self.xs(e.stop)}, {step}, "
-                f"{self.ref(self.b, 'BUDGET')}, {self.ref(e.span, 'S')})")
-
-    def xs_IsIn(self, e):
-        """`x in L`: the list's length is spent each time it is searched, as the closure
-        does; the element first, then the list."""
-        x, s = self.temp(), self.temp()
-        test = "not in" if e.negated else "in"
-        return (f"({x} {test} {s} if (({x} := {self.xs(e.expr)}) is None or True) and "
-                f"{self.ref(self.b, 'BUDGET')}.spend(len({s} := "
-                f"{self.collection_source(e.collection)}), {self.ref(e.span, 'S')}) is None "
-                f"else None)")
-
     def xs_Call(self, e):
-        """Definitions and the built-ins every turn uses; the others stay closures."""
+        """Definitions, the grid and `playable` (engine/ir lowers the one-card built-ins);
+the others stay closures."""
         kind, payload = self.m.resolved.get(id(e), ("", None))
         if kind == "define":
             return self.define_call_source(payload, e.args)
@@ -456,13 +438,6 @@ class Source:
             return self.grid_source(e)
         if e.name == "playable" and len(e.args) == 2:
             return self.playable_source(e)
-        if len(e.args) != 1:
-            return None
-        name, arg = e.name, e.args[0]
-        t = self.temp()
-        if name == "others":  # as the closure: none fails in the `+` (R001)
-            seats = "".join(f"({t} + {i}) % {self.n}, " for i in range(1, self.n))
-            return f"([{seats}] if (({t} := {self.xs(arg)}) is None or True) else None)"
         return None
 
     def playable_source(self, e):

@@ -9,7 +9,7 @@ from typing import Any, Callable, Protocol
 
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.numbers import MAX_INT, too_big
+from rulesdsl.engine.runtime.numbers import MAX_INT, range_list, too_big
 
 Closure = Callable[[Any, Any], Any]
 
@@ -24,6 +24,9 @@ class Host(Protocol):
     def expr(self, e: Any) -> Closure:
         """The closure of a checked expression not lowered yet (an Opaque node)."""
 
+    def closure_part(self, node: n.Node) -> Closure:
+        """The closure of a part of a node (the interpreter's, or generated)."""
+
 
 class Interpreter:
     def __init__(self, host: Host):
@@ -31,6 +34,11 @@ class Interpreter:
 
     def closure(self, node: n.Node) -> Closure:
         return getattr(self, "c_" + type(node).__name__)(node)
+
+    def part(self, node: n.Node) -> Closure:
+        """The closure of a node's part: the host's choice (generated code where the
+        program is generated)."""
+        return self.host.closure_part(node)
 
     # ------------------------------------------------------------------ leaves
     def c_Const(self, node: n.Const) -> Closure:
@@ -53,7 +61,7 @@ class Interpreter:
     # ------------------------------------------------------------------ reads
     def c_Instance(self, node: n.Instance) -> Closure:
         base, sizes, name, span = node.base, node.sizes, node.name, node.span
-        keys = [self.closure(k) for k in node.keys]
+        keys = [self.part(k) for k in node.keys]
         if len(keys) == 1:
             a, size0 = keys[0], sizes[0]
 
@@ -76,15 +84,15 @@ class Interpreter:
         return many
 
     def c_VarAt(self, node: n.VarAt) -> Closure:
-        idx = self.closure(node.at)
+        idx = self.part(node.at)
         return lambda st, L: st.vars[idx(st, L)]
 
     def c_Pile(self, node: n.Pile) -> Closure:
-        z = self.closure(node.zone)
+        z = self.part(node.zone)
         return lambda st, L: st.zones[z(st, L)]
 
     def c_Item(self, node: n.Item) -> Closure:
-        src, i, span = self.closure(node.seq), self.closure(node.key), node.span
+        src, i, span = self.part(node.seq), self.part(node.key), node.span
 
         def item(st, L):
             seq = src(st, L)
@@ -106,7 +114,7 @@ class Interpreter:
                     fail(name, span)
                 return values[c]
             return local_field
-        obj = self.closure(node.obj)
+        obj = self.part(node.obj)
 
         def field(st, L):
             c = obj(st, L)
@@ -116,7 +124,7 @@ class Interpreter:
         return field
 
     def c_PieceField(self, node: n.PieceField) -> Closure:
-        obj, base, name, span = self.closure(node.obj), node.base, node.name, node.span
+        obj, base, name, span = self.part(node.obj), node.base, node.name, node.span
 
         def read(st, L):
             c = obj(st, L)
@@ -127,15 +135,15 @@ class Interpreter:
 
     # ------------------------------------------------------------------ operators
     def c_Not(self, node: n.Not) -> Closure:
-        f = self.closure(node.operand)
+        f = self.part(node.operand)
         return lambda st, L: not f(st, L)
 
     def c_Neg(self, node: n.Neg) -> Closure:
-        f = self.closure(node.operand)
+        f = self.part(node.operand)
         return lambda st, L: -f(st, L)
 
     def c_Logic(self, node: n.Logic) -> Closure:
-        a, b = self.closure(node.left), self.closure(node.right)
+        a, b = self.part(node.left), self.part(node.right)
         if node.op == "and":
             return lambda st, L: a(st, L) and b(st, L)
         return lambda st, L: a(st, L) or b(st, L)
@@ -145,7 +153,7 @@ class Interpreter:
         left, right = node.left, node.right
         if _simple(left) and not _simple(right):
             left, right = right, left
-        a = self.closure(left)
+        a = self.part(left)
         if isinstance(right, n.Const):
             v = right.value
             if node.op == "==":
@@ -156,13 +164,13 @@ class Interpreter:
             if node.op == "==":
                 return lambda st, L: a(st, L) == L[slot]
             return lambda st, L: a(st, L) != L[slot]
-        b = self.closure(right)
+        b = self.part(right)
         if node.op == "==":
             return lambda st, L: a(st, L) == b(st, L)
         return lambda st, L: a(st, L) != b(st, L)
 
     def c_Compare(self, node: n.Compare) -> Closure:
-        a, b = self.closure(node.left), self.closure(node.right)
+        a, b = self.part(node.left), self.part(node.right)
         fn, op, span = _OPS[node.op], node.op, node.span
 
         def compare(st, L):
@@ -173,7 +181,7 @@ class Interpreter:
         return compare
 
     def c_Arith(self, node: n.Arith) -> Closure:
-        a, b = self.closure(node.left), self.closure(node.right)
+        a, b = self.part(node.left), self.part(node.right)
         fn, op, span = _OPS[node.op], node.op, node.span
 
         def checked(st, L):
@@ -188,7 +196,7 @@ class Interpreter:
         return checked
 
     def c_Divide(self, node: n.Divide) -> Closure:
-        a, b = self.closure(node.left), self.closure(node.right)
+        a, b = self.part(node.left), self.part(node.right)
         op, span = node.op, node.span
 
         def div(st, L):
@@ -199,23 +207,62 @@ class Interpreter:
         return div
 
     def c_Join(self, node: n.Join) -> Closure:
-        sa, sb, span, budget = self.closure(node.left), self.closure(node.right), node.span, \
+        sa, sb, span, budget = self.part(node.left), self.part(node.right), node.span, \
             self.host.b
         return lambda st, L: budget.check_list(list(sa(st, L)) + list(sb(st, L)), span)
 
     def c_IfElse(self, node: n.IfElse) -> Closure:
-        c, a, b = self.closure(node.cond), self.closure(node.then), self.closure(node.else_)
+        c, a, b = self.part(node.cond), self.part(node.then), self.part(node.else_)
         return lambda st, L: a(st, L) if c(st, L) else b(st, L)
 
     def c_IsKind(self, node: n.IsKind) -> Closure:
-        f, members = self.closure(node.operand), node.members
+        f, members = self.part(node.operand), node.members
         if node.negated:
             return lambda st, L: (lambda c: c is None or not members[c])(f(st, L))
         return lambda st, L: (lambda c: c is not None and members[c])(f(st, L))
 
+    def c_Let(self, node: n.Let) -> Closure:
+        slot, value, body = node.slot, self.part(node.value), self.part(node.body)
+
+        def let_in(st, L):
+            L[slot] = value(st, L)
+            return body(st, L)
+        return let_in
+
+    def c_ListOf(self, node: n.ListOf) -> Closure:
+        items = [self.part(i) for i in node.items]
+        return lambda st, L: [f(st, L) for f in items]
+
+    def c_Range(self, node: n.Range) -> Closure:
+        a, b, step = self.part(node.start), self.part(node.stop), self.part(node.step)
+        span, budget = node.span, self.host.b
+        return lambda st, L: range_list(a(st, L), b(st, L), step(st, L), budget, span)
+
+    def c_IsIn(self, node: n.IsIn) -> Closure:
+        """The list's length is spent each time it is searched; the element first."""
+        f, src, span, budget = self.part(node.element), self.part(node.collection), \
+            node.span, self.host.b
+
+        def is_in(st, L):
+            x = f(st, L)
+            s = src(st, L)
+            budget.spend(len(s), span)
+            return x in s
+
+        def is_not_in(st, L):
+            x = f(st, L)
+            s = src(st, L)
+            budget.spend(len(s), span)
+            return x not in s
+        return is_not_in if node.negated else is_in
+
     # ------------------------------------------------------------------ built-in calls
+    def c_Others(self, node: n.Others) -> Closure:
+        f, seats = self.part(node.operand), node.seats
+        return lambda st, L: (lambda p: [(p + i) % seats for i in range(1, seats)])(f(st, L))
+
     def c_NextSeat(self, node: n.NextSeat) -> Closure:
-        f, d, seats, name, span = self.closure(node.operand), node.step, node.seats, \
+        f, d, seats, name, span = self.part(node.operand), node.step, node.seats, \
             node.name, node.span
 
         def step(st, L):
@@ -226,7 +273,7 @@ class Interpreter:
         return step
 
     def c_Seat(self, node: n.Seat) -> Closure:
-        f, seats, span = self.closure(node.operand), node.seats, node.span
+        f, seats, span = self.part(node.operand), node.seats, node.span
 
         def seat(st, L):
             k = f(st, L)
@@ -236,11 +283,11 @@ class Interpreter:
         return seat
 
     def c_Size(self, node: n.Size) -> Closure:
-        src = self.closure(node.of)
+        src = self.part(node.of)
         return lambda st, L: len(src(st, L))
 
     def c_End(self, node: n.End) -> Closure:
-        pile, i = self.closure(node.pile), node.index
+        pile, i = self.part(node.pile), node.index
         return lambda st, L: (lambda s: s[i] if s else None)(pile(st, L))
 
 

@@ -15,7 +15,7 @@ ARITH = {"+", "-", "*"}
 COMPARE = {"<", ">", "<=", ">="}
 DIVIDE = {"/", "%"}
 # built-in calls of one argument lowered here; the others are still the compiler's
-BUILTINS = {"next", "previous", "size", "seat", "top", "bottom"}
+BUILTINS = {"next", "previous", "size", "seat", "top", "bottom", "others"}
 
 
 class Rules(Protocol):
@@ -33,13 +33,23 @@ class Rules(Protocol):
 class Lowering:
     def __init__(self, rules: Rules):
         self.rules = rules
+        self.tables: dict = {}  # name -> its list 0..k-1, one list however often it is read
+
+    def table(self, t: str, name: str, size: int) -> n.Node:
+        """The numbers 0..size-1 under the rules' `name` (the seats, the cards, an enum's
+        values): one shared list, never changed."""
+        values = self.tables.get(name)
+        if values is None or len(values) != size:
+            values = self.tables[name] = list(range(size))
+        return n.Table(t, values, name)
 
     # ------------------------------------------------------------------ what is lowered
     def handles(self, e: Any) -> bool:
         """Whether `e` itself is lowered (its parts may still be Opaque)."""
         t = type(e)
         if t in (ast.Int, ast.Bool, ast.NoneLit, ast.Attr, ast.Index, ast.Unary,
-                 ast.Binary, ast.IfExpr, ast.IsKind):
+                 ast.Binary, ast.IfExpr, ast.IsKind, ast.LetIn, ast.ListLit, ast.Range,
+                 ast.IsIn):
             return True
         resolved = self.rules.m.resolved.get(id(e), ("", None))
         if t is ast.Name:
@@ -96,11 +106,11 @@ class Lowering:
         if kind == "builtin" and payload == "player_count":
             return n.Const("int", rules.n)
         if kind == "builtin" and payload == "players":
-            return n.Table(t, list(range(rules.n)), "players")
+            return self.table(t, "players", rules.n)
         if kind == "builtin" and payload == "cards":  # a program's cards are fixed
-            return n.Table(t, list(range(len(rules.p.card_label))), "cards")
+            return self.table(t, "cards", len(rules.p.card_label))
         if kind == "enum_all":
-            return n.Table(t, list(range(len(rules.m.enums[payload].values))), payload)
+            return self.table(t, payload, len(rules.m.enums[payload].values))
         if kind == "self_field":  # inside a kind's label, which card_label compiles
             return n.Const(t, None)
         raise AssertionError(kind)
@@ -175,6 +185,21 @@ class Lowering:
         return n.IsKind("bool", e.kind, self.rules.p.members[e.kind], self.part(e.expr),
                         e.negated)
 
+    def lower_LetIn(self, e: Any) -> n.Node:
+        return n.Let(self.type_of(e), self.rules.m.slots[id(e)], e.name, self.part(e.value),
+                     self.part(e.body))
+
+    def lower_ListLit(self, e: Any) -> n.Node:
+        return n.ListOf(self.type_of(e), tuple(self.part(i) for i in e.items))
+
+    def lower_Range(self, e: Any) -> n.Node:
+        step = self.part(e.step) if e.step is not None else n.Const("int", 1)
+        return n.Range(self.type_of(e), self.part(e.start), self.part(e.stop), step, e.span)
+
+    def lower_IsIn(self, e: Any) -> n.Node:
+        return n.IsIn("bool", self.part(e.expr), self.collection(e.collection), e.negated,
+                      e.span)
+
     def lower_Call(self, e: Any) -> n.Node:
         name, t, span = e.name, self.type_of(e), e.span
         if name == "size":
@@ -184,4 +209,6 @@ class Lowering:
             return n.NextSeat(t, name, 1 if name == "next" else -1, self.rules.n, arg, span)
         if name == "seat":
             return n.Seat(t, self.rules.n, arg, span)
+        if name == "others":
+            return n.Others(t, self.rules.n, arg)
         return n.End(t, -1 if name == "top" else 0, n.Pile("list of card", arg))

@@ -265,7 +265,68 @@ class IsKind(Node):
         return False
 
 
+@attrs.frozen(eq=False)
+class Let(Node):
+    """`let name = value in body`: the value into slot `slot` of the frame, then the body."""
+    slot: int
+    name: str
+    value: Node
+    body: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return self.body.may_be_none
+
+
+@attrs.frozen(eq=False)
+class ListOf(Node):
+    """`[a, b, c]`: a new list."""
+    items: tuple
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Range(Node):
+    """`start..stop by step`: a new list, its length spent from the budget (R016 past the
+    range limit or for a step that is not positive)."""
+    start: Node
+    stop: Node
+    step: Node
+    span: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class IsIn(Node):
+    """`x is in list` (`negated`: `is not in`); the list's length is spent each time."""
+    element: Node
+    collection: Node
+    negated: bool
+    span: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
 # ---------------------------------------------------------------- built-in calls
+@attrs.frozen(eq=False)
+class Others(Node):
+    """`others(p)`: the other seats, in turn after p."""
+    seats: int
+    operand: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
 @attrs.frozen(eq=False)
 class NextSeat(Node):
     """`next(p)` (step 1) / `previous(p)` (step -1) among `seats`; none fails with R013."""
@@ -326,11 +387,14 @@ def children(node: Node) -> tuple:
     """The nodes `node` is computed from, in the order it computes them."""
     return tuple(getattr(node, f.name) for f in attrs.fields(type(node))
                  if isinstance(getattr(node, f.name), Node)) + \
-        (node.keys if isinstance(node, Instance) else ())
+        (node.keys if isinstance(node, Instance) else ()) + \
+        (node.items if isinstance(node, ListOf) else ())
 
 
 def leaf_name(node: Node) -> Optional[str]:
     """The rules' name of a leaf (for names of temporaries), else None."""
-    if isinstance(node, (Local, Var)):
+    if isinstance(node, (Local, Var, Field)):
         return node.name
+    if isinstance(node, VarAt):
+        return node.at.name
     return None

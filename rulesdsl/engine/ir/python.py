@@ -15,14 +15,15 @@ from typing import Any, Callable, Optional, Protocol
 
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.numbers import MAX_INT
+from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
 
 # the helpers generated code calls, by the names it calls them
 HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_none_call": errors.none_call, "_none_field": errors.none_field,
            "_none_enum_field": errors.none_enum_field, "_none_operand": errors.none_operand,
            "_too_big": errors.too_big, "_bad_index": errors.bad_index,
-           "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT}
+           "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
+           "_range_list": range_list}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
 
@@ -104,6 +105,11 @@ def frame_local(slot: int) -> py.Subscript:
 def bound(x: str, value: py.expr) -> py.expr:
     """`(x := value) is None or True`: `value` computed into `x`, whatever it is."""
     return either(is_none(walrus(x, value)), const(True))
+
+
+def bound_test(first: py.expr) -> py.expr:
+    """`first is None or True`: an operand computed into its temporary, whatever it is."""
+    return either(is_none(first), const(True))
 
 
 def unparse(tree: py.expr) -> str:
@@ -306,8 +312,7 @@ class PythonBackEnd:
     def p_Join(self, node: n.Join, depth: int) -> py.expr:
         joined = py.BinOp(call("list", self.emit(node.left, depth)), py.Add(),
                           call("list", self.emit(node.right, depth)))
-        check = py.Attribute(name(self.host.named(self.host.b, "BUDGET")), "check_list",
-                             py.Load())
+        check = py.Attribute(self.budget(), "check_list", py.Load())
         return py.Call(check, [joined, self.place(node.span)], [])
 
     def p_IfElse(self, node: n.IfElse, depth: int) -> py.expr:
@@ -321,7 +326,41 @@ class PythonBackEnd:
             return either(is_none(first), py.UnaryOp(py.Not(), index(members, again)))
         return both(is_none(first, negated=True), index(members, again))
 
+    def p_Let(self, node: n.Let, depth: int) -> Optional[py.expr]:
+        return None  # a frame's slot set inside an expression: the closure's (definitions
+        # write their lets as statements, compile/functions.py)
+
+    def p_ListOf(self, node: n.ListOf, depth: int) -> py.expr:
+        return py.List([self.emit(i, depth) for i in node.items], py.Load())
+
+    def p_Range(self, node: n.Range, depth: int) -> py.expr:
+        return call("_range_list", self.emit(node.start, depth), self.emit(node.stop, depth),
+                    self.emit(node.step, depth), self.budget(), self.place(node.span))
+
+    def p_IsIn(self, node: n.IsIn, depth: int) -> py.expr:
+        """The element first, then the list, its length spent each time it is searched."""
+        x = self.host.temp(_temp_stem(node.element, "x"))
+        s = self.host.temp("among")
+        spend = py.Call(py.Attribute(self.budget(), "spend", py.Load()),
+                        [call("len", walrus(s, self.emit(node.collection, depth))),
+                         self.place(node.span)], [])
+        test = py.Compare(name(x), [py.NotIn() if node.negated else py.In()], [name(s)])
+        return if_else(both(bound(x, self.emit(node.element, depth)), is_none(spend)), test,
+                       const(None))
+
+    def budget(self) -> py.expr:
+        return name(self.host.named(self.host.b, "BUDGET"))
+
     # ------------------------------------------------------------------ built-in calls
+    def p_Others(self, node: n.Others, depth: int) -> py.expr:
+        """As the closure: none fails in the `+` (R001)."""
+        again, first = self.operand(node.operand, depth, "seat")
+        seats = py.List([py.BinOp(py.BinOp(again, py.Add(), const(i)), py.Mod(),
+                                  const(node.seats)) for i in range(1, node.seats)], py.Load())
+        if first is again:
+            return seats
+        return if_else(bound_test(first), seats, const(None))
+
     def p_NextSeat(self, node: n.NextSeat, depth: int) -> py.expr:
         if not node.operand.may_be_none:
             step_ = py.Add() if node.step > 0 else py.Sub()
