@@ -107,3 +107,15 @@ def test_a_divisor_known_not_zero_is_not_tested():
     assert source(nodes.Divide("int", "/", left, nodes.Const("int", 2), SPAN)) == \
         "(L[1] // 2)"
     assert "_by_zero" in source(nodes.Divide("int", "/", left, nodes.Const("int", 0), SPAN))
+
+
+def test_a_key_known_not_none_is_not_tested_for_none():
+    """A constant key (`score[P2]`-like) is range-checked only: no `3 is not None`, which
+    Python warns about when it compiles it."""
+    at = nodes.Instance("int", "score", 4, (3,), (nodes.Const("int", 1),), SPAN)
+    text = source(nodes.VarAt("int", at))
+    assert "is not None" not in text and "0 <= 1 < 3" in text, text
+    many = nodes.Instance("int", "hand", 0, (2, 3), (nodes.Const("int", 1),
+                                                     nodes.Local("int", 0, "k")), SPAN)
+    text = source(many)
+    assert text.count("is not None") == 1, text

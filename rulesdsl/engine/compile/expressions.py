@@ -59,7 +59,7 @@ class Expressions:
         if self.generate and not node.is_leaf:
             tree = self.to_python.root(node, 1)  # a function of its own: depth from 1
             if tree is not None:
-                f = self.generated_lambda(e, python.unparse(tree))
+                f = self.generated_expression(e, tree, python.reads(node))
                 if f is not None:
                     return f
         f = self.interpreter.closure(node)

@@ -26,7 +26,7 @@ from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.python import MAX_DEPTH
 from rulesdsl.engine.journal import Later
 from rulesdsl.engine.compile.generate import Statement, compiled
-from rulesdsl.engine.runtime.places import quoted
+from rulesdsl.engine.runtime.places import quoted, rules_place
 
 
 # helpers the generated code calls (the errors on its failing paths only), by the names
@@ -140,6 +140,22 @@ class Source:
         self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
                                f"lambda st, L: {text}"))
         self.lambda_sources[id(f)] = (f, text)
+        return f
+
+    def generated_expression(self, e, tree: py.expr, names: dict):
+        """A lowered expression's own generated function (noted for --show), its locals
+        and variables read under the rules' names; elsewhere its Python is written inline
+        (`call_source`), over the frame."""
+        title, span = f"E{len(self.generated)}", getattr(e, "span", None)
+        head, _, body = py.unparse(python.named_function(title, tree, names)).partition("\n")
+        where = f"  # {rules_place(span)}" if span is not None else ""
+        text = f"{head}{where}\n{body}"  # the rules' place beside the `def` line
+        try:
+            f = self.materialize(text, "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            return None  # past what Python compiles: the closures do it
+        self.generated.append((title, span, text))
+        self.lambda_sources[id(f)] = (f, python.unparse(tree))
         return f
 
     def materialize(self, text: str, mode: str):

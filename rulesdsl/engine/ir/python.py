@@ -11,6 +11,9 @@ without a Python form (arithmetic that is not on numbers) is a call of its closu
 from __future__ import annotations
 
 import ast as py
+import builtins
+import copy
+import keyword
 from typing import Any, Callable, Optional, Protocol
 
 from rulesdsl.engine.ir import nodes as n
@@ -159,7 +162,7 @@ class PythonBackEnd:
         """(how the value is read again, how it is computed first) for an operand used more
         than once: a local is read twice, anything else computed into a temporary."""
         tree = self.emit(node, depth)
-        if isinstance(node, (n.Local, n.Const)):
+        if isinstance(node, (n.Local, n.Var, n.Const)):
             return tree, tree
         t = self.host.temp(_temp_stem(node, stem))
         return name(t), walrus(t, tree)
@@ -187,17 +190,19 @@ class PythonBackEnd:
     def p_Instance(self, node: n.Instance, depth: int) -> py.expr:
         span = self.place(node.span)
         if len(node.keys) == 1:
-            t = self.host.temp(_temp_stem(node.keys[0], "key"))
-            key = self.emit(node.keys[0], depth)
-            ok = both(is_none(walrus(t, key), negated=True),
-                      chain(const(0), name(t), const(node.sizes[0])))
-            return if_else(ok, py.BinOp(const(node.base), py.Add(), name(t)),
-                           call("_bad_index", const(node.name), name(t), span))
+            key = node.keys[0]
+            again, first = self.operand(key, depth, "key")
+            in_range = chain(const(0), again, const(node.sizes[0]))
+            ok = both(is_none(first, negated=True), in_range) if key.may_be_none else \
+                both(bound_test(first), in_range) if first is not again else in_range
+            return if_else(ok, py.BinOp(const(node.base), py.Add(), again),
+                           call("_bad_index", const(node.name), again, span))
         temps = [self.host.temp(_temp_stem(k, "key")) for k in node.keys]
         checks = []
         for t, k, size in zip(temps, node.keys, node.sizes):
-            checks += [is_none(walrus(t, self.emit(k, depth)), negated=True),
-                       chain(const(0), name(t), const(size))]
+            computed = walrus(t, self.emit(k, depth))
+            checks += [is_none(computed, negated=True) if k.may_be_none else
+                       bound_test(computed), chain(const(0), name(t), const(size))]
         total: py.expr = const(node.base)
         for t, stride in zip(temps, _strides(node.sizes)):
             total = py.BinOp(total, py.Add(), py.BinOp(name(t), py.Mult(), const(stride)))
@@ -397,3 +402,80 @@ def _strides(sizes: tuple) -> list:
         acc *= size
     strides.reverse()
     return strides
+
+
+class _NamedReads(py.NodeTransformer):
+    """Each read of a frame slot (`L[k]`) or of a variable (`st.vars[k]`) in an
+    expression as the name the rules give it."""
+
+    def __init__(self, names: dict):
+        self.names = names  # ("L" or "vars", k) -> name
+
+    def visit_Subscript(self, node: py.Subscript) -> py.expr:
+        key = _read_key(node)
+        if key is not None and key in self.names:
+            return name(self.names[key])
+        self.generic_visit(node)
+        return node
+
+
+def _read_key(node: py.Subscript) -> Optional[tuple]:
+    """("L", k) for `L[k]`, ("vars", k) for `st.vars[k]`, else None."""
+    if not (isinstance(node.slice, py.Constant) and type(node.slice.value) is int):
+        return None
+    value = node.value
+    if isinstance(value, py.Name) and value.id == "L":
+        return ("L", node.slice.value)
+    if isinstance(value, py.Attribute) and value.attr == "vars" and \
+            isinstance(value.value, py.Name) and value.value.id == "st":
+        return ("vars", node.slice.value)
+    return None
+
+
+def named_function(fn: str, tree: py.expr, names: dict) -> py.Module:
+    """`def fn(st, L): return tree`, where each local and variable `tree` reads is first
+    read into a name of its own (`names`: ("L" or "vars", k) -> the rules' name for it).
+    An expression writes no slot it reads and no variable (a `let`, a loop's element go
+    to slots of their own, inside the functions that bind them), so reading them first
+    reads what the expression would."""
+    taken = {node.id for node in py.walk(tree) if isinstance(node, py.Name)} | \
+        set(dir(builtins)) | {"st", "L", fn}
+    chosen: dict = {}
+    for node in py.walk(tree):
+        key = _read_key(node) if isinstance(node, py.Subscript) else None
+        if key is None or key in chosen or key not in names:
+            continue
+        base = "".join(ch if ch.isalnum() and ch.isascii() else "_" for ch in names[key])
+        if not base or base[0].isdigit() or keyword.iskeyword(base):
+            base = f"{base}_"
+        local, k = base, 2
+        while local in taken:
+            local, k = f"{base}_{k}", k + 1
+        taken.add(local)
+        chosen[key] = local
+    body: list[py.stmt] = [py.Assign([py.Name(local, py.Store())],
+                      frame_local(key[1]) if key[0] == "L" else index(state("vars"),
+                                                                       const(key[1])))
+            for key, local in chosen.items()]
+    body.append(py.Return(_NamedReads(chosen).visit(copy.deepcopy(tree))))
+    args = lambda_of(const(None)).args
+    return py.fix_missing_locations(py.Module([py.FunctionDef(fn, args, body, [], None)], []))
+
+
+def reads(node: n.Node) -> dict:
+    """("L", slot) or ("vars", index) -> the rules' name, for the locals and variables
+    `node` reads directly (not inside an Opaque part: those are the compiler's)."""
+    found: dict = {}
+    written = set()  # a `let`'s slot is set inside the expression: never read ahead
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, n.Local):
+            found.setdefault(("L", x.slot), x.name)
+        elif isinstance(x, n.Var):
+            found.setdefault(("vars", x.index), x.name)
+        else:
+            if isinstance(x, n.Let):
+                written.add(("L", x.slot))
+            todo.extend(n.children(x))
+    return {key: name for key, name in found.items() if key not in written}
