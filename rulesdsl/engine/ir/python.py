@@ -158,11 +158,12 @@ class PythonBackEnd:
         """The place in the rules an error names, as generated code reads it."""
         return name(self.host.named(span, f"LINE_{span.line}"))
 
-    def operand(self, node: n.Node, depth: int, stem: str = "x") -> tuple:
+    def operand(self, node: n.Node, depth: int, stem: str = "x", twice: bool = False) -> tuple:
         """(how the value is read again, how it is computed first) for an operand used more
-        than once: a local is read twice, anything else computed into a temporary."""
+        than once: a constant written again, a local read again where it is read `twice`
+        only (measured: quicker than a temporary), else computed into a temporary."""
         tree = self.emit(node, depth)
-        if isinstance(node, (n.Local, n.Var, n.Const)):
+        if isinstance(node, n.Const) or twice and isinstance(node, n.Local):
             return tree, tree
         t = self.host.temp(_temp_stem(node, stem))
         return name(t), walrus(t, tree)
@@ -232,7 +233,7 @@ class PythonBackEnd:
         table = name(self.host.named(node.table, stem))
         if not node.obj.may_be_none:
             return index(table, self.emit(node.obj, depth))
-        again, first = self.operand(node.obj, depth, node.of)
+        again, first = self.operand(node.obj, depth, node.of, twice=True)
         fail = "_none_field" if node.of == "card" else "_none_enum_field"
         return if_else(is_none(first, negated=True), index(table, again),
                        call(fail, const(node.name), self.place(node.span)))
