@@ -36,6 +36,7 @@ HOT = {  # module -> its file, below rulesdsl/engine/
     "rulesdsl.engine.compile.effects": "compile/effects.py",
     "rulesdsl.engine.compile.flow": "compile/flow.py",
     "rulesdsl.engine.compile.decisions": "compile/decisions.py",
+    "rulesdsl.engine.ir.interpret": "ir/interpret.py",  # the closures of lowered expressions
     "rulesdsl.engine.together": "together.py",  # ask together: its choose and reveal
     "rulesdsl.engine.budget": "budget.py",
     # the rules' runtime the machine and the generated code call on their usual paths

@@ -28,6 +28,9 @@ from rulesdsl.engine.compile.functions import Functions
 from rulesdsl.engine.compile.seat_words import SeatWords
 from rulesdsl.engine.compile.generate import generate_procs
 from rulesdsl.engine.compile import native
+from rulesdsl.engine.ir.interpret import Interpreter
+from rulesdsl.engine.ir.lower import Lowering
+from rulesdsl.engine.ir.python import PythonBackEnd
 # the program and the decision instruction are this package's API to the engine
 from rulesdsl.engine.compile.program import Ask, Program
 
@@ -59,6 +62,10 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
         self.loop_stack: list = []  # LoopContexts of the candidate loops being compiled
         self.scanner = Scanner(model)
         self.b = self.p.budget
+        # expressions: lowered to engine/ir's typed nodes, then closures or Python
+        self.lowering = Lowering(self)
+        self.interpreter = Interpreter(self)
+        self.to_python = PythonBackEnd(self)
 
     # ------------------------------------------------------------------ layout
     def build(self) -> Program:

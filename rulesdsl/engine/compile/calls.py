@@ -10,7 +10,6 @@ from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.recursion import recursive_call
 from rulesdsl.engine.grid import grid_builtin, joins_closure, var_filter_aggregate
 from rulesdsl.engine.pieces import number_words
-from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.numbers import MAX_RANGE
 
 GENERATED_AGGREGATES = (  # those with a generated loop (functions.py)
@@ -234,42 +233,12 @@ class Calls:
         raise AssertionError(name)
 
     def builtin(self, e: ast.Call):
+        """Built-in calls engine/ir does not lower yet (lower.BUILTINS are lowered)."""
         name = e.name
-        n = self.n
         span = e.span
         args = [self.expr(a) for a in e.args]
-        if name == "size":
-            src = self.source_of(e.args[0])
-            return lambda st, L: len(src(st, L))
-        if name in ("next", "previous"):
-            f = args[0]
-            d = 1 if name == "next" else -1
-
-            def step(st, L):
-                p = f(st, L)
-                if p is None:
-                    errors.none_call(name, span)
-                return (p + d) % n
-            return step
-        if name == "others":
-            f = args[0]
-            return lambda st, L: [(f(st, L) + i) % n for i in range(1, n)]
-        if name == "seat":
-            f = args[0]
-
-            def seat(st, L):
-                k = f(st, L)
-                if not 0 <= k < n:
-                    errors.no_seat(k, n, span)
-                return k
-            return seat
-        if name in ("top", "bottom"):
-            z = args[0]
-            if len(args) == 1:
-                if name == "top":
-                    return lambda st, L: (lambda s: s[-1] if s else None)(st.zones[z(st, L)])
-                return lambda st, L: (lambda s: s[0] if s else None)(st.zones[z(st, L)])
-            k = args[1]
+        if name in ("top", "bottom"):  # the top or bottom k cards (one card: engine/ir)
+            z, k = args
             if name == "top":
                 return lambda st, L: (lambda s, j: s[len(s) - j:] if j > 0 else [])(
                     st.zones[z(st, L)], k(st, L))

@@ -50,9 +50,8 @@ class Effects:
             self.emit(set_local, span, Statement("do", lines))
             return
         layout = self.p.vars[payload]
-        indexes = [self.expr(a) for a in s.index]
-        idx = self.instance(layout, indexes, span)
-        where = self.index_source(layout, s.index, indexes, idx, span)
+        idx = self.instance(layout, s.index, span)
+        where = self.index_source(layout, s.index, span)
         if op == "=":
             def set_var(st, fr):
                 L = fr[2]
@@ -113,7 +112,7 @@ class Effects:
         """`reveal v[i] [to P]`: a variable's value shown in the log, named by its instance."""
         kind, name = self.m.resolved[id(s.what)]
         layout = self.p.vars[name]
-        args = [self.expr(a) for a in s.what.args] if isinstance(s.what, ast.Index) else []
+        args = s.what.args if isinstance(s.what, ast.Index) else []
         idx = self.instance(layout, args, s.span)
         t = layout.type
         names, label = self.p.var_names, self.p.labeller

@@ -1,5 +1,6 @@
 """Expressions as closures over the state and the frame's locals, with loop-invariant parts
-hoisted."""
+hoisted. What engine/ir lowers (names, reads, operators, a few built-ins) is lowered to its
+typed nodes and run by one of its back ends; the rest is compiled here."""
 
 from __future__ import annotations
 
@@ -8,13 +9,17 @@ from typing import Callable, Optional
 from rulesdsl.lang import ast
 from rulesdsl.engine.hoist import MISSING, LoopContext
 from rulesdsl.engine.grid import prefix_closure
-from rulesdsl.engine.pieces import field_reader
-from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.numbers import MAX_INT, range_list, too_big
+from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.ir.interpret import Interpreter
+from rulesdsl.engine.ir.lower import Lowering
 
 
 class Expressions:
     """Compiles an expression once into a closure."""
+    # set by the Compiler: engine/ir's lowering and back ends, over this compiler
+    lowering: Lowering
+    interpreter: Interpreter
+    to_python: python.PythonBackEnd
 
     def expr(self, e) -> Callable:
         t = type(e)
@@ -34,20 +39,47 @@ class Expressions:
             if getattr(f, "memo_of", None) is ctx:
                 return f  # generated: it empties the memo itself
             return ctx.run_with_memo(f)
+        if self.lowering.handles(e):
+            return self.compiled(self.lowering.lower(e), e)
         if self.generate:
             f = self.inline_root(e)
             if f is not None:
                 return f
         f = getattr(self, "e_" + t.__name__)(e)
-        if self.generate and t is ast.Name and self.m.resolved[id(e)][0] in (
-                "local", "var", "zone", "enum_all", "builtin", "enum_value", "option",
-                "define"):
-            text = self.xs_Name(e)  # a name generated code reads directly, not through f
+        if self.generate and t is ast.Name:  # a definition: generated code calls it directly
+            text = self.define_call_source(self.m.resolved[id(e)][1], [])
             if text is not None:
                 self.known_as(f, text)
-        elif self.generate and t in (ast.Int, ast.Bool, ast.NoneLit):
-            self.known_as(f, repr(f(None, None)))  # a constant: written as itself
         return f
+
+    def compiled(self, node: nodes.Node, e) -> Callable:
+        """A lowered expression as a closure: generated (one lambda over the node's Python
+        tree) where the program is generated and the node is more than a leaf, else the
+        interpreter's (a leaf's is as quick, and known by its Python form)."""
+        if self.generate and not node.is_leaf:
+            tree = self.to_python.root(node, 1)  # a function of its own: depth from 1
+            if tree is not None:
+                f = self.generated_expression(e, tree, python.reads(node))
+                if f is not None:
+                    return f
+        f = self.interpreter.closure(node)
+        if self.generate and node.is_leaf:
+            self.known_as(f, python.unparse(self.to_python.emit(node, 0)))
+        return f
+
+    def closure_part(self, node: nodes.Node) -> Callable:
+        """For the interpreter: the closure of a part of a node, generated where the
+        program is (as `expr` would compile it)."""
+        if self.generate and not node.is_leaf and not isinstance(node, nodes.Opaque):
+            return self.compiled(node, node)
+        return self.interpreter.closure(node)
+
+    def kept(self, e) -> bool:
+        """For lowering: is `e` compiled here rather than lowered into its parent (a loop's
+        invariant read from its memo or a local, a call a loop may hoist)?"""
+        if self.local_invariants and id(e) in self.local_invariants:
+            return True
+        return bool(self.loop_stack) and type(e) is ast.Call
 
     # ------------------------------------------------------------------ loop invariants
     def open_loop(self, slot, parts, source=None) -> LoopContext:
@@ -102,65 +134,12 @@ class Expressions:
                 return invariant
         return None
 
-    def e_Int(self, e):
-        v = e.value
-        if not -MAX_INT <= v <= MAX_INT:
-            too_big(e.span, v)
-        return lambda st, L: v
-
-    def e_Bool(self, e):
-        v = e.value
-        return lambda st, L: v
-
-    def e_NoneLit(self, e):
-        return lambda st, L: None
-
     def e_Text(self, e):
         return self.text(e)
 
     def e_Name(self, e):
-        kind, payload = self.m.resolved[id(e)]
-        if kind == "local":
-            slot = payload
-            return lambda st, L: L[slot]
-        if kind == "var":
-            i = self.p.vars[payload].base
-            return lambda st, L: st.vars[i]
-        if kind == "zone":
-            i = self.p.zones[payload].base
-            return lambda st, L: i
-        if kind == "option":
-            v = self.options[payload]
-            return lambda st, L: v
-        if kind == "define":
-            return self.define_call(payload, [], e.span)
-        if kind == "builtin":
-            if payload == "players":
-                seats = list(range(self.n))
-                return lambda st, L: seats
-            if payload == "player_count":
-                n = self.n
-                return lambda st, L: n
-            if payload == "cards":
-                return lambda st, L: list(range(len(st.loc)))
-        if kind == "enum_all":
-            values = list(range(len(self.m.enums[payload].values)))
-            return lambda st, L: values
-        if kind == "enum_value":
-            v = payload[1]
-            return lambda st, L: v
-        if kind == "self_field":  # inside a kind's label; compiled directly by card_label
-            return lambda st, L: None
-        raise AssertionError(kind)
-
-    def e_LetIn(self, e):
-        slot = self.m.slots[id(e)]
-        value, body = self.expr(e.value), self.expr(e.body)
-
-        def let_in(st, L):
-            L[slot] = value(st, L)
-            return body(st, L)
-        return let_in
+        """A definition without arguments (every other name is lowered)."""
+        return self.define_call(self.m.resolved[id(e)][1], [], e.span)
 
     def e_Prefix(self, e):
         if self.generate:
@@ -168,10 +147,6 @@ class Expressions:
             if f is not None:
                 return f
         return prefix_closure(self, e)
-
-    def e_ListLit(self, e):
-        items = [self.expr(i) for i in e.items]
-        return lambda st, L: [f(st, L) for f in items]
 
     def source_of(self, e) -> Callable:
         """A closure giving the elements of a collection (a zone's live list: do not mutate)."""
@@ -215,183 +190,6 @@ class Expressions:
                     out.append(x if value is None else value(st, L))
             return out
         return comp
-
-    def e_Attr(self, e):
-        kind, payload = self.m.resolved[id(e)]
-        if kind == "enum_value":
-            v = payload[1]
-            return lambda st, L: v
-        obj = self.expr(e.obj)
-        span = e.span
-        if kind == "card_field" and self.p.pieces is not None and payload in self.p.pieces.base:
-            return field_reader(self.p.pieces, payload, obj, span)
-        if kind == "card_field":
-            values = self.p.fields[payload]
-            name = payload
-            leaf = self.simple(e.obj)
-            if leaf is not None and leaf[0] == "local":
-                slot = leaf[1]
-
-                def local_field(st, L):
-                    c = L[slot]
-                    if c is None:
-                        errors.none_field(name, span)
-                    return values[c]
-                return local_field
-
-            def field(st, L):
-                c = obj(st, L)
-                if c is None:
-                    errors.none_field(name, span)
-                return values[c]
-            return field
-        values = self.enum_fields[payload]
-
-        def efield(st, L):
-            v = obj(st, L)
-            if v is None:
-                errors.none_enum_field(payload[1], span)
-            return values[v]
-        return efield
-
-    def e_Index(self, e):
-        kind, payload = self.m.resolved[id(e)]
-        args = [self.expr(a) for a in e.args]
-        if kind == "zone":
-            return self.instance(self.p.zones[payload], args, e.span)
-        if kind == "var":
-            idx = self.instance(self.p.vars[payload], args, e.span)
-            return lambda st, L: st.vars[idx(st, L)]
-        src = self.source_of(e.obj)
-        i = args[0]
-        span = e.span
-
-        def item(st, L):
-            seq = src(st, L)
-            k = i(st, L)
-            if not -len(seq) <= k < len(seq):
-                errors.bad_item(k, seq, span)
-            return seq[k]
-        return item
-
-    def equality(self, e) -> Optional[Callable]:
-        """`x == 3`, `c.colour == led.colour`...: no closure call for a constant or a local."""
-        left, right = self.simple(e.left), self.simple(e.right)
-        if left is not None and right is None:
-            left, right = right, left
-            e = ast.Binary(e.span, e.op, e.right, e.left)
-        if right is None:
-            return None
-        a = self.expr(e.left)
-        kind, v = right
-        if e.op == "==":
-            if kind == "const":
-                return lambda st, L: a(st, L) == v
-            return lambda st, L: a(st, L) == L[v]
-        if kind == "const":
-            return lambda st, L: a(st, L) != v
-        return lambda st, L: a(st, L) != L[v]
-
-    def e_Unary(self, e):
-        f = self.expr(e.operand)
-        if e.op == "not":
-            return lambda st, L: not f(st, L)
-        return lambda st, L: -f(st, L)
-
-    def simple(self, e):
-        """("const", value) or ("local", slot) for the leaves the hot paths inline."""
-        t = type(e)
-        if t is ast.Int and -MAX_INT <= e.value <= MAX_INT or t is ast.Bool:
-            return ("const", e.value)
-        if t is ast.NoneLit:
-            return ("const", None)
-        if t is ast.Name or t is ast.Attr:
-            r = self.m.resolved.get(id(e))
-            if r is not None:
-                if r[0] == "local" and t is ast.Name:
-                    return r
-                if r[0] == "enum_value":
-                    return ("const", r[1][1])
-                if r[0] == "option" and t is ast.Name:
-                    return ("const", self.options[r[1]])
-        return None
-
-    def e_Binary(self, e):
-        if e.op in ("==", "!="):
-            f = self.equality(e)
-            if f is not None:
-                return f
-        a, b = self.expr(e.left), self.expr(e.right)
-        op = e.op
-        if op == "and":
-            return lambda st, L: a(st, L) and b(st, L)
-        if op == "or":
-            return lambda st, L: a(st, L) or b(st, L)
-        if op == "==":
-            return lambda st, L: a(st, L) == b(st, L)
-        if op == "!=":
-            return lambda st, L: a(st, L) != b(st, L)
-        span = e.span
-        lt = self.m.types.get(id(e.left), "int")
-        rt = self.m.types.get(id(e.right), "int")
-        if op == "+" and (lt == "zone" or lt.startswith("list") or rt == "zone" or
-                          rt.startswith("list")):
-            sa = self.source_of(e.left)
-            sb = self.source_of(e.right)
-            b = self.b
-            return lambda st, L: b.check_list(list(sa(st, L)) + list(sb(st, L)), span)
-        import operator
-        fn = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge,
-              "+": operator.add, "-": operator.sub, "*": operator.mul}.get(op)
-        if fn is not None and op in ("+", "-", "*"):
-            def checked(st, L):
-                x, y = a(st, L), b(st, L)
-                if x is None or y is None:
-                    errors.none_operand(op, span)
-                v = fn(x, y)
-                # repeated doubling must stop here, not grow until memory runs out
-                if type(v) is int and not -MAX_INT <= v <= MAX_INT:
-                    too_big(span)
-                return v
-            return checked
-        if fn is not None:
-            def arith(st, L):
-                x, y = a(st, L), b(st, L)
-                if x is None or y is None:
-                    errors.none_operand(op, span)
-                return fn(x, y)
-            return arith
-
-        def div(st, L):
-            x, y = a(st, L), b(st, L)
-            if not y:
-                errors.by_zero(op, span)
-            return x // y if op == "/" else x % y
-        return div
-
-    def e_IsKind(self, e):
-        f = self.expr(e.expr)
-        members = self.p.members[e.kind]
-        if e.negated:
-            return lambda st, L: (lambda c: c is None or not members[c])(f(st, L))
-        return lambda st, L: (lambda c: c is not None and members[c])(f(st, L))
-
-    def e_IsIn(self, e):
-        f = self.expr(e.expr)
-        src = self.counted(self.source_of(e.collection), e.span)
-        if e.negated:
-            return lambda st, L: f(st, L) not in src(st, L)
-        return lambda st, L: f(st, L) in src(st, L)
-
-    def e_IfExpr(self, e):
-        c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.else_)
-        return lambda st, L: a(st, L) if c(st, L) else b(st, L)
-
-    def e_Range(self, e):
-        a, b = self.expr(e.start), self.expr(e.stop)
-        step = self.expr(e.step) if e.step is not None else (lambda st, L: 1)
-        span, budget = e.span, self.b
-        return lambda st, L: range_list(a(st, L), b(st, L), step(st, L), budget, span)
 
     def e_Call(self, e):
         kind, payload = self.m.resolved[id(e)]

@@ -239,7 +239,9 @@ def listing(prog, parts: list, procs: str) -> str:
            'rulesdsl from the rules.',
            "# st: the state (zones, loc, vars, events); fr: the frame [proc, pc, locals,",
            "# is_effect]; L: its locals. Kn, In: closures and instructions the compiler",
-           "# kept; F_<field>: a card field per card id; S<n>: places in the rules.", ""]
+           "# kept; <FIELD>_OF_CARD: a card field per card id; LINE_<n>, S<n>: places in",
+           "# the rules; En: an expression, its locals and variables named as the rules",
+           "# name them (written inline elsewhere, over L).", ""]
     for name, span, text in parts:
         where = f"  # {rules_place(span)}" if span is not None else ""
         if text.startswith("def "):

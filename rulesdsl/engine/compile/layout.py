@@ -10,7 +10,6 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.limits import ENV, limit
 from rulesdsl.engine.compile.program import VarLayout, ZoneLayout
-from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.seats import seat_label
 
 
@@ -60,39 +59,9 @@ class Layout:
         p.nvars = base
 
     def instance(self, layout, args: list, span) -> Callable:
-        """A closure giving the flat index of a zone or variable instance."""
-        base = layout.base
-        sizes = layout.sizes
-        if not args:
-            return lambda st, L: base
-        if len(args) == 1:
-            a = args[0]
-            size0 = sizes[0]
-            name = layout.name
-
-            def one(st, L):
-                k = a(st, L)
-                if k is None or not 0 <= k < size0:
-                    errors.bad_index(name, k, span)
-                return base + k
-            return one
-        strides = []
-        acc = 1
-        for s in reversed(sizes):
-            strides.append(acc)
-            acc *= s
-        strides.reverse()
-        name = layout.name
-
-        def many(st, L):
-            i = base
-            for f, stride, size in zip(args, strides, sizes):
-                k = f(st, L)
-                if k is None or not 0 <= k < size:
-                    errors.bad_indexes(name, span)
-                i += k * stride
-            return i
-        return many
+        """A closure giving the flat index of a zone or variable instance at the checked
+        keys `args` (engine/ir lowers it; its interpreter runs it)."""
+        return self.interpreter.closure(self.lowering.instance(layout, args, span))
 
     # ------------------------------------------------------------------ cards
     def build_cards(self):

@@ -11,6 +11,7 @@ for `rulesdsl compile GAME --show`, and compiled code is cached by its text."""
 
 from __future__ import annotations
 
+import ast as py
 import builtins
 import re
 from typing import Optional
@@ -20,27 +21,21 @@ from rulesdsl.lang.limits import limit
 from rulesdsl.engine.compile.program import MASK
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import move_card, moves_cost
-from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
+from rulesdsl.engine.runtime.numbers import MAX_INT
+from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.ir.python import MAX_DEPTH
 from rulesdsl.engine.journal import Later
 from rulesdsl.engine.compile.generate import Statement, compiled
-from rulesdsl.engine.runtime.places import quoted
+from rulesdsl.engine.runtime.places import quoted, rules_place
 
 
 # helpers the generated code calls (the errors on its failing paths only), by the names
 # it has always called them
-HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
-           "_grid_none": errors.grid_none, "_none_call": errors.none_call,
-           "_none_field": errors.none_field, "_none_operand": errors.none_operand,
-           "_too_big": errors.too_big, "_bad_index": errors.bad_index,
-           "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "_no_play": errors.no_play,
-           "MAX_INT": MAX_INT, "moves_cost": moves_cost, "_move_card": move_card,
-           "LATER": Later, "_range_list": range_list}
+HELPERS = {**python.HELPERS, "_grid_none": errors.grid_none, "_no_play": errors.no_play,
+           "moves_cost": moves_cost, "_move_card": move_card, "LATER": Later}
 
-_COMPARE = {"<", ">", "<=", ">="}
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
-MAX_DEPTH = 24  # nodes inlined in one expression (each adds up to three parentheses)
 _ARITH = {"+", "-", "*"}
-_DIV = {"/": "//", "%": "%"}
 
 
 class GeneratedTooLarge(Exception):
@@ -77,13 +72,60 @@ class Source:
         name = self.ns_ids.get(key)
         if name is None:  # letters of the rules' names only: the text is Python
             name = re.sub(r"[^A-Za-z0-9_]", "_", stem) + str(len(self.ns))
+            while name in self.ns:
+                name += "_"
             self.ns[name] = obj
             self.ns_ids[key] = name
         return name
 
-    def temp(self) -> str:
+    def named(self, obj, stem: str) -> str:
+        """A name for `obj` made from the rules' own (`SUIT_OF_CARD`, `IS_TRUMP`): capitals,
+        so no local of a generated function hides it; numbered only where two things
+        would share it."""
+        name = self.ns_ids.get(id(obj))
+        if name is None:
+            base = "".join(ch if ch.isalnum() and ch.isascii() else "_"
+                           for ch in stem).upper().strip("_") or "K"
+            if base[0].isdigit():
+                base = "_" + base
+            name, k = base, 2
+            while name in self.ns:
+                name, k = f"{base}_{k}", k + 1
+            self.ns[name] = obj
+            self.ns_ids[id(obj)] = name
+        return name
+
+    def temp(self, stem: str = "t") -> str:
+        """A fresh temporary of generated code, named after what it holds."""
         self.temps += 1
-        return f"_t{self.temps}"
+        stem = "".join(ch if ch.isalnum() and ch.isascii() else "_" for ch in stem)
+        return f"_{stem}{self.temps}"
+
+    def closure_of(self, node: nodes.Node):
+        """The interpreter's closure of a lowered node (for the Python back end, where a
+        node has no Python form or nests too deep)."""
+        saved, self.generate = self.generate, False
+        try:
+            return self.interpreter.closure(node)
+        finally:
+            self.generate = saved
+
+    def source_ast(self, e, depth: int) -> py.expr:
+        """A part of a lowered expression that lowering left to the compiler, as a Python
+        tree for the back end. A part that is lowered after all (a call no loop hoists) is
+        emitted directly; one still written as text here (a comprehension, a definition's
+        call...) is read back into a tree: the one place text is parsed, until every
+        construct is lowered."""
+        saved, self.xs_depth = self.xs_depth, depth
+        try:
+            text = self.hooked_source(e)
+            if text is None and self.lowering.handles(e) and depth < MAX_DEPTH:
+                return self.to_python.emit(self.lowering.lower(e), depth)
+            if text is None:
+                text = self.xs(e)
+        finally:
+            self.xs_depth = saved
+        return py.parse(text, mode="eval").body
 
     def closure_call(self, e) -> str:
         return self.ref(self.expr(e)) + "(st, L)"
@@ -98,6 +140,22 @@ class Source:
         self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
                                f"lambda st, L: {text}"))
         self.lambda_sources[id(f)] = (f, text)
+        return f
+
+    def generated_expression(self, e, tree: py.expr, names: dict):
+        """A lowered expression's own generated function (noted for --show), its locals
+        and variables read under the rules' names; elsewhere its Python is written inline
+        (`call_source`), over the frame."""
+        title, span = f"E{len(self.generated)}", getattr(e, "span", None)
+        head, _, body = py.unparse(python.named_function(title, tree, names)).partition("\n")
+        where = f"  # {rules_place(span)}" if span is not None else ""
+        text = f"{head}{where}\n{body}"  # the rules' place beside the `def` line
+        try:
+            f = self.materialize(text, "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            return None  # past what Python compiles: the closures do it
+        self.generated.append((title, span, text))
+        self.lambda_sources[id(f)] = (f, python.unparse(tree))
         return f
 
     def materialize(self, text: str, mode: str):
@@ -160,8 +218,9 @@ class Source:
         made = self.function_lines.get(id(f))
         return made[1][1:] if made is not None and made[0] is f else None
 
-    def xs(self, e) -> str:
-        """Python source for `e`; a closure call where no source form exists."""
+    def hooked_source(self, e) -> Optional[str]:
+        """`e` where a loop already has it: a local of the loop's function, or a loop
+        invariant read from the loop's memo (a comprehension in a loop: its closure)."""
         if self.local_invariants:
             local = self.local_invariants.get(id(e))
             if local is not None:
@@ -172,12 +231,21 @@ class Source:
                 return self.call_source(f)
             if type(e) is ast.Comprehension:
                 return self.closure_call(e)
+        return None
+
+    def xs(self, e) -> str:
+        """Python source for `e`; a closure call where no source form exists."""
+        text = self.hooked_source(e)
+        if text is not None:
+            return text
         if self.xs_depth >= MAX_DEPTH:  # Python's parser nests 200 parentheses at most
             saved, self.generate = self.generate, False
             try:
                 return self.closure_call(e)
             finally:
                 self.generate = saved
+        if self.lowering.handles(e):
+            return self.lowered_source(e)
         method = getattr(self, "xs_" + type(e).__name__, None)
         if method is not None:
             self.xs_depth += 1
@@ -189,6 +257,10 @@ class Source:
                 return text
         return self.closure_call(e)
 
+    def lowered_source(self, e) -> str:
+        """An expression engine/ir lowers, through its Python back end."""
+        return python.unparse(self.to_python.emit(self.lowering.lower(e), self.xs_depth))
+
     def collection_source(self, e) -> str:
         """The elements of a list or a zone (its live list: read it, do not change it)."""
         text = self.xs(e)
@@ -197,6 +269,8 @@ class Source:
     def xs_or(self, e, f) -> str:
         """Source for `e` whose closure `f` is compiled already: reuse it where `e` has no
         source form, rather than compiling it twice."""
+        if self.lowering.handles(e):
+            return self.lowered_source(e)
         method = getattr(self, "xs_" + type(e).__name__, None)
         text = method(e) if method is not None else None
         return text if text is not None else self.call_source(f)
@@ -206,27 +280,10 @@ class Source:
         never a decision): a call of its closure, without the interpreter around it."""
         return Statement("do", (f"{self.ref(closure, 'I')}(st, fr)",))
 
-    def index_source(self, layout, args: list, closures: list, idx, span) -> str:
-        """The flat index of a variable instance (`instance` as source)."""
-        if not args:
-            return repr(layout.base)
-        span_ref = self.ref(span, "S")
-        if len(args) == 1:
-            arg = self.xs(args[0]) if closures[0] is None else self.xs_or(args[0], closures[0])
-            t, size = self.temp(), layout.sizes[0]
-            return (f"({layout.base} + {t} if ({t} := {arg}) is not None and "
-                    f"0 <= {t} < {size} else _bad_index({layout.name!r}, {t}, {span_ref}))")
-        strides, acc = [], 1
-        for size in reversed(layout.sizes):
-            strides.append(acc)
-            acc *= size
-        strides.reverse()
-        temps = [self.temp() for _ in args]
-        checks = " and ".join(
-            f"({t} := {self.xs(a) if f is None else self.xs_or(a, f)}) is not None and "
-            f"0 <= {t} < {size}" for t, a, f, size in zip(temps, args, closures, layout.sizes))
-        total = " + ".join([str(layout.base)] + [f"{t} * {k}" for t, k in zip(temps, strides)])
-        return f"({total} if {checks} else _bad_indexes({layout.name!r}, {span_ref}))"
+    def index_source(self, layout, args: list, span) -> str:
+        """The flat index of a zone or variable instance, lowered (nodes.Instance)."""
+        at = self.lowering.instance(layout, args, span)
+        return python.unparse(self.to_python.emit(at, self.xs_depth))
 
     def cards_source(self, e, closure) -> str:
         """A fresh list of card ids for a card, a list or a zone (`cards_of` as source)."""
@@ -379,123 +436,15 @@ class Source:
             return None
         return self.generated_lambda(e, text)
 
-    # ------------------------------------------------------------------ leaves
-    def xs_Int(self, e):
-        return repr(e.value) if -MAX_INT <= e.value <= MAX_INT else None
-
-    def xs_Bool(self, e):
-        return repr(e.value)
-
-    def xs_NoneLit(self, e):
-        return "None"
-
     def xs_Name(self, e):
-        kind, payload = self.m.resolved[id(e)]
-        if kind == "local":
-            return f"L[{payload}]"
-        if kind == "var":
-            return f"st.vars[{self.p.vars[payload].base}]"
-        if kind == "zone":
-            return repr(self.p.zones[payload].base)
-        if kind == "option":
-            v = self.options[payload]
-            return repr(v) if isinstance(v, (int, bool, str)) or v is None else None
-        if kind == "enum_value":
-            return repr(payload[1])
-        if kind == "builtin" and payload == "player_count":
-            return repr(self.n)
-        if kind == "builtin" and payload == "players":
-            return self.ref(list(range(self.n)), "SEATS")  # one list, read only
-        if kind == "builtin" and payload == "cards":  # a program's cards are fixed
-            return self.ref(list(range(len(self.p.card_label))), "CARDS")
-        if kind == "enum_all":
-            return self.ref(list(range(len(self.m.enums[payload].values))), "VALUES")
-        if kind == "define":  # a definition without arguments (xs hoists it in loops)
-            return self.define_call_source(payload, [])
-        return None  # lists: their closures
-
-    def xs_Attr(self, e):
-        kind, payload = self.m.resolved[id(e)]
-        if kind == "enum_value":
-            return repr(payload[1])
-        pieces = self.p.pieces
-        if kind == "card_field" and pieces is not None and payload in pieces.base:
-            # a piece's changing field: its value now, in the state (engine/pieces.py)
-            obj, t, span = self.xs(e.obj), self.temp(), self.ref(e.span, "S")
-            return (f"(st.vars[{pieces.base[payload]} + {t}] if ({t} := {obj}) is not None "
-                    f"else _none_field({payload!r}, {span}))")
-        if kind == "card_field":
-            table, name = self.ref(self.p.fields[payload], f"F_{payload}_"), payload
-        elif kind == "enum_field":
-            table, name = self.ref(self.enum_fields[payload], f"F_{payload[1]}_"), payload[1]
-        else:
-            return None
-        span = self.ref(e.span, "S")
-        obj = self.xs(e.obj)
-        if obj.startswith("L[") and obj.endswith("]") and obj[2:-1].isdigit():
-            return f"({table}[{obj}] if {obj} is not None else _none_field({name!r}, {span}))"
-        t = self.temp()
-        return f"({table}[{t}] if ({t} := {obj}) is not None else _none_field({name!r}, {span}))"
-
-    def xs_Index(self, e):
-        kind, payload = self.m.resolved[id(e)]
-        if kind not in ("var", "zone"):
-            if len(e.args) != 1 or self.m.types.get(id(e.obj)) == "zone":
-                return None
-            seq, k, span = self.temp(), self.temp(), self.ref(e.span, "S")
-            return (f"({seq}[{k}] if -len({seq} := {self.xs(e.obj)}) <= ({k} := "
-                    f"{self.xs(e.args[0])}) < len({seq}) else _bad_item({k}, {seq}, {span}))")
-        if kind == "zone":  # the zone instance's number, as `instance` gives it
-            layout = self.p.zones[payload]
-            if len(e.args) != len(layout.sizes):
-                return None
-            return self.index_source(layout, e.args, [None] * len(e.args), None, e.span)
-        layout = self.p.vars[payload]
-        if len(e.args) != len(layout.sizes):
-            return None
-        if len(e.args) > 1:
-            unknown = [None] * len(e.args)
-            return f"st.vars[{self.index_source(layout, e.args, unknown, None, e.span)}]"
-        arg = self.xs(e.args[0])
-        t, size, span = self.temp(), layout.sizes[0], self.ref(e.span, "S")
-        return (f"(st.vars[{layout.base} + {t}] if ({t} := {arg}) is not None and "
-                f"0 <= {t} < {size} else _bad_index({layout.name!r}, {t}, {span}))")
+        """A definition without arguments (every other name is lowered; xs hoists it in
+        loops)."""
+        return self.define_call_source(self.m.resolved[id(e)][1], [])
 
     # ------------------------------------------------------------------ operators
-    def xs_Unary(self, e):
-        inner = self.xs(e.operand)
-        return f"(not {inner})" if e.op == "not" else f"(-{inner})"
-
-    def xs_ListLit(self, e):
-        return "[" + "".join(f"{self.xs(item)}, " for item in e.items) + "]"
-
-    def xs_Range(self, e):
-        step = self.xs(e.step) if e.step is not None else "1"
-        return (f"_range_list({self.xs(e.start)}, {self.xs(e.stop)}, {step}, "
-                f"{self.ref(self.b, 'BUDGET')}, {self.ref(e.span, 'S')})")
-
-    def xs_IsIn(self, e):
-        """`x in L`: the list's length is spent each time it is searched, as the closure
-        does; the element first, then the list."""
-        x, s = self.temp(), self.temp()
-        test = "not in" if e.negated else "in"
-        return (f"({x} {test} {s} if (({x} := {self.xs(e.expr)}) is None or True) and "
-                f"{self.ref(self.b, 'BUDGET')}.spend(len({s} := "
-                f"{self.collection_source(e.collection)}), {self.ref(e.span, 'S')}) is None "
-                f"else None)")
-
-    def xs_IfExpr(self, e):
-        return f"({self.xs(e.then)} if {self.xs(e.cond)} else {self.xs(e.else_)})"
-
-    def xs_IsKind(self, e):
-        members = self.ref(self.p.members[e.kind], f"M_{e.kind}_")
-        t = self.temp()
-        if e.negated:
-            return f"(({t} := {self.xs(e.expr)}) is None or not {members}[{t}])"
-        return f"(({t} := {self.xs(e.expr)}) is not None and {members}[{t}])"
-
     def xs_Call(self, e):
-        """Definitions and the built-ins every turn uses; the others stay closures."""
+        """Definitions, the grid and `playable` (engine/ir lowers the one-card built-ins);
+the others stay closures."""
         kind, payload = self.m.resolved.get(id(e), ("", None))
         if kind == "define":
             return self.define_call_source(payload, e.args)
@@ -505,27 +454,6 @@ class Source:
             return self.grid_source(e)
         if e.name == "playable" and len(e.args) == 2:
             return self.playable_source(e)
-        if len(e.args) != 1:
-            return None
-        name, arg = e.name, e.args[0]
-        t = self.temp()
-        if name in ("next", "previous"):
-            step = "+ 1" if name == "next" else "- 1"
-            return (f"(({t} {step}) % {self.n} if ({t} := {self.xs(arg)}) is not None else "
-                    f"_none_call({name!r}, {self.ref(e.span, 'S')}))")
-        if name == "size":
-            if self.m.types.get(id(arg)) == "zone":
-                return f"len(st.zones[{self.xs(arg)}])"
-            return f"len({self.xs(arg)})"
-        if name == "others":  # as the closure: none fails in the `+` (R001)
-            seats = "".join(f"({t} + {i}) % {self.n}, " for i in range(1, self.n))
-            return f"([{seats}] if (({t} := {self.xs(arg)}) is None or True) else None)"
-        if name == "seat":
-            return (f"({t} if 0 <= ({t} := {self.xs(arg)}) < {self.n} else "
-                    f"_no_seat({t}, {self.n}, {self.ref(e.span, 'S')}))")
-        if name in ("top", "bottom"):
-            end = -1 if name == "top" else 0
-            return f"({t}[{end}] if ({t} := st.zones[{self.xs(arg)}]) else None)"
         return None
 
     def playable_source(self, e):
@@ -579,34 +507,3 @@ class Source:
         return (f"({table}[{c}][{d}] if ({c} := {self.xs(e.args[0])}) is not None and "
                 f"({d} := {self.xs(e.args[1])}) is not None else "
                 f"_grid_none({e.name!r}, {c}, {d}, {span}))")
-
-    def xs_Binary(self, e):
-        op = e.op
-        if op in ("and", "or"):
-            return f"({self.xs(e.left)} {op} {self.xs(e.right)})"
-        if op in ("==", "!="):
-            return f"({self.xs(e.left)} {op} {self.xs(e.right)})"
-        lt = self.m.types.get(id(e.left), "int")
-        rt = self.m.types.get(id(e.right), "int")
-        if op == "+" and any(t == "zone" or t.startswith("list") for t in (lt, rt)):
-            # two lists (or zones) joined: a new list, its length checked and spent
-            return (f"{self.ref(self.b, 'BUDGET')}.check_list(list("
-                    f"{self.collection_source(e.left)}) + list("
-                    f"{self.collection_source(e.right)}), {self.ref(e.span, 'S')})")
-        if lt != "int" or rt != "int" or op not in _COMPARE | _ARITH | _DIV.keys():
-            return None  # texts: their closures
-        a, b, span = self.xs(e.left), self.xs(e.right), self.ref(e.span, "S")
-        x, y = self.temp(), self.temp()
-        if op in _DIV:  # as the closure: none fails in the operator itself (R001)
-            return (f"({x} {_DIV[op]} {y} if (({x} := {a}) is None or True) and ({y} := {b}) "
-                    f"else _by_zero({op!r}, {span}))")
-        if b.lstrip("-").isdigit() or b.startswith("len("):  # never none: not checked
-            x, y = x, b
-            both = f"({x} := {a}) is not None"
-        else:
-            both = f"({x} := {a}) is not None and ({y} := {b}) is not None"
-        if op in _COMPARE:
-            return f"({x} {op} {y} if {both} else _none_operand({op!r}, {span}))"
-        v = self.temp()
-        return (f"(({v} if -MAX_INT <= ({v} := {x} {op} {y}) <= MAX_INT else _too_big({span}))"
-                f" if {both} else _none_operand({op!r}, {span}))")

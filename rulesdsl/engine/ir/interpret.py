@@ -1,0 +1,305 @@
+"""The reference back end: each node made once into a closure `f(st, L)` over the state and
+the frame's locals, which computes the node's value each time it is called (what
+RULESDSL_ENGINE=closures runs, and what the generated code falls back to)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Protocol
+
+from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.numbers import MAX_INT, range_list, too_big
+
+Closure = Callable[[Any, Any], Any]
+
+_OPS = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge,
+        "+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+class Host(Protocol):
+    """What the interpreter asks of the compiler."""
+    b: Any  # the program's work budget
+
+    def expr(self, e: Any) -> Closure:
+        """The closure of a checked expression not lowered yet (an Opaque node)."""
+
+    def closure_part(self, node: n.Node) -> Closure:
+        """The closure of a part of a node (the interpreter's, or generated)."""
+
+
+class Interpreter:
+    def __init__(self, host: Host):
+        self.host = host
+
+    def closure(self, node: n.Node) -> Closure:
+        return getattr(self, "c_" + type(node).__name__)(node)
+
+    def part(self, node: n.Node) -> Closure:
+        """The closure of a node's part: the host's choice (generated code where the
+        program is generated)."""
+        return self.host.closure_part(node)
+
+    # ------------------------------------------------------------------ leaves
+    def c_Const(self, node: n.Const) -> Closure:
+        v = node.value
+        return lambda st, L: v
+
+    c_Table = c_Const
+
+    def c_Local(self, node: n.Local) -> Closure:
+        slot = node.slot
+        return lambda st, L: L[slot]
+
+    def c_Var(self, node: n.Var) -> Closure:
+        i = node.index
+        return lambda st, L: st.vars[i]
+
+    def c_Opaque(self, node: n.Opaque) -> Closure:
+        return self.host.expr(node.source)
+
+    # ------------------------------------------------------------------ reads
+    def c_Instance(self, node: n.Instance) -> Closure:
+        base, sizes, name, span = node.base, node.sizes, node.name, node.span
+        keys = [self.part(k) for k in node.keys]
+        if len(keys) == 1:
+            a, size0 = keys[0], sizes[0]
+
+            def one(st, L):
+                k = a(st, L)
+                if k is None or not 0 <= k < size0:
+                    errors.bad_index(name, k, span)
+                return base + k
+            return one
+        strides = _strides(sizes)
+
+        def many(st, L):
+            i = base
+            for f, stride, size in zip(keys, strides, sizes):
+                k = f(st, L)
+                if k is None or not 0 <= k < size:
+                    errors.bad_indexes(name, span)
+                i += k * stride
+            return i
+        return many
+
+    def c_VarAt(self, node: n.VarAt) -> Closure:
+        idx = self.part(node.at)
+        return lambda st, L: st.vars[idx(st, L)]
+
+    def c_Pile(self, node: n.Pile) -> Closure:
+        z = self.part(node.zone)
+        return lambda st, L: st.zones[z(st, L)]
+
+    def c_Item(self, node: n.Item) -> Closure:
+        src, i, span = self.part(node.seq), self.part(node.key), node.span
+
+        def item(st, L):
+            seq = src(st, L)
+            k = i(st, L)
+            if not -len(seq) <= k < len(seq):
+                errors.bad_item(k, seq, span)
+            return seq[k]
+        return item
+
+    def c_Field(self, node: n.Field) -> Closure:
+        values, name, span = node.table, node.name, node.span
+        fail = errors.none_field if node.of == "card" else errors.none_enum_field
+        if isinstance(node.obj, n.Local):  # no closure call for the usual `c.suit`
+            slot = node.obj.slot
+
+            def local_field(st, L):
+                c = L[slot]
+                if c is None:
+                    fail(name, span)
+                return values[c]
+            return local_field
+        obj = self.part(node.obj)
+
+        def field(st, L):
+            c = obj(st, L)
+            if c is None:
+                fail(name, span)
+            return values[c]
+        return field
+
+    def c_PieceField(self, node: n.PieceField) -> Closure:
+        obj, base, name, span = self.part(node.obj), node.base, node.name, node.span
+
+        def read(st, L):
+            c = obj(st, L)
+            if c is None:
+                errors.none_field(name, span, "piece")
+            return st.vars[base + c]
+        return read
+
+    # ------------------------------------------------------------------ operators
+    def c_Not(self, node: n.Not) -> Closure:
+        f = self.part(node.operand)
+        return lambda st, L: not f(st, L)
+
+    def c_Neg(self, node: n.Neg) -> Closure:
+        f = self.part(node.operand)
+        return lambda st, L: -f(st, L)
+
+    def c_Logic(self, node: n.Logic) -> Closure:
+        a, b = self.part(node.left), self.part(node.right)
+        if node.op == "and":
+            return lambda st, L: a(st, L) and b(st, L)
+        return lambda st, L: a(st, L) or b(st, L)
+
+    def c_Equal(self, node: n.Equal) -> Closure:
+        """No closure call for a constant or a local side (`x == 3`, `c == led`)."""
+        left, right = node.left, node.right
+        if _simple(left) and not _simple(right):
+            left, right = right, left
+        a = self.part(left)
+        if isinstance(right, n.Const):
+            v = right.value
+            if node.op == "==":
+                return lambda st, L: a(st, L) == v
+            return lambda st, L: a(st, L) != v
+        if isinstance(right, n.Local):
+            slot = right.slot
+            if node.op == "==":
+                return lambda st, L: a(st, L) == L[slot]
+            return lambda st, L: a(st, L) != L[slot]
+        b = self.part(right)
+        if node.op == "==":
+            return lambda st, L: a(st, L) == b(st, L)
+        return lambda st, L: a(st, L) != b(st, L)
+
+    def c_Compare(self, node: n.Compare) -> Closure:
+        a, b = self.part(node.left), self.part(node.right)
+        fn, op, span = _OPS[node.op], node.op, node.span
+
+        def compare(st, L):
+            x, y = a(st, L), b(st, L)
+            if x is None or y is None:
+                errors.none_operand(op, span)
+            return fn(x, y)
+        return compare
+
+    def c_Arith(self, node: n.Arith) -> Closure:
+        a, b = self.part(node.left), self.part(node.right)
+        fn, op, span = _OPS[node.op], node.op, node.span
+
+        def checked(st, L):
+            x, y = a(st, L), b(st, L)
+            if x is None or y is None:
+                errors.none_operand(op, span)
+            v = fn(x, y)
+            # repeated doubling must stop here, not grow until memory runs out
+            if type(v) is int and not -MAX_INT <= v <= MAX_INT:
+                too_big(span)
+            return v
+        return checked
+
+    def c_Divide(self, node: n.Divide) -> Closure:
+        a, b = self.part(node.left), self.part(node.right)
+        op, span = node.op, node.span
+
+        def div(st, L):
+            x, y = a(st, L), b(st, L)
+            if not y:
+                errors.by_zero(op, span)
+            return x // y if op == "/" else x % y
+        return div
+
+    def c_Join(self, node: n.Join) -> Closure:
+        sa, sb, span, budget = self.part(node.left), self.part(node.right), node.span, \
+            self.host.b
+        return lambda st, L: budget.check_list(list(sa(st, L)) + list(sb(st, L)), span)
+
+    def c_IfElse(self, node: n.IfElse) -> Closure:
+        c, a, b = self.part(node.cond), self.part(node.then), self.part(node.else_)
+        return lambda st, L: a(st, L) if c(st, L) else b(st, L)
+
+    def c_IsKind(self, node: n.IsKind) -> Closure:
+        f, members = self.part(node.operand), node.members
+        if node.negated:
+            return lambda st, L: (lambda c: c is None or not members[c])(f(st, L))
+        return lambda st, L: (lambda c: c is not None and members[c])(f(st, L))
+
+    def c_Let(self, node: n.Let) -> Closure:
+        slot, value, body = node.slot, self.part(node.value), self.part(node.body)
+
+        def let_in(st, L):
+            L[slot] = value(st, L)
+            return body(st, L)
+        return let_in
+
+    def c_ListOf(self, node: n.ListOf) -> Closure:
+        items = [self.part(i) for i in node.items]
+        return lambda st, L: [f(st, L) for f in items]
+
+    def c_Range(self, node: n.Range) -> Closure:
+        a, b, step = self.part(node.start), self.part(node.stop), self.part(node.step)
+        span, budget = node.span, self.host.b
+        return lambda st, L: range_list(a(st, L), b(st, L), step(st, L), budget, span)
+
+    def c_IsIn(self, node: n.IsIn) -> Closure:
+        """The list's length is spent each time it is searched; the element first."""
+        f, src, span, budget = self.part(node.element), self.part(node.collection), \
+            node.span, self.host.b
+
+        def is_in(st, L):
+            x = f(st, L)
+            s = src(st, L)
+            budget.spend(len(s), span)
+            return x in s
+
+        def is_not_in(st, L):
+            x = f(st, L)
+            s = src(st, L)
+            budget.spend(len(s), span)
+            return x not in s
+        return is_not_in if node.negated else is_in
+
+    # ------------------------------------------------------------------ built-in calls
+    def c_Others(self, node: n.Others) -> Closure:
+        f, seats = self.part(node.operand), node.seats
+        return lambda st, L: (lambda p: [(p + i) % seats for i in range(1, seats)])(f(st, L))
+
+    def c_NextSeat(self, node: n.NextSeat) -> Closure:
+        f, d, seats, name, span = self.part(node.operand), node.step, node.seats, \
+            node.name, node.span
+
+        def step(st, L):
+            p = f(st, L)
+            if p is None:
+                errors.none_call(name, span)
+            return (p + d) % seats
+        return step
+
+    def c_Seat(self, node: n.Seat) -> Closure:
+        f, seats, span = self.part(node.operand), node.seats, node.span
+
+        def seat(st, L):
+            k = f(st, L)
+            if not 0 <= k < seats:
+                errors.no_seat(k, seats, span)
+            return k
+        return seat
+
+    def c_Size(self, node: n.Size) -> Closure:
+        src = self.part(node.of)
+        return lambda st, L: len(src(st, L))
+
+    def c_End(self, node: n.End) -> Closure:
+        pile, i = self.part(node.pile), node.index
+        return lambda st, L: (lambda s: s[i] if s else None)(pile(st, L))
+
+
+def _simple(node: n.Node) -> bool:
+    return isinstance(node, (n.Const, n.Local))
+
+
+def _strides(sizes: tuple) -> list:
+    """How far one step of each key moves in the flat numbering (the last key: 1)."""
+    strides, acc = [], 1
+    for size in reversed(sizes):
+        strides.append(acc)
+        acc *= size
+    strides.reverse()
+    return strides

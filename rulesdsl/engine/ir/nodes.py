@@ -1,0 +1,400 @@
+"""The expression nodes: what a value of the rules is computed from, typed.
+
+Every node has `type` (the checker's name for it: "int", "bool", "card", "player",
+"zone", an enum's name, "list of ...") and `may_be_none`, decided here from what the
+node computes: checked arithmetic, comparisons and sizes never give none; a local, a
+variable or a card's field may. The back ends drop a none check where an operand cannot
+be none. `span` is the place in the rules an error names."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+
+@attrs.frozen(eq=False)
+class Node:
+    type: str
+
+    @property
+    def may_be_none(self) -> bool:
+        return True
+
+    @property
+    def is_leaf(self) -> bool:
+        """Read in one step (no work worth a function of its own)."""
+        return False
+
+
+# ---------------------------------------------------------------- leaves
+@attrs.frozen(eq=False)
+class Const(Node):
+    """A value known when the game loads (a number, a truth, none, an enum value)."""
+    value: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return self.value is None
+
+    @property
+    def is_leaf(self) -> bool:
+        return True
+
+
+@attrs.frozen(eq=False)
+class Table(Node):
+    """A list known when the game loads, shared and never changed (the seats, the cards,
+    an enum's values); `name` is what the rules call it."""
+    value: list
+    name: str
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+    @property
+    def is_leaf(self) -> bool:
+        return True
+
+
+@attrs.frozen(eq=False)
+class Local(Node):
+    """A name the rules bind (a parameter, a `let`, a loop's element): slot `slot` of the
+    frame."""
+    slot: int
+    name: str
+
+    @property
+    def is_leaf(self) -> bool:
+        return True
+
+
+@attrs.frozen(eq=False)
+class Var(Node):
+    """A variable without indexes: slot `index` of the state's variables."""
+    index: int
+    name: str
+
+    @property
+    def is_leaf(self) -> bool:
+        return True
+
+
+# ---------------------------------------------------------------- reads
+@attrs.frozen(eq=False)
+class Instance(Node):
+    """The flat number of one instance of a per-player or per-enum family (`hand[p]`,
+    the index of `score[p]`): `base` plus the keys by their strides; a key that is none
+    or out of range fails with R010."""
+    name: str
+    base: int
+    sizes: tuple
+    keys: tuple
+    span: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class VarAt(Node):
+    """The value of a variable instance (`score[p]`)."""
+    at: Instance
+
+
+@attrs.frozen(eq=False)
+class Pile(Node):
+    """The cards of a zone instance, its live list (read it, never change it)."""
+    zone: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Item(Node):
+    """`list[k]`; outside the list fails with R014."""
+    seq: Node
+    key: Node
+    span: Any
+
+
+@attrs.frozen(eq=False)
+class Field(Node):
+    """`obj.name` read from a table by card id or enum value; none fails with R013.
+    `of`: "card" or an enum's name (the message differs)."""
+    name: str
+    table: list
+    of: str
+    obj: Node
+    span: Any
+
+
+@attrs.frozen(eq=False)
+class PieceField(Node):
+    """`piece.name` of a piece, whose fields change: its value now, a variable at
+    `base + piece`."""
+    name: str
+    base: int
+    obj: Node
+    span: Any
+
+
+# ---------------------------------------------------------------- operators
+@attrs.frozen(eq=False)
+class Not(Node):
+    operand: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Neg(Node):
+    operand: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Logic(Node):
+    """`and` / `or`: Python's, the value of the operand that decided."""
+    op: str
+    left: Node
+    right: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return self.left.may_be_none or self.right.may_be_none
+
+
+@attrs.frozen(eq=False)
+class Equal(Node):
+    """`==` / `!=`: none equals none only."""
+    op: str
+    left: Node
+    right: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Compare(Node):
+    """`<`, `>`, `<=`, `>=`; an operand of none fails with R013."""
+    op: str
+    left: Node
+    right: Node
+    span: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Arith(Node):
+    """`+`, `-`, `*`: none fails with R013, a result past MAX_INT with R030. `ints`: both
+    operands numbers (else the value is checked only where it is a number)."""
+    op: str
+    left: Node
+    right: Node
+    span: Any
+    ints: bool = True
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Divide(Node):
+    """`/` (rounding down) and `%`: by zero (or none) fails with R015."""
+    op: str
+    left: Node
+    right: Node
+    span: Any
+    ints: bool = True
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Join(Node):
+    """Two lists (or zones' cards) one after the other: a new list, its length checked
+    against the budget's list limit."""
+    left: Node
+    right: Node
+    span: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class IfElse(Node):
+    cond: Node
+    then: Node
+    else_: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return self.then.may_be_none or self.else_.may_be_none
+
+
+@attrs.frozen(eq=False)
+class IsKind(Node):
+    """`c is KIND` (`negated`: `is not`): none is of no kind."""
+    kind: str
+    members: list
+    operand: Node
+    negated: bool
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Let(Node):
+    """`let name = value in body`: the value into slot `slot` of the frame, then the body."""
+    slot: int
+    name: str
+    value: Node
+    body: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return self.body.may_be_none
+
+
+@attrs.frozen(eq=False)
+class ListOf(Node):
+    """`[a, b, c]`: a new list."""
+    items: tuple
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Range(Node):
+    """`start..stop by step`: a new list, its length spent from the budget (R016 past the
+    range limit or for a step that is not positive)."""
+    start: Node
+    stop: Node
+    step: Node
+    span: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class IsIn(Node):
+    """`x is in list` (`negated`: `is not in`); the list's length is spent each time."""
+    element: Node
+    collection: Node
+    negated: bool
+    span: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+# ---------------------------------------------------------------- built-in calls
+@attrs.frozen(eq=False)
+class Others(Node):
+    """`others(p)`: the other seats, in turn after p."""
+    seats: int
+    operand: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class NextSeat(Node):
+    """`next(p)` (step 1) / `previous(p)` (step -1) among `seats`; none fails with R013."""
+    name: str
+    step: int
+    seats: int
+    operand: Node
+    span: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Seat(Node):
+    """`seat(k)`: k itself where a seat has that number, else R017."""
+    seats: int
+    operand: Node
+    span: Any
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class Size(Node):
+    """The length of a list (or of a pile)."""
+    of: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
+@attrs.frozen(eq=False)
+class End(Node):
+    """`top(zone)` (`index` -1) or `bottom(zone)` (0): none where the zone is empty."""
+    index: int
+    pile: Pile
+
+
+# ---------------------------------------------------------------- not lowered yet
+@attrs.frozen(eq=False)
+class Opaque(Node):
+    """A checked expression of a construct not lowered yet: the compiler compiles it
+    (through its loop invariants and memos), and the back ends take what it gives."""
+    source: Any
+    never_none: bool = False
+
+    @property
+    def may_be_none(self) -> bool:
+        return not self.never_none
+
+
+def children(node: Node) -> tuple:
+    """The nodes `node` is computed from, in the order it computes them."""
+    return tuple(getattr(node, f.name) for f in attrs.fields(type(node))
+                 if isinstance(getattr(node, f.name), Node)) + \
+        (node.keys if isinstance(node, Instance) else ()) + \
+        (node.items if isinstance(node, ListOf) else ())
+
+
+def leaf_name(node: Node) -> Optional[str]:
+    """The rules' name of a leaf (for names of temporaries), else None."""
+    if isinstance(node, (Local, Var, Field)):
+        return node.name
+    if isinstance(node, VarAt):
+        return node.at.name
+    return None

@@ -1,0 +1,482 @@
+"""The Python back end: each node as a Python expression tree (`ast`), over `st` (the
+state) and `L` (the frame's locals), computing what the interpreter's closure computes,
+with the same errors. Failing paths call engine/runtime's helpers by the names in HELPERS;
+tables are read by names made from the rules' own (`SUIT_OF_CARD`, `IS_TRUMP`, `LINE_12`
+for a place on line 12 an error names, `LINE_12_2` for the next), temporaries are named
+after what they hold.
+
+A none check is written only where the operand's node says it may be none; a node
+without a Python form (arithmetic that is not on numbers) is a call of its closure."""
+
+from __future__ import annotations
+
+import ast as py
+import builtins
+import copy
+import keyword
+from typing import Any, Callable, Optional, Protocol
+
+from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
+
+# the helpers generated code calls, by the names it calls them
+HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
+           "_none_call": errors.none_call, "_none_field": errors.none_field,
+           "_none_enum_field": errors.none_enum_field, "_none_operand": errors.none_operand,
+           "_too_big": errors.too_big, "_bad_index": errors.bad_index,
+           "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
+           "_range_list": range_list}
+
+MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
+
+_BINOP = {"+": py.Add, "-": py.Sub, "*": py.Mult, "/": py.FloorDiv, "%": py.Mod}
+_CMPOP = {"<": py.Lt, ">": py.Gt, "<=": py.LtE, ">=": py.GtE, "==": py.Eq, "!=": py.NotEq}
+
+
+class Host(Protocol):
+    """What the back end asks of the compiler."""
+    b: Any  # the program's work budget
+
+    def named(self, obj: Any, stem: str) -> str:
+        """The global name under which generated code reads `obj`."""
+
+    def temp(self, stem: str = "t") -> str:
+        """A fresh temporary's name."""
+
+    def source_ast(self, e: Any, depth: int) -> py.expr:
+        """A checked expression not lowered yet (an Opaque node), as Python."""
+
+    def closure_of(self, node: n.Node) -> Callable:
+        """The interpreter's closure of `node`."""
+
+
+# ---------------------------------------------------------------- tree builders
+def name(id_: str) -> py.Name:
+    return py.Name(id_, py.Load())
+
+
+def const(v: Any) -> py.Constant:
+    return py.Constant(v)
+
+
+def walrus(target: str, value: py.expr) -> py.NamedExpr:
+    return py.NamedExpr(py.Name(target, py.Store()), value)
+
+
+def call(fn: str, *args: py.expr) -> py.Call:
+    return py.Call(name(fn), list(args), [])
+
+
+def index(value: py.expr, key: py.expr) -> py.Subscript:
+    return py.Subscript(value, key, py.Load())
+
+
+def compare(left: py.expr, op: str, right: py.expr) -> py.Compare:
+    return py.Compare(left, [_CMPOP[op]()], [right])
+
+
+def chain(low: py.expr, mid: py.expr, high: py.expr, op: str = "<") -> py.Compare:
+    """low <= mid < high (op: the second comparison)."""
+    return py.Compare(low, [py.LtE(), _CMPOP[op]()], [mid, high])
+
+
+def is_none(x: py.expr, negated: bool = False) -> py.Compare:
+    return py.Compare(x, [py.IsNot() if negated else py.Is()], [const(None)])
+
+
+def both(*tests: py.expr) -> py.expr:
+    return tests[0] if len(tests) == 1 else py.BoolOp(py.And(), list(tests))
+
+
+def either(*tests: py.expr) -> py.expr:
+    return py.BoolOp(py.Or(), list(tests))
+
+
+def if_else(test: py.expr, then: py.expr, else_: py.expr) -> py.IfExp:
+    return py.IfExp(test, then, else_)
+
+
+def state(attr: str) -> py.Attribute:
+    return py.Attribute(name("st"), attr, py.Load())
+
+
+def frame_local(slot: int) -> py.Subscript:
+    return index(name("L"), const(slot))
+
+
+def bound(x: str, value: py.expr) -> py.expr:
+    """`(x := value) is None or True`: `value` computed into `x`, whatever it is."""
+    return either(is_none(walrus(x, value)), const(True))
+
+
+def bound_test(first: py.expr) -> py.expr:
+    """`first is None or True`: an operand computed into its temporary, whatever it is."""
+    return either(is_none(first), const(True))
+
+
+def unparse(tree: py.expr) -> str:
+    """One expression as text, bracketed unless it is one atom (so it can stand anywhere
+    an operand can)."""
+    text = py.unparse(tree)
+    if isinstance(tree, (py.Name, py.Subscript, py.Call, py.Attribute, py.List)) or \
+            isinstance(tree, py.Constant) and not (isinstance(tree.value, (int, float)) and
+                                                   tree.value < 0):
+        return text
+    return f"({text})"
+
+
+def lambda_of(tree: py.expr) -> py.Lambda:
+    """`lambda st, L: tree`."""
+    args = py.arguments(posonlyargs=[], args=[py.arg("st"), py.arg("L")], vararg=None,
+                        kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return py.Lambda(args, tree)
+
+
+def _stem(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in text).upper()
+
+
+class PythonBackEnd:
+    def __init__(self, host: Host):
+        self.host = host
+
+    def root(self, node: n.Node, depth: int = 0) -> Optional[py.expr]:
+        """`node` as Python, or None where its Python form would only call its closure."""
+        if depth >= MAX_DEPTH:
+            return None
+        return getattr(self, "p_" + type(node).__name__)(node, depth + 1)
+
+    def emit(self, node: n.Node, depth: int) -> py.expr:
+        tree = self.root(node, depth)
+        return tree if tree is not None else self.closure_call(node)
+
+    def closure_call(self, node: n.Node) -> py.expr:
+        return call(self.host.named(self.host.closure_of(node), "K"), name("st"), name("L"))
+
+    def place(self, span: Any) -> py.expr:
+        """The place in the rules an error names, as generated code reads it."""
+        return name(self.host.named(span, f"LINE_{span.line}"))
+
+    def operand(self, node: n.Node, depth: int, stem: str = "x", twice: bool = False) -> tuple:
+        """(how the value is read again, how it is computed first) for an operand used more
+        than once: a constant written again, a local read again where it is read `twice`
+        only (measured: quicker than a temporary), else computed into a temporary."""
+        tree = self.emit(node, depth)
+        if isinstance(node, n.Const) or twice and isinstance(node, n.Local):
+            return tree, tree
+        t = self.host.temp(_temp_stem(node, stem))
+        return name(t), walrus(t, tree)
+
+    # ------------------------------------------------------------------ leaves
+    def p_Const(self, node: n.Const, depth: int) -> py.expr:
+        v = node.value
+        if v is None or isinstance(v, (bool, int, str)):
+            return const(v)
+        return name(self.host.named(v, "OPTION"))
+
+    def p_Table(self, node: n.Table, depth: int) -> py.expr:
+        return name(self.host.named(node.value, node.name))
+
+    def p_Local(self, node: n.Local, depth: int) -> py.expr:
+        return frame_local(node.slot)
+
+    def p_Var(self, node: n.Var, depth: int) -> py.expr:
+        return index(state("vars"), const(node.index))
+
+    def p_Opaque(self, node: n.Opaque, depth: int) -> py.expr:
+        return self.host.source_ast(node.source, depth)
+
+    # ------------------------------------------------------------------ reads
+    def p_Instance(self, node: n.Instance, depth: int) -> py.expr:
+        span = self.place(node.span)
+        if len(node.keys) == 1:
+            key = node.keys[0]
+            again, first = self.operand(key, depth, "key")
+            in_range = chain(const(0), again, const(node.sizes[0]))
+            ok = both(is_none(first, negated=True), in_range) if key.may_be_none else \
+                both(bound_test(first), in_range) if first is not again else in_range
+            return if_else(ok, py.BinOp(const(node.base), py.Add(), again),
+                           call("_bad_index", const(node.name), again, span))
+        temps = [self.host.temp(_temp_stem(k, "key")) for k in node.keys]
+        checks = []
+        for t, k, size in zip(temps, node.keys, node.sizes):
+            computed = walrus(t, self.emit(k, depth))
+            checks += [is_none(computed, negated=True) if k.may_be_none else
+                       bound_test(computed), chain(const(0), name(t), const(size))]
+        total: py.expr = const(node.base)
+        for t, stride in zip(temps, _strides(node.sizes)):
+            total = py.BinOp(total, py.Add(), py.BinOp(name(t), py.Mult(), const(stride)))
+        return if_else(both(*checks), total, call("_bad_indexes", const(node.name), span))
+
+    def p_VarAt(self, node: n.VarAt, depth: int) -> py.expr:
+        at = self.p_Instance(node.at, depth)
+        if len(node.at.keys) == 1:  # st.vars[base + k] inside the test, as one read
+            assert isinstance(at, py.IfExp)
+            at.body = index(state("vars"), at.body)
+            return at
+        return index(state("vars"), at)
+
+    def p_Pile(self, node: n.Pile, depth: int) -> py.expr:
+        return index(state("zones"), self.emit(node.zone, depth))
+
+    def p_Item(self, node: n.Item, depth: int) -> py.expr:
+        seq, k = self.host.temp("seq"), self.host.temp("k")
+        length = call("len", name(seq))
+        ok = chain(py.UnaryOp(py.USub(), call("len", walrus(seq, self.emit(node.seq, depth)))),
+                   walrus(k, self.emit(node.key, depth)), length)
+        return if_else(ok, index(name(seq), name(k)),
+                       call("_bad_item", name(k), name(seq), self.place(node.span)))
+
+    def p_Field(self, node: n.Field, depth: int) -> py.expr:
+        stem = f"{node.name}_of_{node.of}"
+        table = name(self.host.named(node.table, stem))
+        if not node.obj.may_be_none:
+            return index(table, self.emit(node.obj, depth))
+        again, first = self.operand(node.obj, depth, node.of, twice=True)
+        fail = "_none_field" if node.of == "card" else "_none_enum_field"
+        return if_else(is_none(first, negated=True), index(table, again),
+                       call(fail, const(node.name), self.place(node.span)))
+
+    def p_PieceField(self, node: n.PieceField, depth: int) -> py.expr:
+        again, first = self.operand(node.obj, depth, "piece")
+        at = py.BinOp(const(node.base), py.Add(), again)
+        return if_else(is_none(first, negated=True), index(state("vars"), at),
+                       call("_none_field", const(node.name), self.place(node.span),
+                            const("piece")))
+
+    # ------------------------------------------------------------------ operators
+    def p_Not(self, node: n.Not, depth: int) -> py.expr:
+        return py.UnaryOp(py.Not(), self.emit(node.operand, depth))
+
+    def p_Neg(self, node: n.Neg, depth: int) -> py.expr:
+        return py.UnaryOp(py.USub(), self.emit(node.operand, depth))
+
+    def p_Logic(self, node: n.Logic, depth: int) -> py.expr:
+        op = py.And() if node.op == "and" else py.Or()
+        return py.BoolOp(op, [self.emit(node.left, depth), self.emit(node.right, depth)])
+
+    def p_Equal(self, node: n.Equal, depth: int) -> py.expr:
+        return compare(self.emit(node.left, depth), node.op, self.emit(node.right, depth))
+
+    def checked_operands(self, node: Any, depth: int) -> tuple:
+        """(left, right, the test that neither is none) for a comparison or arithmetic:
+        each computed once, left first; the test None where neither can be none."""
+        left, right = node.left, node.right
+        if not left.may_be_none and not right.may_be_none:
+            return self.emit(left, depth), self.emit(right, depth), None
+        x, first_x = self.operand(left, depth)
+        y, first_y = self.operand(right, depth)
+        tests: list[py.expr] = []
+        for node_, again, first in ((left, x, first_x), (right, y, first_y)):
+            if node_.may_be_none:
+                tests.append(is_none(first, negated=True))
+            elif first is not again:  # computed into its temporary, in its turn
+                tests.append(either(is_none(first), const(True)))
+        return x, y, both(*tests)
+
+    def p_Compare(self, node: n.Compare, depth: int) -> py.expr:
+        x, y, test = self.checked_operands(node, depth)
+        if test is None:
+            return compare(x, node.op, y)
+        return if_else(test, compare(x, node.op, y),
+                       call("_none_operand", const(node.op), self.place(node.span)))
+
+    def p_Arith(self, node: n.Arith, depth: int) -> Optional[py.expr]:
+        if not node.ints:
+            return None  # texts: the closure checks the value's kind
+        x, y, test = self.checked_operands(node, depth)
+        v = self.host.temp("v")
+        value = if_else(chain(py.UnaryOp(py.USub(), name("MAX_INT")),
+                              walrus(v, py.BinOp(x, _BINOP[node.op](), y)), name("MAX_INT"),
+                              "<="),
+                        name(v), call("_too_big", self.place(node.span)))
+        if test is None:
+            return value
+        return if_else(test, value,
+                       call("_none_operand", const(node.op), self.place(node.span)))
+
+    def p_Divide(self, node: n.Divide, depth: int) -> Optional[py.expr]:
+        """None on the right is by zero (R015), as `not y` finds it; none on the left fails
+        in the operator itself."""
+        if not node.ints:
+            return None
+        op = _BINOP[node.op]
+        right = node.right
+        if isinstance(right, n.Const) and right.value:  # never by zero
+            return py.BinOp(self.emit(node.left, depth), op(), self.emit(right, depth))
+        y = self.host.temp("divisor")
+        divisor: py.expr = walrus(y, self.emit(right, depth))
+        if isinstance(node.left, n.Const):
+            left, test = self.emit(node.left, depth), divisor
+        else:
+            x = self.host.temp(_temp_stem(node.left, "x"))
+            left, test = name(x), both(bound(x, self.emit(node.left, depth)), divisor)
+        return if_else(test, py.BinOp(left, op(), name(y)),
+                       call("_by_zero", const(node.op), self.place(node.span)))
+
+    def p_Join(self, node: n.Join, depth: int) -> py.expr:
+        joined = py.BinOp(call("list", self.emit(node.left, depth)), py.Add(),
+                          call("list", self.emit(node.right, depth)))
+        check = py.Attribute(self.budget(), "check_list", py.Load())
+        return py.Call(check, [joined, self.place(node.span)], [])
+
+    def p_IfElse(self, node: n.IfElse, depth: int) -> py.expr:
+        return if_else(self.emit(node.cond, depth), self.emit(node.then, depth),
+                       self.emit(node.else_, depth))
+
+    def p_IsKind(self, node: n.IsKind, depth: int) -> py.expr:
+        members = name(self.host.named(node.members, f"IS_{node.kind}"))
+        again, first = self.operand(node.operand, depth, "card")
+        if node.negated:
+            return either(is_none(first), py.UnaryOp(py.Not(), index(members, again)))
+        return both(is_none(first, negated=True), index(members, again))
+
+    def p_Let(self, node: n.Let, depth: int) -> Optional[py.expr]:
+        return None  # a frame's slot set inside an expression: the closure's (definitions
+        # write their lets as statements, compile/functions.py)
+
+    def p_ListOf(self, node: n.ListOf, depth: int) -> py.expr:
+        return py.List([self.emit(i, depth) for i in node.items], py.Load())
+
+    def p_Range(self, node: n.Range, depth: int) -> py.expr:
+        return call("_range_list", self.emit(node.start, depth), self.emit(node.stop, depth),
+                    self.emit(node.step, depth), self.budget(), self.place(node.span))
+
+    def p_IsIn(self, node: n.IsIn, depth: int) -> py.expr:
+        """The element first, then the list, its length spent each time it is searched."""
+        x = self.host.temp(_temp_stem(node.element, "x"))
+        s = self.host.temp("among")
+        spend = py.Call(py.Attribute(self.budget(), "spend", py.Load()),
+                        [call("len", walrus(s, self.emit(node.collection, depth))),
+                         self.place(node.span)], [])
+        test = py.Compare(name(x), [py.NotIn() if node.negated else py.In()], [name(s)])
+        return if_else(both(bound(x, self.emit(node.element, depth)), is_none(spend)), test,
+                       const(None))
+
+    def budget(self) -> py.expr:
+        return name(self.host.named(self.host.b, "BUDGET"))
+
+    # ------------------------------------------------------------------ built-in calls
+    def p_Others(self, node: n.Others, depth: int) -> py.expr:
+        """As the closure: none fails in the `+` (R001)."""
+        again, first = self.operand(node.operand, depth, "seat")
+        seats = py.List([py.BinOp(py.BinOp(again, py.Add(), const(i)), py.Mod(),
+                                  const(node.seats)) for i in range(1, node.seats)], py.Load())
+        if first is again:
+            return seats
+        return if_else(bound_test(first), seats, const(None))
+
+    def p_NextSeat(self, node: n.NextSeat, depth: int) -> py.expr:
+        if not node.operand.may_be_none:
+            step_ = py.Add() if node.step > 0 else py.Sub()
+            return py.BinOp(py.BinOp(self.emit(node.operand, depth), step_, const(1)),
+                            py.Mod(), const(node.seats))
+        again, first = self.operand(node.operand, depth, "seat")
+        step = py.BinOp(again, py.Add() if node.step > 0 else py.Sub(), const(1))
+        value = py.BinOp(step, py.Mod(), const(node.seats))
+        return if_else(is_none(first, negated=True), value,
+                       call("_none_call", const(node.name), self.place(node.span)))
+
+    def p_Seat(self, node: n.Seat, depth: int) -> py.expr:
+        again, first = self.operand(node.operand, depth, "seat")
+        return if_else(chain(const(0), first, const(node.seats)), again,
+                       call("_no_seat", again, const(node.seats), self.place(node.span)))
+
+    def p_Size(self, node: n.Size, depth: int) -> py.expr:
+        return call("len", self.emit(node.of, depth))
+
+    def p_End(self, node: n.End, depth: int) -> py.expr:
+        s = self.host.temp("pile")
+        return if_else(walrus(s, self.emit(node.pile, depth)),
+                       index(name(s), const(node.index)), const(None))
+
+
+def _temp_stem(node: n.Node, default: str) -> str:
+    return n.leaf_name(node) or default
+
+
+def _strides(sizes: tuple) -> list:
+    strides, acc = [], 1
+    for size in reversed(sizes):
+        strides.append(acc)
+        acc *= size
+    strides.reverse()
+    return strides
+
+
+class _NamedReads(py.NodeTransformer):
+    """Each read of a frame slot (`L[k]`) or of a variable (`st.vars[k]`) in an
+    expression as the name the rules give it."""
+
+    def __init__(self, names: dict):
+        self.names = names  # ("L" or "vars", k) -> name
+
+    def visit_Subscript(self, node: py.Subscript) -> py.expr:
+        key = _read_key(node)
+        if key is not None and key in self.names:
+            return name(self.names[key])
+        self.generic_visit(node)
+        return node
+
+
+def _read_key(node: py.Subscript) -> Optional[tuple]:
+    """("L", k) for `L[k]`, ("vars", k) for `st.vars[k]`, else None."""
+    if not (isinstance(node.slice, py.Constant) and type(node.slice.value) is int):
+        return None
+    value = node.value
+    if isinstance(value, py.Name) and value.id == "L":
+        return ("L", node.slice.value)
+    if isinstance(value, py.Attribute) and value.attr == "vars" and \
+            isinstance(value.value, py.Name) and value.value.id == "st":
+        return ("vars", node.slice.value)
+    return None
+
+
+def named_function(fn: str, tree: py.expr, names: dict) -> py.Module:
+    """`def fn(st, L): return tree`, where each local and variable `tree` reads is first
+    read into a name of its own (`names`: ("L" or "vars", k) -> the rules' name for it).
+    An expression writes no slot it reads and no variable (a `let`, a loop's element go
+    to slots of their own, inside the functions that bind them), so reading them first
+    reads what the expression would."""
+    taken = {node.id for node in py.walk(tree) if isinstance(node, py.Name)} | \
+        set(dir(builtins)) | {"st", "L", fn}
+    chosen: dict = {}
+    for node in py.walk(tree):
+        key = _read_key(node) if isinstance(node, py.Subscript) else None
+        if key is None or key in chosen or key not in names:
+            continue
+        base = "".join(ch if ch.isalnum() and ch.isascii() else "_" for ch in names[key])
+        if not base or base[0].isdigit() or keyword.iskeyword(base):
+            base = f"{base}_"
+        local, k = base, 2
+        while local in taken:
+            local, k = f"{base}_{k}", k + 1
+        taken.add(local)
+        chosen[key] = local
+    body: list[py.stmt] = [py.Assign([py.Name(local, py.Store())],
+                      frame_local(key[1]) if key[0] == "L" else index(state("vars"),
+                                                                       const(key[1])))
+            for key, local in chosen.items()]
+    body.append(py.Return(_NamedReads(chosen).visit(copy.deepcopy(tree))))
+    args = lambda_of(const(None)).args
+    return py.fix_missing_locations(py.Module([py.FunctionDef(fn, args, body, [], None)], []))
+
+
+def reads(node: n.Node) -> dict:
+    """("L", slot) or ("vars", index) -> the rules' name, for the locals and variables
+    `node` reads directly (not inside an Opaque part: those are the compiler's)."""
+    found: dict = {}
+    written = set()  # a `let`'s slot is set inside the expression: never read ahead
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, n.Local):
+            found.setdefault(("L", x.slot), x.name)
+        elif isinstance(x, n.Var):
+            found.setdefault(("vars", x.index), x.name)
+        else:
+            if isinstance(x, n.Let):
+                written.add(("L", x.slot))
+            todo.extend(n.children(x))
+    return {key: name for key, name in found.items() if key not in written}

@@ -1,0 +1,121 @@
+"""engine/ir: expressions lowered once to typed nodes, run by the interpreter (closures) and
+by the Python back end (generated code) alike: the same values, the same errors, a none
+check only where a node's type allows none."""
+
+from __future__ import annotations
+
+import ast as py
+import re
+
+import pytest
+
+from rulesdsl.engine.ir import nodes
+from rulesdsl.engine.ir.python import PythonBackEnd, unparse
+from rulesdsl.lang.errors import RulesError
+from test_generated import load
+
+ENGINES = ("closures", "generated")
+
+
+def n_after(tmp_path, monkeypatch, expr: str, engine: str):
+    """`set n = expr` run by `engine`: n, or the error's code and line."""
+    body = f"phase main {{\n  set n = {expr}\n  win seat(0)\n}}\n"
+    game = load(tmp_path, body, engine, monkeypatch)
+    try:
+        return game.new_game(seed=1).var("n")
+    except RulesError as e:
+        return e.code, e.span.line if e.span else None
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ("2 * 3 + 4 - 1", 9),
+    ("0 - 7 / 2 + 7 % 3", -2),
+    ("if n == 0 and not (n > 1) then size(stock) else 5", 3),
+    ("if next(seat(1)) == previous(seat(1)) then 1 else 0", 1),
+    ("top(stock).value * 10 + bottom(stock).value", 31),
+    ("7 % n", ("R015", 10)),
+    ("9007199254740992 + n + 1", ("R030", 10)),
+    ("top(table).value", ("R013", 10)),
+    ("n + top(table).value", ("R013", 10)),
+    ("if seat(2 + n) == seat(0) then 1 else 0", ("R017", 10)),
+    ("size([1, 2, n] + [3]) + size(others(seat(0)))", 5),
+    ("let k = 4 in k * k + size(1..5 step 2)", 19),
+    ("if 3 is in 1..n + 2 and 4 is not in [n] then 1 else 0", 0),
+    ("size(1..3 step n)", ("R016", 10)),
+])
+def test_both_back_ends_give_the_same_value_or_error(tmp_path, monkeypatch, expr, expected):
+    for engine in ENGINES:
+        assert n_after(tmp_path, monkeypatch, expr, engine) == expected, engine
+
+
+class Host:
+    """The least a back end needs: names, temporaries, no compiler."""
+    b = None
+
+    def __init__(self):
+        self.names: dict = {}
+        self.temps = 0
+
+    def named(self, obj, stem: str) -> str:
+        return self.names.setdefault(id(obj), stem.upper())
+
+    def temp(self, stem: str = "t") -> str:
+        self.temps += 1
+        return f"_{stem}{self.temps}"
+
+    def source_ast(self, e, depth):
+        raise AssertionError("nothing opaque here")
+
+    def closure_of(self, node):
+        raise AssertionError("every node here has a Python form")
+
+
+SPAN = type("Span", (), {"line": 3, "column": 5})()
+
+
+def source(node: nodes.Node) -> str:
+    tree = PythonBackEnd(Host()).root(node)
+    assert tree is not None
+    text = unparse(tree)
+    py.parse(text, mode="eval")  # valid Python
+    return text
+
+
+def test_a_none_check_is_written_only_where_a_node_may_be_none():
+    card = nodes.Local("card", 0, "card")
+    total = nodes.Arith("int", "+", nodes.Var("int", 4, "score"), nodes.Const("int", 1), SPAN)
+    # checked arithmetic is never none: comparing it checks only the card's field
+    value = nodes.Field("int", "value", [1, 2], "card", card, SPAN)
+    text = source(nodes.Compare("bool", ">", total, value, SPAN))
+    assert text.count("is not None") == 3, text  # `score`, the card, the field's value
+    assert text.count("_none_operand('>'") == 1 and "_none_operand('+'" in text
+    both_sure = source(nodes.Compare("bool", "<", total, nodes.Size("int", nodes.Table(
+        "list of int", [1, 2], "values")), SPAN))
+    assert "_none_operand('<'" not in both_sure, both_sure
+
+
+def test_names_read_like_the_rules():
+    card = nodes.Local("card", 0, "card")
+    text = source(nodes.Field("Colour", "colour", [0, 1], "card",
+                              nodes.Item("card", nodes.Table("list of card", [0, 1], "cards"),
+                                         card, SPAN), SPAN))
+    assert "COLOUR_OF_CARD[" in text and "CARDS" in text, text
+
+
+def test_a_divisor_known_not_zero_is_not_tested():
+    left = nodes.Local("int", 1, "points")
+    assert source(nodes.Divide("int", "/", left, nodes.Const("int", 2), SPAN)) == \
+        "(L[1] // 2)"
+    assert "_by_zero" in source(nodes.Divide("int", "/", left, nodes.Const("int", 0), SPAN))
+
+
+def test_a_key_known_not_none_is_not_tested_for_none():
+    """A constant key (`score[P2]`-like) is range-checked only: no `3 is not None`, which
+    Python warns about when it compiles it."""
+    at = nodes.Instance("int", "score", 4, (3,), (nodes.Const("int", 1),), SPAN)
+    text = source(nodes.VarAt("int", at))
+    assert "is not None" not in text and "0 <= 1 < 3" in text, text
+    many = nodes.Instance("int", "hand", 0, (2, 3), (nodes.Const("int", 1),
+                                                     nodes.Local("int", 0, "k")), SPAN)
+    text = source(many)
+    assert text.count("is not None") == 1, text
