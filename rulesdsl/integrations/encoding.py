@@ -532,6 +532,8 @@ def cards_seen(st, seat: int, events, sight: str = "seat"):
         if e[0] == "move" and (zone_seen(st, e[2], seat, sight) or
                                zone_seen(st, e[3], seat, sight)):
             yield from e[1]
+        elif e[0] == "named" and zone_seen(st, e[3], seat, sight):
+            yield e[2]
         elif e[0] == "reveal" and (len(e) < 4 and sight != "private" or sight == "all" or
                                    (len(e) >= 4 and seat in e[3] and sight != "public") or
                                    (e[2] >= 0 and zone_seen(st, e[2], seat, sight))):

@@ -42,6 +42,11 @@ class Views:
         fr = self.frames[-1]
         return self.prog.procs[fr[0]].code[fr[1]].chosen_card(option)
 
+    def named_card(self, entry, seat: Optional[int]) -> str:
+        """The card of a "named" entry as `seat` reads it: by its label where the seat sees
+        the zone it lies in, else as "a card"."""
+        return card_text(self, entry[2], seat) if self.can_see(entry[3], seat) else "a card"
+
     def render_log(self, entry, seat: Optional[int] = None) -> str:
         """One event as text, as `seat` may see it (None: everything)."""
         if isinstance(entry, str):
@@ -84,6 +89,9 @@ class Views:
             return f"{where} shows: {shown}"
         if kind == "choice":
             return f"{seat_label(entry[1])} chooses {entry[2]}"
+        if kind == "named":  # a card an effect chose, told before the answers: (seat, card, zone)
+            return f"{seat_label(entry[1])} names {self.named_card(entry, seat)} in " \
+                f"{prog.zone_names[entry[3]]}"
         if kind == "chosen":  # a secret choice (ask together): its label for its player only
             who = seat_label(entry[1])
             return f"{who} has chosen" + ("" if seat is not None and seat != entry[1] else
