@@ -247,6 +247,18 @@ class Effects:
         return found
 
     def s_Respond(self, s: ast.Respond):
+        # the answers come after the table knows what the card does: the cards its options
+        # chose are named first, each as its place lets a seat see it
+        if self.response_ids and self.named_cards:
+            chosen = tuple(self.named_cards)
+
+            def name_chosen(st, fr):
+                L = fr[2]
+                for who, slot in chosen:
+                    c = L[slot]
+                    if c is not None:
+                        st._events.append(("named", who(st, L), c, st.loc[c]))
+            self.emit(name_chosen, s.span)
         # the effect's frame holds the card and its player in its first two slots
         for rid in self.response_ids:
             def respond(st, fr, rid=rid):
