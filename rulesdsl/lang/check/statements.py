@@ -101,7 +101,9 @@ class Statements:
             self.choices(s.choices)
         elif t is ast.AskEach:
             self.players_asked(s)
+            self.scope.loop_depth += 1  # `break` in an option ends the round of asking
             self.choices(s.choices)
+            self.scope.loop_depth -= 1
             self.scope.pop()
             self.warn_secret_asking(s)
         elif t is ast.AskTogether:
@@ -165,7 +167,7 @@ class Statements:
                          ["set a variable in the option and test it after the ask"])
             elif self.scope.loop_depth == 0:
                 self.err("E604", "break outside a loop", s.span,
-                         ["break leaves repeat, while, for or turns; use return to leave a phase"])
+                         ["break leaves repeat, while, for, turns or an ask each; use return to leave a phase"])
         elif t is ast.Return:
             if self.context in ("setup",):
                 self.err("E604", "return cannot stand in setup", s.span)
