@@ -43,10 +43,12 @@ class Extends:
 
 @node
 class Players:
-    """How many may play. Example: `players 2..5`"""
+    """How many may play, and whether they play as one team. Example: `players 2..5`,
+    `players 2..5 cooperative`"""
     span: Span = span_field()
     low: int = 0
     high: int = 0
+    cooperative: bool = False  # all win or lose together; the agents play for the team
 
 
 @node

@@ -90,6 +90,7 @@ class Declarations:
         else:
             p = players[-1]
             m.min_players, m.max_players = p.low, p.high
+            m.cooperative = p.cooperative
             if p.low < 1 or p.high < p.low or p.high > 16:
                 said = f"{p.low}..{p.high}" if p.low != p.high else f"{p.low}"
                 self.err("E601", f"players {said} is not a range of 1 to 16 players",

@@ -27,9 +27,10 @@ class DeclarationRules(Rules):
     def extends_decl(self, meta, path):
         return ast.Extends(self._span(meta), self._plain(path))
 
-    def players_decl(self, meta, low, high):
+    def players_decl(self, meta, low, high, cooperative):
         low = whole(low)
-        return ast.Players(self._span(meta), low, whole(high) if high else low)
+        return ast.Players(self._span(meta), low, whole(high) if high else low,
+                           cooperative is not None)
 
     def option_decl(self, meta, name, type_, default, doc):
         return ast.Option(self._span(meta), str(name), type_, default, self._plain(doc))
