@@ -190,11 +190,13 @@ class Modifier:
 
 @node
 class Phase:
-    """A named part of the flow, with parameters. Example: `phase trick { ... }`"""
+    """A named part of the flow, with parameters, and the type of the value it gives, if
+    any. Example: `phase trick { ... }`, `phase challenged(p: player): bool { ... }`"""
     span: Span = span_field()
     name: str = ""
     params: tuple = ()
     body: Optional[Block] = None
+    result: Optional[TypeRef] = None  # `: bool`: it gives a value with `return (VALUE)`
 
 
 @node

@@ -250,8 +250,10 @@ class Break:
 
 @node
 class Return:
-    """Leaves the current phase. Example: `return`"""
+    """Leaves the current phase, giving a value in a phase that declares one. Example:
+    `return`, `return (true)`"""
     span: Span = span_field()
+    value: object = None
 
 
 @node

@@ -24,6 +24,7 @@ from rulesdsl.lang.check.bodies import Bodies
 from rulesdsl.lang.check.statements import Statements
 from rulesdsl.lang.check.types import Types
 from rulesdsl.lang.check.names import Names
+from rulesdsl.lang.check.results import give_results
 # the model and its helpers are this package's API to the compiler and the tools
 from rulesdsl.lang.check.model import (
     AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, Model, PhaseInfo, Scope, elem_of,
@@ -89,7 +90,7 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
 
     # ------------------------------------------------------------------ declarations
     def run(self) -> Model:
-        decls = [d.body for d in self.file.decls]
+        decls = give_results(self, [d.body for d in self.file.decls])
         self.collect(decls)
         self.index_declarations()
         self.check_bodies(decls)

@@ -211,7 +211,11 @@ class Names:
                 return list_of(ts[0]) if ts[0] != "any" else "any"
             return result
         if n in m.phases:
-            self.err("E605", f"'{n}' is a phase; it runs as a statement, not as a value", e.span)
+            gives = m.phases[n].decl.result is not None
+            self.err("E605", f"'{n}' is a phase; it runs as a statement, not as a value", e.span,
+                     [f"take its value whole, on a line of its own: let x = {n}(...)"] if gives
+                     else [f"declare the value it gives and take it whole: phase {n}(...): "
+                           f"bool {{ ... return (true) }}, then let x = {n}(...)"])
         elif n in m.zones or n in m.vars:
             self.err("E206", f"'{n}' is a {'zone' if n in m.zones else 'variable'}, not a "
                      "function", e.span, [f"index it with square brackets: {n}[...]"])

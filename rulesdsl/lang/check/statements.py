@@ -6,6 +6,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.present import question_missing
 from rulesdsl.lang.secrets import choices_read_secret, hole_reads, reads_secret
 from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS
+from rulesdsl.lang.check.results import what_is_set
 
 
 class Statements:
@@ -265,7 +266,7 @@ class Statements:
             self.expect("int", target_type, s, f"what '{s.op}' changes")
             self.expect("int", value_type, s.value, f"the amount after '{s.op}'")
         else:
-            self.expect(target_type, value_type, s.value, f"the value of {s.name}")
+            self.expect(target_type, value_type, s.value, what_is_set(s.name))
 
     def set_field(self, s: ast.SetField):
         """`set c.rank = king`: a piece's changing field."""

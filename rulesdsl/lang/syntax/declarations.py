@@ -147,8 +147,8 @@ class DeclarationRules(Rules):
     def modifier_decl(self, meta, name, target, cond, value):
         return ast.Modifier(self._span(meta), str(name), str(target), cond, value)
 
-    def phase_decl(self, meta, name, params, body):
-        return ast.Phase(self._span(meta), str(name), params or (), body)
+    def phase_decl(self, meta, name, params, result, body):
+        return ast.Phase(self._span(meta), str(name), params or (), body, result)
 
     def setup_decl(self, meta, body):
         return ast.Setup(self._span(meta), body)

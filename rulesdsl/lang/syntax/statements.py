@@ -137,8 +137,8 @@ class StatementRules(Rules):
     def break_stmt(self, meta):
         return ast.Break(self._span(meta))
 
-    def return_stmt(self, meta):
-        return ast.Return(self._span(meta))
+    def return_stmt(self, meta, value):
+        return ast.Return(self._span(meta), value)
 
     def cancel_stmt(self, meta):
         return ast.Cancel(self._span(meta))
