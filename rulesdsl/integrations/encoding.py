@@ -503,6 +503,8 @@ def zone_seen(state, zi: int, seat: int, sight: str = "seat") -> bool:
     vis = state.prog.zone_vis[zi]
     if sight == "public":
         return vis == "public"
+    if vis == "others":  # what the seat sees and its owner does not: the seat's own sight
+        return state.prog.zone_owner[zi] != seat
     return vis == "private" and state.prog.zone_owner[zi] == seat
 
 

@@ -96,6 +96,9 @@ def _show(checker, d: ast.Show) -> Optional[tuple]:
                     checker.name_at(d.span, d.name, r"show\s+"),
                     ["show a definition such as total(p: player)"])
         return None
+    if d.visibility == "others":
+        checker.others_only_for_zones(d, f"show {d.name}")
+        return None
     if d.visibility == "private" and not params:
         checker.err("E601", f"show {d.name} is private but belongs to no player", d.span,
                     ["make it a definition of a player: define NAME(p: player) = ..."])

@@ -98,7 +98,8 @@ def rules_text(game, players: int, width: int = 88, options: Optional[dict] = No
     lines.append("On the table:")
     for name, z in m.zones.items():
         who = {"public": "everyone sees it", "private": "only its owner sees it",
-               "hidden": "nobody sees it"}.get(z.visibility, z.visibility)
+               "hidden": "nobody sees it",
+               "others": "everyone but its owner sees it"}.get(z.visibility, z.visibility)
         per = " (one per player)" if "player" in z.dims else \
             "".join(f" (one per {d})" for d in z.dims)
         head = f"  {title(game, name)}{per}, {who}"

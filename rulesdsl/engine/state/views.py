@@ -28,6 +28,8 @@ class Views:
             return True
         if vis == "private":
             return self.prog.zone_owner[zi] == seat
+        if vis == "others":  # held facing out: everyone but its owner
+            return self.prog.zone_owner[zi] != seat
         return False
 
     def chosen_card(self, label: str) -> Optional[int]:
