@@ -182,8 +182,8 @@ class DeclarationRules(Rules):
         return ast.Internal(self._span(meta), tuple(ast.Ref(self._tok_span(n), str(n))
                                                     for n in names))
 
-    def show_decl(self, meta, name, title, vis):
-        return ast.Show(self._span(meta), str(name), self._plain(title), vis or "public")
+    def show_decl(self, meta, name, title, vis, cond):
+        return ast.Show(self._span(meta), str(name), self._plain(title), vis or "public", cond)
 
     def param_list(self, meta, *params):
         return tuple(p for p in params if p is not None)
