@@ -43,6 +43,7 @@ KEYWORD_NODES = {
     "is": ast.IsKind, "about": ast.About, "title": ast.Title, "text": ast.Explain,
     "internal": ast.Internal, "show": ast.Show, "together": ast.AskTogether,
     "grid": ast.Grid, "hex": ast.Grid, "roll": ast.Roll, "cooperative": ast.Players,
+    "holds": ast.RevealFact, "lacks": ast.RevealFact,
 }
 
 # what each declaration is called in a hover and a symbol list

@@ -69,10 +69,11 @@ FAMILIES = (
                            "which every seat would read (W706), a hole of a `log` line, "
                            "question or move's words that reads a secret no one player owns, "
                            "so no seat reads it (W707)"),
-    Family("R001", "R031", "errors while running rules, with the phase chain; a decision "
+    Family("R001", "R032", "errors while running rules, with the phase chain; a decision "
                            "with no legal option (R019, also when an agent is asked to choose "
                            "from none); long texts past the `long_texts` limit before a "
-                           "decision (R031)"),
+                           "decision (R031); a fact told of a zone that is not true "
+                           "(R032)"),
     Family("A001", "A004", "bad actions and names through the API"),
     Family("C001", "C019", "the command line and loading: a game or file that cannot be "
                            "read, an unknown agent, option or player count; a simulated game "
@@ -168,6 +169,7 @@ ENTRIES = (
     ("R022", "a deal of more cards than there are"),
     ("R030", "a number past the largest a game may hold"),
     ("R031", "long texts past the `long_texts` limit before a decision"),
+    ("R032", "`reveal ZONE holds/lacks x where ...` told of a zone where it is not true"),
     ("A001", "an action that is not among the legal ones"),
     ("A002", "a seat the game does not have"),
     ("A003", "a zone or variable name that is not text"),

@@ -92,6 +92,12 @@ class Statements:
                 if tt not in ("player", "list of player", "any"):
                     self.err("E300", f"reveal ... to needs a player or a list of players, not "
                              f"{self.show(tt)}", s.to.span)
+        elif t is ast.RevealFact:
+            self.expect("zone", self.expr(s.zone), s.zone, "what a fact is told of")
+            self.scope.push()
+            m.slots[id(s)] = self.scope.bind(s.binder, "card")
+            self.cond(s.cond, "the fact's condition")
+            self.scope.pop()
         elif t is ast.Log:
             self.words(s.text)
         elif t is ast.Ask:
