@@ -8,7 +8,7 @@ from typing import Callable
 from rulesdsl.lang import ast
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import _holds_respond
-from rulesdsl.engine.runtime.errors import no_play
+from rulesdsl.engine.runtime.errors import no_play, untrue_fact
 from rulesdsl.engine.runtime.numbers import checked
 from rulesdsl.engine.compile.generate import Statement
 from rulesdsl.engine.runtime.places import quoted
@@ -108,6 +108,28 @@ class Effects:
                     return
             st.reveal(cards, seats)
         self.emit(reveal_to, s.span, self.plain(reveal_to))
+
+    def s_RevealFact(self, s: ast.RevealFact):
+        # every card the condition admits is worked out once, when the fact is told: a
+        # computer seat samples the zone holding one of them (or none), inference.py
+        zone, cond, slot, lacks, span = self.expr(s.zone), self.expr(s.cond), \
+            self.m.slots[id(s)], s.lacks, s.span
+
+        def reveal_fact(st, fr):
+            L = fr[2]
+            z = zone(st, L)
+            kept = L[slot]
+            admitted = []
+            for c in range(len(st.loc)):
+                L[slot] = c
+                if cond(st, L):
+                    admitted.append(c)
+            L[slot] = kept
+            held = any(st.loc[c] == z for c in admitted)
+            if held == lacks:
+                untrue_fact(st.prog.zone_names[z], lacks, span)
+            st._events.append(("fact", z, tuple(admitted), lacks))
+        self.emit(reveal_fact, s.span)
 
     def reveal_value(self, s: ast.Reveal):
         """`reveal v[i] [to P]`: a variable's value shown in the log, named by its instance."""
