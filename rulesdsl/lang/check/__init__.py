@@ -52,6 +52,7 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
         self.enum_value_owner: dict = {}    # an enum value -> (its enum, its index)
         self.kinds_on_play = False          # does some kind have an `on play` effect?
         self.effect_calls: set = set()      # phases run by cards' effects and responses
+        self.refused: dict = {}             # built-in names a declaration tried to take
 
     # ------------------------------------------------------------------ reporting
     def err(self, code: str, msg: str, span: Optional[Span], hints=()):
@@ -69,6 +70,15 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
         candidates = set().union(*pools)
         self.hint_budget -= len(candidates)
         return did_you_mean(name, candidates)
+
+    def unknown_hints(self, name: str, fallback: list) -> list:
+        """Hints for an unknown name: where a declaration of it was refused (a built-in
+        name), to rename it everywhere; else `fallback`."""
+        what = self.refused.get(name)
+        if what is None:
+            return fallback
+        return [f"'{name}' is a built-in name, so its {what} was not declared: rename it "
+                "in the declaration and here"]
 
     def name_at(self, span: Optional[Span], name: str, after: str = "") -> Optional[Span]:
         """The span of the word `name` inside `span`, after the pattern `after`; else `span`."""

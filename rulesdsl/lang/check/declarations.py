@@ -59,6 +59,7 @@ class Declarations:
                     or name in AGGREGATES:
                 self.err("E502", f"'{name}' is a built-in name and cannot be declared as a {what}",
                          span, ["choose another name"])
+                self.refused[name] = what
                 return False
             if name in seen:
                 other_what, other_span = seen[name]

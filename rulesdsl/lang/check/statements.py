@@ -163,7 +163,8 @@ class Statements:
             wt = self.expr(s.who)
             if wt not in ("player", "list of player", "any", "none"):
                 self.err("E300", f"win needs a player or a list of players, not {self.show(wt)}",
-                         s.who.span)
+                         s.who.span, ["name the winners: win [q in players where ...]"]
+                         if wt == "bool" else [])
             self.no_decision_here(s.span, "win")
         elif t is ast.EndGame:
             self.no_decision_here(s.span, "end game")
@@ -258,9 +259,9 @@ class Statements:
                 self.err("E304", f"'{s.name}' is a {what} and cannot be set", where,
                          ["only variables (var) and locals (let) can be set"])
             else:
-                self.err("E200", f"unknown variable '{s.name}'", where,
-                         self.suggest(s.name, m.vars, self.scope.names()) or
-                         [f"declare it: var {s.name}: int = 0"])
+                self.err("E200", f"unknown variable '{s.name}'", where, self.unknown_hints(
+                    s.name, self.suggest(s.name, m.vars, self.scope.names()) or
+                    [f"declare it: var {s.name}: int = 0"]))
             self.expr(s.value)
             return
         self.assignment(s, target_type, self.expr(s.value, allow_random=True))
