@@ -52,12 +52,13 @@ FAMILIES = (
                            "piece's field that never changes, E304)"),
     Family("E400", "E402", "arity: arguments, indexes, deck entry values"),
     Family("E500", "E503", "duplicates, and `override` of nothing"),
-    Family("E600", "E610", "structure: missing header, bad ranges, recursion, decisions in "
+    Family("E600", "E611", "structure: missing header, bad ranges, recursion, decisions in "
                            "setup, misplaced break/cancel/random, option defaults that are not "
                            "plain values, too many zone or variable instances (E608), labels "
                            "past the `card_labels` or `long_texts` limit, counted from the "
                            "file (E609), a `show ... if` that reads what changes in play "
-                           "(E610)"),
+                           "(E610), a deal in setup the pile cannot fit at the most players "
+                           "(E611)"),
     Family("E699", "E699", "a construct the checker does not know: a bug in rulesdsl, to "
                            "report with the file"),
     Family("W700", "W707", "warnings: unused declarations (W700), phases never run (W701), a "
@@ -137,6 +138,8 @@ ENTRIES = (
     ("E609", "labels past the `card_labels` or `long_texts` limit, counted from the file"),
     ("E610", "a `show ... if` condition that reads what changes in play (it is read once per "
              "game: player count and options only)"),
+    ("E611", "a deal at the start of setup that needs more cards than its pile holds with "
+             "the most players"),
     ("E699", "a construct the checker does not know (a bug in rulesdsl)"),
     ("W700", "a declaration never used"),
     ("W701", "a phase never run"),

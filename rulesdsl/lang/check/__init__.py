@@ -25,6 +25,7 @@ from rulesdsl.lang.check.statements import Statements
 from rulesdsl.lang.check.types import Types
 from rulesdsl.lang.check.names import Names
 from rulesdsl.lang.check.results import give_results
+from rulesdsl.lang.check.deals import deal_errors
 # the model and its helpers are this package's API to the compiler and the tools
 from rulesdsl.lang.check.model import (
     AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, Model, PhaseInfo, Scope, elem_of,
@@ -104,6 +105,7 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
         self.collect(decls)
         self.index_declarations()
         self.check_bodies(decls)
+        deal_errors(self)
         self.m.present = check_presentation(self, decls)
         self.check_unused()
         if self.errors:
