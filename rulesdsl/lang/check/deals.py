@@ -18,7 +18,7 @@ def deal_errors(checker) -> None:
     m = checker.m
     if m.setup is None or m.setup.body is None:
         return
-    left = {}  # pile -> cards still in it, at the most players
+    left: dict = {}  # pile -> cards still in it, at the most players
     for s in m.setup.body.stmts:
         if isinstance(s, ast.Shuffle):
             continue
@@ -27,20 +27,19 @@ def deal_errors(checker) -> None:
                 m.zones[s.source.name].dims:
             return
         pile = s.source.name
-        if pile not in left:
-            left[pile] = cards_in(m, pile)
-        if left[pile] is None:
+        held = left[pile] if pile in left else cards_in(m, pile)
+        if held is None:
             return
         needed = s.count.value * m.max_players
-        if needed > left[pile]:
-            fits = left[pile] // s.count.value if s.count.value else m.max_players
+        if needed > held:
+            fits = held // s.count.value if s.count.value else m.max_players
             checker.err("E611", f"deal {s.count.value} to each of {m.max_players} players "
-                        f"needs {needed} cards, and {pile} holds {left[pile]} then", s.span,
+                        f"needs {needed} cards, and {pile} holds {held} then", s.span,
                         [f"it fits {fits} players or fewer: deal fewer cards, or say "
                          f"players {m.min_players}..{max(fits, m.min_players)}"]
                         if fits >= m.min_players else ["deal fewer cards"])
             return
-        left[pile] -= needed
+        left[pile] = held - needed
 
 
 def cards_in(m, zone: str) -> Optional[int]:

@@ -19,6 +19,8 @@ these statements, so none of them changes; errors keep the spans of what was wri
 
 from __future__ import annotations
 
+from typing import Optional
+
 import attrs
 
 from rulesdsl.lang import ast
@@ -58,11 +60,11 @@ def give_results(checker, decls: list) -> list:
 class _Context:
     checker: object
     valued: dict      # phase name -> its declaration, for the phases that give a value
-    phase: object     # the phase being rewritten, if it gives a value
+    phase: Optional[str]  # the phase being rewritten, if it gives a value
 
 
 def _cleared(phase: ast.Phase):
-    if phase.result.name == "bool":
+    if phase.result is not None and phase.result.name == "bool":
         return ast.Bool(phase.span, False)
     return ast.NoneLit(phase.span)
 
@@ -74,11 +76,11 @@ def _clear(phase: ast.Phase) -> ast.Set:
 def _rewrite(node, ctx: _Context):
     """`node` with its blocks' statements written out; the node itself where none changed."""
     if isinstance(node, ast.Block):
-        stmts = []
+        written: list = []
         for s in node.stmts:
-            stmts.extend(_statement(_rewrite(s, ctx), ctx))
-        stmts = tuple(stmts)
-        return node if stmts == node.stmts and all(
+            written.extend(_statement(_rewrite(s, ctx), ctx))
+        stmts = tuple(written)
+        return node if len(stmts) == len(node.stmts) and all(
             a is b for a, b in zip(stmts, node.stmts)) else attrs.evolve(node, stmts=stmts)
     if isinstance(node, tuple):
         items = tuple(_rewrite(x, ctx) for x in node)

@@ -175,7 +175,8 @@ class Statements:
                          ["set a variable in the option and test it after the ask"])
             elif self.scope.loop_depth == 0:
                 self.err("E604", "break outside a loop", s.span,
-                         ["break leaves repeat, while, for, turns or an ask each; use return to leave a phase"])
+                         ["break leaves repeat, while, for, turns or an ask each; use return "
+                          "to leave a phase"])
         elif t is ast.Return:
             if self.context in ("setup",):
                 self.err("E604", "return cannot stand in setup", s.span)
