@@ -12,7 +12,6 @@ from typing import Optional
 import attrs
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.check.model import Scope
 
 W_NO_QUESTION = "W705"
 
@@ -119,8 +118,7 @@ def _game_constant(checker, d: ast.Show) -> bool:
     """A show's `if`: true/false, of the player count, the options and constants only
     (E610 for anything a game changes)."""
     m = checker.m
-    checker.scope = Scope(d)
-    checker.context = "define"
+    checker.scope_for(d)
     checker.expect("bool", checker.expr(d.cond), d.cond, "a show's condition")
     found = _first_changing(d.cond, m)
     if found is not None:

@@ -72,6 +72,11 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
         self.hint_budget -= len(candidates)
         return did_you_mean(name, candidates)
 
+    def scope_for(self, owner) -> None:
+        """A fresh scope for an expression of a declaration (no locals, no statements)."""
+        self.scope = Scope(owner)
+        self.context = "define"
+
     def unknown_hints(self, name: str, fallback: list) -> list:
         """Hints for an unknown name: where a declaration of it was refused (a built-in
         name), to rename it everywhere; else `fallback`."""
