@@ -765,6 +765,83 @@ class Condottiere(RuleOfThumb):
 
 # ------------------------------------------------------------------ the register
 
+HANABI_COLOURS = ("red", "yellow", "green", "blue", "white")
+
+
+class Hanabi(RuleOfThumb):
+    """Play a card I was told enough about to know it fits; else tell a player what they
+    lack to know that a card of theirs fits now (its number, then its colour); else
+    discard my oldest card I know nothing of; else tell something."""
+
+    def decide(self, seen, labels):
+        tops = {c: seen.count(f"fireworks[{c}]") for c in HANABI_COLOURS}
+        slots = len([lab for lab in labels if lab.startswith("play ")])
+        for i in range(1, slots + 1):
+            colour = seen.var(f"told_colour[{seen.my}, s{i}]")
+            number = seen.var(f"told_number[{seen.my}, s{i}]")
+            if number is not None and (colour is not None and tops[colour] == number - 1 or
+                                       colour is None and all(t == number - 1
+                                                              for t in tops.values())):
+                return f"play {i}"
+        for q in seen.others():
+            who = seat_name(q)
+            for j, card in enumerate(seen.zone(f"hand[{who}]"), 1):
+                colour, number = card.split()
+                if tops[colour] != int(number) - 1:
+                    continue
+                # what the holder still lacks to know the card fits: its number, its colour
+                told = seen.var(f"told_number[{who}, s{j}]") is not None
+                tell = f"tell {who} {colour if told else number}"
+                if tell in labels:
+                    return tell
+        for i in range(1, slots + 1):
+            if f"discard {i}" in labels and seen.var(f"told_colour[{seen.my}, s{i}]") is None \
+                    and seen.var(f"told_number[{seen.my}, s{i}]") is None:
+                return f"discard {i}"
+        tells = [lab for lab in labels if lab.startswith("tell ")]
+        return self.pick(tells) if tells else self.pick(labels)
+
+
+COUP_ROLES = ("duke", "assassin", "captain", "ambassador", "contessa")
+
+
+class Coup(RuleOfThumb):
+    """Coup the richest rival when I can; claim what I hold (tax with a duke, assassinate
+    with an assassin, steal with a captain), else take income; challenge a claim only when
+    every card of that role is in sight; block with a role I hold; lose my least useful
+    influence."""
+
+    def decide(self, seen, labels):
+        hand = seen.mine("hand")
+        rivals = sorted((q for q in seen.others() if seen.count(f"hand[{seat_name(q)}]")),
+                        key=lambda q: -(seen.var(f"coins[{seat_name(q)}]") or 0))
+        if "challenge" in labels:
+            role = seen.question.rstrip("?").split()[-1]
+            in_sight = hand + [c for q in range(seen.players)
+                               for c in seen.zone(f"lost[{seat_name(q)}]")]
+            return "challenge" if in_sight.count(role) == 3 else "decline"
+        if "block" in labels:
+            return "block" if "duke" in hand else "decline"
+        blocks = [lab for lab in labels if lab.startswith("block with the ")]
+        if blocks:
+            mine = [b for b in blocks if b.split()[-1] in hand]
+            return mine[0] if mine else "allow"
+        if "which influence" in seen.question:
+            return self.best(labels, lambda lab: -COUP_ROLES.index(lab) if lab in COUP_ROLES
+                             else 0)
+        for target in rivals:
+            for kind in ("coup", "assassinate", "steal from"):
+                label = f"{kind} {seat_name(target)}"
+                needs = {"assassinate": "assassin", "steal from": "captain"}.get(kind)
+                if label in labels and (needs is None or needs in hand):
+                    return label
+        if "tax" in labels and "duke" in hand:
+            return "tax"
+        if "income" in labels:
+            return "income"
+        return self.pick(labels)
+
+
 PLAYERS = {
     "triumvirat": Triumvirat,
     "ivanhoe": Ivanhoe,
@@ -785,6 +862,8 @@ PLAYERS = {
     "reversi": Reversi,
     "sevens": Sevens,
     "skull": Skull,
+    "hanabi": Hanabi,
+    "coup": Coup,
 }
 
 

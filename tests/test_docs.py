@@ -37,3 +37,9 @@ def test_design_md_calls_each_code_letter_what_it_is():
 def test_the_readme_says_how_long_the_tests_take():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert re.search(r"about \d+ minutes on \d+ cores", readme)
+
+
+def test_the_tutorial_steps_are_numbered_in_order():
+    text = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    steps = [int(n) for n in re.findall(r"^## Step (\d+):", text, re.M)]
+    assert steps == list(range(1, len(steps) + 1))

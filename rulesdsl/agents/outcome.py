@@ -5,7 +5,8 @@ lose together; `traits` learns these once per game and player count from a few r
 games from new deals only, so it never depends on a game in progress:
 - the score's direction: do the winners hold the higher or the lower scores?
 - cooperation: every finished game ended with all players winning or none, and some
-  with all (a cooperative game, where everyone plays for the shared result);
+  with all (a cooperative game, where everyone plays for the shared result); a file that
+  says so (`players 2..5 cooperative`) is cooperative without looking;
 - whether the evaluation (the file's `evaluate`, else its score) tells the seats apart
   before the end: one that is the same for everyone almost everywhere mid-game (a Hex
   score of "linked or not") cannot judge a cut playout, so the search plays to the end.
@@ -25,6 +26,7 @@ class Traits(NamedTuple):
     cooperative: bool   # all players win or lose together
     informative: bool   # the evaluation tells the seats apart mid-game
 
+LOST_TOGETHER = 0.9  # a cooperative game lost at its best score is still worse than won
 INFORMATIVE = 0.2  # the share of mid-game positions whose evaluation differs between seats
 
 
@@ -67,7 +69,9 @@ def traits(state, games: int = 16, max_actions: int = 3000) -> Traits:
         won = [s for p, s in enumerate(scores) if p in winners]
         lost = [s for p, s in enumerate(scores) if p not in winners]
         lead += sum(won) / len(won) - sum(lost) / len(lost)
-    found = _TRAITS[key] = Traits(-1 if lead < 0 else 1, n > 1 and all_won > 0 and not some_won,
+    declared = bool(getattr(game, "cooperative", False))
+    found = _TRAITS[key] = Traits(-1 if lead < 0 else 1,
+                                  declared or n > 1 and all_won > 0 and not some_won,
                                   looked > 0 and apart >= INFORMATIVE * looked)
     return found
 
@@ -123,6 +127,9 @@ class Judge:
     def rewards(self, state) -> list:
         n = state.players
         if state.is_over:
+            if self.traits.cooperative and not state.winners:
+                # a team that lost still played for its shared score: more is better
+                return [LOST_TOGETHER * self._shared(self._team_value(state))] * n
             return _final(state, self.traits.cooperative)
         values = state.evaluation()
         if not values:
@@ -140,6 +147,14 @@ class Judge:
             self.scale = widest
         half = 0.5 / self.scale
         return [0.5 + x * half for x in leads]
+
+    def _team_value(self, state) -> float:
+        """The shared result of a cooperative game: the mean of the evaluation (or score)."""
+        values = state.evaluation()
+        if not values:
+            return 0.0
+        sign = 1 if self.declared else self.traits.sign
+        return sign * sum(float(v) for v in values) / len(values)
 
     def _shared(self, v: float) -> float:
         if self.low is None or v < self.low:

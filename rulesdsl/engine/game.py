@@ -91,6 +91,7 @@ class Game:
         self.name = model.title
         self.min_players = model.min_players
         self.max_players = model.max_players
+        self.cooperative = model.cooperative  # the players win or lose together
         self.options = self._resolve_options(options or {})
         self.source_hash = source_hash(sources)
         self.step_limit = step_limit if step_limit is not None else limit("steps")

@@ -296,6 +296,11 @@ def _scan(past: _Past, seat: int) -> None:
                 for c in e[1]:
                     seen_at[c] = i
                     _sighted(required, c, i, e[2], True)
+        elif kind == "fact" and not see[e[1]]:  # told the table: as a choice would show it
+            if e[3]:
+                past.records.append((i, e[1], frozenset(e[2])))
+            else:
+                required.append([i, e[1], set(e[2])])
     past.scanned = len(events)
     past.required = [req for req in required if req[2]]
 

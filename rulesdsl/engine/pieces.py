@@ -185,6 +185,8 @@ def _readers(st, zi: int):
     if vis == "public":
         return None
     owner = st.prog.zone_owner[zi]
+    if vis == "others":
+        return tuple(q for q in range(st.prog.nplayers) if q != owner)
     return (owner,) if vis == "private" and owner is not None else ()
 
 

@@ -76,6 +76,12 @@ def story_line(state, entry, seat: Optional[int]) -> Optional[str]:
             return entry[4] if sees else entry[5]
         what = _cards(state, cards, seat) if sees else _count(len(cards))
         return f"{what}: from {place(prog, src)} to {place(prog, dst)}"
+    if kind == "fact":
+        return f"{place(prog, entry[1])[0].upper()}{place(prog, entry[1])[1:]} " \
+            f"{state.fact_text(entry)}"
+    if kind == "named":
+        return f"{seat_label(entry[1])} names {state.named_card(entry, seat)} in " \
+            f"{place(prog, entry[3])}"
     if kind == "shuffle":
         return f"{place(prog, entry[1])[0].upper()}{place(prog, entry[1])[1:]} is shuffled"
     if kind == "reveal" and len(entry) > 2 and entry[2] >= 0 or kind in ("rolled", "shown"):

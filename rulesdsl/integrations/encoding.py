@@ -503,6 +503,8 @@ def zone_seen(state, zi: int, seat: int, sight: str = "seat") -> bool:
     vis = state.prog.zone_vis[zi]
     if sight == "public":
         return vis == "public"
+    if vis == "others":  # what the seat sees and its owner does not: the seat's own sight
+        return state.prog.zone_owner[zi] != seat
     return vis == "private" and state.prog.zone_owner[zi] == seat
 
 
@@ -532,6 +534,8 @@ def cards_seen(st, seat: int, events, sight: str = "seat"):
         if e[0] == "move" and (zone_seen(st, e[2], seat, sight) or
                                zone_seen(st, e[3], seat, sight)):
             yield from e[1]
+        elif e[0] == "named" and zone_seen(st, e[3], seat, sight):
+            yield e[2]
         elif e[0] == "reveal" and (len(e) < 4 and sight != "private" or sight == "all" or
                                    (len(e) >= 4 and seat in e[3] and sight != "public") or
                                    (e[2] >= 0 and zone_seen(st, e[2], seat, sight))):

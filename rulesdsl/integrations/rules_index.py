@@ -42,7 +42,8 @@ KEYWORD_NODES = {
     "true": ast.Bool, "false": ast.Bool, "step": ast.Range, "where": ast.Comprehension,
     "is": ast.IsKind, "about": ast.About, "title": ast.Title, "text": ast.Explain,
     "internal": ast.Internal, "show": ast.Show, "look": ast.Look, "together": ast.AskTogether,
-    "grid": ast.Grid, "hex": ast.Grid, "roll": ast.Roll,
+    "grid": ast.Grid, "hex": ast.Grid, "roll": ast.Roll, "cooperative": ast.Players,
+    "holds": ast.RevealFact, "lacks": ast.RevealFact,
 }
 
 # what each declaration is called in a hover and a symbol list

@@ -25,7 +25,8 @@ class Presentation:
     titles: dict = attrs.Factory(dict)      # declared name -> title
     texts: dict = attrs.Factory(dict)       # declared name -> list of lines
     internal: set = attrs.Factory(set)      # variable names
-    shows: list = attrs.Factory(list)       # (definition, title, visibility, per player)
+    # (definition, title, visibility, per player, condition or None)
+    shows: list = attrs.Factory(list)
     look: dict = attrs.Factory(empty_look)  # the browser table's hints (rulesdsl.lang.look)
 
 
@@ -100,12 +101,53 @@ def _show(checker, d: ast.Show) -> Optional[tuple]:
                     checker.name_at(d.span, d.name, r"show\s+"),
                     ["show a definition such as total(p: player)"])
         return None
+    if d.visibility == "others":
+        checker.others_only_for_zones(d, f"show {d.name}")
+        return None
     if d.visibility == "private" and not params:
         checker.err("E601", f"show {d.name} is private but belongs to no player", d.span,
                     ["make it a definition of a player: define NAME(p: player) = ..."])
         return None
     checker.used.add(d.name)          # a shown definition is used
-    return (d.name, d.title or d.name.replace("_", " "), d.visibility, bool(params))
+    if d.cond is not None and not _game_constant(checker, d):
+        return None
+    return (d.name, d.title or d.name.replace("_", " "), d.visibility, bool(params), d.cond)
+
+
+# what a show's condition may read: it is worked out once, when a game starts
+_CONSTANT_READS = {("builtin", "player_count"), ("builtin", "players")}
+
+
+def _game_constant(checker, d: ast.Show) -> bool:
+    """A show's `if`: true/false, of the player count, the options and constants only
+    (E610 for anything a game changes)."""
+    m = checker.m
+    checker.scope_for(d)
+    checker.expect("bool", checker.expr(d.cond), d.cond, "a show's condition")
+    found = _first_changing(d.cond, m)
+    if found is not None:
+        what = m.resolved[id(found)][1]
+        checker.err("E610", f"a show's condition is worked out once, when a game starts, so "
+                    f"it cannot read {what if isinstance(what, str) else 'the game'}",
+                    found.span,
+                    ["test the player count or an option: show NAME if player_count > 2; "
+                     "a value that changes in play belongs in the definition shown"])
+        return False
+    return True
+
+
+def _first_changing(e, m):
+    """The first node inside `e` that reads what may change in play, or None."""
+    if isinstance(e, (list, tuple)):
+        return next((f for f in (_first_changing(x, m) for x in e) if f is not None), None)
+    if not attrs.has(type(e)):
+        return None
+    kind, payload = m.resolved.get(id(e), ("", None))
+    if kind in ("var", "zone", "define", "aggregate") or \
+            kind == "builtin" and (kind, payload) not in _CONSTANT_READS:
+        return e
+    return _first_changing([getattr(e, f.name) for f in attrs.fields(type(e))
+                            if f.name != "span"], m)
 
 
 def question_missing(checker, s) -> None:

@@ -98,7 +98,8 @@ def rules_text(game, players: int, width: int = 88, options: Optional[dict] = No
     lines.append("On the table:")
     for name, z in m.zones.items():
         who = {"public": "everyone sees it", "private": "only its owner sees it",
-               "hidden": "nobody sees it"}.get(z.visibility, z.visibility)
+               "hidden": "nobody sees it",
+               "others": "everyone but its owner sees it"}.get(z.visibility, z.visibility)
         per = " (one per player)" if "player" in z.dims else \
             "".join(f" (one per {d})" for d in z.dims)
         head = f"  {title(game, name)}{per}, {who}"
@@ -111,7 +112,7 @@ def rules_text(game, players: int, width: int = 88, options: Optional[dict] = No
         head = f"  {title(game, name)}"
         lines += wrap(" ".join(texts.get(name, [])), width, "      ", head + (
             ": " if name in texts else ""))
-    for shown_name, shown_title, vis, per_player in (p.shows if p else ()):
+    for shown_name, shown_title, vis, per_player, _cond in (p.shows if p else ()):
         head = f"  {shown_title}" + (" (each player's)" if per_player else "")
         lines += wrap(" ".join(texts.get(shown_name, [])), width, "      ",
                       head + (": " if shown_name in texts else ""))

@@ -619,7 +619,8 @@ def rules_summary(game, players: int) -> list:
     for name, z in m.zones.items():
         dims = "".join(f" per {d}" for d in z.dims)
         vis = {"public": "everyone sees it", "private": "only its owner sees it",
-               "hidden": "nobody sees it"}.get(z.visibility, z.visibility)
+               "hidden": "nobody sees it",
+               "others": "everyone but its owner sees it"}.get(z.visibility, z.visibility)
         lines.append(f"  {name}{dims}: {vis}" + (", unordered" if z.unordered else "")
                      + (f", holds at most {z.capacity}" if z.capacity else ""))
     if m.vars:

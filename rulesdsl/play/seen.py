@@ -24,7 +24,7 @@ def history_seen(initial, actions: list, seat: Optional[int]) -> list:
         if seat is None or mover == seat or public or _card_seen(st, card, new, seat):
             out.append(f"{who}: {label}")
             continue
-        lines = [st.render_log(e, seat) for e in new if e[0] in ("move", "reveal")]
+        lines = [st.render_log(e, seat) for e in new if e[0] in ("move", "reveal", "named")]
         out.append(f"{who}: " + (lines[0] if lines else "a choice you do not see"))
     return out
 
@@ -43,5 +43,7 @@ def _card_seen(st, card, events, seat) -> bool:
                                                 st.can_see(e[3], seat)):
             return True
         if e[0] == "reveal" and card in e[1] and (len(e) < 4 or seat in e[3]):
+            return True
+        if e[0] == "named" and e[2] == card and st.can_see(e[3], seat):
             return True
     return False

@@ -158,6 +158,18 @@ def test_a_cooperative_game_is_played_for_the_shared_result():
     assert {make_agent("ismcts:iterations=40", k).choose(st).label for k in range(6)} == {"help"}
 
 
+def test_a_declared_cooperative_game_lost_together_is_played_for_its_shared_score():
+    # never won: only the declaration says the seats are a team, and its score is theirs
+    game = rulesdsl.load(str(RULES / "cooperative_score.rules"))
+    assert game.cooperative
+    st = game.new_game(players=2, seed=1)
+    assert traits(st).cooperative
+    for _ in range(3):
+        assert {make_agent("ismcts:iterations=60", k).choose(st).label
+                for k in range(4)} == {"launch"}
+        st.apply("launch")
+
+
 def test_competitive_games_are_not_taken_for_cooperative():
     for name in ("triumvirat", "intrige", "ivanhoe"):
         st = rulesdsl.load(name).new_game(players=rulesdsl.load(name).min_players, seed=1)

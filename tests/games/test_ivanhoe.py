@@ -648,6 +648,43 @@ def test_ivanhoe_cancels_an_action_card(game):
     assert "dodge is cancelled" in s.log
 
 
+# The holder decides knowing the effect: the card that dodge, retreat or outwit named is in
+# its log when it is asked, not only after (the move that tells it comes after the answer).
+@pytest.mark.parametrize("hands, displays, actions, named", [
+    ({1: ["dodge"]}, {1: ["red 3"], 2: ["red 4", "red 5"]}, ["dodge", "P2", "red 5"],
+     ["P1 names red 5 in display[P2]"]),
+    ({1: ["retreat"]}, {1: ["red 3", "red 4"], 2: ["red 5"]}, ["retreat", "red 4"],
+     ["P1 names red 4 in display[P1]"]),
+    ({1: ["outwit"]}, {1: ["red 3", "squire 2"], 2: ["red 4", "red 5"]},
+     ["outwit", "P2", "squire 2", "red 5"],
+     ["P1 names squire 2 in display[P1]", "P1 names red 5 in display[P2]"]),
+])
+def test_ivanhoe_holder_is_asked_knowing_the_named_card(game, hands, displays, actions, named):
+    s = under_way(game, "red", displays=displays, hands={**hands, 3: ["ivanhoe"]})
+    play(s, *actions)
+    assert s.to_move == CHRIS and labels(s) == ["decline", "ivanhoe"]
+    log = s.view(CHRIS)["log"]
+    since_play = log[log.index("P1 plays " + actions[0]) + 1:]
+    told = [line for line in since_play if " names " in line]
+    assert told == named
+    assert since_play.index(named[-1]) < since_play.index("P2 chooses decline")
+    in_words = [line for line in s.story(CHRIS) if " names " in line]
+    assert in_words == [line.replace("display[P1]", "P1's display")
+                        .replace("display[P2]", "P2's display") for line in named]
+
+
+def test_a_named_card_is_told_as_its_place_lets_a_seat_see_it(game):
+    # retreat names a card of a public display: every seat reads it; a card of a hand
+    # would read "a card" to the others (the view of the zone decides, as for moves)
+    s = under_way(game, "red", displays={1: ["red 3", "red 4"], 2: ["red 5"]},
+                  hands={1: ["retreat"], 3: ["ivanhoe"]})
+    play(s, "retreat", "red 4")
+    entry = next(e for e in reversed(s.events) if e[0] == "named")
+    hidden = (entry[0], entry[1], entry[2], s.prog.zone_names.index("hand[P1]"))
+    assert s.render_log(hidden, BILL) == "P1 names a card in hand[P1]"
+    assert s.render_log(hidden, ANDY) == "P1 names red 4 in hand[P1]"
+
+
 def test_ivanhoe_declined_lets_the_card_act(game):
     s = under_way(game, "red", displays={1: ["red 3"], 2: ["red 4", "red 5"]},
                   hands={1: ["dodge"], 3: ["ivanhoe"]})

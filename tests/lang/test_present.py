@@ -66,5 +66,20 @@ def test_checked_model_carries_the_presentation():
     p = model.present
     assert p.about == ["A stall.", "Sell crates."]
     assert p.titles == {"stall": "the stall"} and p.internal == {"sold"}
-    assert p.shows == [("on_stall", "crates on the stall", "public", False)]
+    assert p.shows == [("on_stall", "crates on the stall", "public", False, None)]
     assert not [w for w in warnings if w.code == "W705"]
+
+
+def test_a_show_with_if_is_shown_only_in_games_where_it_holds(tmp_path):
+    import rulesdsl
+    path = tmp_path / "fuses.rules"
+    path.write_text('game "Fuses"\nplayers 2..4\nvar fuses: int = 3\ndefine left = fuses\n'
+                    'show left "fuses" if player_count > 2\nflow main\n'
+                    'phase main { ask seat(0) "go?" { "go" { end game } } }\n')
+    assert rulesdsl.check_file(path) == []
+    game = rulesdsl.load(str(path))
+    assert game.new_game(2, 1).shown(0) == []
+    assert game.new_game(3, 1).shown(0) == [("fuses", {None: "3"})]
+    # the formatter keeps it
+    text = path.read_text()
+    assert 'show left "fuses" if player_count > 2' in format_source(text, str(path))

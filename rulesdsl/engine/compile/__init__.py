@@ -139,7 +139,9 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
         """`show` declarations: each a closure (state, seat) -> the definition's value."""
         present = getattr(self.m, "present", None)
         self.p.present = present
-        for name, title, vis, per_player in (present.shows if present else ()):
+        for name, title, vis, per_player, cond in (present.shows if present else ()):
+            if cond is not None and not self.const(cond):
+                continue  # not in a game of this many players, or with these options
             call = self.define_call(name, [(lambda st, L: L[0])] if per_player else [])
             value = _for_seat(call)
             self.p.shows.append((title, value, self.m.defines[name].type, vis, per_player))

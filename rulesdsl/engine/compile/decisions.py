@@ -121,7 +121,10 @@ class Decisions:
                 if type(ch.source) is ast.Range:
                     ranges.add(len(alts))
                 alts.append(("binder", text, where, body_pc, slot, src, et))
+            chosen = self.cards_chosen(ch, who)
+            self.named_cards.extend(chosen)
             self.block(ch.body)
+            del self.named_cards[len(self.named_cards) - len(chosen):]
             bodies_end.append(self.jump_placeholder(ch.span))
         decline_pc = self.here()  # declining an optional ask continues after the bodies
         for j in bodies_end:
@@ -134,6 +137,20 @@ class Decisions:
             self.code[at].question_by_seat = self.seat_text(s.question)
         if self.generate:
             self.generate_options(self.code[at], tables, ranges)
+
+
+    def cards_chosen(self, ch, who) -> list:
+        """(who chooses, the slot) of each card an option binds: `respond` in its body names
+        them to the table before anyone answers (a chosen card is otherwise told only by
+        the move it makes, which may come after the answers)."""
+        if isinstance(ch, ast.NamedChoice):
+            return []
+        if isinstance(ch, ast.TupleChoice):
+            return [(who, slot) for slot, src in zip(self.m.slots[id(ch)], ch.sources)
+                    if elem_of(self.m.types.get(id(src), "any")) == "card"]
+        if elem_of(self.m.types.get(id(ch.source), "any")) == "card":
+            return [(who, self.m.slots[id(ch)])]
+        return []
 
 
 def _cards_of_zone(zone):

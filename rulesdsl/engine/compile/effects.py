@@ -8,7 +8,7 @@ from typing import Callable
 from rulesdsl.lang import ast
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import _holds_respond
-from rulesdsl.engine.runtime.errors import no_play
+from rulesdsl.engine.runtime.errors import no_play, untrue_fact
 from rulesdsl.engine.runtime.numbers import checked
 from rulesdsl.engine.compile.generate import Statement
 from rulesdsl.engine.runtime.places import quoted
@@ -107,6 +107,28 @@ class Effects:
                     return
             st.reveal(cards, seats)
         self.emit(reveal_to, s.span, self.plain(reveal_to))
+
+    def s_RevealFact(self, s: ast.RevealFact):
+        # every card the condition admits is worked out once, when the fact is told: a
+        # computer seat samples the zone holding one of them (or none), inference.py
+        zone, cond, slot, lacks, span = self.expr(s.zone), self.expr(s.cond), \
+            self.m.slots[id(s)], s.lacks, s.span
+
+        def reveal_fact(st, fr):
+            L = fr[2]
+            z = zone(st, L)
+            kept = L[slot]
+            admitted = []
+            for c in range(len(st.loc)):
+                L[slot] = c
+                if cond(st, L):
+                    admitted.append(c)
+            L[slot] = kept
+            held = any(st.loc[c] == z for c in admitted)
+            if held == lacks:
+                untrue_fact(st.prog.zone_names[z], lacks, span)
+            st._events.append(("fact", z, tuple(admitted), lacks))
+        self.emit(reveal_fact, s.span)
 
     def reveal_value(self, s: ast.Reveal):
         """`reveal v[i] [to P]`: a variable's value shown in the log, named by its instance."""
@@ -246,6 +268,18 @@ class Effects:
         return found
 
     def s_Respond(self, s: ast.Respond):
+        # the answers come after the table knows what the card does: the cards its options
+        # chose are named first, each as its place lets a seat see it
+        if self.response_ids and self.named_cards:
+            chosen = tuple(self.named_cards)
+
+            def name_chosen(st, fr):
+                L = fr[2]
+                for who, slot in chosen:
+                    c = L[slot]
+                    if c is not None:
+                        st._events.append(("named", who(st, L), c, st.loc[c]))
+            self.emit(name_chosen, s.span)
         # the effect's frame holds the card and its player in its first two slots
         for rid in self.response_ids:
             def respond(st, fr, rid=rid):

@@ -38,6 +38,7 @@ class Flow:
         self.spans = []
         self.stmts = []  # each instruction's source form, or None (see generate.py)
         self.loops = []  # (break jump indexes list)
+        self.named_cards = []  # the card choices around the statement compiled (respond)
         self.context_node = node
         if isinstance(node, ast.Phase):
             body = node.body

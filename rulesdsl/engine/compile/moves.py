@@ -6,6 +6,7 @@ from typing import Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.program import MASK, mask_cards
+from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime.cards import card_cost_source, moves_cost
 from rulesdsl.engine.runtime.work import move_lines
 from rulesdsl.engine.compile.generate import Statement
@@ -31,6 +32,9 @@ class Moves:
         return g if text is None else self.known_as(g, f"list({text})")
 
     def s_Move(self, s: ast.Move):
+        if s.openly:
+            self.move_openly(s)
+            return
         what = self.cards_of(s.what)
         to = self.expr(s.to)
         bottom = s.bottom
@@ -57,6 +61,23 @@ class Moves:
                    f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")
         general = self.all_cards_move(s, to, budget, general)
         self.emit(move, s.span, Statement("do", self.pile_move(s, to, budget, general)))
+
+    def move_openly(self, s: ast.Move):
+        """`move ... openly`: the move as ever, then every seat is shown the cards where they
+        now lie (a card handed face up from one hand to another), so every seat can follow
+        them, into a hidden place too."""
+        what, to, bottom, b, span = self.cards_of(s.what), self.expr(s.to), s.bottom, self.b, \
+            s.span
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            b.move(moves_cost(st, cards), span)
+            st.move_cards(cards, to(st, L), bottom)
+            rest = reveal_pieces(st, cards, None) if st.prog.pieces is not None else cards
+            if rest:
+                st.reveal(rest)
+        self.emit(move, span)
 
     def all_cards_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
         """`move cards to ZONE` (gathering every card for a new round) without listing and

@@ -64,3 +64,12 @@ def runaway(limit: int, span, trace=None):
         ["a loop may never end: check its condition",
          "a game that truly needs more can raise the limit: "
          "rulesdsl.load(game, step_limit=N)"], trace or ())
+
+
+def untrue_fact(zone: str, lacks: bool, span) -> None:
+    """`reveal Z holds/lacks ...` told what is not so: the table would be lied to."""
+    raise RuntimeRulesError("R032", f"the rules tell the table that {zone} "
+                            f"{'holds no' if lacks else 'holds a'} card of that kind, "
+                            "and it does not", span,
+                            ["tell a fact only where it is true: test it first with "
+                             "any(x in ZONE where ...)"])

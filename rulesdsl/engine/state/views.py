@@ -28,6 +28,8 @@ class Views:
             return True
         if vis == "private":
             return self.prog.zone_owner[zi] == seat
+        if vis == "others":  # held facing out: everyone but its owner
+            return self.prog.zone_owner[zi] != seat
         return False
 
     def chosen_card(self, label: str) -> Optional[int]:
@@ -41,6 +43,18 @@ class Views:
             return None
         fr = self.frames[-1]
         return self.prog.procs[fr[0]].code[fr[1]].chosen_card(option)
+
+    def named_card(self, entry, seat: Optional[int]) -> str:
+        """The card of a "named" entry as `seat` reads it: by its label where the seat sees
+        the zone it lies in, else as "a card"."""
+        return card_text(self, entry[2], seat) if self.can_see(entry[3], seat) else "a card"
+
+    def fact_text(self, entry) -> str:
+        """What a "fact" entry tells of its zone: "holds one of: red 7, blue 7" (or "holds
+        none of: ..."), each label once, in deck order."""
+        labels = list(dict.fromkeys(self.prog.card_label[c] for c in entry[2]))
+        return ("holds none of: " if entry[3] else "holds one of: ") + \
+            (", ".join(labels) or "nothing")
 
     def render_log(self, entry, seat: Optional[int] = None) -> str:
         """One event as text, as `seat` may see it (None: everything)."""
@@ -84,6 +98,11 @@ class Views:
             return f"{where} shows: {shown}"
         if kind == "choice":
             return f"{seat_label(entry[1])} chooses {entry[2]}"
+        if kind == "fact":  # a zone holds a card of a kind, or none: (zone, admitted, lacks)
+            return f"{prog.zone_names[entry[1]]} {self.fact_text(entry)}"
+        if kind == "named":  # a card an effect chose, told before the answers: (seat, card, zone)
+            return f"{seat_label(entry[1])} names {self.named_card(entry, seat)} in " \
+                f"{prog.zone_names[entry[3]]}"
         if kind == "chosen":  # a secret choice (ask together): its label for its player only
             who = seat_label(entry[1])
             return f"{who} has chosen" + ("" if seat is not None and seat != entry[1] else

@@ -12,7 +12,8 @@ from rulesdsl.lang.ast.expressions import (Name, Int, Bool, NoneLit, Text, ListL
     LetIn, Expr)
 from rulesdsl.lang.ast.types import TypeRef, Param
 from rulesdsl.lang.ast.statements import (Block, Let, Set, SetField, Roll, Move, Shuffle,
-    Deal, Reveal, Log, NamedChoice, BinderChoice, Ask, TupleChoice, AskTogether, AskEach,
+    Deal, Reveal, RevealFact, Log, NamedChoice, BinderChoice, Ask, TupleChoice, AskTogether,
+    AskEach,
     If, Repeat, While, For, Turns, CallStmt, Win, EndGame, Break, Return, Cancel, Respond,
     Play, Swap)
 from rulesdsl.lang.ast.declarations import (Ref, Border, Game, Extends, Players, Option,

@@ -43,10 +43,12 @@ class Extends:
 
 @node
 class Players:
-    """How many may play. Example: `players 2..5`"""
+    """How many may play, and whether they play as one team. Example: `players 2..5`,
+    `players 2..5 cooperative`"""
     span: Span = span_field()
     low: int = 0
     high: int = 0
+    cooperative: bool = False  # all win or lose together; the agents play for the team
 
 
 @node
@@ -188,11 +190,13 @@ class Modifier:
 
 @node
 class Phase:
-    """A named part of the flow, with parameters. Example: `phase trick { ... }`"""
+    """A named part of the flow, with parameters, and the type of the value it gives, if
+    any. Example: `phase trick { ... }`, `phase challenged(p: player): bool { ... }`"""
     span: Span = span_field()
     name: str = ""
     params: tuple = ()
     body: Optional[Block] = None
+    result: Optional[TypeRef] = None  # `: bool`: it gives a value with `return (VALUE)`
 
 
 @node

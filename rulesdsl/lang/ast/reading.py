@@ -46,11 +46,13 @@ class Internal:
 @node
 class Show:
     """A definition shown on the screen: one value, or one per player when it takes a
-    player. Example: `show wealth(p: player)` is written `show wealth "money" private`"""
+    player; with `if`, only in games where the condition (of the player count and the
+    options) holds. Example: `show wealth "money" private`, `show fuses if player_count > 2`"""
     span: Span = span_field()
     name: str = ""
     title: str = ""
     visibility: str = "public"
+    cond: object = None  # read once per game: player_count, options and constants only
 
 
 @node

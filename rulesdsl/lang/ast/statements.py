@@ -64,6 +64,7 @@ class Move:
     to: object = None
     bottom: bool = False
     words: Optional[Text] = None  # `as "{p} plays {c}"`: the log line in the game's words
+    openly: bool = False  # `openly`: every seat is shown the cards in their new place
 
 
 @node
@@ -91,6 +92,18 @@ class Reveal:
     span: Span = span_field()
     what: object = None
     to: object = None  # None: everyone; else a player or a list of players
+
+
+@node
+class RevealFact:
+    """Tells every seat a true fact about a zone without showing a card: that it holds a
+    card of a kind, or none. Example: `reveal hand[q] holds c where c.rank == r`,
+    `reveal hand[q] lacks c where c.rank == r`"""
+    span: Span = span_field()
+    zone: object = None
+    binder: str = ""
+    cond: object = None
+    lacks: bool = False  # `lacks`: no card of the zone meets the condition
 
 
 @node
@@ -250,8 +263,10 @@ class Break:
 
 @node
 class Return:
-    """Leaves the current phase. Example: `return`"""
+    """Leaves the current phase, giving a value in a phase that declares one. Example:
+    `return`, `return (true)`"""
     span: Span = span_field()
+    value: object = None
 
 
 @node

@@ -24,6 +24,8 @@ from rulesdsl.lang.check.bodies import Bodies
 from rulesdsl.lang.check.statements import Statements
 from rulesdsl.lang.check.types import Types
 from rulesdsl.lang.check.names import Names
+from rulesdsl.lang.check.results import give_results
+from rulesdsl.lang.check.deals import deal_errors
 # the model and its helpers are this package's API to the compiler and the tools
 from rulesdsl.lang.check.model import (
     AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, DIRECTIONS, Model, PhaseInfo, Scope, elem_of,
@@ -51,6 +53,7 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
         self.enum_value_owner: dict = {}    # an enum value -> (its enum, its index)
         self.kinds_on_play = False          # does some kind have an `on play` effect?
         self.effect_calls: set = set()      # phases run by cards' effects and responses
+        self.refused: dict = {}             # built-in names a declaration tried to take
 
     # ------------------------------------------------------------------ reporting
     def err(self, code: str, msg: str, span: Optional[Span], hints=()):
@@ -68,6 +71,20 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
         candidates = set().union(*pools)
         self.hint_budget -= len(candidates)
         return did_you_mean(name, candidates)
+
+    def scope_for(self, owner) -> None:
+        """A fresh scope for an expression of a declaration (no locals, no statements)."""
+        self.scope = Scope(owner)
+        self.context = "define"
+
+    def unknown_hints(self, name: str, fallback: list) -> list:
+        """Hints for an unknown name: where a declaration of it was refused (a built-in
+        name), to rename it everywhere; else `fallback`."""
+        what = self.refused.get(name)
+        if what is None:
+            return fallback
+        return [f"'{name}' is a built-in name, so its {what} was not declared: rename it "
+                "in the declaration and here"]
 
     def name_at(self, span: Optional[Span], name: str, after: str = "") -> Optional[Span]:
         """The span of the word `name` inside `span`, after the pattern `after`; else `span`."""
@@ -89,10 +106,11 @@ class Checker(Declarations, Bodies, Statements, Types, Names):
 
     # ------------------------------------------------------------------ declarations
     def run(self) -> Model:
-        decls = [d.body for d in self.file.decls]
+        decls = give_results(self, [d.body for d in self.file.decls])
         self.collect(decls)
         self.index_declarations()
         self.check_bodies(decls)
+        deal_errors(self)
         self.m.present = check_presentation(self, decls)
         self.check_unused()
         if self.errors:

@@ -59,6 +59,7 @@ class Declarations:
                     or name in AGGREGATES:
                 self.err("E502", f"'{name}' is a built-in name and cannot be declared as a {what}",
                          span, ["choose another name"])
+                self.refused[name] = what
                 return False
             if name in seen:
                 other_what, other_span = seen[name]
@@ -90,6 +91,7 @@ class Declarations:
         else:
             p = players[-1]
             m.min_players, m.max_players = p.low, p.high
+            m.cooperative = p.cooperative
             if p.low < 1 or p.high < p.low or p.high > 16:
                 said = f"{p.low}..{p.high}" if p.low != p.high else f"{p.low}"
                 self.err("E601", f"players {said} is not a range of 1 to 16 players",
@@ -180,9 +182,10 @@ class Declarations:
                     m.zones[d.name] = ZoneInfo(d.name, d, dims, d.visibility, d.unordered,
                                                d.capacity)
                     bad_dims = self.check_dims(d.dims)
-                    if d.visibility == "private" and "player" not in dims and not bad_dims:
-                        self.err("E601", f"zone {d.name} is private but belongs to no player",
-                                 d.span, ["add 'per player', or make it hidden"])
+                    if d.visibility in ("private", "others") and "player" not in dims and \
+                            not bad_dims:
+                        self.err("E601", f"zone {d.name} is {d.visibility} but belongs to no "
+                                 "player", d.span, ["add 'per player', or make it hidden"])
             elif isinstance(d, ast.Var):
                 if claim(d.name, "variable", d.span):
                     dims = [r.name for r in d.dims]
@@ -191,6 +194,7 @@ class Declarations:
                     if d.visibility == "private" and "player" not in dims and not bad_dims:
                         self.err("E601", f"variable {d.name} is private but belongs to no "
                                  "player", d.span, ["add 'per player', or make it hidden"])
+                    self.others_only_for_zones(d, f"variable {d.name}")
             elif isinstance(d, ast.Define):
                 if claim(d.name, "definition", d.span):
                     m.defines[d.name] = DefineInfo(d.name, d, self.params(d.params))
@@ -211,6 +215,7 @@ class Declarations:
                 self.flow_decl = d
             elif isinstance(d, ast.Score):
                 m.score = d
+                self.others_only_for_zones(d, "the score")
             elif isinstance(d, ast.Evaluate):
                 m.evaluate = d
             elif isinstance(d, ast.Deck):
@@ -290,6 +295,14 @@ class Declarations:
                 "Direction", [n for n, _, _ in dirs], {"dx": "int", "dy": "int"},
                 [{"dx": ast.Int(d.span, dx), "dy": ast.Int(d.span, dy)}
                  for _, dx, dy in dirs], d)
+
+    def others_only_for_zones(self, d, what: str) -> None:
+        """`others` (everyone but the owner) is a zone's visibility: a card held facing
+        out. A value has no such reading (its owner would have to be told it to act)."""
+        if getattr(d, "visibility", None) == "others":
+            self.err("E601", f"{what} is 'others', a visibility only zones have", d.span,
+                     ["make it public, private or hidden; a hand its owner cannot see is "
+                      "zone hand per player others"])
 
     def check_dims(self, dims) -> int:
         """Report dimensions that are not 'player', an enum or a board; return how many."""

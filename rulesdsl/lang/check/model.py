@@ -167,6 +167,7 @@ class Model:
     title: str = ""
     min_players: int = 0
     max_players: int = 0
+    cooperative: bool = False  # `players N cooperative`: all win or lose together
     options: dict = attrs.Factory(dict)  # name -> ast.Option
     enums: dict = attrs.Factory(dict)  # name -> EnumInfo (boards too)
     kinds: dict = attrs.Factory(dict)  # name -> KindInfo, in declaration order

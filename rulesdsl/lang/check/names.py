@@ -68,9 +68,9 @@ class Names:
             return "any"
         label_fields = self.label_fields if self.context == "label" and self.label_fields \
             else ()
-        self.err("E200", f"unknown name '{n}'", e.span,
-                 self.suggest(n, self.globals, self.scope.names() if self.scope else (),
-                              label_fields))
+        self.err("E200", f"unknown name '{n}'", e.span, self.unknown_hints(
+            n, self.suggest(n, self.globals, self.scope.names() if self.scope else (),
+                            label_fields)))
         return "any"
 
     def option_type(self, n: str) -> str:
@@ -211,13 +211,22 @@ class Names:
                 return list_of(ts[0]) if ts[0] != "any" else "any"
             return result
         if n in m.phases:
-            self.err("E605", f"'{n}' is a phase; it runs as a statement, not as a value", e.span)
+            gives = m.phases[n].decl.result is not None
+            self.err("E605", f"'{n}' is a phase; it runs as a statement, not as a value", e.span,
+                     [f"take its value whole, on a line of its own: let x = {n}(...)"] if gives
+                     else [f"declare the value it gives and take it whole: phase {n}(...): "
+                           f"bool {{ ... return (true) }}, then let x = {n}(...)"])
         elif n in m.zones or n in m.vars:
             self.err("E206", f"'{n}' is a {'zone' if n in m.zones else 'variable'}, not a "
                      "function", e.span, [f"index it with square brackets: {n}[...]"])
+        elif n in ("score", "evaluate"):
+            self.err("E206", f"'{n}' is not a definition a rule can call: it is read by the "
+                     "players and the tools", e.span,
+                     [f"put the formula in a definition and use it in both: define "
+                      f"points(p: player) = ...  {n}(p: player) = points(p)"])
         else:
-            self.err("E206", f"unknown function '{n}'", e.span,
-                     self.suggest(n, m.defines, BUILTIN_CALLS, AGGREGATES))
+            self.err("E206", f"unknown function '{n}'", e.span, self.unknown_hints(
+                n, self.suggest(n, m.defines, BUILTIN_CALLS, AGGREGATES)))
         for a in args:
             self._expr(a)
         return "any"

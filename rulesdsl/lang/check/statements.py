@@ -6,6 +6,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.present import question_missing
 from rulesdsl.lang.secrets import choices_read_secret, hole_reads, reads_secret
 from rulesdsl.lang.check.model import AGGREGATES, BUILTIN_CALLS
+from rulesdsl.lang.check.results import what_is_set
 
 
 class Statements:
@@ -91,6 +92,12 @@ class Statements:
                 if tt not in ("player", "list of player", "any"):
                     self.err("E300", f"reveal ... to needs a player or a list of players, not "
                              f"{self.show(tt)}", s.to.span)
+        elif t is ast.RevealFact:
+            self.expect("zone", self.expr(s.zone), s.zone, "what a fact is told of")
+            self.scope.push()
+            m.slots[id(s)] = self.scope.bind(s.binder, "card")
+            self.cond(s.cond, "the fact's condition")
+            self.scope.pop()
         elif t is ast.Log:
             self.words(s.text)
         elif t is ast.Ask:
@@ -101,7 +108,9 @@ class Statements:
             self.choices(s.choices)
         elif t is ast.AskEach:
             self.players_asked(s)
+            self.scope.loop_depth += 1  # `break` in an option ends the round of asking
             self.choices(s.choices)
+            self.scope.loop_depth -= 1
             self.scope.pop()
             self.warn_secret_asking(s)
         elif t is ast.AskTogether:
@@ -154,7 +163,8 @@ class Statements:
             wt = self.expr(s.who)
             if wt not in ("player", "list of player", "any", "none"):
                 self.err("E300", f"win needs a player or a list of players, not {self.show(wt)}",
-                         s.who.span)
+                         s.who.span, ["name the winners: win [q in players where ...]"]
+                         if wt == "bool" else [])
             self.no_decision_here(s.span, "win")
         elif t is ast.EndGame:
             self.no_decision_here(s.span, "end game")
@@ -165,7 +175,8 @@ class Statements:
                          ["set a variable in the option and test it after the ask"])
             elif self.scope.loop_depth == 0:
                 self.err("E604", "break outside a loop", s.span,
-                         ["break leaves repeat, while, for or turns; use return to leave a phase"])
+                         ["break leaves repeat, while, for, turns or an ask each; use return "
+                          "to leave a phase"])
         elif t is ast.Return:
             if self.context in ("setup",):
                 self.err("E604", "return cannot stand in setup", s.span)
@@ -249,9 +260,9 @@ class Statements:
                 self.err("E304", f"'{s.name}' is a {what} and cannot be set", where,
                          ["only variables (var) and locals (let) can be set"])
             else:
-                self.err("E200", f"unknown variable '{s.name}'", where,
-                         self.suggest(s.name, m.vars, self.scope.names()) or
-                         [f"declare it: var {s.name}: int = 0"])
+                self.err("E200", f"unknown variable '{s.name}'", where, self.unknown_hints(
+                    s.name, self.suggest(s.name, m.vars, self.scope.names()) or
+                    [f"declare it: var {s.name}: int = 0"]))
             self.expr(s.value)
             return
         self.assignment(s, target_type, self.expr(s.value, allow_random=True))
@@ -263,7 +274,7 @@ class Statements:
             self.expect("int", target_type, s, f"what '{s.op}' changes")
             self.expect("int", value_type, s.value, f"the amount after '{s.op}'")
         else:
-            self.expect(target_type, value_type, s.value, f"the value of {s.name}")
+            self.expect(target_type, value_type, s.value, what_is_set(s.name))
 
     def set_field(self, s: ast.SetField):
         """`set c.rank = king`: a piece's changing field."""

@@ -27,9 +27,10 @@ class DeclarationRules(Rules):
     def extends_decl(self, meta, path):
         return ast.Extends(self._span(meta), self._plain(path))
 
-    def players_decl(self, meta, low, high):
+    def players_decl(self, meta, low, high, cooperative):
         low = whole(low)
-        return ast.Players(self._span(meta), low, whole(high) if high else low)
+        return ast.Players(self._span(meta), low, whole(high) if high else low,
+                           cooperative is not None)
 
     def option_decl(self, meta, name, type_, default, doc):
         return ast.Option(self._span(meta), str(name), type_, default, self._plain(doc))
@@ -146,8 +147,8 @@ class DeclarationRules(Rules):
     def modifier_decl(self, meta, name, target, cond, value):
         return ast.Modifier(self._span(meta), str(name), str(target), cond, value)
 
-    def phase_decl(self, meta, name, params, body):
-        return ast.Phase(self._span(meta), str(name), params or (), body)
+    def phase_decl(self, meta, name, params, result, body):
+        return ast.Phase(self._span(meta), str(name), params or (), body, result)
 
     def setup_decl(self, meta, body):
         return ast.Setup(self._span(meta), body)
@@ -181,8 +182,8 @@ class DeclarationRules(Rules):
         return ast.Internal(self._span(meta), tuple(ast.Ref(self._tok_span(n), str(n))
                                                     for n in names))
 
-    def show_decl(self, meta, name, title, vis):
-        return ast.Show(self._span(meta), str(name), self._plain(title), vis or "public")
+    def show_decl(self, meta, name, title, vis, cond):
+        return ast.Show(self._span(meta), str(name), self._plain(title), vis or "public", cond)
 
     def look_decl(self, meta, *hints):
         return ast.Look(self._span(meta), tuple(hints))

@@ -11,7 +11,7 @@ import re
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from rulesdsl.lang.errors import RulesError, Span
+from rulesdsl.lang.errors import RulesError, Span, did_you_mean
 from rulesdsl.lang.syntax.grammar import parser
 
 _NAMES = {
@@ -92,6 +92,9 @@ def syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesError:
         if before and f"'{before.group(1)}'" in expected:  # like 'move to pile'
             hints.append(f"'{before.group(1)}' was read as a name here: is something missing "
                          "before it?")
+    if not hints and tok.type == "NAME":  # a keyword mistyped: 'privat'
+        words = [x.strip("'") for x in expected if x.startswith("'") and x[1:2].isalpha()]
+        hints.extend(did_you_mean(str(tok.value), words))
     if tok.type == "EQUAL" and (any(x in expected for x in ("'and'", "'or'"))
                                 or "'='" not in expected):
         hints.append("to compare, write '=='")

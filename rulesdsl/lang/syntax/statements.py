@@ -51,6 +51,9 @@ class StatementRules(Rules):
     def move_stmt(self, meta, what, to, bottom, words=None):
         return ast.Move(self._span(meta), what, to, bool(bottom), words)
 
+    def move_openly_stmt(self, meta, what, to, bottom, _openly):
+        return ast.Move(self._span(meta), what, to, bool(bottom), None, True)
+
     def words(self, meta, text):
         return self._text(text)
 
@@ -67,6 +70,9 @@ class StatementRules(Rules):
 
     def reveal_stmt(self, meta, what, to):
         return ast.Reveal(self._span(meta), what, to)
+
+    def reveal_fact_stmt(self, meta, zone, word, binder, cond):
+        return ast.RevealFact(self._span(meta), zone, str(binder), cond, str(word) == "lacks")
 
     def log_stmt(self, meta, text):
         return ast.Log(self._span(meta), self._text(text))
@@ -137,8 +143,8 @@ class StatementRules(Rules):
     def break_stmt(self, meta):
         return ast.Break(self._span(meta))
 
-    def return_stmt(self, meta):
-        return ast.Return(self._span(meta))
+    def return_stmt(self, meta, value):
+        return ast.Return(self._span(meta), value)
 
     def cancel_stmt(self, meta):
         return ast.Cancel(self._span(meta))
