@@ -49,13 +49,19 @@ def with_texts(text: str, words: str) -> str:
     """Every non-empty string of a rules file (labels, questions, log words, titles)
     with `words` (as written in a rules string) before it; comments and the name of the
     file it extends left alone."""
+    looks = [m.span() for m in _LOOK.finditer(text)]
+
     def prefix(m):
         said = m.group()
         if said.startswith("#") or said == '""' or \
-                m.string[max(0, m.start() - 20):m.start()].rstrip().endswith("extends"):
+                m.string[max(0, m.start() - 20):m.start()].rstrip().endswith("extends") or \
+                any(a <= m.start() < b for a, b in looks):  # a look's colours are not texts
             return said
         return '"' + words + said[1:]
     return _STRING_OR_COMMENT.sub(prefix, text)
+
+
+_LOOK = re.compile(r"^look\s*\{[^}]*\}", re.M)
 
 
 def generated_texts(text: str, path: str, players: int | None = None) -> list[str]:

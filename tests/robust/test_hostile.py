@@ -89,9 +89,17 @@ def test_huge_count_literal(tmp_path):
            "R020", "deck stock", seconds=2, megabytes=20)
 
 
-def test_deal_larger_than_the_deck(tmp_path):
-    e = _fails(tmp_path, "deck stock { 5 x card(1) }\nsetup {\n  deal 3 from stock to hand\n}\n"
-               "phase main { }\n", "R022", "deal 3")
+def test_deal_larger_than_the_deck_is_found_by_check(tmp_path):
+    # the deal that opens the setup is known before play: `check` names it (E611)
+    with pytest.raises(RulesError) as info:
+        _load(tmp_path, "deck stock { 5 x card(1) }\nsetup {\n  deal 3 from stock to hand\n}\n"
+              "phase main { }\n")
+    assert "E611" in str(info.value) and "6 cards" in str(info.value)
+
+
+def test_deal_larger_than_the_pile_in_play(tmp_path):
+    e = _fails(tmp_path, "deck stock { 5 x card(1) }\nsetup { }\n"
+               "phase main {\n  deal 3 from stock to hand\n}\n", "R022", "deal 3")
     assert "6 cards" in e.message
 
 
