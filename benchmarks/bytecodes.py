@@ -116,7 +116,7 @@ def game_name(game: str) -> str:
     return Path(game).stem if game.endswith(".rules") else game
 
 
-def engine_and_hand_sessions(game: str, root: Path, players: int | None):
+def session_of(game: str, root: Path, players: int | None):
     """(start, is_over, players) of the game in root's engine, or None when root has no
     such game or it cannot be played with that many players."""
     if game == HAND:
@@ -140,7 +140,7 @@ def engine_and_hand_sessions(game: str, root: Path, players: int | None):
 def count_one(game: str, root: Path, players: int | None, games: int) -> dict | None:
     """Bytecodes and calls per action over seeds 0..games-1, after the same games played
     uncounted (loading and first-use caches are not what an action costs)."""
-    session = engine_and_hand_sessions(game, root, players)
+    session = session_of(game, root, players)
     if session is None:
         return None
     start, is_over, n = session
