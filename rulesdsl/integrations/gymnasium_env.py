@@ -25,7 +25,6 @@ import gymnasium
 import numpy as np
 
 from rulesdsl.agents import make_agent
-from rulesdsl.integrations.encoding import win_returns
 from rulesdsl.integrations.pettingzoo import RulesEnv
 
 
@@ -71,7 +70,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.table.step(int(action))
         self._others_play()
         st = self.table.state
-        reward = win_returns(st.winners, self.players)[self.seat] if st.is_over else 0.0
+        reward = st.payoffs[self.seat]  # 0 until the game is over
         return self._observe(), float(reward), st.is_over, False, self._info()
 
     def _others_play(self) -> None:

@@ -27,8 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import rulesdsl
-from rulesdsl.integrations.encoding import (VALUE_LIMIT, ActionSpace, ObservationEncoder,
-                                            win_returns)
+from rulesdsl.integrations.encoding import VALUE_LIMIT, ActionSpace, ObservationEncoder
 
 
 class RulesEnv(AECEnv):
@@ -97,8 +96,7 @@ class RulesEnv(AECEnv):
         self._cumulative_rewards[self.agent_selection] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if self.state.is_over:
-            for a, r in zip(self.possible_agents,
-                            win_returns(self.state.winners, self.players)):
+            for a, r in zip(self.possible_agents, self.state.payoffs):
                 self.rewards[a] = r
             self.terminations = {a: True for a in self.agents}
         self._accumulate_rewards()
