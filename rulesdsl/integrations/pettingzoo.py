@@ -14,7 +14,8 @@ Agents are "player_0" .. "player_{n-1}" (seat order). An observation is a dict:
 now for that agent (all zeros for an agent not to move). The layouts are derived from the
 declarations and documented in `rulesdsl.integrations.encoding`; `e.action_label(id)`
 gives the engine's label of a legal id, `e.unwrapped.actions.describe(id)` any id in words.
-Rewards come at the end only: a sole winner +1, each loser -1/(n-1) (zero-sum).
+Rewards come at the end only: the state's payoffs (`State.payoffs`: the file's `payoff`,
+else a sole winner +1, each loser -1/(n-1), zero-sum).
 """
 
 from __future__ import annotations
