@@ -143,8 +143,8 @@ class Bodies:
         self.check_decisions_reach()
 
     def check_shared_payoff(self, d: ast.Payoff):
-        """A cooperative game pays every seat the same, so its payoff may not read its
-        parameter (written that way, no seat could be paid apart from the others)."""
+        """A cooperative game pays every seat the same, so its payoff may not name its
+        player: a payoff that does could pay the seats of one team differently."""
         seat = d.param.name
         if any(n.name == seat for n in nodes_of(d.value, ast.Name)):
             self.err("E612", f"a cooperative game pays every player the same, but this payoff "
