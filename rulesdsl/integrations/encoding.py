@@ -576,12 +576,3 @@ def sighted_view(st, seat: int, sight: str = "seat") -> dict:
         view.pop("actions", None)
     return view
 
-
-def win_returns(winners: list, players: int) -> list:
-    """Zero-sum returns from the winners: a sole winner +1, each loser -1/(n-1); w winners
-    sharing a win get (n/w - 1)/(n-1) each; nobody winning gives 0s."""
-    if not winners or players < 2:
-        return [0.0] * players
-    w = len(set(winners))
-    win = (players / w - 1.0) / (players - 1)     # 1.0 exactly for a sole winner
-    return [win if p in winners else -1.0 / (players - 1) for p in range(players)]

@@ -10,7 +10,8 @@ by rulesdsl agents (`pip install "rulesdsl[gymnasium]"`).
 Observations, the action space and the mask are PettingZoo's (`rulesdsl.integrations
 .pettingzoo`, the layouts in `rulesdsl.integrations.encoding`); `action_masks()` gives
 the mask as sb3-contrib's MaskablePPO asks for it. The reward comes at the end: the
-seat's share of a zero-sum win (a sole winner +1, each loser -1/(n-1)). `opponent` is an
+seat's payoff (`State.payoffs`: the file's `payoff`, else a sole winner +1, each loser
+-1/(n-1)). `opponent` is an
 agent name or seat spec ("random", "greedy", "ismcts:easy"), one per other seat in a
 list, or an object with `choose(state)`; an agent made by name is made again at each
 reset with a seed drawn from the reset's, so the same seed plays the same game.
@@ -25,7 +26,6 @@ import gymnasium
 import numpy as np
 
 from rulesdsl.agents import make_agent
-from rulesdsl.integrations.encoding import win_returns
 from rulesdsl.integrations.pettingzoo import RulesEnv
 
 
@@ -71,7 +71,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.table.step(int(action))
         self._others_play()
         st = self.table.state
-        reward = win_returns(st.winners, self.players)[self.seat] if st.is_over else 0.0
+        reward = st.payoffs[self.seat]  # 0 until the game is over
         return self._observe(), float(reward), st.is_over, False, self._info()
 
     def _others_play(self) -> None:

@@ -32,7 +32,10 @@ with the seat's record of every step and its log. Observers honour `IIGObservati
 `private_info` NONE shows only what is public, SINGLE_PLAYER the seat's own view (the
 default), ALL_PLAYERS everything; `public_info=False` leaves the public part out.
 
-Returns come at the end: a sole winner +1, each loser -1/(n-1) (zero-sum).
+Returns come at the end: `State.payoffs`, the file's `payoff` where it declares one
+(GENERAL_SUM, or IDENTICAL in a cooperative game), else by who won: a sole winner +1, each
+loser -1/(n-1), a draw 0 (ZERO_SUM); a cooperative or one-player game +1 each won, -1 each
+lost (IDENTICAL; GENERAL_SUM for one player).
 
 `resample_from_infostate(player, sampler)` gives a state the player cannot tell from this
 one, through the engine's `State.determinize(seat, seed)`: the seed is drawn from the
@@ -51,9 +54,10 @@ import numpy as np
 import pyspiel
 
 import rulesdsl
+from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.integrations.declared import hides_anything, is_deterministic
 from rulesdsl.integrations.encoding import (ActionSpace, ObservationEncoder, cards_seen,
-                                            sighted_view, win_returns)
+                                            sighted_view)
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.resources import bundled_games
 
@@ -141,7 +145,7 @@ def _game_type(short_name: str, game: "rulesdsl.Game", players: int,
                      pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC),
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION if perfect else
                      pyspiel.GameType.Information.IMPERFECT_INFORMATION),
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        utility=_utility(game, players)[0],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.max_players,
         min_num_players=game.min_players,
@@ -150,6 +154,22 @@ def _game_type(short_name: str, game: "rulesdsl.Game", players: int,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=spec)
+
+
+def _utility(game: "rulesdsl.Game", players: int) -> tuple:
+    """(utility type, fewest, most, sum or None) of what the game pays (engine/payoffs.py):
+    win/lose payoffs are zero-sum; a team's are alike for every seat; a declared payoff
+    may be anything a number of the game may be."""
+    Utility = pyspiel.GameType.Utility
+    if game.model.payoff is not None:
+        if game.cooperative and players > 1:
+            return Utility.IDENTICAL, -float(MAX_INT), float(MAX_INT), None
+        return Utility.GENERAL_SUM, -float(MAX_INT), float(MAX_INT), None
+    if game.cooperative and players > 1:
+        return Utility.IDENTICAL, -1.0, 1.0, None
+    if players < 2:
+        return Utility.GENERAL_SUM, -1.0, 1.0, None
+    return Utility.ZERO_SUM, -1.0 / (players - 1), 1.0, 0.0
 
 
 def _generic_type() -> "pyspiel.GameType":
@@ -232,14 +252,14 @@ class RulesGame(pyspiel.Game):
         game_type = _game_type(short_name, self.rules, self.players, spec)
         self.deterministic = game_type.chance_mode == \
             pyspiel.GameType.ChanceMode.DETERMINISTIC
-        n = self.players
+        _, lowest, highest, total = _utility(self.rules, self.players)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions.size,
             max_chance_outcomes=0 if self.deterministic else self.seeds,
-            num_players=n,
-            min_utility=-1.0 / max(1, n - 1),
-            max_utility=1.0,
-            utility_sum=0.0,
+            num_players=self.players,
+            min_utility=lowest,
+            max_utility=highest,
+            utility_sum=total,
             max_game_length=int(values["max_game_length"]))
         super().__init__(game_type, info, values)
 
@@ -413,7 +433,7 @@ class RulesState(pyspiel.State):
         st = self.held.state
         if st is None or not st.over:
             return [0.0] * self.held.game.players
-        return win_returns(st.winners, self.held.game.players)
+        return st.payoffs
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state `player_id` cannot tell from this one (`State.determinize`)."""
@@ -573,8 +593,7 @@ class PlayoutEvaluator:
             st = game.rules.new_game(game.players, seed=self.rng.randrange(1 << 31)) \
                 if st is None else st.clone()
             st.playout(self.rng, self.max_length)
-            if st.over:
-                total += win_returns(st.winners, game.players)
+            total += st.payoffs  # 0s for a playout cut short
         return total / self.n_rollouts
 
     def prior(self, state: RulesState):

@@ -14,7 +14,8 @@ Agents are "player_0" .. "player_{n-1}" (seat order). An observation is a dict:
 now for that agent (all zeros for an agent not to move). The layouts are derived from the
 declarations and documented in `rulesdsl.integrations.encoding`; `e.action_label(id)`
 gives the engine's label of a legal id, `e.unwrapped.actions.describe(id)` any id in words.
-Rewards come at the end only: a sole winner +1, each loser -1/(n-1) (zero-sum).
+Rewards come at the end only: the state's payoffs (`State.payoffs`: the file's `payoff`,
+else a sole winner +1, each loser -1/(n-1), zero-sum).
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import rulesdsl
-from rulesdsl.integrations.encoding import (VALUE_LIMIT, ActionSpace, ObservationEncoder,
-                                            win_returns)
+from rulesdsl.integrations.encoding import VALUE_LIMIT, ActionSpace, ObservationEncoder
 
 
 class RulesEnv(AECEnv):
@@ -97,8 +97,7 @@ class RulesEnv(AECEnv):
         self._cumulative_rewards[self.agent_selection] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if self.state.is_over:
-            for a, r in zip(self.possible_agents,
-                            win_returns(self.state.winners, self.players)):
+            for a, r in zip(self.possible_agents, self.state.payoffs):
                 self.rewards[a] = r
             self.terminations = {a: True for a in self.agents}
         self._accumulate_rewards()

@@ -31,7 +31,8 @@ KEYWORD_NODES = {
     "board": ast.Board, "kind": ast.Kind, "deck": ast.Deck, "zone": ast.Zone, "var": ast.Var,
     "define": ast.Define, "modifier": ast.Modifier, "phase": ast.Phase, "setup": ast.Setup,
     "flow": ast.Flow, "response": ast.Response, "invariant": ast.Invariant,
-    "score": ast.Score, "evaluate": ast.Evaluate, "extends": ast.Extends,
+    "score": ast.Score, "evaluate": ast.Evaluate, "payoff": ast.Payoff,
+    "extends": ast.Extends,
     "override": ast.Decl, "let": ast.Let,
     "set": ast.Set, "move": ast.Move, "shuffle": ast.Shuffle, "deal": ast.Deal,
     "reveal": ast.Reveal, "log": ast.Log, "ask": ast.Ask, "each": ast.AskEach,
@@ -290,8 +291,8 @@ STATEMENT_KEYWORDS = ("let", "set", "roll", "move", "shuffle", "deal", "reveal",
                       "return", "cancel", "respond", "play", "swap")
 DECLARATION_KEYWORDS = ("game", "extends", "players", "option", "enum", "board", "kind",
                         "deck", "zone", "var", "define", "modifier", "phase", "setup", "flow",
-                        "response", "invariant", "score", "evaluate", "about", "title", "text",
-                        "internal", "show", "look", "override")
+                        "response", "invariant", "score", "evaluate", "payoff", "about", "title",
+                        "text", "internal", "show", "look", "override")
 KIND_ITEM_KEYWORDS = ("var", "label", "playable", "on")
 EXPRESSION_KEYWORDS = ("if", "then", "else", "let", "in", "not", "and", "or", "is", "where",
                        "for", "step", "true", "false", "none")

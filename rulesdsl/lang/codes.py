@@ -54,13 +54,14 @@ FAMILIES = (
                            "piece's field that never changes, E304)"),
     Family("E400", "E402", "arity: arguments, indexes, deck entry values"),
     Family("E500", "E503", "duplicates, and `override` of nothing"),
-    Family("E600", "E611", "structure: missing header, bad ranges, recursion, decisions in "
+    Family("E600", "E612", "structure: missing header, bad ranges, recursion, decisions in "
                            "setup, misplaced break/cancel/random, option defaults that are not "
                            "plain values, too many zone or variable instances (E608), labels "
                            "past the `card_labels` or `long_texts` limit, counted from the "
                            "file (E609), a `show ... if` that reads what changes in play "
                            "(E610), a deal in setup the pile cannot fit at the most players "
-                           "(E611)"),
+                           "(E611), a cooperative game's payoff that depends on the player "
+                           "(E612)"),
     Family("E699", "E699", "a construct the checker does not know: a bug in rulesdsl, to "
                            "report with the file"),
     Family("W700", "W707", "warnings: unused declarations (W700), phases never run (W701), a "
@@ -146,6 +147,8 @@ ENTRIES = (
              "game: player count and options only)"),
     ("E611", "a deal at the start of setup that needs more cards than its pile holds with "
              "the most players"),
+    ("E612", "a cooperative game's payoff that depends on the player (it pays every seat "
+             "the same)"),
     ("E699", "a construct the checker does not know (a bug in rulesdsl)"),
     ("W700", "a declaration never used"),
     ("W701", "a phase never run"),

@@ -15,7 +15,7 @@ from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.resources import bundled_path
 from rulesdsl.lang.syntax import parse
 
-SINGLETONS = (ast.Game, ast.Players, ast.Flow, ast.Setup, ast.Score, ast.Evaluate)
+SINGLETONS = (ast.Game, ast.Players, ast.Flow, ast.Setup, ast.Score, ast.Evaluate, ast.Payoff)
 MAX_DEPTH = 8
 
 

@@ -18,7 +18,7 @@ __all__ = ["RulesLexer"]
 # Words that start a declaration.
 DECLARATIONS = ("game", "extends", "option", "enum", "board", "kind", "deck", "zone", "var",
                 "define", "modifier", "phase", "setup", "flow", "response", "invariant",
-                "score", "evaluate", "override", "about", "title", "text", "internal",
+                "score", "evaluate", "payoff", "override", "about", "title", "text", "internal",
                 "show", "look")
 # Every other word of the grammar.
 KEYWORDS = ("let", "set", "move", "to", "at", "bottom", "shuffle", "deal", "all", "from",

@@ -198,7 +198,7 @@ def option_label_errors(file) -> list:
     from rulesdsl.lang import ast
     most = limit("long_texts")
     errors = []
-    for choice in _nodes_of(file, ast.BinderChoice):
+    for choice in nodes_of(file, ast.BinderChoice):
         if choice.label is None or type(choice.source) is not ast.Range:
             continue
         options = _range_size(choice.source)
@@ -213,7 +213,7 @@ def option_label_errors(file) -> list:
     return errors
 
 
-def _nodes_of(node, cls):
+def nodes_of(node, cls):
     """Every node of class `cls` in a tree of attrs nodes, tuples and lists (iteratively:
     a tree may be nested as deep as the nesting limit)."""
     stack = [node]

@@ -39,8 +39,12 @@ def test_a_seat_plays_whole_games_against_agents(game, seat, opponent):
             total += reward
         assert env.state.is_over
         winners = env.state.winners
+        assert total == env.state.payoffs[seat]
         if len(winners) == 1:       # a shared win or a draw pays by its own rule
-            assert total == (1.0 if seat in winners else -1.0 / (env.players - 1))
+            if game == KUHN:        # its payoff: the chips won or lost
+                assert (total > 0) == (seat in winners) and abs(total) in (1.0, 2.0)
+            else:
+                assert total == (1.0 if seat in winners else -1.0 / (env.players - 1))
 
 
 def test_the_same_seed_plays_the_same_game():

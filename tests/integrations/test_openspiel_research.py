@@ -344,4 +344,43 @@ def test_ismcts_with_the_engines_playouts_plays_kuhn_to_the_end():
             action = bot.step(state)
             assert action in state.legal_actions()
             state.apply_action(action)
-        assert sorted(state.returns()) == [-1.0, 1.0]
+        assert sum(state.returns()) == 0 and max(state.returns()) in (1.0, 2.0)  # chips
+
+
+# ---------------------------------------------------------------- payoffs as scored
+Utility = pyspiel.GameType.Utility
+
+
+def terminals(state):
+    """Every terminal state below `state` (a small game)."""
+    if state.is_terminal():
+        yield state
+        return
+    actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() \
+        else state.legal_actions()
+    for action in actions:
+        yield from terminals(state.child(action))
+
+
+def test_kuhn_returns_the_chips_its_payoff_declares():
+    game = load(KUHN, seeds=16)
+    assert game.get_type().utility == Utility.GENERAL_SUM
+    ends = list(terminals(game.new_initial_state()))
+    for state in ends:
+        paid = state.returns()
+        assert paid == state.held.state.payoffs and sum(paid) == 0
+        assert game.min_utility() <= min(paid) and max(paid) <= game.max_utility()
+    assert {max(s.returns()) for s in ends} == {1.0, 2.0}   # an ante won, a called bet won
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("source,players,utility,low,high", [
+    (CONNECT_FOUR, 2, Utility.ZERO_SUM, -1.0, 1.0),
+    ("triumvirat", 2, Utility.ZERO_SUM, -1.0, 1.0),
+    ("ivanhoe", 4, Utility.ZERO_SUM, -1.0 / 3, 1.0),
+    (str(ROOT / "examples" / "hanabi.rules"), 3, Utility.IDENTICAL, -1.0, 1.0),
+])
+def test_win_lose_games_are_typed_by_what_they_pay(source, players, utility, low, high):
+    game = load(source, players=players)
+    assert game.get_type().utility == utility
+    assert (game.min_utility(), game.max_utility()) == pytest.approx((low, high))

@@ -2,6 +2,7 @@
 
 import random
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -54,8 +55,12 @@ def play_to_the_end(e, seed):
 def test_a_whole_game_maps_every_label_and_pays_the_winner(name, players):
     e = env(name, players=players, amount_slots=2000)  # room for every amount offered
     total = play_to_the_end(e, seed=3)
-    assert abs(sum(total.values())) < 1e-9
+    assert list(total.values()) == e.state.payoffs
     winners = [f"player_{w}" for w in e.state.winners]
+    if rulesdsl.load(name).cooperative:    # the team is paid alike: +1 won, -1 lost
+        assert set(total.values()) == {1.0 if winners else -1.0}
+        return
+    assert abs(sum(total.values())) < 1e-9
     for a, r in total.items():
         assert (r > 0) == (a in winners) or len(winners) == players
 
@@ -136,3 +141,14 @@ def test_the_observation_is_the_same_in_every_world_the_seat_cannot_tell_apart(n
             assert e.encoder.encode(world, seat) == vec
             assert e.actions.legal(world) == e.actions.legal(e.state)
         e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+
+
+def test_kuhn_pays_the_chips_won_and_lost():
+    """Kuhn poker declares `payoff(p: player) = net[p]`: the rewards are the chips."""
+    kuhn = str(Path(__file__).parent / "rules" / "kuhn_poker.rules")
+    paid = set()
+    for seed in range(40):
+        total = play_to_the_end(env(kuhn, players=2), seed)
+        assert sum(total.values()) == 0
+        paid.add(max(total.values()))
+    assert paid == {1.0, 2.0}   # an ante won, and a called bet won

@@ -38,7 +38,7 @@ from rulesdsl.engine.compile.program import Ask, Program
 class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Source,
                Functions, SeatWords):
     def per_seat(self, decl):
-        """`score(p: player) = ...` or `evaluate(p: player) = ...` as f(st, seat)."""
+        """`score(p: player) = ...`, `evaluate(...)` or `payoff(...)` as f(st, seat)."""
         f = self.expr(decl.value)
         size = self.m.nslots.get(id(decl), 1)
 
@@ -127,6 +127,9 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
             p.score_visibility = m.score.visibility
         if m.evaluate is not None:
             p.evaluate = self.per_seat(m.evaluate)
+        if m.payoff is not None:
+            p.payoff = self.per_seat(m.payoff)
+        p.cooperative = m.cooperative
         for v in p.vars.values():
             d = m.vars[v.name].decl
             v.default = self.expr(d.default)

@@ -93,6 +93,8 @@ class Program:
     score: Optional[Callable] = None
     score_visibility: str = "public"
     evaluate: Optional[Callable] = None  # the file's `evaluate`, for agents only
+    payoff: Optional[Callable] = None  # the file's `payoff`, read once the game is over
+    cooperative: bool = False  # `players N cooperative`: every seat is paid the same
     adjacency: dict = attrs.Factory(dict)  # board name -> list of neighbour lists
     grids: dict = attrs.Factory(dict)  # grid board name -> grid.GridTables
     step_limit: int = 1_000_000

@@ -14,6 +14,7 @@ from typing import Optional
 from rulesdsl.engine.compile.program import Program
 from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.journal import EventLog, Journal
+from rulesdsl.engine.payoffs import win_payoffs
 from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.state.machine import _NATIVE, Machine
 from rulesdsl.engine.state.views import Views
@@ -184,6 +185,19 @@ class State(Machine, Views, Saving):
             return []
         self.memo = None
         return [self.prog.score(self, p) for p in range(self.prog.nplayers)]
+
+    @property
+    def payoffs(self) -> list:
+        """Per seat, what the finished game pays (rulesdsl.engine.payoffs): the file's
+        `payoff` where it declares one, else by who won; 0s while the game goes on."""
+        n = self.prog.nplayers
+        if not self.over:
+            return [0.0] * n
+        payoff = self.prog.payoff
+        if payoff is None:
+            return win_payoffs(self.winners, n, self.prog.cooperative)
+        self.memo = None
+        return [float(payoff(self, p)) for p in range(n)]
 
     def evaluation(self) -> list:
         """Per seat, how well it stands as the file's `evaluate` estimates it (for computer

@@ -255,6 +255,15 @@ class Evaluate:
 
 
 @node
+class Payoff:
+    """What each player is paid when the game ends, read by the OpenSpiel and PettingZoo
+    adapters as returns and rewards. Example: `payoff(p: player) = chips[p] - 2`"""
+    span: Span = span_field()
+    param: Optional[Param] = None
+    value: object = None
+
+
+@node
 class Decl:
     """A declaration, possibly replacing a same-named one of the file it extends. Example:
     `override phase round { ... }`"""

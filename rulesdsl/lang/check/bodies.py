@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check.model import DefineInfo, PhaseInfo, Scope
+from rulesdsl.lang.limits import nodes_of
 
 
 class Bodies:
@@ -123,18 +124,34 @@ class Bodies:
             self.block(m.setup.body)
             m.nslots[id(m.setup)] = self.scope.count
             self.setup_calls = self.current_phase.calls
-        # score, and the computer players' estimate
-        for s, what in ((m.score, "the score"), (m.evaluate, "the evaluation")):
+        # score, the computer players' estimate, and what the game pays
+        for s, what, word in ((m.score, "the score", "score"),
+                              (m.evaluate, "the evaluation", "evaluate"),
+                              (m.payoff, "the payoff", "payoff")):
             if s is None:
                 continue
             self.scope = Scope(s)
             self.scope.bind(s.param.name, self.type_of_ref(s.param.type))
             self.context = "define"
             if self.type_of_ref(s.param.type) != "player":
-                self.err("E300", f"{what}'s parameter must be a player", s.param.span)
+                self.err("E300", f"{what}'s parameter must be a player", s.param.span,
+                         [f"write it per player: {word}(p: player) = ..."])
             self.expect("int", self.expr(s.value), s.value, what)
             m.nslots[id(s)] = self.scope.count
+        if m.payoff is not None and m.cooperative:
+            self.check_shared_payoff(m.payoff)
         self.check_decisions_reach()
+
+    def check_shared_payoff(self, d: ast.Payoff):
+        """A cooperative game pays every seat the same, so its payoff may not name its
+        player: a payoff that does could pay the seats of one team differently."""
+        seat = d.param.name
+        if any(n.name == seat for n in nodes_of(d.value, ast.Name)):
+            self.err("E612", f"a cooperative game pays every player the same, but this payoff "
+                     f"depends on the player '{seat}'", d.value.span,
+                     [f"pay the team's result, without '{seat}': payoff({seat}: player) = "
+                      "sum(points[q] for q in players)",
+                      "or drop 'cooperative' from the players line if each plays for itself"])
 
     @staticmethod
     def card_scope(node, who: str) -> Scope:

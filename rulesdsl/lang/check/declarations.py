@@ -75,7 +75,8 @@ class Declarations:
         games = [d for d in decls if isinstance(d, ast.Game)]
         players = [d for d in decls if isinstance(d, ast.Players)]
         for cls, what in ((ast.Game, "game"), (ast.Players, "players"), (ast.Flow, "flow"),
-                          (ast.Score, "score"), (ast.Evaluate, "evaluate")):
+                          (ast.Score, "score"), (ast.Evaluate, "evaluate"),
+                          (ast.Payoff, "payoff")):
             same = [d for d in decls if isinstance(d, cls)]
             for d in same[1:]:
                 self.err("E500", f"there are two '{what}' declarations (the other is at line "
@@ -218,6 +219,8 @@ class Declarations:
                 self.others_only_for_zones(d, "the score")
             elif isinstance(d, ast.Evaluate):
                 m.evaluate = d
+            elif isinstance(d, ast.Payoff):
+                m.payoff = d
             elif isinstance(d, ast.Deck):
                 m.decks.append(d)
         if not m.flow:

@@ -181,6 +181,7 @@ class Model:
     flow: str = ""
     score: Optional[ast.Score] = None
     evaluate: Optional[ast.Evaluate] = None
+    payoff: Optional[ast.Payoff] = None
     resolved: dict = attrs.Factory(dict)  # id(Name/Call/CallStmt/Set) -> (category, payload)
     types: dict = attrs.Factory(dict)  # id(expr) -> type
     slots: dict = attrs.Factory(dict)  # id(binder node) -> slot

@@ -219,7 +219,7 @@ class Names:
         elif n in m.zones or n in m.vars:
             self.err("E206", f"'{n}' is a {'zone' if n in m.zones else 'variable'}, not a "
                      "function", e.span, [f"index it with square brackets: {n}[...]"])
-        elif n in ("score", "evaluate"):
+        elif n in ("score", "evaluate", "payoff"):
             self.err("E206", f"'{n}' is not a definition a rule can call: it is read by the "
                      "players and the tools", e.span,
                      [f"put the formula in a definition and use it in both: define "

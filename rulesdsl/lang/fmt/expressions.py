@@ -38,6 +38,9 @@ class ExpressionLayout(Emitter):
     def r_evaluate_decl(self, tree: Tree) -> None:
         self.glued_open(tree, "LPAR")
 
+    def r_payoff_decl(self, tree: Tree) -> None:
+        self.glued_open(tree, "LPAR")
+
     def r_index(self, tree: Tree) -> None:
         self.glued_open(tree, "LSQB")
 

@@ -168,6 +168,9 @@ class DeclarationRules(Rules):
     def evaluate_decl(self, meta, param, value):
         return ast.Evaluate(self._span(meta), param, value)
 
+    def payoff_decl(self, meta, param, value):
+        return ast.Payoff(self._span(meta), param, value)
+
     # -- what a player reads
     def about_decl(self, meta, *lines):
         return ast.About(self._span(meta), tuple(self._plain(t) for t in lines))
