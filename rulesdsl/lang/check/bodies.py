@@ -145,6 +145,8 @@ class Bodies:
     def check_shared_payoff(self, d: ast.Payoff):
         """A cooperative game pays every seat the same, so its payoff may not name its
         player: a payoff that does could pay the seats of one team differently."""
+        if d.param is None:
+            return
         seat = d.param.name
         if any(n.name == seat for n in nodes_of(d.value, ast.Name)):
             self.err("E612", f"a cooperative game pays every player the same, but this payoff "
