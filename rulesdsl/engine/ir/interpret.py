@@ -71,7 +71,7 @@ class Interpreter:
                     errors.bad_index(name, k, span)
                 return base + k
             return one
-        strides = _strides(sizes)
+        strides = n.strides(sizes)
 
         def many(st, L):
             i = base
@@ -295,11 +295,3 @@ def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))
 
 
-def _strides(sizes: tuple) -> list:
-    """How far one step of each key moves in the flat numbering (the last key: 1)."""
-    strides, acc = [], 1
-    for size in reversed(sizes):
-        strides.append(acc)
-        acc *= size
-    strides.reverse()
-    return strides

@@ -27,6 +27,15 @@ class Node:
         return False
 
 
+@attrs.frozen(eq=False)
+class Sure(Node):
+    """A node that never gives none (a sum, a comparison, a size, a list)."""
+
+    @property
+    def may_be_none(self) -> bool:
+        return False
+
+
 # ---------------------------------------------------------------- leaves
 @attrs.frozen(eq=False)
 class Const(Node):
@@ -43,15 +52,11 @@ class Const(Node):
 
 
 @attrs.frozen(eq=False)
-class Table(Node):
+class Table(Sure):
     """A list known when the game loads, shared and never changed (the seats, the cards,
     an enum's values); `name` is what the rules call it."""
     value: list
     name: str
-
-    @property
-    def may_be_none(self) -> bool:
-        return False
 
     @property
     def is_leaf(self) -> bool:
@@ -83,7 +88,7 @@ class Var(Node):
 
 # ---------------------------------------------------------------- reads
 @attrs.frozen(eq=False)
-class Instance(Node):
+class Instance(Sure):
     """The flat number of one instance of a per-player or per-enum family (`hand[p]`,
     the index of `score[p]`): `base` plus the keys by their strides; a key that is none
     or out of range fails with R010."""
@@ -93,10 +98,6 @@ class Instance(Node):
     keys: tuple
     span: Any
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
 class VarAt(Node):
@@ -105,13 +106,9 @@ class VarAt(Node):
 
 
 @attrs.frozen(eq=False)
-class Pile(Node):
+class Pile(Sure):
     """The cards of a zone instance, its live list (read it, never change it)."""
     zone: Node
-
-    @property
-    def may_be_none(self) -> bool:
-        return False
 
 
 @attrs.frozen(eq=False)
@@ -145,21 +142,13 @@ class PieceField(Node):
 
 # ---------------------------------------------------------------- operators
 @attrs.frozen(eq=False)
-class Not(Node):
+class Not(Sure):
     operand: Node
-
-    @property
-    def may_be_none(self) -> bool:
-        return False
 
 
 @attrs.frozen(eq=False)
-class Neg(Node):
+class Neg(Sure):
     operand: Node
-
-    @property
-    def may_be_none(self) -> bool:
-        return False
 
 
 @attrs.frozen(eq=False)
@@ -175,32 +164,24 @@ class Logic(Node):
 
 
 @attrs.frozen(eq=False)
-class Equal(Node):
+class Equal(Sure):
     """`==` / `!=`: none equals none only."""
     op: str
     left: Node
     right: Node
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
-class Compare(Node):
+class Compare(Sure):
     """`<`, `>`, `<=`, `>=`; an operand of none fails with R013."""
     op: str
     left: Node
     right: Node
     span: Any
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
-class Arith(Node):
+class Arith(Sure):
     """`+`, `-`, `*`: none fails with R013, a result past MAX_INT with R030. `ints`: both
     operands numbers (else the value is checked only where it is a number)."""
     op: str
@@ -209,13 +190,9 @@ class Arith(Node):
     span: Any
     ints: bool = True
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
-class Divide(Node):
+class Divide(Sure):
     """`/` (rounding down) and `%`: by zero (or none) fails with R015."""
     op: str
     left: Node
@@ -223,22 +200,14 @@ class Divide(Node):
     span: Any
     ints: bool = True
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
-class Join(Node):
+class Join(Sure):
     """Two lists (or zones' cards) one after the other: a new list, its length checked
     against the budget's list limit."""
     left: Node
     right: Node
     span: Any
-
-    @property
-    def may_be_none(self) -> bool:
-        return False
 
 
 @attrs.frozen(eq=False)
@@ -253,16 +222,12 @@ class IfElse(Node):
 
 
 @attrs.frozen(eq=False)
-class IsKind(Node):
+class IsKind(Sure):
     """`c is KIND` (`negated`: `is not`): none is of no kind."""
     kind: str
     members: list
     operand: Node
     negated: bool
-
-    @property
-    def may_be_none(self) -> bool:
-        return False
 
 
 @attrs.frozen(eq=False)
@@ -279,17 +244,13 @@ class Let(Node):
 
 
 @attrs.frozen(eq=False)
-class ListOf(Node):
+class ListOf(Sure):
     """`[a, b, c]`: a new list."""
     items: tuple
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
-class Range(Node):
+class Range(Sure):
     """`start..stop by step`: a new list, its length spent from the budget (R016 past the
     range limit or for a step that is not positive)."""
     start: Node
@@ -297,38 +258,26 @@ class Range(Node):
     step: Node
     span: Any
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
-class IsIn(Node):
+class IsIn(Sure):
     """`x is in list` (`negated`: `is not in`); the list's length is spent each time."""
     element: Node
     collection: Node
     negated: bool
     span: Any
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 # ---------------------------------------------------------------- built-in calls
 @attrs.frozen(eq=False)
-class Others(Node):
+class Others(Sure):
     """`others(p)`: the other seats, in turn after p."""
     seats: int
     operand: Node
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
-class NextSeat(Node):
+class NextSeat(Sure):
     """`next(p)` (step 1) / `previous(p)` (step -1) among `seats`; none fails with R013."""
     name: str
     step: int
@@ -336,31 +285,19 @@ class NextSeat(Node):
     operand: Node
     span: Any
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
-class Seat(Node):
+class Seat(Sure):
     """`seat(k)`: k itself where a seat has that number, else R017."""
     seats: int
     operand: Node
     span: Any
 
-    @property
-    def may_be_none(self) -> bool:
-        return False
-
 
 @attrs.frozen(eq=False)
-class Size(Node):
+class Size(Sure):
     """The length of a list (or of a pile)."""
     of: Node
-
-    @property
-    def may_be_none(self) -> bool:
-        return False
 
 
 @attrs.frozen(eq=False)
@@ -389,6 +326,16 @@ def children(node: Node) -> tuple:
                  if isinstance(getattr(node, f.name), Node)) + \
         (node.keys if isinstance(node, Instance) else ()) + \
         (node.items if isinstance(node, ListOf) else ())
+
+
+def strides(sizes: tuple) -> list:
+    """How far one step of each key moves in the flat numbering (the last key: 1)."""
+    strides, acc = [], 1
+    for size in reversed(sizes):
+        strides.append(acc)
+        acc *= size
+    strides.reverse()
+    return strides
 
 
 def leaf_name(node: Node) -> Optional[str]:

@@ -205,7 +205,7 @@ class PythonBackEnd:
             checks += [is_none(computed, negated=True) if k.may_be_none else
                        bound_test(computed), chain(const(0), name(t), const(size))]
         total: py.expr = const(node.base)
-        for t, stride in zip(temps, _strides(node.sizes)):
+        for t, stride in zip(temps, n.strides(node.sizes)):
             total = py.BinOp(total, py.Add(), py.BinOp(name(t), py.Mult(), const(stride)))
         return if_else(both(*checks), total, call("_bad_indexes", const(node.name), span))
 
@@ -394,15 +394,6 @@ class PythonBackEnd:
 
 def _temp_stem(node: n.Node, default: str) -> str:
     return n.leaf_name(node) or default
-
-
-def _strides(sizes: tuple) -> list:
-    strides, acc = [], 1
-    for size in reversed(sizes):
-        strides.append(acc)
-        acc *= size
-    strides.reverse()
-    return strides
 
 
 class _NamedReads(py.NodeTransformer):
