@@ -64,6 +64,23 @@ class RulesError(Exception):
         s = self.span
         return (s.path, s.line, s.column, self.code) if s else ("", 0, 0, self.code)
 
+    # what is not sent along when the error crosses to another process (a checker's
+    # model): None on arrival
+    _stays_here: tuple = ()
+
+    def __reduce__(self):
+        """Pickled as its fields, whatever the subclass's constructor takes: an error a
+        worker process raises reaches the server whole."""
+        fields = {k: v for k, v in self.__dict__.items() if k not in self._stays_here}
+        return _restore_error, (type(self), self.args, fields)
+
+
+def _restore_error(cls, args, fields):
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(dict.fromkeys(cls._stays_here), **fields)
+    return error
+
 
 class RulesWarning(RulesError):
     """Something legal but probably not meant, reported by the checker."""
@@ -84,6 +101,8 @@ class CheckFailed(RulesError):
         self.errors = list(errors)
         self.warnings = list(warnings)
         self.model = model
+
+    _stays_here = ("model",)
 
     def __str__(self) -> str:
         return "\n".join(str(e) for e in self.errors)

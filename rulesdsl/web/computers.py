@@ -40,14 +40,10 @@ def advise_in_worker(spec: GameSpec, state_text: str, agent) -> tuple:
     return _in_worker(lambda state: advise(state, agent), spec, state_text)
 
 
-def _in_worker(work, spec: GameSpec, state_text: str) -> tuple:
-    """("done", result) or ("error", RulesError's fields): a RulesError cannot be
-    pickled back as it is (its constructor takes more than its message)."""
+def _in_worker(work, spec: GameSpec, state_text: str):
+    """The work's result; a RulesError it raises reaches the server as it is."""
     import rulesdsl
-    try:
-        return "done", work(rulesdsl.restore(game_of(spec), state_text))
-    except RulesError as e:
-        return "error", (e.code, e.message, e.span, e.hints, e.trace)
+    return work(rulesdsl.restore(game_of(spec), state_text))
 
 
 def worker_started(server: int) -> None:
@@ -90,10 +86,7 @@ class Thinkers:
         for attempt in (1, 2):
             pool = self.pool
             try:
-                outcome, result = await loop.run_in_executor(pool, work, *args)
-                if outcome == "error":
-                    raise RulesError(*result)
-                return result
+                return await loop.run_in_executor(pool, work, *args)
             except BrokenProcessPool:
                 if pool is self.pool:          # the first to see it makes the new one
                     pool.shutdown(wait=False, cancel_futures=True)
