@@ -177,7 +177,7 @@ def card_label_errors(model) -> list:
             kind = model.kinds.get(entry.kind)
             if kind is None:
                 continue
-            made = copies * entry.count * _values_made(model, entry.args)
+            made = copies * entry.count * values_made(model, entry.args)[0]
             cards += made
             if cards > limit("cards"):
                 return []  # too many cards: R020 says so, with the count, when they are made
@@ -236,11 +236,13 @@ def _range_size(r) -> "int | None":
     return max(0, (r.stop.value - r.start.value) // (r.step.value if r.step else 1) + 1)
 
 
-def _values_made(model, args) -> int:
-    """Cards a deck entry makes per count: one per value of each enum, list or range given
-    (1 for anything whose size the file does not say)."""
+def values_made(model, args, binder: Optional[str] = None) -> tuple[int, bool]:
+    """(cards a deck entry makes per count, whether the file says every argument's size):
+    one card per value of each enum, list or written range given; a number, text, enum
+    value or the deck's player (`binder`) is one value; anything else counts 1, unknown."""
     from rulesdsl.lang import ast
-    made = 1
+    made, known = 1, True
+    singles = {v for e in model.enums.values() for v in e.values}
     for a in args:
         if type(a) is ast.Name and a.name in model.enums:
             made *= len(model.enums[a.name].values)
@@ -248,7 +250,10 @@ def _values_made(model, args) -> int:
             made *= len(a.items)
         elif type(a) is ast.Range and (size := _range_size(a)) is not None:
             made *= size
-    return made
+        elif not (type(a) in (ast.Int, ast.Bool, ast.NoneLit, ast.Text) or
+                  type(a) is ast.Name and (a.name in singles or a.name == binder)):
+            known = False
+    return made, known
 
 
 def _least_label_length(model, kind) -> int:

@@ -146,7 +146,9 @@ def small_game(draw):
     copies = draw(st.integers(1, 3))
     lo = draw(st.integers(2, 4))
     hi = lo + draw(st.integers(0, 2))
-    deal = draw(st.integers(0, 6))
+    special = draw(st.booleans())
+    cards = copies * len(colours) * top + special
+    deal = draw(st.integers(0, min(6, cards // hi)))  # more is E611 (tests/lang/check)
     hand_vis = draw(st.sampled_from(["private", "public", "hidden"]))
     hand_order = draw(st.sampled_from(["", " unordered"]))
     table_vis = draw(st.sampled_from(["public", "hidden", "private"]))
@@ -155,7 +157,6 @@ def small_game(draw):
     cond = draw(st.sampled_from(CONDITIONS)).format(**fill)
     end = draw(st.sampled_from(ENDS)).format(**fill)
     draw_on_pass = draw(st.booleans())
-    special = draw(st.booleans())
     table_per = " per player" if table_vis == "private" else ""
     table = "table[p]" if table_per else "table"
     cond = cond.replace("size(table)", f"size({table})")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.limits import values_made
 
 
 def deal_errors(checker) -> None:
@@ -51,26 +52,10 @@ def cards_in(m, zone: str) -> Optional[int]:
             continue
         copies = max(1, m.max_players) if deck.per_player else 1
         for entry in deck.entries:
-            made = _made(m, entry.args, deck.per_player)
-            if made is None:
+            made, known = values_made(m, entry.args, deck.per_player)
+            if not known:
                 return None
             total += copies * entry.count * made
     return total
 
 
-def _made(m, args, binder: str) -> Optional[int]:
-    """Cards a deck entry makes per count (one per value of an enum or list given); None
-    where an argument's size is not written."""
-    values = {v for e in m.enums.values() for v in e.values}
-    made = 1
-    for a in args:
-        if type(a) is ast.Name and a.name in m.enums:
-            made *= len(m.enums[a.name].values)
-        elif type(a) is ast.ListLit:
-            made *= len(a.items)
-        elif type(a) in (ast.Int, ast.Bool, ast.NoneLit, ast.Text) or \
-                type(a) is ast.Name and (a.name in values or a.name == binder):
-            continue  # one value: a number, an enum value, the deck's player
-        else:
-            return None
-    return made
