@@ -11,6 +11,7 @@ import pytest
 
 import rulesdsl
 from condottiere_map import REGIONS, check_hidden, largest_group, realm
+from condottiere_table import army, in_battle, labels, owners, pass_forced, play, table
 
 P1, P2, P3, P4, P5, P6 = range(6)
 
@@ -23,52 +24,6 @@ DECK = Counter({"mercenary 1": 10, "mercenary 2": 8, "mercenary 3": 8, "mercenar
 @pytest.fixture(scope="module")
 def game():
     return rulesdsl.load("condottiere_edition2")
-
-
-def table(game, players=3, hands=None, lines=None, vars=None, seed=1):
-    """A game at its first decision with the given hands (1-based seats; unlisted seats
-    hold nothing), battle lines and variables; every other card lies in the draw pile."""
-    zones = {f"hand[P{p}]": list((hands or {}).get(p, [])) for p in range(1, players + 1)}
-    for p, cards in (lines or {}).items():
-        zones[f"line[P{p}]"] = list(cards)
-    return game.new_game(players, seed, scenario={"zones": zones, "vars": dict(vars or {})})
-
-
-def pass_forced(s):
-    """Answer every decision whose only action is `decline`: after a battle everyone with
-    cards is asked about throwing the hand away, so nobody learns whose hand lacks a
-    mercenary; those holding one can only decline."""
-    while not s.is_over and labels(s) == ["decline"]:
-        s.apply("decline")
-
-
-def play(s, *moves):
-    """Apply (seat, label) pairs, checking whose turn it is before each (forced declines
-    are answered on the way)."""
-    for seat, label in moves:
-        pass_forced(s)
-        assert s.to_move == seat, f"expected P{seat + 1} to move before {label!r}, " \
-                                  f"not P{s.to_move + 1}: {labels(s)}"
-        s.apply(label)
-    pass_forced(s)
-
-
-def labels(s):
-    return [a.label for a in s.legal_actions()]
-
-
-def army(s, seat):
-    return s.var(f"army[P{seat + 1}]")
-
-
-def in_battle(s):
-    return not s.is_over and "pass" in labels(s)
-
-
-def owners(assignment):
-    """{seat: [regions]} -> scenario variables."""
-    return {f"owner[{r}]": f"P{seat + 1}" for seat, regions in assignment.items()
-            for r in regions}
 
 
 # ---------------------------------------------------------------- the box
