@@ -65,7 +65,22 @@ def one_game(game, players: int, g: int, a: str, b: str, seed: int = 1,
              max_actions: int = 20000, make=standard_agent, clock=time.perf_counter) -> dict:
     """Game number g of a match: A's seat, the winners, A's share of the win, and per move of
     A's its seconds by `clock`, its search iterations, how many options it had and how many
-    samples it dropped. `make(spec, game, seed)` builds each seat's agent."""
+    samples it dropped. `make(spec, game, seed)` builds each seat's agent.
+
+    In a cooperative game every seat wins or loses with the team, so a win says nothing of
+    A: the same deal is played again with B in A's seat, and A's share is 1 where A's team
+    did better than B's (won where it lost, or scored more), 1/2 where alike, else 0."""
+    record = _played(game, players, g, a, b, seed, max_actions, make, clock)
+    if getattr(game, "cooperative", False):
+        alone = _played(game, players, g, b, b, seed, max_actions, make, clock)
+        record["baseline"] = alone["team"]
+        ours, theirs = record["team"], alone["team"]
+        record["share"] = 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
+    return record
+
+
+def _played(game, players: int, g: int, a: str, b: str, seed: int, max_actions: int,
+            make, clock) -> dict:
     a_seat = g % players
     gseed = seed * 1000 + g
     specs = [a if s == a_seat else b for s in range(players)]
@@ -88,7 +103,16 @@ def one_game(game, players: int, g: int, a: str, b: str, seed: int = 1,
     winners = list(st.winners) if st.is_over else None
     return {"g": g, "a_seat": a_seat, "winners": winners,
             "share": share_of(a_seat, winners, players), "times": times, "iters": iters,
-            "options": options, "dropped": dropped}
+            "options": options, "dropped": dropped, "team": team_result(st)}
+
+
+def team_result(st) -> list:
+    """How a team did, comparable between games of one deal: [won, mean score]; an
+    unfinished game is worst."""
+    if not st.is_over:
+        return [-1, 0.0]
+    scores = st.scores
+    return [1 if st.winners else 0, sum(scores) / len(scores) if scores else 0.0]
 
 
 def run_log(path: str, matches: list, games: int, a: str, seed: int, first: int = 0,

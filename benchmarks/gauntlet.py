@@ -9,7 +9,10 @@ move.
     python benchmarks/gauntlet.py --summary g.jsonl g2.jsonl          # the markdown table
 
 Seats rotate every game; with 3 or more players the tested agent takes one seat and the
-opponent kind fills the others. Games go one at a time into the log (JSON lines), the
+opponent kind fills the others. In a cooperative game, where the whole table wins or loses
+together, each deal is played twice, with the tested agent in its seat and with the
+opponent kind there too; a "win" is a team that did better with the agent than without
+it (a half where alike), and its bar is 65% at every player count (row marked "team"). Games go one at a time into the log (JSON lines), the
 matches taking turns, so a run stopped early still gives figures and a restart goes on
 where the log ends (benchmarks/arena.py's log; --summary reads any number of logs).
 """
@@ -107,9 +110,12 @@ def summary_rows(paths: list) -> list:
         iters = statistics.mean(i for _, i in thought) if thought else 0.0
         dropped = sum(r.get("dropped", 0) for r in rs)
         unfinished = sum(r["winners"] is None for r in rs)
-        rows.append(f"| {Path(name).stem} | {players} | {b} | {n} | {share / n:.0%} | "
-                    f"{low:.0%}-{high:.0%} | {1 / players:.0%} | {bar(players):.0%} | "
-                    f"{verdict(low, high, bar(players))} | {cpu:.2f} | {iters:.0f} | "
+        # a cooperative game's share is a paired comparison of two teams: even is a half
+        team = any("baseline" in r for r in rs)
+        fair, target = (0.5, bar(2)) if team else (1 / players, bar(players))
+        rows.append(f"| {Path(name).stem}{' (team)' if team else ''} | {players} | {b} | "
+                    f"{n} | {share / n:.0%} | {low:.0%}-{high:.0%} | {fair:.0%} | "
+                    f"{target:.0%} | {verdict(low, high, target)} | {cpu:.2f} | {iters:.0f} | "
                     f"{dropped} | {unfinished} |")
     return rows
 
