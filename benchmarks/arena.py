@@ -68,14 +68,16 @@ def one_game(game, players: int, g: int, a: str, b: str, seed: int = 1,
     samples it dropped. `make(spec, game, seed)` builds each seat's agent.
 
     In a cooperative game every seat wins or loses with the team, so a win says nothing of
-    A: the same deal is played again with B in A's seat, and A's share is 1 where A's team
-    did better than B's (won where it lost, or scored more), 1/2 where alike, else 0."""
-    record = _played(game, players, g, a, b, seed, max_actions, make, clock)
-    if getattr(game, "cooperative", False):
-        alone = _played(game, players, g, b, b, seed, max_actions, make, clock)
-        record["baseline"] = alone["team"]
-        ours, theirs = record["team"], alone["team"]
-        record["share"] = 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
+    A, and a team plays with itself: the deal is played by A in every seat and again by B
+    in every seat, and A's share is 1 where A's team did better than B's (won where it
+    lost, or scored more), 1/2 where alike, else 0."""
+    if not getattr(game, "cooperative", False):
+        return _played(game, players, g, a, b, seed, max_actions, make, clock)
+    record = _played(game, players, g, a, a, seed, max_actions, make, clock)
+    alone = _played(game, players, g, b, b, seed, max_actions, make, clock)
+    record["baseline"] = alone["team"]
+    ours, theirs = record["team"], alone["team"]
+    record["share"] = 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
     return record
 
 

@@ -10,9 +10,9 @@ move.
 
 Seats rotate every game; with 3 or more players the tested agent takes one seat and the
 opponent kind fills the others. In a cooperative game, where the whole table wins or loses
-together, each deal is played twice, with the tested agent in its seat and with the
-opponent kind there too; a "win" is a team that did better with the agent than without
-it (a half where alike), and its bar is 65% at every player count (row marked "team"). Games go one at a time into the log (JSON lines), the
+together, each deal is played twice, by a team of the tested agent and by a team of the
+opponent kind; a "win" is the agent's team doing better (a half where alike), and its bar
+is 65% at every player count (row marked "team"). Games go one at a time into the log (JSON lines), the
 matches taking turns, so a run stopped early still gives figures and a restart goes on
 where the log ends (benchmarks/arena.py's log; --summary reads any number of logs).
 """

@@ -123,16 +123,15 @@ def test_the_bar_and_the_verdict():
     assert gauntlet.verdict(0.30, 0.60, 0.65) == "missed"
 
 
-def test_in_a_cooperative_game_a_seat_is_judged_against_its_team_without_it():
+def test_in_a_cooperative_game_a_team_of_the_agent_meets_a_team_of_the_other_kind():
     from arena import one_game
     game = rulesdsl.load(str(ROOT / "tests" / "agents" / "rules" / "cooperative_score.rules"))
     # the same agents on the same deal play the same game: neither team did better
     alike = [one_game(game, 2, g, "random", "random") for g in range(4)]
     assert all(r["share"] == 0.5 and r["team"] == r["baseline"] for r in alike)
-    # a seat that always launches never leaves its team worse than a random one would,
-    # and better wherever that random seat waited
+    # a team that always launches scores the most; a random team, less wherever it waited
     played = [one_game(game, 2, g, "ismcts:iterations=60", "random") for g in range(6)]
     for r in played:
-        assert r["share"] == (1.0 if r["team"] > r["baseline"] else 0.5)
-        assert r["team"] >= r["baseline"]
+        assert r["team"] == [0, 4.0]
+        assert r["share"] == (1.0 if r["baseline"] < [0, 4.0] else 0.5)
     assert any(r["share"] == 1.0 for r in played)
