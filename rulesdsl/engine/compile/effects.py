@@ -10,7 +10,7 @@ from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import _holds_respond
 from rulesdsl.engine.runtime.errors import no_play, untrue_fact
 from rulesdsl.engine.runtime.numbers import checked
-from rulesdsl.engine.compile.generate import Statement
+from rulesdsl.engine.compile.generate import Statement, pad_name
 from rulesdsl.engine.runtime.places import quoted
 
 
@@ -217,7 +217,8 @@ class Effects:
                     st.call(rid, [L[cs], L[ps]], False)
             self.emit(respond, span, Statement("leave", (
                 f"if not L[{cancelled}] and not {self.ref(defers, 'DEFERS')}[{kinds}[L[{cs}]]]:",
-            ) + self.call_lines(str(rid), f"[L[{cs}], L[{ps}]]", False, f"PAD{rid}_2")))
+            ) + self.call_lines(str(rid), f"[L[{cs}], L[{ps}]]", False,
+                              pad_name(self.pads, rid, 2))))
 
             def after(st, fr):
                 if st.cancelled:
@@ -243,11 +244,11 @@ class Effects:
             f"    _k = {self.ref(on_play, 'ON_PLAY')}[{kinds}[L[{cs}]]]",
             "    if _k is not None:") + tuple(
                 "    " + line for line in self.call_lines("_k", f"[L[{cs}], L[{ps}]]", True,
-                                                         "PADS_2[_k]"))))
+                                                         pad_name(self.pads, None, 2) + "[_k]"))))
 
     def call_lines(self, pid: str, args: str, effect: bool, pad: str) -> tuple:
         """Machine.call inline, indented under an `if`: the frame with its locals padded
-        to the phase's slots (PADn_k, or PADS_k by phase: generate_procs fills them in
+        to the phase's slots (`pad`, from pad_name: generate_procs fills them in
         once every phase is compiled); too deep, call says so."""
         return ("    _F = st.frames",
                 f"    if len(_F) >= {self.p.depth_limit}:",

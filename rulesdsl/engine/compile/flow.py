@@ -7,7 +7,7 @@ from typing import Callable, Optional
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import Proc
-from rulesdsl.engine.compile.generate import Statement
+from rulesdsl.engine.compile.generate import Goto, Statement, pad_name
 
 # Machine.return_from inline for the usual return (this frame on top, not a card effect's:
 # nothing to count down); anything else goes through it
@@ -237,7 +237,7 @@ class Flow:
             "    _i = -1",
             "if _i < 0:",
             f"    L[{idx}] = len(_seq)",
-            f"    GOTO({end})",
+            Goto(end, "    "),
             f"L[{idx}] = _i")))
         self.loop_end(head)
 
@@ -277,7 +277,7 @@ class Flow:
             fr[1] = end
         lines = []
         if until is not None:
-            lines += [f"if {self.xs_or(s.until, until)}:", f"    GOTO({end})"]
+            lines += [f"if {self.xs_or(s.until, until)}:", Goto(end, "    ")]
         if skip is None:
             lines += [f"L[{slot}] = L[{cur}]", f"L[{cur}] = (L[{slot}] + 1) % {n}"]
         else:  # the next seat not skipped; none left: the turns end
@@ -285,7 +285,7 @@ class Flow:
                       f"    L[{slot}] = (_c + _k) % {n}",
                       f"    if not {self.xs_or(s.skip, skip)}:",
                       f"        _n = L[{slot}]", "        break",
-                      "if _n < 0:", f"    GOTO({end})",
+                      "if _n < 0:", Goto(end, "    "),
                       f"L[{cur}] = (_n + 1) % {n}"]
         self.place(head, step, Statement("do", tuple(lines)))
         self.loop_end(head)
@@ -305,13 +305,13 @@ class Flow:
             L = fr[2]
             st.call(pid, [a(st, L) for a in args], False)
         values = ", ".join(self.xs_or(e, f) for e, f in zip(s.args, args))
-        # Machine.call inline: the frame with its locals padded to the phase's slots (PAD,
+        # Machine.call inline: the frame with its locals padded to the phase's slots (a pad
         # filled in by generate_procs once every phase is compiled); too deep: call says so
         self.emit(call, s.span, Statement("leave", (
             "_F = st.frames",
             f"if len(_F) >= {self.p.depth_limit}:",
             f"    st.call({pid}, [{values}], False)",
-            f"_F.append([{pid}, 0, [{values}] + PAD{pid}_{len(args)}, 0])")))
+            f"_F.append([{pid}, 0, [{values}] + {pad_name(self.pads, pid, len(args))}, 0])")))
 
     def s_Win(self, s: ast.Win):
         f = self.expr(s.who)

@@ -502,8 +502,9 @@ class Functions:
                   f"        v = m[key] = {fn}(st, {frame})",
                   "    return v"]
         self.ns.setdefault("MISSING", MISSING)
+        span = self.m.defines[name].decl.span
         made = self.generated_function(lines, f"define {name}, remembered while options are "
-                                       "computed", self.m.defines[name].decl.span)
+                                       f"computed ({rules_place(span)})", span)
         self.memo_fns[key] = self.ref(made, f"memo_{name}_")
         return self.memo_fns[key]
 

@@ -58,6 +58,7 @@ class Source:
         self.function_lines = {}  # id(generated function) -> (it, its lines)
         self.memo_fns = {}  # "memo_<definition>_<arity>" -> its generated memo function
         self.temps = 0
+        self.pads = set()  # (phase or None, arguments): paddings the calls name (pad_name)
         self.xs_depth = 0  # operators nested in the expression being generated
         self.define_fns = {}  # definition -> its generated function's name (or None)
         self.define_inline = {}  # simple definition -> (its value's source, parameters)
@@ -138,7 +139,7 @@ class Source:
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
         self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
-                               f"lambda st, L: {text}"))
+                               f"lambda st, L: {text}", None))
         self.lambda_sources[id(f)] = (f, text)
         return f
 
@@ -154,7 +155,7 @@ class Source:
             f = self.materialize(text, "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
-        self.generated.append((title, span, text))
+        self.generated.append((title, span, text, 1))  # its place beside its `def`
         self.lambda_sources[id(f)] = (f, python.unparse(tree))
         return f
 
@@ -201,13 +202,14 @@ class Source:
 
     def generated_function(self, lines: list, title: str, span):
         """The one function `lines` define, compiled in the program's namespace and noted
-        for --show; None if Python cannot compile it (then the closures do the work)."""
+        for --show under `title` (which names the place of `span` in the rules, if any);
+        None if Python cannot compile it (then the closures do the work)."""
         source = "\n".join(lines)
         try:
             f = self.materialize(source, "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return None
-        self.generated.append((title, span, source))
+        self.generated.append((title, span, source, 0))  # its place in its title
         self.function_lines[id(f)] = (f, lines)
         return f
 
@@ -368,7 +370,8 @@ class Source:
         title = f"W{len(self.generated)}"
         render = self.generated_function(
             [f"def {title}({', '.join(params)}):",
-             f"    return ({', '.join(rendered)},)"], title, texts[0].span)
+             f"    return ({', '.join(rendered)},)"],
+            f"{title}, words at {rules_place(texts[0].span)}", texts[0].span)
         if render is None:
             return None
         values = [self.xs(part) for _, part in holes.values()] + \
