@@ -424,6 +424,27 @@ def _read_key(node: py.Subscript) -> Optional[tuple]:
     return None
 
 
+def frame_slots(tree: py.expr) -> Optional[set]:
+    """The slots of the frame `tree` reads (`L[k]`), or None where it reaches the frame
+    otherwise (hands `L` to a closure, reads a slot it computes)."""
+    slots, others = set(), 0
+    for node in py.walk(tree):
+        if isinstance(node, py.Name) and node.id == "L":
+            others += 1
+        elif isinstance(node, py.Subscript):
+            key = _read_key(node)
+            if key is not None and key[0] == "L":
+                slots.add(key[1])
+                others -= 1  # its `L` is this read's
+    return slots if others == 0 else None
+
+
+def with_locals(tree: py.expr, names: dict) -> py.expr:
+    """A copy of `tree` reading slot k of the frame as the name `names[k]`."""
+    return _NamedReads({("L", k): local for k, local in names.items()}).visit(
+        copy.deepcopy(tree))
+
+
 def named_function(fn: str, tree: py.expr, names: dict) -> py.Module:
     """`def fn(st, L): return tree`, where each local and variable `tree` reads is first
     read into a name of its own (`names`: ("L" or "vars", k) -> the rules' name for it).
