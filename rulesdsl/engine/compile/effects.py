@@ -8,8 +8,8 @@ from typing import Callable
 from rulesdsl.lang import ast
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import _holds_respond
+from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.runtime.errors import no_play, untrue_fact
-from rulesdsl.engine.runtime.numbers import checked
 from rulesdsl.engine.compile.generate import Statement, pad_name
 from rulesdsl.engine.runtime.places import quoted
 
@@ -18,57 +18,33 @@ class Effects:
     """Compiles the statements that change the state."""
 
     def s_Let(self, s: ast.Let):
-        slot = self.m.slots[id(s)]
-        f = self.expr(s.value)
-
-        def let(st, fr):
-            fr[2][slot] = f(st, fr[2])
-        self.emit(let, s.span, Statement("do", (f"L[{slot}] = {self.xs_or(s.value, f)}",)))
+        self.emit_operation(nodes.SetLocal(s.span, self.m.slots[id(s)],
+                                           self.value_part(s.value)))
 
     def s_Set(self, s: ast.Set):
         kind, payload = self.m.resolved[id(s)]
-        f = self.expr(s.value)
-        op = s.op
-        span = s.span
-        value = self.xs_or(s.value, f)
+        sign = 0 if s.op == "=" else 1 if s.op == "+=" else -1
+        value = self.value_part(s.value)
         if kind == "local":
-            slot = payload
-            if op == "=":
-                def set_local(st, fr):
-                    fr[2][slot] = f(st, fr[2])
-                lines = (f"L[{slot}] = {value}",)
-            else:
-                sign = 1 if op == "+=" else -1
-
-                def set_local(st, fr):
-                    L = fr[2]
-                    L[slot] = checked(L[slot] + sign * f(st, L), span)
-                lines = (f"_v = L[{slot}] + {sign} * {value}",
-                         "if not -MAX_INT <= _v <= MAX_INT:",
-                         f"    _too_big({self.ref(span, 'S')})",
-                         f"L[{slot}] = _v")
-            self.emit(set_local, span, Statement("do", lines))
+            self.emit_operation(nodes.SetLocal(s.span, payload, value, sign))
             return
-        layout = self.p.vars[payload]
-        idx = self.instance(layout, s.index, span)
-        where = self.index_source(layout, s.index, span)
-        if op == "=":
-            def set_var(st, fr):
-                L = fr[2]
-                st.vars[idx(st, L)] = f(st, L)
-            lines = (f"_k = {where}", f"st.vars[_k] = {value}")
-        else:
-            sign = 1 if op == "+=" else -1
+        at = self.lowering.instance(self.p.vars[payload], s.index, s.span)
+        self.emit_operation(nodes.SetVar(s.span, at, value, sign))
 
-            def set_var(st, fr):
-                L = fr[2]
-                i = idx(st, L)
-                st.vars[i] = checked(st.vars[i] + sign * f(st, L), span)
-            lines = (f"_k = {where}", f"_v = st.vars[_k] + {sign} * {value}",
-                     "if not -MAX_INT <= _v <= MAX_INT:",
-                     f"    _too_big({self.ref(span, 'S')})",
-                     "st.vars[_k] = _v")
-        self.emit(set_var, span, Statement("do", lines))
+    def value_part(self, e) -> nodes.Node:
+        """A statement's value as a node, its closure compiled here (as `expr` compiles
+        it) and kept for both back ends, which then compile it no second time."""
+        f = self.expr(e)
+        node = self.lowering.part(e)
+        self.known_parts[id(node)] = (node, f)
+        return node
+
+    def emit_operation(self, op: nodes.Operation) -> None:
+        """An operation as an instruction: the interpreter's closure and, where the program
+        is generated, the Python back end's statements, both made from the one node."""
+        closure = self.interpreter.operation(op)
+        self.emit(closure, op.span, Statement("do", self.to_python.lines(op))
+                  if self.generate else None)
 
     def s_SetField(self, s: ast.SetField):
         setter = field_setter(self, s)

@@ -345,3 +345,28 @@ def leaf_name(node: Node) -> Optional[str]:
     if isinstance(node, VarAt):
         return node.at.name
     return None
+
+
+# ---------------------------------------------------------------- operations
+@attrs.frozen(eq=False)
+class Operation:
+    """A statement of a procedure: it changes the frame or the game, and gives nothing."""
+    span: Any
+
+
+@attrs.frozen(eq=False)
+class SetLocal(Operation):
+    """`let x = v`, `set x = v` (`sign` 0) or `set x += v` / `-= v` (`sign` 1 / -1, the sum
+    checked against the bound): slot `slot` of the frame."""
+    slot: int
+    value: Node
+    sign: int = 0
+
+
+@attrs.frozen(eq=False)
+class SetVar(Operation):
+    """`set v[k] = x` (`sign` 0), `+= x`, `-= x` (1, -1: checked): the variable instance
+    `at` gives (its index first, then the value, as the rules read)."""
+    at: Node
+    value: Node
+    sign: int = 0

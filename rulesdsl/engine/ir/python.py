@@ -44,7 +44,7 @@ class Host(Protocol):
     def temp(self, stem: str = "t") -> str:
         """A fresh temporary's name."""
 
-    def source_ast(self, e: Any, depth: int) -> py.expr:
+    def opaque_ast(self, node: n.Opaque, depth: int) -> py.expr:
         """A checked expression not lowered yet (an Opaque node), as Python."""
 
     def closure_of(self, node: n.Node) -> Callable:
@@ -185,7 +185,7 @@ class PythonBackEnd:
         return index(state("vars"), const(node.index))
 
     def p_Opaque(self, node: n.Opaque, depth: int) -> py.expr:
-        return self.host.source_ast(node.source, depth)
+        return self.host.opaque_ast(node, depth)
 
     # ------------------------------------------------------------------ reads
     def p_Instance(self, node: n.Instance, depth: int) -> py.expr:
@@ -390,6 +390,41 @@ class PythonBackEnd:
         s = self.host.temp("pile")
         return if_else(walrus(s, self.emit(node.pile, depth)),
                        index(name(s), const(node.index)), const(None))
+
+    # ------------------------------------------------------------------ operations
+    def statements(self, op: n.Operation) -> list:
+        """An operation as Python statements over `st`, `fr` and its locals `L`."""
+        return getattr(self, "s_" + type(op).__name__)(op)
+
+    def lines(self, op: n.Operation) -> tuple:
+        """An operation's statements as lines of text (its own tree, written out)."""
+        return tuple(line for stmt in self.statements(op)
+                     for line in py.unparse(py.fix_missing_locations(stmt)).split("\n"))
+
+    def changed(self, target: py.expr, old: py.expr, op: n.SetLocal | n.SetVar) -> list:
+        """`target = old + sign * value`, the sum checked against the bound first."""
+        v = py.Name("_v", py.Store())
+        total = py.BinOp(old, py.Add(), py.BinOp(const(op.sign), py.Mult(),
+                                                 self.emit(op.value, 0)))
+        within = chain(py.UnaryOp(py.USub(), name("MAX_INT")), name("_v"), name("MAX_INT"),
+                       "<=")
+        return [py.Assign([v], total),
+                py.If(py.UnaryOp(py.Not(), within),
+                      [py.Expr(call("_too_big", self.place(op.span)))], []),
+                py.Assign([target], name("_v"))]
+
+    def s_SetLocal(self, op: n.SetLocal) -> list:
+        target = py.Subscript(name("L"), const(op.slot), py.Store())
+        if not op.sign:
+            return [py.Assign([target], self.emit(op.value, 0))]
+        return self.changed(target, frame_local(op.slot), op)
+
+    def s_SetVar(self, op: n.SetVar) -> list:
+        out: list = [py.Assign([py.Name("_k", py.Store())], self.emit(op.at, 0))]
+        target = py.Subscript(state("vars"), name("_k"), py.Store())
+        if not op.sign:
+            return out + [py.Assign([target], self.emit(op.value, 0))]
+        return out + self.changed(target, index(state("vars"), name("_k")), op)
 
 
 def _temp_stem(node: n.Node, default: str) -> str:
