@@ -173,3 +173,13 @@ def test_one_operation_node_gives_the_instruction_and_its_python(start, after):
         except RulesError as e:
             results.append(e.code)
     assert results == [after, after]
+
+
+def test_a_jump_unless_goes_on_at_its_target_only_where_its_condition_fails():
+    op = nodes.JumpUnless(SPAN, nodes.Equal("bool", "==", nodes.Local("int", 0, "k"),
+                                             nodes.Const("int", 1)), 7)
+    run = ClosureHost().interpreter.operation(op)
+    held, failed = [0, 3, [1]], [0, 3, [2]]
+    run(None, held)
+    run(None, failed)
+    assert (held[1], failed[1]) == (3, 7)

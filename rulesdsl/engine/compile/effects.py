@@ -31,21 +31,6 @@ class Effects:
         at = self.lowering.instance(self.p.vars[payload], s.index, s.span)
         self.emit_operation(nodes.SetVar(s.span, at, value, sign))
 
-    def value_part(self, e) -> nodes.Node:
-        """A statement's value as a node, its closure compiled here (as `expr` compiles
-        it) and kept for both back ends, which then compile it no second time."""
-        f = self.expr(e)
-        node = self.lowering.part(e)
-        self.known_parts[id(node)] = (node, f)
-        return node
-
-    def emit_operation(self, op: nodes.Operation) -> None:
-        """An operation as an instruction: the interpreter's closure and, where the program
-        is generated, the Python back end's statements, both made from the one node."""
-        closure = self.interpreter.operation(op)
-        self.emit(closure, op.span, Statement("do", self.to_python.lines(op))
-                  if self.generate else None)
-
     def s_SetField(self, s: ast.SetField):
         setter = field_setter(self, s)
         self.emit(setter, s.span, self.plain(setter))

@@ -8,6 +8,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import Proc
 from rulesdsl.engine.compile.generate import Goto, Statement, pad_name
+from rulesdsl.engine.ir import nodes, python
 
 # Machine.return_from inline for the usual return (this frame on top, not a card effect's:
 # nothing to count down); anything else goes through it
@@ -83,6 +84,35 @@ class Flow:
         self.stmts.append(self.generating(ins, stmt))
         return len(self.code) - 1
 
+    def value_part(self, e) -> nodes.Node:
+        """A statement's value as a node, its closure compiled here (as `expr` compiles
+        it) and kept for both back ends, which then compile it no second time."""
+        f = self.expr(e)
+        node = self.lowering.part(e)
+        self.known_parts[id(node)] = (node, f)
+        return node
+
+    def emit_operation(self, op: nodes.Operation, at: Optional[int] = None) -> None:
+        """An operation as an instruction (placed at `at`, a placeholder, if given): the
+        interpreter's closure and, where the program is generated, its Python, both made
+        from the one node."""
+        closure = self.interpreter.operation(op)
+        stmt = self.operation_statement(op) if self.generate else None
+        if at is None:
+            self.emit(closure, op.span, stmt)
+        else:
+            self.place(at, closure, stmt)
+
+    def operation_statement(self, op: nodes.Operation) -> Statement:
+        """An operation's Python as generate.py runs it: a jump (which counts its steps
+        there) or statements that fall through."""
+        if type(op) is nodes.Jump:
+            return Statement("jump", target=op.target)
+        if type(op) is nodes.JumpUnless:
+            return Statement("unless", cond=python.unparse(self.to_python.emit(op.cond, 0)),
+                             target=op.target)
+        return Statement("do", self.to_python.lines(op))
+
     def place(self, at: int, ins, stmt: Optional[Statement] = None) -> None:
         """Fill a placeholder (a jump or test whose target was not known yet)."""
         self.code[at] = ins
@@ -100,10 +130,7 @@ class Flow:
     def patch_jump(self, at: int, target: Optional[int] = None):
         """Replace the placeholder at `at` with a jump to target (default: here)."""
         t = self.here() if target is None else target
-
-        def jump(st, fr, t=t):
-            fr[1] = t
-        self.place(at, jump, Statement("jump", target=t))
+        self.emit_operation(nodes.Jump(self.spans[at], t), at)
 
     def jump_placeholder(self, span) -> int:
         return self.emit(None, span)
@@ -133,16 +160,11 @@ class Flow:
     def s_If(self, s: ast.If):
         ends = []
         for cond, block in s.branches:
-            c = self.expr(cond)
+            c = self.value_part(cond)
             test_at = self.jump_placeholder(cond.span)
             self.block(block)
             ends.append(self.jump_placeholder(block.span))
-            target = self.here()
-
-            def test(st, fr, c=c, target=target):
-                if not c(st, fr[2]):
-                    fr[1] = target
-            self.place(test_at, test, Statement("unless", cond=self.xs_or(cond, c), target=target))
+            self.emit_operation(nodes.JumpUnless(cond.span, c, self.here()), test_at)
         if s.else_ is not None:
             self.block(s.else_)
         for at in ends:
@@ -159,35 +181,18 @@ class Flow:
         start = self.here()
         self.loop_begin()
         self.block(s.body)
-        c = self.expr(s.until)
-
-        def until(st, fr):
-            if not c(st, fr[2]):
-                fr[1] = start
-        self.emit(until, s.until.span,
-                  Statement("unless", cond=self.xs_or(s.until, c), target=start))
+        self.emit_operation(nodes.JumpUnless(s.until.span, self.value_part(s.until), start))
         self.loop_end(start)
 
     def s_While(self, s: ast.While):
         start = self.here()
-        c = self.expr(s.cond)
+        c = self.value_part(s.cond)
         test_at = self.jump_placeholder(s.cond.span)
         self.loop_begin()
         self.block(s.body)
-        self.emit(self.make_jump(start), s.span, Statement("jump", target=start))
-        end = self.here()
-
-        def test(st, fr):
-            if not c(st, fr[2]):
-                fr[1] = end
-        self.place(test_at, test, Statement("unless", cond=self.xs_or(s.cond, c), target=end))
+        self.emit_operation(nodes.Jump(s.span, start))
+        self.emit_operation(nodes.JumpUnless(s.cond.span, c, self.here()), test_at)
         self.loop_end(start)
-
-    @staticmethod
-    def make_jump(target: int):
-        def jump(st, fr):
-            fr[1] = target
-        return jump
 
     def s_For(self, s: ast.For):
         items = self.cards_of(s.source) if self.m.types.get(id(s.source)) == "zone" \
@@ -210,7 +215,7 @@ class Flow:
         head = self.jump_placeholder(s.span)
         self.loop_begin()
         body()
-        self.emit(self.make_jump(head), s.span, Statement("jump", target=head))
+        self.emit_operation(nodes.Jump(s.span, head))
         end = self.here()
 
         def step(st, fr):
@@ -259,7 +264,7 @@ class Flow:
         head = self.jump_placeholder(s.span)
         self.loop_begin()
         self.block(s.body)
-        self.emit(self.make_jump(head), s.span, Statement("jump", target=head))
+        self.emit_operation(nodes.Jump(s.span, head))
         end = self.here()
 
         def step(st, fr):

@@ -321,6 +321,21 @@ class Interpreter:
             st.vars[i] = checked(st.vars[i] + sign * f(st, L), span)
         return change_var
 
+    def o_Jump(self, op: n.Jump) -> Callable[[Any, Any], None]:
+        target = op.target
+
+        def jump(st, fr):
+            fr[1] = target
+        return jump
+
+    def o_JumpUnless(self, op: n.JumpUnless) -> Callable[[Any, Any], None]:
+        c, target = self.part(op.cond), op.target
+
+        def test(st, fr):
+            if not c(st, fr[2]):
+                fr[1] = target
+        return test
+
 
 def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))

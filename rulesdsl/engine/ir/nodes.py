@@ -370,3 +370,16 @@ class SetVar(Operation):
     at: Node
     value: Node
     sign: int = 0
+
+
+@attrs.frozen(eq=False)
+class Jump(Operation):
+    """Go on at instruction `target` of the procedure."""
+    target: int
+
+
+@attrs.frozen(eq=False)
+class JumpUnless(Operation):
+    """Go on at instruction `target` unless `cond` holds (else at the next one)."""
+    cond: Node
+    target: int
