@@ -10,15 +10,6 @@ from rulesdsl.engine.compile.program import Proc
 from rulesdsl.engine.compile.generate import Goto, Statement, pad_name
 from rulesdsl.engine.ir import nodes, python
 
-# Machine.return_from inline for the usual return (this frame on top, not a card effect's:
-# nothing to count down); anything else goes through it
-RETURN = ("_F = st.frames",
-          "if _F[-1] is fr and not fr[3]:",
-          "    _F.pop()",
-          "else:",
-          "    st.return_from(fr)")
-
-
 class Flow:
     """Turns phases and blocks into instructions with resumable positions."""
 
@@ -65,8 +56,7 @@ class Flow:
             proc.nparams = 2
         self.nslots = nslots
         self.block(body)
-        self.emit(lambda st, fr: st.return_from(fr), getattr(body, "span", None),
-                  Statement("leave", RETURN))
+        self.emit_operation(nodes.Return(getattr(body, "span", None)))
         proc.code = self.code
         proc.spans = self.spans
         proc.stmts = self.stmts
@@ -111,7 +101,10 @@ class Flow:
         if type(op) is nodes.JumpUnless:
             return Statement("unless", cond=python.unparse(self.to_python.emit(op.cond, 0)),
                              target=op.target)
-        return Statement("do", self.to_python.lines(op))
+        return Statement("leave" if op.leaves else "do", self.to_python.lines(op))
+
+    def pad(self, proc: int, nargs: int) -> str:
+        return pad_name(self.pads, proc, nargs)
 
     def place(self, at: int, ins, stmt: Optional[Statement] = None) -> None:
         """Fill a placeholder (a jump or test whose target was not known yet)."""
@@ -299,24 +292,12 @@ class Flow:
         self.loops[-1].append(self.jump_placeholder(s.span))
 
     def s_Return(self, s: ast.Return):
-        self.emit(lambda st, fr: st.return_from(fr), s.span,
-                  Statement("leave", RETURN))
+        self.emit_operation(nodes.Return(s.span))
 
     def s_CallStmt(self, s: ast.CallStmt):
-        pid = self.proc_ids[s.name]
-        args = [self.expr(a) for a in s.args]
-
-        def call(st, fr):
-            L = fr[2]
-            st.call(pid, [a(st, L) for a in args], False)
-        values = ", ".join(self.xs_or(e, f) for e, f in zip(s.args, args))
-        # Machine.call inline: the frame with its locals padded to the phase's slots (a pad
-        # filled in by generate_procs once every phase is compiled); too deep: call says so
-        self.emit(call, s.span, Statement("leave", (
-            "_F = st.frames",
-            f"if len(_F) >= {self.p.depth_limit}:",
-            f"    st.call({pid}, [{values}], False)",
-            f"_F.append([{pid}, 0, [{values}] + {pad_name(self.pads, pid, len(args))}, 0])")))
+        args = tuple(self.value_part(a) for a in s.args)
+        self.emit_operation(nodes.CallPhase(s.span, self.proc_ids[s.name], args,
+                                            self.p.depth_limit))
 
     def s_Win(self, s: ast.Win):
         f = self.expr(s.who)

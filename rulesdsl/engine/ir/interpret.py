@@ -336,6 +336,17 @@ class Interpreter:
                 fr[1] = target
         return test
 
+    def o_Return(self, op: n.Return) -> Callable[[Any, Any], None]:
+        return lambda st, fr: st.return_from(fr)
+
+    def o_CallPhase(self, op: n.CallPhase) -> Callable[[Any, Any], None]:
+        pid, args = op.proc, [self.part(a) for a in op.args]
+
+        def call(st, fr):
+            L = fr[2]
+            st.call(pid, [a(st, L) for a in args], False)
+        return call
+
 
 def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))

@@ -8,7 +8,7 @@ be none. `span` is the place in the rules an error names."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 import attrs
 
@@ -352,6 +352,7 @@ def leaf_name(node: Node) -> Optional[str]:
 class Operation:
     """A statement of a procedure: it changes the frame or the game, and gives nothing."""
     span: Any
+    leaves: ClassVar[bool] = False  # does it change the frames (the procedure stops)?
 
 
 @attrs.frozen(eq=False)
@@ -383,3 +384,19 @@ class JumpUnless(Operation):
     """Go on at instruction `target` unless `cond` holds (else at the next one)."""
     cond: Node
     target: int
+
+
+@attrs.frozen(eq=False)
+class Return(Operation):
+    """The procedure ends: its frame goes (and any card effect's above it)."""
+    leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class CallPhase(Operation):
+    """A phase called with `args` (`proc`: its number), unless phases are nested
+    `depth_limit` deep already (R004)."""
+    proc: int
+    args: tuple
+    depth_limit: int
+    leaves: ClassVar[bool] = True

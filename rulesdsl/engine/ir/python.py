@@ -47,6 +47,9 @@ class Host(Protocol):
     def opaque_ast(self, node: n.Opaque, depth: int) -> py.expr:
         """A checked expression not lowered yet (an Opaque node), as Python."""
 
+    def pad(self, proc: int, nargs: int) -> str:
+        """The name of the Nones that make `nargs` arguments phase `proc`'s locals."""
+
     def closure_of(self, node: n.Node) -> Callable:
         """The interpreter's closure of `node`."""
 
@@ -425,6 +428,32 @@ class PythonBackEnd:
         if not op.sign:
             return out + [py.Assign([target], self.emit(op.value, 0))]
         return out + self.changed(target, index(state("vars"), name("_k")), op)
+
+    def s_Return(self, op: n.Return) -> list:
+        """Machine.return_from inline for the usual return (this frame on top, not a card
+        effect's: nothing to count down); anything else goes through it."""
+        frames = name("_F")
+        usual = both(py.Compare(index(frames, const(-1)), [py.Is()], [name("fr")]),
+                     py.UnaryOp(py.Not(), index(name("fr"), const(3))))
+        return [py.Assign([py.Name("_F", py.Store())], state("frames")),
+                py.If(usual, [py.Expr(py.Call(py.Attribute(frames, "pop", py.Load()), [], []))],
+                      [py.Expr(py.Call(state("return_from"), [name("fr")], []))])]
+
+    def s_CallPhase(self, op: n.CallPhase) -> list:
+        """Machine.call inline: the frame with its locals padded to the phase's slots (too
+        deep: Machine.call says so)."""
+        def values() -> py.List:
+            return py.List([copy.deepcopy(v) for v in args], py.Load())
+        args = [self.emit(a, 0) for a in op.args]
+        frames = name("_F")
+        pad = name(self.host.pad(op.proc, len(op.args)))
+        frame = py.List([const(op.proc), const(0), py.BinOp(values(), py.Add(), pad), const(0)],
+                        py.Load())
+        return [py.Assign([py.Name("_F", py.Store())], state("frames")),
+                py.If(py.Compare(call("len", frames), [py.GtE()], [const(op.depth_limit)]),
+                      [py.Expr(py.Call(state("call"), [const(op.proc), values(), const(False)],
+                                       []))], []),
+                py.Expr(py.Call(py.Attribute(frames, "append", py.Load()), [frame], []))]
 
 
 def _temp_stem(node: n.Node, default: str) -> str:
