@@ -139,7 +139,7 @@ class Effects:
         first) has no limit and no card effect runs."""
         dest = self.xs_or(e, to)
         general = f"st.move_cards([_c], {dest}, False, log=False)"
-        first = self.zone_like(e, dest)  # (Moves, as card_moved_lines)
+        first = self.zone_like(e)  # (Moves, as card_moved_lines)
         if first is None or self.p.zone_capacity[first]:
             return (general,)
         return (f"_d = {dest}",
