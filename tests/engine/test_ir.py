@@ -183,3 +183,15 @@ def test_a_jump_unless_goes_on_at_its_target_only_where_its_condition_fails():
     run(None, held)
     run(None, failed)
     assert (held[1], failed[1]) == (3, 7)
+
+
+def test_a_log_entry_is_one_node_for_both_back_ends():
+    op = nodes.Log(SPAN, nodes.Const("text", "the round ends"))
+    lines = PythonBackEnd(Host()).lines(op)
+    events = []
+    for run in (ClosureHost().interpreter.operation(op),
+                lambda st, fr: exec("\n".join(lines), {"st": st, "L": fr[2]})):
+        st = types.SimpleNamespace(_events=[])
+        run(st, [0, 0, []])
+        events.append(st._events)
+    assert events == [[("text", "the round ends")]] * 2

@@ -121,11 +121,10 @@ class Effects:
                                   else ("text", full, words))
             self.emit(log, s.span, self.plain(log))
             return
-        text = self.text(s.text)
-        later = self.later_words([s.text]) if self.generate else None
-        self.emit(lambda st, fr: st._events.append(("text", text(st, fr[2]))), s.span,
-                  Statement("do", (f"st._events.append(('text', "
-                                   f"{later or self.call_source(text)}))",)))
+        text = self.value_part(s.text, self.text(s.text))
+        if self.generate:
+            self.written_as(text, self.later_words([s.text]))
+        self.emit_operation(nodes.Log(s.span, text))
 
     def s_Cancel(self, s: ast.Cancel):
         def cancel(st, fr):

@@ -74,13 +74,20 @@ class Flow:
         self.stmts.append(self.generating(ins, stmt))
         return len(self.code) - 1
 
-    def value_part(self, e) -> nodes.Node:
-        """A statement's value as a node, its closure compiled here (as `expr` compiles
-        it) and kept for both back ends, which then compile it no second time."""
-        f = self.expr(e)
+    def value_part(self, e, compiled: Optional[Callable] = None) -> nodes.Node:
+        """A statement's value as a node, its closure (`compiled`, or compiled here as
+        `expr` compiles it) kept for both back ends, which then compile it no second
+        time."""
+        f = self.expr(e) if compiled is None else compiled
         node = self.lowering.part(e)
-        self.known_parts[id(node)] = (node, f)
+        self.known_parts[id(node)] = (node, f, None)
         return node
+
+    def written_as(self, node: nodes.Node, text: Optional[str]) -> None:
+        """Where the program is generated, `node` (a statement's value) as `text`, which
+        computes it in another form (a log's words written when read), if given."""
+        if text is not None:
+            self.known_parts[id(node)] = self.known_parts[id(node)][:2] + (text,)
 
     def emit_operation(self, op: nodes.Operation, at: Optional[int] = None) -> None:
         """An operation as an instruction (placed at `at`, a placeholder, if given): the

@@ -63,7 +63,7 @@ class Source:
         self.function_lines = {}  # id(generated function) -> (it, its lines)
         self.memo_fns = {}  # "memo_<definition>_<arity>" -> its generated memo function
         self.temps = 0
-        self.known_parts = {}  # id(node) -> (node, its closure): statements' values
+        self.known_parts = {}  # id(node) -> (node, its closure, its Python or None)
         self.frame_calls = {}  # "Kn(st, L)" -> the function it calls (frame_call)
         self.pads = set()  # (phase or None, arguments): paddings the calls name (pad_name)
         self.xs_depth = 0  # operators nested in the expression being generated
@@ -117,12 +117,13 @@ class Source:
             self.generate = saved
 
     def opaque_ast(self, node: nodes.Opaque, depth: int) -> py.expr:
-        """An Opaque part as a Python tree: a statement's value as `xs_or` writes it over
-        the closure compiled for it already (Effects.value_part), any other as
-        `source_ast`."""
+        """An Opaque part as a Python tree: a statement's value as the compiler chose to
+        write it (Flow.written_as), else as `xs_or` writes it over the closure compiled
+        for it already (Flow.value_part); any other as `source_ast`."""
         known = self.known_parts.get(id(node))
         if known is not None and known[0] is node:
-            return py.parse(self.xs_or(node.source, known[1]), mode="eval").body
+            text = known[2] if known[2] is not None else self.xs_or(node.source, known[1])
+            return py.parse(text, mode="eval").body
         return self.source_ast(node.source, depth)
 
     def source_ast(self, e, depth: int) -> py.expr:

@@ -347,6 +347,10 @@ class Interpreter:
             st.call(pid, [a(st, L) for a in args], False)
         return call
 
+    def o_Log(self, op: n.Log) -> Callable[[Any, Any], None]:
+        text = self.part(op.text)
+        return lambda st, fr: st._events.append(("text", text(st, fr[2])))
+
 
 def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))

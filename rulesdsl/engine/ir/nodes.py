@@ -400,3 +400,9 @@ class CallPhase(Operation):
     args: tuple
     depth_limit: int
     leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class Log(Operation):
+    """`log "..."`: the entry `("text", words)` in the game's events."""
+    text: Node

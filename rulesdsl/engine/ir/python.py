@@ -455,6 +455,11 @@ class PythonBackEnd:
                                        []))], []),
                 py.Expr(py.Call(py.Attribute(frames, "append", py.Load()), [frame], []))]
 
+    def s_Log(self, op: n.Log) -> list:
+        entry = py.Tuple([const("text"), self.emit(op.text, 0)], py.Load())
+        return [py.Expr(py.Call(py.Attribute(state("_events"), "append", py.Load()), [entry],
+                                []))]
+
 
 def _temp_stem(node: n.Node, default: str) -> str:
     return n.leaf_name(node) or default
