@@ -215,7 +215,9 @@ def generate_procs(compiler) -> None:
     prog = compiler.p
     ns = compiler.ns
     ns.update({"LIMIT": prog.step_limit, "RUNAWAY": Runaway(prog), "STEP": step_one})
-    text, owners, places = [], {}, {}
+    text: list = []  # every procedure's lines
+    owners: dict = {}  # line of the module (from 1) -> pc
+    places: dict = {}  # line of `text` (from 0) -> the rules' span its comment names
     for pid, proc in enumerate(prog.procs):
         stmts = [s if s is not None and s.closure is ins else None
                  for ins, s in zip(proc.code, getattr(proc, "stmts", None) or

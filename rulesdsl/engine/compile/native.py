@@ -22,6 +22,7 @@ import os
 import sys
 import tempfile
 from types import CodeType
+from typing import Callable, Optional
 
 from rulesdsl.cache import cache_folder
 from rulesdsl.engine import cython_build
@@ -135,8 +136,8 @@ class Module:
         self.module = module
         self.expected = pieces
         self.first_line = first_line  # the procedures' first line in the module's text
-        self.functions = None
-        self.bind = None
+        self.functions: Optional[list] = None  # from the module's make(G), when first asked
+        self.bind: Callable[[], None] = lambda: None
         self.live = True
 
     def take(self, i: int, mode: str, text: str, namespace: dict):
