@@ -340,7 +340,7 @@ def cmd_compile(args) -> int:
                          hints=[f"use --players {game.min_players}"])
     prog = game.program(players)
     if args.show:
-        print(annotate(prog.generated, game.sources) if prog.generated else
+        print(annotate(prog, game.sources) if prog.generated else
               "# nothing generated: RULESDSL_ENGINE=closures, or the rules nest past what "
               "Python compiles")
     else:

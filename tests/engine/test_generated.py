@@ -165,6 +165,24 @@ def test_compile_show_prints_the_rules_above_their_python():
     compile(out, "<listing>", "exec")  # the listing is valid Python
 
 
+def test_every_line_of_the_listing_that_names_a_rules_line_shows_it():
+    """A function's title, a phase's `def` and each statement: where a comment names a
+    line of the rules, that line follows (found from the spans the compiler kept, not by
+    reading the text back)."""
+    game = rulesdsl.load("triumvirat")
+    prog = game.program(2)
+    rules = {line.strip() for src in game.sources.values() for line in src.splitlines()}
+    shown = generate.annotate(prog, game.sources).split("\n")
+    plain = prog.generated.split("\n")
+    assert len(shown) == len(plain)
+    titles = [i for i, line in enumerate(plain) if line.startswith("# define ")]
+    heads = [i for i, line in enumerate(plain) if line.startswith("def proc_")]
+    assert titles and heads and prog.generated_places
+    for i in titles + heads + list(prog.generated_places):
+        said = shown[i][len(plain[i]):].strip()
+        assert said in rules and said, shown[i]
+
+
 def test_compile_reports_and_refuses_a_bad_player_count():
     ok = subprocess.run([sys.executable, "-m", "rulesdsl", "compile", "ivanhoe", "--players", "4"],
                         capture_output=True, text=True)

@@ -198,3 +198,20 @@ def test_the_runtime_is_a_leaf():
     reached = {m: sorted(t for t in graph[m] if t.startswith(
         ("rulesdsl.engine.compile", "rulesdsl.engine.state"))) for m in runtime}
     assert not any(reached.values()), reached
+
+
+def test_the_code_generator_never_reads_its_own_text_back():
+    # the compiler and its back ends build generated code from their own structures (jumps,
+    # paddings, a definition's Python tree, the compiled code's functions): no module of
+    # theirs imports a regular expression or a tokenizer to read what they wrote
+    readers = {"re", "tokenize"}
+    found = {}
+    for name, (path, _) in all_modules().items():
+        if name.startswith(("rulesdsl.engine.compile", "rulesdsl.engine.ir")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            used = {a.name for node in _imports(tree) if isinstance(node, ast.Import)
+                    for a in node.names} | {node.module for node in _imports(tree)
+                                            if isinstance(node, ast.ImportFrom)}
+            if used & readers:
+                found[name] = sorted(used & readers)
+    assert not found, found

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import ast as py
 import re
+import types
 
 import pytest
 
 from rulesdsl.engine.ir import nodes
-from rulesdsl.engine.ir.python import PythonBackEnd, unparse
+from rulesdsl.engine.ir.interpret import Interpreter
+from rulesdsl.engine.ir.python import HELPERS, PythonBackEnd, unparse
+from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
 from test_generated import load
 
@@ -48,6 +51,26 @@ def test_both_back_ends_give_the_same_value_or_error(tmp_path, monkeypatch, expr
         assert n_after(tmp_path, monkeypatch, expr, engine) == expected, engine
 
 
+@pytest.mark.parametrize("body, expected", [
+    ("let k = 3\n  set k += 4\n  set n = k - 1", 6),
+    ("let k = 9007199254740992\n  set k += 1", ("R030", 11)),
+    ("set n = 5\n  set n -= 7", -2),
+    ("set n = 0 - 9007199254740992\n  set n -= 1", ("R030", 11)),
+    ("set n = top(table).value", ("R013", 10)),
+])
+def test_a_set_runs_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
+    """`let` and `set` are operations of engine/ir: one node each, from which both the
+    closures and the generated statements are made."""
+    for engine in ENGINES:
+        game = load(tmp_path, f"phase main {{\n  {body}\n  win seat(0)\n}}\n", engine,
+                    monkeypatch)
+        try:
+            got = game.new_game(seed=1).var("n")
+        except RulesError as e:
+            got = e.code, e.span.line
+        assert got == expected, engine
+
+
 class Host:
     """The least a back end needs: names, temporaries, no compiler."""
     b = None
@@ -63,7 +86,7 @@ class Host:
         self.temps += 1
         return f"_{stem}{self.temps}"
 
-    def source_ast(self, e, depth):
+    def opaque_ast(self, node, depth):
         raise AssertionError("nothing opaque here")
 
     def closure_of(self, node):
@@ -119,3 +142,56 @@ def test_a_key_known_not_none_is_not_tested_for_none():
                                                      nodes.Local("int", 0, "k")), SPAN)
     text = source(many)
     assert text.count("is not None") == 1, text
+
+
+class ClosureHost:
+    """What the interpreter needs without a compiler: each part its own closure."""
+    b = None
+
+    def __init__(self):
+        self.interpreter = Interpreter(self)
+
+    def closure_part(self, node):
+        return self.interpreter.closure(node)
+
+
+@pytest.mark.parametrize("start, after", [(5, 6), (MAX_INT, "R030")])
+def test_one_operation_node_gives_the_instruction_and_its_python(start, after):
+    """`set v[2] += k` as one SetVar node: the interpreter's instruction and the Python
+    back end's statements do the same, the bound checked by both."""
+    op = nodes.SetVar(SPAN, nodes.Const("int", 2), nodes.Local("int", 0, "k"), 1)
+    lines = PythonBackEnd(Host()).lines(op)
+    assert lines[0] == "_k = 2" and "_too_big(LINE_3)" in "\n".join(lines)
+    results = []
+    for run in (ClosureHost().interpreter.operation(op),
+                lambda st, fr: exec("\n".join(lines), {**HELPERS, "LINE_3": SPAN, "st": st,
+                                                      "L": fr[2]})):
+        st = types.SimpleNamespace(vars=[0, 0, 1])
+        try:
+            run(st, [0, 0, [start]])
+            results.append(st.vars[2])
+        except RulesError as e:
+            results.append(e.code)
+    assert results == [after, after]
+
+
+def test_a_jump_unless_goes_on_at_its_target_only_where_its_condition_fails():
+    op = nodes.JumpUnless(SPAN, nodes.Equal("bool", "==", nodes.Local("int", 0, "k"),
+                                             nodes.Const("int", 1)), 7)
+    run = ClosureHost().interpreter.operation(op)
+    held, failed = [0, 3, [1]], [0, 3, [2]]
+    run(None, held)
+    run(None, failed)
+    assert (held[1], failed[1]) == (3, 7)
+
+
+def test_a_log_entry_is_one_node_for_both_back_ends():
+    op = nodes.Log(SPAN, nodes.Const("text", "the round ends"))
+    lines = PythonBackEnd(Host()).lines(op)
+    events = []
+    for run in (ClosureHost().interpreter.operation(op),
+                lambda st, fr: exec("\n".join(lines), {"st": st, "L": fr[2]})):
+        st = types.SimpleNamespace(_events=[])
+        run(st, [0, 0, []])
+        events.append(st._events)
+    assert events == [[("text", "the round ends")]] * 2

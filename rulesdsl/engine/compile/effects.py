@@ -8,9 +8,9 @@ from typing import Callable
 from rulesdsl.lang import ast
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import _holds_respond
+from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.runtime.errors import no_play, untrue_fact
-from rulesdsl.engine.runtime.numbers import checked
-from rulesdsl.engine.compile.generate import Statement
+from rulesdsl.engine.compile.generate import Statement, pad_name
 from rulesdsl.engine.runtime.places import quoted
 
 
@@ -18,57 +18,18 @@ class Effects:
     """Compiles the statements that change the state."""
 
     def s_Let(self, s: ast.Let):
-        slot = self.m.slots[id(s)]
-        f = self.expr(s.value)
-
-        def let(st, fr):
-            fr[2][slot] = f(st, fr[2])
-        self.emit(let, s.span, Statement("do", (f"L[{slot}] = {self.xs_or(s.value, f)}",)))
+        self.emit_operation(nodes.SetLocal(s.span, self.m.slots[id(s)],
+                                           self.value_part(s.value)))
 
     def s_Set(self, s: ast.Set):
         kind, payload = self.m.resolved[id(s)]
-        f = self.expr(s.value)
-        op = s.op
-        span = s.span
-        value = self.xs_or(s.value, f)
+        sign = 0 if s.op == "=" else 1 if s.op == "+=" else -1
+        value = self.value_part(s.value)
         if kind == "local":
-            slot = payload
-            if op == "=":
-                def set_local(st, fr):
-                    fr[2][slot] = f(st, fr[2])
-                lines = (f"L[{slot}] = {value}",)
-            else:
-                sign = 1 if op == "+=" else -1
-
-                def set_local(st, fr):
-                    L = fr[2]
-                    L[slot] = checked(L[slot] + sign * f(st, L), span)
-                lines = (f"_v = L[{slot}] + {sign} * {value}",
-                         "if not -MAX_INT <= _v <= MAX_INT:",
-                         f"    _too_big({self.ref(span, 'S')})",
-                         f"L[{slot}] = _v")
-            self.emit(set_local, span, Statement("do", lines))
+            self.emit_operation(nodes.SetLocal(s.span, payload, value, sign))
             return
-        layout = self.p.vars[payload]
-        idx = self.instance(layout, s.index, span)
-        where = self.index_source(layout, s.index, span)
-        if op == "=":
-            def set_var(st, fr):
-                L = fr[2]
-                st.vars[idx(st, L)] = f(st, L)
-            lines = (f"_k = {where}", f"st.vars[_k] = {value}")
-        else:
-            sign = 1 if op == "+=" else -1
-
-            def set_var(st, fr):
-                L = fr[2]
-                i = idx(st, L)
-                st.vars[i] = checked(st.vars[i] + sign * f(st, L), span)
-            lines = (f"_k = {where}", f"_v = st.vars[_k] + {sign} * {value}",
-                     "if not -MAX_INT <= _v <= MAX_INT:",
-                     f"    _too_big({self.ref(span, 'S')})",
-                     "st.vars[_k] = _v")
-        self.emit(set_var, span, Statement("do", lines))
+        at = self.lowering.instance(self.p.vars[payload], s.index, s.span)
+        self.emit_operation(nodes.SetVar(s.span, at, value, sign))
 
     def s_SetField(self, s: ast.SetField):
         setter = field_setter(self, s)
@@ -160,11 +121,10 @@ class Effects:
                                   else ("text", full, words))
             self.emit(log, s.span, self.plain(log))
             return
-        text = self.text(s.text)
-        later = self.later_words([s.text]) if self.generate else None
-        self.emit(lambda st, fr: st._events.append(("text", text(st, fr[2]))), s.span,
-                  Statement("do", (f"st._events.append(('text', "
-                                   f"{later or self.call_source(text)}))",)))
+        text = self.value_part(s.text, self.text(s.text))
+        if self.generate:
+            self.written_as(text, self.later_words([s.text]))
+        self.emit_operation(nodes.Log(s.span, text))
 
     def s_Cancel(self, s: ast.Cancel):
         def cancel(st, fr):
@@ -178,7 +138,7 @@ class Effects:
         first) has no limit and no card effect runs."""
         dest = self.xs_or(e, to)
         general = f"st.move_cards([_c], {dest}, False, log=False)"
-        first = self.zone_like(e, dest)  # (Moves, as card_moved_lines)
+        first = self.zone_like(e)  # (Moves, as card_moved_lines)
         if first is None or self.p.zone_capacity[first]:
             return (general,)
         return (f"_d = {dest}",
@@ -217,7 +177,8 @@ class Effects:
                     st.call(rid, [L[cs], L[ps]], False)
             self.emit(respond, span, Statement("leave", (
                 f"if not L[{cancelled}] and not {self.ref(defers, 'DEFERS')}[{kinds}[L[{cs}]]]:",
-            ) + self.call_lines(str(rid), f"[L[{cs}], L[{ps}]]", False, f"PAD{rid}_2")))
+            ) + self.call_lines(str(rid), f"[L[{cs}], L[{ps}]]", False,
+                              pad_name(self.pads, rid, 2))))
 
             def after(st, fr):
                 if st.cancelled:
@@ -243,11 +204,11 @@ class Effects:
             f"    _k = {self.ref(on_play, 'ON_PLAY')}[{kinds}[L[{cs}]]]",
             "    if _k is not None:") + tuple(
                 "    " + line for line in self.call_lines("_k", f"[L[{cs}], L[{ps}]]", True,
-                                                         "PADS_2[_k]"))))
+                                                         pad_name(self.pads, None, 2) + "[_k]"))))
 
     def call_lines(self, pid: str, args: str, effect: bool, pad: str) -> tuple:
         """Machine.call inline, indented under an `if`: the frame with its locals padded
-        to the phase's slots (PADn_k, or PADS_k by phase: generate_procs fills them in
+        to the phase's slots (`pad`, from pad_name: generate_procs fills them in
         once every phase is compiled); too deep, call says so."""
         return ("    _F = st.frames",
                 f"    if len(_F) >= {self.p.depth_limit}:",

@@ -70,6 +70,9 @@ class Expressions:
     def closure_part(self, node: nodes.Node) -> Callable:
         """For the interpreter: the closure of a part of a node, generated where the
         program is (as `expr` would compile it)."""
+        known = self.known_parts.get(id(node))
+        if known is not None and known[0] is node:  # a statement's value, compiled already
+            return known[1]
         if self.generate and not node.is_leaf and not isinstance(node, nodes.Opaque):
             return self.compiled(node, node)
         return self.interpreter.closure(node)

@@ -7,16 +7,8 @@ from typing import Callable, Optional
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import Proc
-from rulesdsl.engine.compile.generate import Statement
-
-# Machine.return_from inline for the usual return (this frame on top, not a card effect's:
-# nothing to count down); anything else goes through it
-RETURN = ("_F = st.frames",
-          "if _F[-1] is fr and not fr[3]:",
-          "    _F.pop()",
-          "else:",
-          "    st.return_from(fr)")
-
+from rulesdsl.engine.compile.generate import Goto, Statement, pad_name
+from rulesdsl.engine.ir import nodes, python
 
 class Flow:
     """Turns phases and blocks into instructions with resumable positions."""
@@ -64,8 +56,7 @@ class Flow:
             proc.nparams = 2
         self.nslots = nslots
         self.block(body)
-        self.emit(lambda st, fr: st.return_from(fr), getattr(body, "span", None),
-                  Statement("leave", RETURN))
+        self.emit_operation(nodes.Return(getattr(body, "span", None)))
         proc.code = self.code
         proc.spans = self.spans
         proc.stmts = self.stmts
@@ -82,6 +73,45 @@ class Flow:
         self.spans.append(span)
         self.stmts.append(self.generating(ins, stmt))
         return len(self.code) - 1
+
+    def value_part(self, e, compiled: Optional[Callable] = None) -> nodes.Node:
+        """A statement's value as a node, its closure (`compiled`, or compiled here as
+        `expr` compiles it) kept for both back ends, which then compile it no second
+        time."""
+        f = self.expr(e) if compiled is None else compiled
+        node = self.lowering.part(e)
+        self.known_parts[id(node)] = (node, f, None)
+        return node
+
+    def written_as(self, node: nodes.Node, text: Optional[str]) -> None:
+        """Where the program is generated, `node` (a statement's value) as `text`, which
+        computes it in another form (a log's words written when read), if given."""
+        if text is not None:
+            self.known_parts[id(node)] = self.known_parts[id(node)][:2] + (text,)
+
+    def emit_operation(self, op: nodes.Operation, at: Optional[int] = None) -> None:
+        """An operation as an instruction (placed at `at`, a placeholder, if given): the
+        interpreter's closure and, where the program is generated, its Python, both made
+        from the one node."""
+        closure = self.interpreter.operation(op)
+        stmt = self.operation_statement(op) if self.generate else None
+        if at is None:
+            self.emit(closure, op.span, stmt)
+        else:
+            self.place(at, closure, stmt)
+
+    def operation_statement(self, op: nodes.Operation) -> Statement:
+        """An operation's Python as generate.py runs it: a jump (which counts its steps
+        there) or statements that fall through."""
+        if type(op) is nodes.Jump:
+            return Statement("jump", target=op.target)
+        if type(op) is nodes.JumpUnless:
+            return Statement("unless", cond=python.unparse(self.to_python.emit(op.cond, 0)),
+                             target=op.target)
+        return Statement("leave" if op.leaves else "do", self.to_python.lines(op))
+
+    def pad(self, proc: int, nargs: int) -> str:
+        return pad_name(self.pads, proc, nargs)
 
     def place(self, at: int, ins, stmt: Optional[Statement] = None) -> None:
         """Fill a placeholder (a jump or test whose target was not known yet)."""
@@ -100,10 +130,7 @@ class Flow:
     def patch_jump(self, at: int, target: Optional[int] = None):
         """Replace the placeholder at `at` with a jump to target (default: here)."""
         t = self.here() if target is None else target
-
-        def jump(st, fr, t=t):
-            fr[1] = t
-        self.place(at, jump, Statement("jump", target=t))
+        self.emit_operation(nodes.Jump(self.spans[at], t), at)
 
     def jump_placeholder(self, span) -> int:
         return self.emit(None, span)
@@ -133,16 +160,11 @@ class Flow:
     def s_If(self, s: ast.If):
         ends = []
         for cond, block in s.branches:
-            c = self.expr(cond)
+            c = self.value_part(cond)
             test_at = self.jump_placeholder(cond.span)
             self.block(block)
             ends.append(self.jump_placeholder(block.span))
-            target = self.here()
-
-            def test(st, fr, c=c, target=target):
-                if not c(st, fr[2]):
-                    fr[1] = target
-            self.place(test_at, test, Statement("unless", cond=self.xs_or(cond, c), target=target))
+            self.emit_operation(nodes.JumpUnless(cond.span, c, self.here()), test_at)
         if s.else_ is not None:
             self.block(s.else_)
         for at in ends:
@@ -159,35 +181,18 @@ class Flow:
         start = self.here()
         self.loop_begin()
         self.block(s.body)
-        c = self.expr(s.until)
-
-        def until(st, fr):
-            if not c(st, fr[2]):
-                fr[1] = start
-        self.emit(until, s.until.span,
-                  Statement("unless", cond=self.xs_or(s.until, c), target=start))
+        self.emit_operation(nodes.JumpUnless(s.until.span, self.value_part(s.until), start))
         self.loop_end(start)
 
     def s_While(self, s: ast.While):
         start = self.here()
-        c = self.expr(s.cond)
+        c = self.value_part(s.cond)
         test_at = self.jump_placeholder(s.cond.span)
         self.loop_begin()
         self.block(s.body)
-        self.emit(self.make_jump(start), s.span, Statement("jump", target=start))
-        end = self.here()
-
-        def test(st, fr):
-            if not c(st, fr[2]):
-                fr[1] = end
-        self.place(test_at, test, Statement("unless", cond=self.xs_or(s.cond, c), target=end))
+        self.emit_operation(nodes.Jump(s.span, start))
+        self.emit_operation(nodes.JumpUnless(s.cond.span, c, self.here()), test_at)
         self.loop_end(start)
-
-    @staticmethod
-    def make_jump(target: int):
-        def jump(st, fr):
-            fr[1] = target
-        return jump
 
     def s_For(self, s: ast.For):
         items = self.cards_of(s.source) if self.m.types.get(id(s.source)) == "zone" \
@@ -210,7 +215,7 @@ class Flow:
         head = self.jump_placeholder(s.span)
         self.loop_begin()
         body()
-        self.emit(self.make_jump(head), s.span, Statement("jump", target=head))
+        self.emit_operation(nodes.Jump(s.span, head))
         end = self.here()
 
         def step(st, fr):
@@ -237,7 +242,7 @@ class Flow:
             "    _i = -1",
             "if _i < 0:",
             f"    L[{idx}] = len(_seq)",
-            f"    GOTO({end})",
+            Goto(end, "    "),
             f"L[{idx}] = _i")))
         self.loop_end(head)
 
@@ -259,7 +264,7 @@ class Flow:
         head = self.jump_placeholder(s.span)
         self.loop_begin()
         self.block(s.body)
-        self.emit(self.make_jump(head), s.span, Statement("jump", target=head))
+        self.emit_operation(nodes.Jump(s.span, head))
         end = self.here()
 
         def step(st, fr):
@@ -277,7 +282,7 @@ class Flow:
             fr[1] = end
         lines = []
         if until is not None:
-            lines += [f"if {self.xs_or(s.until, until)}:", f"    GOTO({end})"]
+            lines += [f"if {self.xs_or(s.until, until)}:", Goto(end, "    ")]
         if skip is None:
             lines += [f"L[{slot}] = L[{cur}]", f"L[{cur}] = (L[{slot}] + 1) % {n}"]
         else:  # the next seat not skipped; none left: the turns end
@@ -285,7 +290,7 @@ class Flow:
                       f"    L[{slot}] = (_c + _k) % {n}",
                       f"    if not {self.xs_or(s.skip, skip)}:",
                       f"        _n = L[{slot}]", "        break",
-                      "if _n < 0:", f"    GOTO({end})",
+                      "if _n < 0:", Goto(end, "    "),
                       f"L[{cur}] = (_n + 1) % {n}"]
         self.place(head, step, Statement("do", tuple(lines)))
         self.loop_end(head)
@@ -294,24 +299,12 @@ class Flow:
         self.loops[-1].append(self.jump_placeholder(s.span))
 
     def s_Return(self, s: ast.Return):
-        self.emit(lambda st, fr: st.return_from(fr), s.span,
-                  Statement("leave", RETURN))
+        self.emit_operation(nodes.Return(s.span))
 
     def s_CallStmt(self, s: ast.CallStmt):
-        pid = self.proc_ids[s.name]
-        args = [self.expr(a) for a in s.args]
-
-        def call(st, fr):
-            L = fr[2]
-            st.call(pid, [a(st, L) for a in args], False)
-        values = ", ".join(self.xs_or(e, f) for e, f in zip(s.args, args))
-        # Machine.call inline: the frame with its locals padded to the phase's slots (PAD,
-        # filled in by generate_procs once every phase is compiled); too deep: call says so
-        self.emit(call, s.span, Statement("leave", (
-            "_F = st.frames",
-            f"if len(_F) >= {self.p.depth_limit}:",
-            f"    st.call({pid}, [{values}], False)",
-            f"_F.append([{pid}, 0, [{values}] + PAD{pid}_{len(args)}, 0])")))
+        args = tuple(self.value_part(a) for a in s.args)
+        self.emit_operation(nodes.CallPhase(s.span, self.proc_ids[s.name], args,
+                                            self.p.depth_limit))
 
     def s_Win(self, s: ast.Win):
         f = self.expr(s.who)

@@ -5,15 +5,14 @@ Python cannot compile is left to the closures (Source.generated_function returns
 
 from __future__ import annotations
 
-import io
-import re
-import tokenize
+import ast as py
 from ast import literal_eval
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.runtime.places import quoted, rules_place
 from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
+from rulesdsl.engine.ir import python
 from rulesdsl.engine.compile.program import (_unique, alike_in_zone, by_position,
                                                first_of_each_label, number_option)
 
@@ -147,7 +146,7 @@ class Functions:
                 continue
             if ai == 0 and ai in ranges and et == "int" and text is None:
                 out[ai] = self.number_options_lines(slot, src, cond)
-                kinds.append(re.compile(r"-?\d+").fullmatch)
+                kinds.append(_number_label)
                 continue
             if kind != "binder":
                 break
@@ -421,19 +420,25 @@ class Functions:
                     f"{memo}(st, {m}{''.join(', ' + self.xs(a) for a in args)}))")
         return call
 
-    def note_inline(self, name: str, value: str, nparams: int, lets: list) -> None:
-        """Keep a simple definition's value, as source over its parameters and its lets,
+    def body_source(self, e, as_tree: bool) -> tuple:
+        """A part of a definition's body as source, and (`as_tree`: a definition that may
+        be inlined, whose reads of its frame are renamed where it is called) as a Python
+        tree, else None."""
+        if not as_tree:
+            return self.xs(e), None
+        tree = self.source_ast(e, self.xs_depth)
+        return python.unparse(tree), tree
+
+    def note_inline(self, name: str, value: py.expr, nparams: int, lets: list) -> None:
+        """Keep a simple definition's value, as Python over its parameters and its lets,
         to be written where it is called: where it reads nothing of its frame but those (no
         closure, no loop over its locals) and nests shallowly (Python's parser nests 200
         parentheses at most)."""
-        texts = [text for _, text in lets] + [value]
+        trees = [tree for _, tree in lets] + [value]
         known = set(range(nparams)) | {slot for slot, _ in lets}
-        whole = " ".join(texts)
-        if "(st, L)" in whole or re.search(r"(?<![\w.])L(?!\w|\[\d+\])", whole) or \
-                any(int(k) not in known for k in re.findall(r"(?<![\w.])L\[(\d+)\]", whole)) \
-                or max(map(_depth, texts)) > 40 or len(lets) > 4 or \
-                any(t.type == tokenize.STRING and "L[" in t.string for text in texts
-                    for t in tokenize.generate_tokens(io.StringIO(text).readline)):
+        reads = [python.frame_slots(tree) for tree in trees]
+        if any(slots is None or not slots <= known for slots in reads) or \
+                max(_depth(python.unparse(tree)) for tree in trees) > 40 or len(lets) > 4:
             return
         self.define_inline[name] = (value, nparams, lets)
 
@@ -444,12 +449,12 @@ class Functions:
         names = {k: self.temp() for k in range(nparams)}
         names.update((slot, self.temp()) for slot, _ in lets)
 
-        def local(text):
-            return re.sub(r"(?<![\w.])L\[(\d+)\]", lambda m: names[int(m.group(1))], text)
+        def local(tree):
+            return python.unparse(python.with_locals(tree, names))
         body = local(value)
         if lets:  # each let once, after the arguments, in order
             body = (f"({body} if " + " and ".join(
-                f"(({names[slot]} := {local(text)}) is None or True)" for slot, text in lets)
+                f"(({names[slot]} := {local(tree)}) is None or True)" for slot, tree in lets)
                 + " else None)")
         return self.with_arguments(body, [names[k] for k in range(nparams)], args)
 
@@ -502,8 +507,9 @@ class Functions:
                   f"        v = m[key] = {fn}(st, {frame})",
                   "    return v"]
         self.ns.setdefault("MISSING", MISSING)
+        span = self.m.defines[name].decl.span
         made = self.generated_function(lines, f"define {name}, remembered while options are "
-                                       "computed", self.m.defines[name].decl.span)
+                                       f"computed ({rules_place(span)})", span)
         self.memo_fns[key] = self.ref(made, f"memo_{name}_")
         return self.memo_fns[key]
 
@@ -529,14 +535,15 @@ class Functions:
         saved, self.xs_depth = self.xs_depth, 0
         try:
             e = d.decl.body
-            lets = []  # (slot, value's source)
+            lets = []  # (slot, its value as a Python tree: None unless simple)
             while type(e) is ast.LetIn:  # `let x = v in ...` as statements
-                lets.append((self.m.slots[id(e)], self.xs(e.value)))
-                lines.append(f"    L[{lets[-1][0]}] = {lets[-1][1]}")
+                text, tree = self.body_source(e.value, simple)
+                lets.append((self.m.slots[id(e)], tree))
+                lines.append(f"    L[{lets[-1][0]}] = {text}")
                 e = e.body
-            value = self.xs(e)
+            value, tree = self.body_source(e, simple)
             if simple:
-                self.note_inline(name, value, len(d.params), lets)
+                self.note_inline(name, tree, len(d.params), lets)
             loop = self.body_of_call(value) if not d.modifiers else None
             if loop is not None:  # a generated loop over these locals (`any(...)`): its
                 lines += loop     # lines here, its returns this one's: one call, not two
@@ -555,6 +562,12 @@ class Functions:
             return None
         fn = self.define_fns[name] = self.ref(made, f"define_{name}_")
         return fn
+
+
+def _number_label(label: str) -> bool:
+    """Is `label` how a number reads (`-12`)?"""
+    digits = label[1:] if label.startswith("-") else label
+    return digits.isdecimal()
 
 
 def _depth(text: str) -> int:

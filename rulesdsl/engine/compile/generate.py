@@ -26,7 +26,6 @@ which is what keeps the generated code honest (tests run both).
 from __future__ import annotations
 
 import os
-import re
 from functools import lru_cache
 from typing import Optional
 
@@ -51,12 +50,21 @@ class Statement:
     - "jump": go to `target`;
     - "unless": if `cond` is false go to `target`, else fall through;
     - "leave": `lines` change the frames (a call, a return, the end): the function returns.
-    Lines may hold `GOTO(k)` as a statement of its own: go to instruction k."""
+    Lines may hold a `Goto` as a statement of its own: go to its instruction."""
     kind: str
     lines: tuple = ()
     cond: Optional[str] = None
     target: Optional[int] = None
     closure: object = None  # the instruction it stands for: replaced instructions fall back
+
+
+@attrs.frozen
+class Goto:
+    """A line of a statement that goes to instruction `target`, indented by `pad` under the
+    statement's own lines: kept as data, so the blocks it starts are found without reading
+    text."""
+    target: int
+    pad: str = ""
 
 
 class Runaway:
@@ -82,9 +90,7 @@ def _leaders(proc, stmts: list) -> list:
             continue
         if st.target is not None:
             starts.add(st.target)
-        for line in st.lines:
-            for m in re.finditer(r"GOTO\((\d+)\)", line):
-                starts.add(int(m.group(1)))
+        starts.update(line.target for line in st.lines if type(line) is Goto)
         if st.kind in ("leave", "unless", "jump"):
             starts.add(pc + 1)
     return sorted(k for k in starts if 0 <= k < n)
@@ -102,7 +108,8 @@ def _goto(target: int, here: int, span_ref: str, pad: str) -> list:
 
 
 def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
-    """The generated function of one procedure: (name, lines, {line offset: pc})."""
+    """The generated function of one procedure: (name, lines, {line offset: pc},
+    {line offset: the span of the rules its comment names})."""
     name = f"proc_{pid}"
     lines = [f"def {name}(st, fr):  # {comment_text(proc.name)}" +
              (f" ({rules_place(proc.span)})" if proc.span else ""),
@@ -111,6 +118,7 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
              "    jumps = 0",
              "    while True:"]
     where = {}
+    places = {0: proc.span} if proc.span else {}
     leaders = _leaders(proc, stmts)
     n = len(proc.code)
     for b, start in enumerate(leaders):
@@ -121,6 +129,7 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             span = proc.spans[pc]
             span_ref = ref(span, "S") if span is not None else "None"
             if span is not None:
+                places[len(lines)] = span
                 lines.append(f"{INDENT}# {rules_place(span)}")
             first = len(lines)
             if st is None:
@@ -141,9 +150,8 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
                           f"{INDENT}    continue"]
             elif st.kind == "do":
                 for line in st.lines:
-                    m = re.fullmatch(r"(\s*)GOTO\((\d+)\)", line)
-                    if m:
-                        lines += _goto(int(m.group(2)), pc, span_ref, INDENT + m.group(1))
+                    if type(line) is Goto:
+                        lines += _goto(line.target, pc, span_ref, INDENT + line.pad)
                     else:
                         lines.append(INDENT + line)
             elif st.kind == "jump":
@@ -165,7 +173,7 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             lines.append(f"{INDENT}pc = {end}")  # on into the next block
     lines += ["        fr[1] = pc",
               "        return STEP(st, fr)  # a position inside a block: one instruction"]
-    return name, lines, where
+    return name, lines, where, places
 
 
 def _inline_decision(ins, pc: int, name: str, ref) -> list:
@@ -207,21 +215,21 @@ def generate_procs(compiler) -> None:
     prog = compiler.p
     ns = compiler.ns
     ns.update({"LIMIT": prog.step_limit, "RUNAWAY": Runaway(prog), "STEP": step_one})
-    text, owners = [], {}
+    text: list = []  # every procedure's lines
+    owners: dict = {}  # line of the module (from 1) -> pc
+    places: dict = {}  # line of `text` (from 0) -> the rules' span its comment names
     for pid, proc in enumerate(prog.procs):
         stmts = [s if s is not None and s.closure is ins else None
                  for ins, s in zip(proc.code, getattr(proc, "stmts", None) or
                                    [None] * len(proc.code))]
-        name, lines, where = proc_source(pid, proc, stmts, compiler.ref)
+        name, lines, where, comments = proc_source(pid, proc, stmts, compiler.ref)
         offset = len(text) + 1  # line numbers of the module count from 1
         for i, pc in where.items():
             owners[offset + i] = pc
+        places.update((len(text) + i, span) for i, span in comments.items())
         text += lines + [""]
     source = "\n".join(text)
-    for pid, nargs in set(re.findall(r"\bPAD(\d+)_(\d+)\b", source)):
-        ns[f"PAD{pid}_{nargs}"] = [None] * max(0, prog.procs[int(pid)].nslots - int(nargs))
-    for nargs in set(re.findall(r"\bPADS_(\d+)\b", source)):  # by phase, for a call by table
-        ns[f"PADS_{nargs}"] = [[None] * max(0, proc.nslots - int(nargs)) for proc in prog.procs]
+    fill_pads(compiler.pads, prog, ns)
     try:
         made = compiler.materialize(source, "procs")
     except (SyntaxError, RecursionError, MemoryError):  # rules nested past what Python
@@ -230,11 +238,31 @@ def generate_procs(compiler) -> None:
     for pid, proc in enumerate(prog.procs):
         proc.run = made[f"proc_{pid}"]
         proc.owner_lines = owners
-    prog.generated = listing(prog, compiler.generated, source)
+    prog.generated, prog.generated_places = listing(prog, compiler.generated, text, places)
 
 
-def listing(prog, parts: list, procs: str) -> str:
-    """The whole generated program as one readable text (`rulesdsl compile --show`)."""
+def pad_name(pads: set, pid, nargs: int) -> str:
+    """The name of the padding that makes a call's `nargs` arguments the locals of phase
+    `pid` (an int), or of whichever phase a call by table names (`pid` None: a list by
+    phase). Noted in `pads`: the phases' sizes are known once every phase is compiled
+    (fill_pads)."""
+    pads.add((pid, nargs))
+    return f"PAD{pid}_{nargs}" if pid is not None else f"PADS_{nargs}"
+
+
+def fill_pads(pads: set, prog, ns: dict) -> None:
+    """Bind the paddings the generated calls named, now every phase's size is known."""
+    def pad(proc, nargs):
+        return [None] * max(0, proc.nslots - nargs)
+    for pid, nargs in pads:
+        ns[pad_name(set(), pid, nargs)] = pad(prog.procs[pid], nargs) if pid is not None \
+            else [pad(proc, nargs) for proc in prog.procs]
+
+
+def listing(prog, parts: list, procs: list, procs_places: dict) -> tuple:
+    """The whole generated program as one readable text (`rulesdsl compile --show`), and
+    {line number from 0: the span of the rules a comment on that line names}, for
+    `annotate`. `procs`: the procedures' lines, with their own such places."""
     out = [f'# {comment_text(prog.title)}, {int(prog.nplayers)} players: generated by '
            'rulesdsl from the rules.',
            "# st: the state (zones, loc, vars, events); fr: the frame [proc, pc, locals,",
@@ -242,25 +270,33 @@ def listing(prog, parts: list, procs: str) -> str:
            "# kept; <FIELD>_OF_CARD: a card field per card id; LINE_<n>, S<n>: places in",
            "# the rules; En: an expression, its locals and variables named as the rules",
            "# name them (written inline elsewhere, over L).", ""]
-    for name, span, text in parts:
-        where = f"  # {rules_place(span)}" if span is not None else ""
+    places = {}
+    for name, span, text, placed in parts:
         if text.startswith("def "):
-            out += [f"# {comment_text(name)}", text, ""]
+            if span is not None:  # a line of the function, counted from its title's
+                places[len(out) + placed] = span
+            out += [f"# {comment_text(name)}", *text.split("\n"), ""]
         else:
-            out.append(f"{name} = {text}{where}")
-    return "\n".join(out + ["", procs])
+            if span is not None:
+                places[len(out) + text.count("\n")] = span
+                text += f"  # {rules_place(span)}"
+            out += f"{name} = {text}".split("\n")
+    out.append("")
+    places.update((len(out) + i, span) for i, span in procs_places.items())
+    return "\n".join(out + procs), places
 
 
-def annotate(text: str, sources: dict) -> str:
-    """Each `# file.rules:N` comment followed by that line of the rules."""
+def annotate(prog, sources: dict) -> str:
+    """The generated listing with each comment that names a line of the rules followed by
+    that line's text."""
     lines_of = {os.path.basename(path): src.splitlines() for path, src in sources.items()}
-
-    def add(m):
-        rules = lines_of.get(m.group(1)) or []
-        k = int(m.group(2))
-        said = rules[k - 1].strip() if 0 < k <= len(rules) else ""
-        return f"{m.group(0)}  {said}" if said else m.group(0)
-    return re.sub(r"(?<=# )([\w.-]+\.rules):(\d+)(?=\)?$)", add, text, flags=re.M)
+    out = prog.generated.split("\n")
+    for i, span in prog.generated_places.items():
+        rules = lines_of.get(os.path.basename(span.path)) or []
+        said = rules[span.line - 1].strip() if 0 < span.line <= len(rules) else ""
+        if said:
+            out[i] += f"  {said}"
+    return "\n".join(out)
 
 
 def summary(prog) -> str:

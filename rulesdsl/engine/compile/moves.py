@@ -10,6 +10,7 @@ from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime.cards import card_cost_source, moves_cost
 from rulesdsl.engine.runtime.work import move_lines
 from rulesdsl.engine.compile.generate import Statement
+from rulesdsl.engine.ir import nodes
 
 
 class Moves:
@@ -84,20 +85,29 @@ class Moves:
         grouping the cards: State.move_all_cards, at the same cost; `general` while a card
         effect runs, and onto the bottom or a zone with a limit."""
         dest = self.xs_or(s.to, to)
+        zone = self.known_zone(s.to)
         if tuple(self.m.resolved.get(id(s.what), ())) != ("builtin", "cards") \
-                or s.bottom or not dest.isdigit() or self.p.zone_capacity[int(dest)]:
+                or s.bottom or zone is None or self.p.zone_capacity[zone]:
             return general
         return ("if not st.effect_depth:",
                 *move_lines(budget, "st.all_cards_cost()", self.ref(s.span, 'S'), "    "),
                 f"    st.move_all_cards({dest})",
                 "else:") + tuple("    " + line for line in general)
 
-    def zone_like(self, e, dest: str) -> Optional[int]:
-        """The zone a move to `e` (source `dest`) lands in, or one just like it: itself
-        where known, a family's first instance (a family's are alike); None where `e`
-        is neither."""
-        if dest.isdigit():
-            return int(dest)
+    def known_zone(self, e) -> Optional[int]:
+        """The zone `e` names where that is known when the game loads (its lowered node
+        is a constant), else None."""
+        if not self.lowering.handles(e) or self.kept(e):
+            return None
+        node = self.lowering.lower(e)
+        return node.value if type(node) is nodes.Const and type(node.value) is int else None
+
+    def zone_like(self, e) -> Optional[int]:
+        """The zone a move to `e` lands in, or one just like it: itself where known, a
+        family's first instance (a family's are alike); None where `e` is neither."""
+        known = self.known_zone(e)
+        if known is not None:
+            return known
         kind, name = self.m.resolved.get(id(e), (None, None))
         if kind != "zone" or type(e) not in (ast.Index, ast.Name):
             return None
@@ -112,7 +122,7 @@ class Moves:
         dest = self.xs_or(s.to, to)
         if self.m.types.get(id(s.what)) != "zone" or s.bottom:
             return general
-        first = self.zone_like(s.to, dest)
+        first = self.zone_like(s.to)
         if first is None or self.p.zone_unordered[first] or self.p.zone_capacity[first]:
             return general
         return (f"_k = {self.xs(s.what)}",
@@ -196,10 +206,10 @@ class Moves:
         if self.m.types.get(id(s.what)) != "card" or s.bottom:
             return None
         place = []  # the zone of a family (hand[p]) is found after the card and its cost
-        first = self.zone_like(s.to, dest)
+        first = self.zone_like(s.to)
         if first is None or self.p.zone_capacity[first]:
             return None
-        if not dest.isdigit():
+        if self.known_zone(s.to) is None:
             place, dest = [f"_d = {dest}"], "_d"
         lines = [f"_c = {self.xs(s.what)}"]
         if words is not None and deferred is None:

@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import sys
 import tempfile
+from types import CodeType
+from typing import Callable, Optional
 
 from rulesdsl.cache import cache_folder
 from rulesdsl.engine import cython_build
+from rulesdsl.engine.budget import Budget
 from rulesdsl.engine.compile import program
+from rulesdsl.engine.compile.generate import compiled
 from rulesdsl.engine.cython_build import NativeUnavailable  # (compile_program's too)
 
 
@@ -39,13 +42,61 @@ def engine_is_native() -> bool:
     return program.ENGINE_BUILT  # built with the state (native_engine.HOT)
 
 
+def _code(mode: str, text: str) -> CodeType:
+    """A piece's code object: what Python made of its text when the compiler compiled it
+    (cached by its text), which says what it defines and reads."""
+    return compiled(text, "eval" if mode == "eval" else "exec")
+
+
+def _functions(code: CodeType) -> list:
+    """The code of every function `code` defines (by `def`, at any depth)."""
+    out = []
+    for c in code.co_consts:
+        if isinstance(c, CodeType):
+            if not c.co_name.startswith("<"):  # not a lambda or a comprehension
+                out.append(c)
+            out += _functions(c)
+    return out
+
+
+def _names_read(code: CodeType) -> set:
+    """The global (and attribute) names `code` and the functions inside it read."""
+    out = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, CodeType):
+            out |= _names_read(c)
+    return out
+
+
+def _with_heads(text: str, code: CodeType, typed: bool, rename: str = "") -> str:
+    """`text` with its functions' `def` lines as the module needs them: the first one
+    named `rename` (if given); with `typed`, every function's `st` the engine's State and
+    the frame's list a list. Each line is found by its function's code (its first line,
+    its name and parameters), not by reading the text."""
+    lines = text.split("\n")
+    for k, fn in enumerate(_functions(code)):
+        params = fn.co_varnames[:fn.co_argcount]
+        line = lines[fn.co_firstlineno - 1]
+        indent = line[:len(line) - len(line.lstrip())]
+        head = f"{indent}def {fn.co_name}({', '.join(params)})"
+        if not line.startswith(head):  # a head this module does not write (a decorator)
+            raise NativeUnavailable(f"no `def` line for {fn.co_name} where its code says")
+        name = rename if rename and k == 0 else fn.co_name
+        if typed and params[:1] == ("st",):
+            params = ("State st",) + (("list " + params[1],) if params[1:] in (("L",), ("fr",))
+                                      else params[1:])
+        lines[fn.co_firstlineno - 1] = f"{indent}def {name}({', '.join(params)})" + \
+            line[len(head):]
+    return "\n".join(lines)
+
+
 def module_text(pieces: list, namespace: dict, typed: bool = False) -> tuple[str, int]:
     """The module for a program's pieces, and the line its procedures start on. `typed`:
     Cython source (.pyx) in which every function's `st` is the engine's State type."""
-    body = "\n".join(text for _, text in pieces)
-    used = set(re.findall(r"\b[A-Za-z_]\w*\b", body))
-    made_by_procs = {name for mode, text in pieces if mode == "procs"
-                     for name in re.findall(r"^def (\w+)\(", text, re.M)}
+    codes = [_code(mode, text) for mode, text in pieces]
+    used = set().union(*map(_names_read, codes))
+    made_by_procs = {fn.co_name for (mode, _), code in zip(pieces, codes) if mode == "procs"
+                     for fn in _functions(code)}
     names = sorted(n for n in namespace if n in used and not n.startswith("__")
                    and n not in made_by_procs)
     out = ["# cython: language_level=3, binding=True" + (", nonecheck=True" if typed else ""),
@@ -55,23 +106,21 @@ def module_text(pieces: list, namespace: dict, typed: bool = False) -> tuple[str
         out += ["from rulesdsl.engine.state cimport State",
                 "from rulesdsl.engine.budget cimport Budget", ""]
     out += ["def make(G):", "    # the names the code reads, bound from the compiler's namespace"]
-    out += [f"    cdef Budget {n}" if typed and re.fullmatch(r"BUDGET\d+", n) else
+    budgets = {name for name, value in namespace.items() if type(value) is Budget}
+    out += [f"    cdef Budget {n}" if typed and n in budgets else
             f"    {n} = None" for n in names]
     made, first_line = [], 0
-    for i, (mode, text) in enumerate(pieces):
+    for i, ((mode, text), code) in enumerate(zip(pieces, codes)):
         if mode == "eval":
             text = f"def _p{i}(st, L):\n    return ({text[len('lambda st, L: '):]})"
+            code = _code("exec", text)
             made.append(f"_p{i}")
         elif mode == "exec":
-            text = re.sub(r"^def \w+\(", f"def _p{i}(", text, count=1)
             made.append(f"_p{i}")
         else:
             first_line = len(out) + 1
             made.append("{" + ", ".join(f"{n!r}: {n}" for n in sorted(made_by_procs)) + "}")
-        if typed:
-            text = re.sub(r"^(\s*)def (\w+)\(st, (L|fr)\)", r"\1def \2(State st, list \3)",
-                          text, flags=re.M)
-            text = re.sub(r"^(\s*)def (\w+)\(st, ", r"\1def \2(State st, ", text, flags=re.M)
+        text = _with_heads(text, code, typed, f"_p{i}" if mode == "exec" else "")
         out += ["    " + line if line else line for line in text.split("\n")] + [""]
     out += ["    def bind():"]
     out += ["        nonlocal " + ", ".join(names)] if names else []
@@ -87,8 +136,8 @@ class Module:
         self.module = module
         self.expected = pieces
         self.first_line = first_line  # the procedures' first line in the module's text
-        self.functions = None
-        self.bind = None
+        self.functions: Optional[list] = None  # from the module's make(G), when first asked
+        self.bind: Callable[[], None] = lambda: None
         self.live = True
 
     def take(self, i: int, mode: str, text: str, namespace: dict):

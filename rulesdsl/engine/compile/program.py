@@ -106,6 +106,7 @@ class Program:
     budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
     pieces: Any = None  # engine.pieces.Pieces: the changing fields of cards, if any
     generated: str = ""  # the generated Python source (rulesdsl compile --show)
+    generated_places: dict = attrs.Factory(dict)  # its line -> the rules' span it names
 
     def label(self, t: str, v) -> str:
         return self.labeller(t, v)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast as py
 import builtins
-import re
 from typing import Optional
 
 from rulesdsl.lang import ast
@@ -38,6 +37,12 @@ LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
 _ARITH = {"+", "-", "*"}
 
 
+def identifier_part(stem: str) -> str:
+    """`stem` with every character but ASCII letters, digits and `_` made `_`: a part
+    of a name in generated code, whatever the rules named."""
+    return "".join(ch if ch.isalnum() and ch.isascii() else "_" for ch in stem)
+
+
 class GeneratedTooLarge(Exception):
     """The rules would generate more Python than the generated_code limit: compiling it
     would take memory out of all proportion to the file, so the closures run the game."""
@@ -58,6 +63,9 @@ class Source:
         self.function_lines = {}  # id(generated function) -> (it, its lines)
         self.memo_fns = {}  # "memo_<definition>_<arity>" -> its generated memo function
         self.temps = 0
+        self.known_parts = {}  # id(node) -> (node, its closure, its Python or None)
+        self.frame_calls = {}  # "Kn(st, L)" -> the function it calls (frame_call)
+        self.pads = set()  # (phase or None, arguments): paddings the calls name (pad_name)
         self.xs_depth = 0  # operators nested in the expression being generated
         self.define_fns = {}  # definition -> its generated function's name (or None)
         self.define_inline = {}  # simple definition -> (its value's source, parameters)
@@ -71,7 +79,7 @@ class Source:
         key = id(obj)
         name = self.ns_ids.get(key)
         if name is None:  # letters of the rules' names only: the text is Python
-            name = re.sub(r"[^A-Za-z0-9_]", "_", stem) + str(len(self.ns))
+            name = identifier_part(stem) + str(len(self.ns))
             while name in self.ns:
                 name += "_"
             self.ns[name] = obj
@@ -84,8 +92,7 @@ class Source:
         would share it."""
         name = self.ns_ids.get(id(obj))
         if name is None:
-            base = "".join(ch if ch.isalnum() and ch.isascii() else "_"
-                           for ch in stem).upper().strip("_") or "K"
+            base = identifier_part(stem).upper().strip("_") or "K"
             if base[0].isdigit():
                 base = "_" + base
             name, k = base, 2
@@ -98,8 +105,7 @@ class Source:
     def temp(self, stem: str = "t") -> str:
         """A fresh temporary of generated code, named after what it holds."""
         self.temps += 1
-        stem = "".join(ch if ch.isalnum() and ch.isascii() else "_" for ch in stem)
-        return f"_{stem}{self.temps}"
+        return f"_{identifier_part(stem)}{self.temps}"
 
     def closure_of(self, node: nodes.Node):
         """The interpreter's closure of a lowered node (for the Python back end, where a
@@ -109,6 +115,16 @@ class Source:
             return self.interpreter.closure(node)
         finally:
             self.generate = saved
+
+    def opaque_ast(self, node: nodes.Opaque, depth: int) -> py.expr:
+        """An Opaque part as a Python tree: a statement's value as the compiler chose to
+        write it (Flow.written_as), else as `xs_or` writes it over the closure compiled
+        for it already (Flow.value_part); any other as `source_ast`."""
+        known = self.known_parts.get(id(node))
+        if known is not None and known[0] is node:
+            text = known[2] if known[2] is not None else self.xs_or(node.source, known[1])
+            return py.parse(text, mode="eval").body
+        return self.source_ast(node.source, depth)
 
     def source_ast(self, e, depth: int) -> py.expr:
         """A part of a lowered expression that lowering left to the compiler, as a Python
@@ -128,7 +144,7 @@ class Source:
         return py.parse(text, mode="eval").body
 
     def closure_call(self, e) -> str:
-        return self.ref(self.expr(e)) + "(st, L)"
+        return self.frame_call(self.expr(e))
 
     # ------------------------------------------------------------------ entry points
     def generated_lambda(self, e, text: str):
@@ -138,7 +154,7 @@ class Source:
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
         self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
-                               f"lambda st, L: {text}"))
+                               f"lambda st, L: {text}", None))
         self.lambda_sources[id(f)] = (f, text)
         return f
 
@@ -154,7 +170,7 @@ class Source:
             f = self.materialize(text, "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
-        self.generated.append((title, span, text))
+        self.generated.append((title, span, text, 1))  # its place beside its `def`
         self.lambda_sources[id(f)] = (f, python.unparse(tree))
         return f
 
@@ -173,11 +189,9 @@ class Source:
             return made
         if mode == "eval":
             return eval(code, self.ns)
-        scope = {}
-        exec(code, self.ns, self.ns if mode == "procs" else scope)
-        if mode == "procs":
-            return {name: self.ns[name] for name in re.findall(r"^def (\w+)\(", text, re.M)}
-        return next(iter(scope.values()))
+        scope: dict = {}  # what the text defines, in the namespace it reads
+        exec(code, self.ns, scope)
+        return scope if mode == "procs" else next(iter(scope.values()))
 
     def known_as(self, f, text: str):
         """Note that closure `f` computes the expression `text`: call_source writes that
@@ -197,24 +211,31 @@ class Source:
         known = self.lambda_sources.get(id(f))
         if known is not None and known[0] is f:
             return f"({known[1]})"
-        return self.ref(f) + "(st, L)"
+        return self.frame_call(f)
+
+    def frame_call(self, f) -> str:
+        """`Kn(st, L)`: a call of `f` over the state and the frame's locals, noted so that
+        body_of_call knows what a text of this form calls."""
+        text = self.ref(f) + "(st, L)"
+        self.frame_calls[text] = f
+        return text
 
     def generated_function(self, lines: list, title: str, span):
         """The one function `lines` define, compiled in the program's namespace and noted
-        for --show; None if Python cannot compile it (then the closures do the work)."""
+        for --show under `title` (which names the place of `span` in the rules, if any);
+        None if Python cannot compile it (then the closures do the work)."""
         source = "\n".join(lines)
         try:
             f = self.materialize(source, "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return None
-        self.generated.append((title, span, source))
+        self.generated.append((title, span, source, 0))  # its place in its title
         self.function_lines[id(f)] = (f, lines)
         return f
 
     def body_of_call(self, text: str) -> Optional[list]:
         """The body lines of the generated function a source `Kn(st, L)` calls, or None."""
-        m = re.fullmatch(r"([A-Za-z_]\w*)\(st, L\)", text)
-        f = self.ns.get(m.group(1)) if m else None
+        f = self.frame_calls.get(text)
         made = self.function_lines.get(id(f))
         return made[1][1:] if made is not None and made[0] is f else None
 
@@ -291,7 +312,7 @@ class Source:
         if t == "card":
             c = self.temp()
             return f"([] if ({c} := {self.xs(e)}) is None else [{c}])"
-        return self.ref(closure) + "(st, L)"
+        return self.frame_call(closure)
 
     def label_source(self, t: str, e) -> str:
         """How a value of type `t` reads in a text (the labeller, inlined)."""
@@ -368,7 +389,8 @@ class Source:
         title = f"W{len(self.generated)}"
         render = self.generated_function(
             [f"def {title}({', '.join(params)}):",
-             f"    return ({', '.join(rendered)},)"], title, texts[0].span)
+             f"    return ({', '.join(rendered)},)"],
+            f"{title}, words at {rules_place(texts[0].span)}", texts[0].span)
         if render is None:
             return None
         values = [self.xs(part) for _, part in holes.values()] + \
@@ -461,9 +483,11 @@ the others stay closures."""
         kind's `playable by` condition inline (as the closure: none is not playable, a
         kind without a condition always is). None where the seat is not a plain local
         (the closure reads it only for kinds with a condition)."""
-        seat = self.xs(e.args[1])
-        if not re.fullmatch(r"L\[\d+\]", seat):
+        who = e.args[1]
+        if type(who) is not ast.Name or self.m.resolved[id(who)][0] != "local" or \
+                self.xs_depth >= MAX_DEPTH:
             return None
+        seat = self.xs(who)
         fn = self.playable_fn
         if fn is None:
             kinds: dict = {}  # (condition, slots) -> the kinds it decides

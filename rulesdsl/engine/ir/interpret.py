@@ -9,7 +9,7 @@ from typing import Any, Callable, Protocol
 
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.numbers import MAX_INT, range_list, too_big
+from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
 
 Closure = Callable[[Any, Any], Any]
 
@@ -289,6 +289,67 @@ class Interpreter:
     def c_End(self, node: n.End) -> Closure:
         pile, i = self.part(node.pile), node.index
         return lambda st, L: (lambda s: s[i] if s else None)(pile(st, L))
+
+    # ------------------------------------------------------------------ operations
+    def operation(self, op: n.Operation) -> Callable[[Any, Any], None]:
+        """An operation as an instruction `f(st, fr)` over the state and the frame."""
+        return getattr(self, "o_" + type(op).__name__)(op)
+
+    def o_SetLocal(self, op: n.SetLocal) -> Callable[[Any, Any], None]:
+        slot, f, sign, span = op.slot, self.part(op.value), op.sign, op.span
+        if not sign:
+            def set_local(st, fr):
+                fr[2][slot] = f(st, fr[2])
+            return set_local
+
+        def change_local(st, fr):
+            L = fr[2]
+            L[slot] = checked(L[slot] + sign * f(st, L), span)
+        return change_local
+
+    def o_SetVar(self, op: n.SetVar) -> Callable[[Any, Any], None]:
+        idx, f, sign, span = self.closure(op.at), self.part(op.value), op.sign, op.span
+        if not sign:
+            def set_var(st, fr):
+                L = fr[2]
+                st.vars[idx(st, L)] = f(st, L)
+            return set_var
+
+        def change_var(st, fr):
+            L = fr[2]
+            i = idx(st, L)
+            st.vars[i] = checked(st.vars[i] + sign * f(st, L), span)
+        return change_var
+
+    def o_Jump(self, op: n.Jump) -> Callable[[Any, Any], None]:
+        target = op.target
+
+        def jump(st, fr):
+            fr[1] = target
+        return jump
+
+    def o_JumpUnless(self, op: n.JumpUnless) -> Callable[[Any, Any], None]:
+        c, target = self.part(op.cond), op.target
+
+        def test(st, fr):
+            if not c(st, fr[2]):
+                fr[1] = target
+        return test
+
+    def o_Return(self, op: n.Return) -> Callable[[Any, Any], None]:
+        return lambda st, fr: st.return_from(fr)
+
+    def o_CallPhase(self, op: n.CallPhase) -> Callable[[Any, Any], None]:
+        pid, args = op.proc, [self.part(a) for a in op.args]
+
+        def call(st, fr):
+            L = fr[2]
+            st.call(pid, [a(st, L) for a in args], False)
+        return call
+
+    def o_Log(self, op: n.Log) -> Callable[[Any, Any], None]:
+        text = self.part(op.text)
+        return lambda st, fr: st._events.append(("text", text(st, fr[2])))
 
 
 def _simple(node: n.Node) -> bool:

@@ -8,7 +8,7 @@ be none. `span` is the place in the rules an error names."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 import attrs
 
@@ -345,3 +345,64 @@ def leaf_name(node: Node) -> Optional[str]:
     if isinstance(node, VarAt):
         return node.at.name
     return None
+
+
+# ---------------------------------------------------------------- operations
+@attrs.frozen(eq=False)
+class Operation:
+    """A statement of a procedure: it changes the frame or the game, and gives nothing."""
+    span: Any
+    leaves: ClassVar[bool] = False  # does it change the frames (the procedure stops)?
+
+
+@attrs.frozen(eq=False)
+class SetLocal(Operation):
+    """`let x = v`, `set x = v` (`sign` 0) or `set x += v` / `-= v` (`sign` 1 / -1, the sum
+    checked against the bound): slot `slot` of the frame."""
+    slot: int
+    value: Node
+    sign: int = 0
+
+
+@attrs.frozen(eq=False)
+class SetVar(Operation):
+    """`set v[k] = x` (`sign` 0), `+= x`, `-= x` (1, -1: checked): the variable instance
+    `at` gives (its index first, then the value, as the rules read)."""
+    at: Node
+    value: Node
+    sign: int = 0
+
+
+@attrs.frozen(eq=False)
+class Jump(Operation):
+    """Go on at instruction `target` of the procedure."""
+    target: int
+
+
+@attrs.frozen(eq=False)
+class JumpUnless(Operation):
+    """Go on at instruction `target` unless `cond` holds (else at the next one)."""
+    cond: Node
+    target: int
+
+
+@attrs.frozen(eq=False)
+class Return(Operation):
+    """The procedure ends: its frame goes (and any card effect's above it)."""
+    leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class CallPhase(Operation):
+    """A phase called with `args` (`proc`: its number), unless phases are nested
+    `depth_limit` deep already (R004)."""
+    proc: int
+    args: tuple
+    depth_limit: int
+    leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class Log(Operation):
+    """`log "..."`: the entry `("text", words)` in the game's events."""
+    text: Node

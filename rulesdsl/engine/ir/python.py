@@ -44,8 +44,11 @@ class Host(Protocol):
     def temp(self, stem: str = "t") -> str:
         """A fresh temporary's name."""
 
-    def source_ast(self, e: Any, depth: int) -> py.expr:
+    def opaque_ast(self, node: n.Opaque, depth: int) -> py.expr:
         """A checked expression not lowered yet (an Opaque node), as Python."""
+
+    def pad(self, proc: int, nargs: int) -> str:
+        """The name of the Nones that make `nargs` arguments phase `proc`'s locals."""
 
     def closure_of(self, node: n.Node) -> Callable:
         """The interpreter's closure of `node`."""
@@ -185,7 +188,7 @@ class PythonBackEnd:
         return index(state("vars"), const(node.index))
 
     def p_Opaque(self, node: n.Opaque, depth: int) -> py.expr:
-        return self.host.source_ast(node.source, depth)
+        return self.host.opaque_ast(node, depth)
 
     # ------------------------------------------------------------------ reads
     def p_Instance(self, node: n.Instance, depth: int) -> py.expr:
@@ -391,6 +394,72 @@ class PythonBackEnd:
         return if_else(walrus(s, self.emit(node.pile, depth)),
                        index(name(s), const(node.index)), const(None))
 
+    # ------------------------------------------------------------------ operations
+    def statements(self, op: n.Operation) -> list:
+        """An operation as Python statements over `st`, `fr` and its locals `L`."""
+        return getattr(self, "s_" + type(op).__name__)(op)
+
+    def lines(self, op: n.Operation) -> tuple:
+        """An operation's statements as lines of text (its own tree, written out)."""
+        return tuple(line for stmt in self.statements(op)
+                     for line in py.unparse(py.fix_missing_locations(stmt)).split("\n"))
+
+    def changed(self, target: py.expr, old: py.expr, op: n.SetLocal | n.SetVar) -> list:
+        """`target = old + sign * value`, the sum checked against the bound first."""
+        v = py.Name("_v", py.Store())
+        total = py.BinOp(old, py.Add(), py.BinOp(const(op.sign), py.Mult(),
+                                                 self.emit(op.value, 0)))
+        within = chain(py.UnaryOp(py.USub(), name("MAX_INT")), name("_v"), name("MAX_INT"),
+                       "<=")
+        return [py.Assign([v], total),
+                py.If(py.UnaryOp(py.Not(), within),
+                      [py.Expr(call("_too_big", self.place(op.span)))], []),
+                py.Assign([target], name("_v"))]
+
+    def s_SetLocal(self, op: n.SetLocal) -> list:
+        target = py.Subscript(name("L"), const(op.slot), py.Store())
+        if not op.sign:
+            return [py.Assign([target], self.emit(op.value, 0))]
+        return self.changed(target, frame_local(op.slot), op)
+
+    def s_SetVar(self, op: n.SetVar) -> list:
+        out: list = [py.Assign([py.Name("_k", py.Store())], self.emit(op.at, 0))]
+        target = py.Subscript(state("vars"), name("_k"), py.Store())
+        if not op.sign:
+            return out + [py.Assign([target], self.emit(op.value, 0))]
+        return out + self.changed(target, index(state("vars"), name("_k")), op)
+
+    def s_Return(self, op: n.Return) -> list:
+        """Machine.return_from inline for the usual return (this frame on top, not a card
+        effect's: nothing to count down); anything else goes through it."""
+        frames = name("_F")
+        usual = both(py.Compare(index(frames, const(-1)), [py.Is()], [name("fr")]),
+                     py.UnaryOp(py.Not(), index(name("fr"), const(3))))
+        return [py.Assign([py.Name("_F", py.Store())], state("frames")),
+                py.If(usual, [py.Expr(py.Call(py.Attribute(frames, "pop", py.Load()), [], []))],
+                      [py.Expr(py.Call(state("return_from"), [name("fr")], []))])]
+
+    def s_CallPhase(self, op: n.CallPhase) -> list:
+        """Machine.call inline: the frame with its locals padded to the phase's slots (too
+        deep: Machine.call says so)."""
+        def values() -> py.List:
+            return py.List([copy.deepcopy(v) for v in args], py.Load())
+        args = [self.emit(a, 0) for a in op.args]
+        frames = name("_F")
+        pad = name(self.host.pad(op.proc, len(op.args)))
+        frame = py.List([const(op.proc), const(0), py.BinOp(values(), py.Add(), pad), const(0)],
+                        py.Load())
+        return [py.Assign([py.Name("_F", py.Store())], state("frames")),
+                py.If(py.Compare(call("len", frames), [py.GtE()], [const(op.depth_limit)]),
+                      [py.Expr(py.Call(state("call"), [const(op.proc), values(), const(False)],
+                                       []))], []),
+                py.Expr(py.Call(py.Attribute(frames, "append", py.Load()), [frame], []))]
+
+    def s_Log(self, op: n.Log) -> list:
+        entry = py.Tuple([const("text"), self.emit(op.text, 0)], py.Load())
+        return [py.Expr(py.Call(py.Attribute(state("_events"), "append", py.Load()), [entry],
+                                []))]
+
 
 def _temp_stem(node: n.Node, default: str) -> str:
     return n.leaf_name(node) or default
@@ -422,6 +491,27 @@ def _read_key(node: py.Subscript) -> Optional[tuple]:
             isinstance(value.value, py.Name) and value.value.id == "st":
         return ("vars", node.slice.value)
     return None
+
+
+def frame_slots(tree: py.expr) -> Optional[set]:
+    """The slots of the frame `tree` reads (`L[k]`), or None where it reaches the frame
+    otherwise (hands `L` to a closure, reads a slot it computes)."""
+    slots, others = set(), 0
+    for node in py.walk(tree):
+        if isinstance(node, py.Name) and node.id == "L":
+            others += 1
+        elif isinstance(node, py.Subscript):
+            key = _read_key(node)
+            if key is not None and key[0] == "L":
+                slots.add(key[1])
+                others -= 1  # its `L` is this read's
+    return slots if others == 0 else None
+
+
+def with_locals(tree: py.expr, names: dict) -> py.expr:
+    """A copy of `tree` reading slot k of the frame as the name `names[k]`."""
+    return _NamedReads({("L", k): local for k, local in names.items()}).visit(
+        copy.deepcopy(tree))
 
 
 def named_function(fn: str, tree: py.expr, names: dict) -> py.Module:
