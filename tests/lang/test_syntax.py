@@ -196,6 +196,8 @@ STMTS = [
      '(If [[a {(Win p)}] [b {(EndGame)}]] {(Return)})'),
     ('if a { break }', '(If [[a {(Break)}]])'),
     ('repeat { round } until done', '(Repeat {(CallStmt round)} done)'),
+    ('sequence longest { turn }', '(Sequence _ {(CallStmt turn)})'),
+    ('sequence most used + 1 { turn }', '(Sequence (+ used 1) {(CallStmt turn)})'),
     ('while size(stock) > 0 { cancel }', '(While (> (Call size [stock]) 0) {(Cancel)})'),
     ('for c in Colour where c != red { }', '(For c Colour (!= c red) {})'),
     ('turns p from seat(0) skip if passed[p] until done { }',

@@ -8,6 +8,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import Proc
 from rulesdsl.engine.compile.generate import Statement
+from rulesdsl.engine.sequences import Region, SequenceEnd
 
 # Machine.return_from inline for the usual return (this frame on top, not a card effect's:
 # nothing to count down); anything else goes through it
@@ -39,6 +40,7 @@ class Flow:
         self.stmts = []  # each instruction's source form, or None (see generate.py)
         self.loops = []  # (break jump indexes list)
         self.named_cards = []  # the card choices around the statement compiled (respond)
+        self.sequences = []  # its `sequence` statements, as sequences.Region
         self.context_node = node
         if isinstance(node, ast.Phase):
             body = node.body
@@ -70,6 +72,8 @@ class Flow:
         proc.spans = self.spans
         proc.stmts = self.stmts
         proc.nslots = self.nslots
+        proc.sequences = self.sequences
+        self.p.sequences = self.p.sequences or bool(self.sequences)
 
     def hidden_slot(self) -> int:
         s = self.nslots
@@ -289,6 +293,14 @@ class Flow:
                       f"L[{cur}] = (_n + 1) % {n}"]
         self.place(head, step, Statement("do", tuple(lines)))
         self.loop_end(head)
+
+    def s_Sequence(self, s: ast.Sequence):
+        """The block as it runs in play, ended by an instruction a trial stops at; the
+        decisions inside are narrowed by the machine (engine/sequences.py)."""
+        region = Region(self.here(), self.expr(s.key) if s.key is not None else None, s.span)
+        self.block(s.body)
+        region.end = self.emit(SequenceEnd(region), s.span)
+        self.sequences.append(region)
 
     def s_Break(self, s: ast.Break):
         self.loops[-1].append(self.jump_placeholder(s.span))

@@ -299,3 +299,13 @@ class Swap:
     span: Span = span_field()
     a: object = None
     b: object = None
+
+
+@node
+class Sequence:
+    """The decisions in the block are one sequence, and only those that begin a best
+    sequence are open: the longest (`key` none), or one that ends with the most of `key`.
+    Example: `sequence most pips { repeat { ask p { ... } } until size(dice) == 0 }`"""
+    span: Span = span_field()
+    key: object = None
+    body: Optional[Block] = None

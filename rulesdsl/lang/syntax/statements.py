@@ -157,3 +157,7 @@ class StatementRules(Rules):
 
     def swap_stmt(self, meta, a, b):
         return ast.Swap(self._span(meta), a, b)
+
+    def sequence_stmt(self, meta, goal, body):
+        key = None if isinstance(goal, Token) and goal.type == "LONGEST" else goal
+        return ast.Sequence(self._span(meta), key, body)
