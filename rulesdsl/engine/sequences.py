@@ -9,6 +9,9 @@ sequence it begins is as good as the best of all (the most decisions, or the mos
 at the end). Trials never replay the game: a copy runs on from the decision, and the
 sequence's end instruction stops it there (`State.exploring` names the frame and region).
 
+`sequence most KEY up to BOUND` tells the most KEY can be: a trial stops at the first way
+that reaches it, which makes the usual case (every die can be used) cheap.
+
 Every move tried spends one unit of the decision's work budget (R005), a trial runs no
 deeper than 200 decisions, and a trial that draws a random number or reaches another
 player's decision is an error in the rules (R033): it would tell the player what chance or
@@ -28,15 +31,18 @@ DEEPEST = 200  # decisions in one sequence's trial, as phases nest
 
 class Region:
     """One `sequence` statement of a procedure: its instructions start..end (end is its
-    SequenceEnd), and its goal: None for the longest, else KEY as a closure (st, L)."""
+    SequenceEnd), and its goal: None for the longest, else KEY as a closure (st, L); with
+    `up to`, the local slot that holds the most KEY can be."""
 
-    __slots__ = ("start", "end", "key", "span")
+    __slots__ = ("start", "end", "key", "span", "bound_slot")
 
-    def __init__(self, start: int, key: Optional[Callable], span):
+    def __init__(self, start: int, key: Optional[Callable], span,
+                 bound_slot: Optional[int] = None):
         self.start = start
         self.end = start
         self.key = key
         self.span = span
+        self.bound_slot = bound_slot
 
     def holds(self, pc: int) -> bool:
         """Is a frame at pc inside it? (a caller's pc is where it resumes: at most end)"""
@@ -81,7 +87,8 @@ def narrow(st) -> None:
     if len(options) < 2:
         return
     depth, region = found
-    values = [_best_after(st, seat, o, depth, region, 0) for o in options]
+    bound = None if region.bound_slot is None else st.frames[depth][2][region.bound_slot]
+    values = [_best_after(st, seat, o, depth, region, 0, bound) for o in options]
     best = max(values)
     kept = [o for o, v in zip(options, values) if v == best]
     if len(kept) < len(options):
@@ -89,9 +96,11 @@ def narrow(st) -> None:
         st._actions = None
 
 
-def _best_after(st, seat: int, option: tuple, depth: int, region: Region, made: int):
+def _best_after(st, seat: int, option: tuple, depth: int, region: Region, made: int,
+                bound=None):
     """The best goal any sequence reaches that goes on with `option` from st, where `made`
-    decisions of the sequence are behind: (reached, value), so that none is the least."""
+    decisions of the sequence are behind: (reached, value), so that none is the least.
+    With a bound, the first way found that reaches it is the best: no other is tried."""
     budget = st.prog.budget
     budget.work -= 1
     if budget.work < 0:
@@ -112,13 +121,23 @@ def _best_after(st, seat: int, option: tuple, depth: int, region: Region, made: 
         if region.key is None:
             return (True, made + 1)
         value = region.key(trial, locals_)
+        if bound is not None and value is not None and value > bound:
+            _refuse(f"a sequence made {value}, more than the {bound} it can make at most "
+                    "(its `up to`)", region, "give a bound no way of playing can pass")
         return (value is not None, value or 0)
     who, options = trial.pending
     if who != seat:
         _refuse(f"a sequence of {seat_label(seat)}'s moves reached a decision of "
                 f"{seat_label(who)}'s", region,
                 "a sequence is one player's moves: let the others decide after it")
-    return max(_best_after(trial, seat, o, depth, region, made + 1) for o in options)
+    best = (False, 0)
+    for o in options:
+        value = _best_after(trial, seat, o, depth, region, made + 1, bound)
+        if value > best:
+            best = value
+            if bound is not None and value == (True, bound):
+                break  # none can do better
+    return best
 
 
 def _refuse(message: str, region: Region, hint: str):

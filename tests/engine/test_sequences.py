@@ -15,7 +15,7 @@ import rulesdsl
 from rulesdsl.lang.errors import RuntimeRulesError
 
 GAME = Path(__file__).resolve().parent / "rules" / "sequences.rules"
-MOST_SUM, MOST_TOKENS = 0, 1
+MOST_SUM, MOST_TOKENS, MOST_SUM_UP_TO_6 = 0, 1, 2
 LIMIT = 6  # the most a turn may hold
 
 
@@ -61,10 +61,15 @@ def reference_options(goal: int, total: int, pool: frozenset) -> list:
     return sorted(f"t{v}" if v else "stop" for v, x in values.items() if x == best)
 
 
+def reference_goal(goal: int) -> int:
+    return MOST_SUM if goal == MOST_SUM_UP_TO_6 else goal
+
+
 # ------------------------------------------------------------------ tests
 @pytest.mark.parametrize("engine", ["closures", "generated"])
-def test_the_most_of_a_sum_leaves_no_stop_while_more_fits(engine):
-    s = loaded(MOST_SUM, engine).new_game(2, 1)
+@pytest.mark.parametrize("goal", [MOST_SUM, MOST_SUM_UP_TO_6])
+def test_the_most_of_a_sum_leaves_no_stop_while_more_fits(engine, goal):
+    s = loaded(goal, engine).new_game(2, 1)
     assert labels(s) == ["t1", "t2", "t3", "t5", "t4", "t6"]  # each reaches 6; stop does not
     s.apply("t5")
     assert labels(s) == ["t1"]       # 5 + 1: stop would leave 5
@@ -84,7 +89,7 @@ def test_the_longest_sequence_takes_the_most_tokens(engine):
     assert labels(s) == ["t2"]
 
 
-@pytest.mark.parametrize("goal", [MOST_SUM, MOST_TOKENS])
+@pytest.mark.parametrize("goal", [MOST_SUM, MOST_TOKENS, MOST_SUM_UP_TO_6])
 def test_options_match_a_brute_force_over_random_games_on_both_engines(goal):
     engines = {e: loaded(goal, e) for e in ("closures", "generated")}
     for seed in range(25):
@@ -94,7 +99,7 @@ def test_options_match_a_brute_force_over_random_games_on_both_engines(goal):
         while not states["closures"].is_over:
             s = states["closures"]
             pool = frozenset(int(x[1:]) for x in s.zone("pool"))
-            expected = reference_options(goal, total, pool)
+            expected = reference_options(reference_goal(goal), total, pool)
             for e, st in states.items():
                 assert sorted(labels(st)) == expected, (goal, seed, e, s.history)
             choice = rng.choice(expected)
@@ -180,3 +185,36 @@ def test_a_sequence_without_end_stops_past_200_decisions(tmp_path):
     with pytest.raises(RuntimeRulesError) as e:
         rulesdsl.load(str(path)).new_game(2, 1)
     assert e.value.code == "R033" and "past 200 decisions" in str(e.value)
+
+
+PAST_THE_BOUND = """
+game "Bound"
+players 2
+flow main
+phase main {
+  let n = 0
+  sequence most n up to 1 {
+    ask seat(0) "one?" { "one" { set n += 1 } "none" { } }
+    ask seat(0) "two?" { "two" { set n += 1 } "none" { } }
+  }
+}
+"""
+
+
+def test_a_bound_that_a_way_of_playing_passes_is_an_error(tmp_path):
+    path = tmp_path / "bound.rules"
+    path.write_text(PAST_THE_BOUND)
+    with pytest.raises(RuntimeRulesError) as e:
+        rulesdsl.load(str(path)).new_game(2, 1)
+    assert e.value.code == "R033" and "more than the 1 it can make at most" in str(e.value)
+
+
+def test_a_bound_spares_the_trials_a_full_search_makes():
+    def tried(goal):
+        s = loaded(goal, "generated").new_game(2, 1)
+        budget = s.prog.budget
+        budget.refill()
+        s.pending = None  # the first decision's options again, counting the trials
+        s.options()
+        return budget.work_limit - budget.work
+    assert tried(MOST_SUM_UP_TO_6) * 2 < tried(MOST_SUM)  # work: the moves tried, and more

@@ -198,6 +198,7 @@ STMTS = [
     ('repeat { round } until done', '(Repeat {(CallStmt round)} done)'),
     ('sequence longest { turn }', '(Sequence _ {(CallStmt turn)})'),
     ('sequence most used + 1 { turn }', '(Sequence (+ used 1) {(CallStmt turn)})'),
+    ('sequence most used up to 12 { turn }', '(Sequence used {(CallStmt turn)} 12)'),
     ('while size(stock) > 0 { cancel }', '(While (> (Call size [stock]) 0) {(Cancel)})'),
     ('for c in Colour where c != red { }', '(For c Colour (!= c red) {})'),
     ('turns p from seat(0) skip if passed[p] until done { }',

@@ -297,7 +297,16 @@ class Flow:
     def s_Sequence(self, s: ast.Sequence):
         """The block as it runs in play, ended by an instruction a trial stops at; the
         decisions inside are narrowed by the machine (engine/sequences.py)."""
-        region = Region(self.here(), self.expr(s.key) if s.key is not None else None, s.span)
+        bound_slot = None
+        if s.bound is not None:  # worked out once, as the sequence starts
+            bound, bound_slot = self.expr(s.bound), self.hidden_slot()
+
+            def keep_bound(st, fr):
+                fr[2][bound_slot] = bound(st, fr[2])
+            self.emit(keep_bound, s.bound.span, Statement(
+                "do", (f"L[{bound_slot}] = {self.xs_or(s.bound, bound)}",)))
+        region = Region(self.here(), self.expr(s.key) if s.key is not None else None, s.span,
+                        bound_slot)
         self.block(s.body)
         region.end = self.emit(SequenceEnd(region), s.span)
         self.sequences.append(region)

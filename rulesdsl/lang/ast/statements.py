@@ -304,8 +304,10 @@ class Swap:
 @node
 class Sequence:
     """The decisions in the block are one sequence, and only those that begin a best
-    sequence are open: the longest (`key` none), or one that ends with the most of `key`.
-    Example: `sequence most pips { repeat { ask p { ... } } until size(dice) == 0 }`"""
+    sequence are open: the longest (`key` none), or one that ends with the most of `key`,
+    which never passes `bound` where one is given. Example:
+    `sequence most pips up to sum(dice) { while ... { ask p { ... } } }`"""
     span: Span = span_field()
     key: object = None
     body: Optional[Block] = None
+    bound: object = None

@@ -233,6 +233,8 @@ class Statements:
                      ["write one sequence around all the moves, with the goal of the outer"])
         if s.key is not None:
             self.expect("int", self.expr(s.key), s.key, "what a sequence makes the most of")
+        if s.bound is not None:
+            self.expect("int", self.expr(s.bound), s.bound, "the most a sequence can make")
         saved = self.scope.loop_depth, self.scope.in_sequence
         self.scope.loop_depth, self.scope.in_sequence = 0, True
         assert s.body is not None  # the grammar gives every sequence its block

@@ -158,6 +158,8 @@ class StatementRules(Rules):
     def swap_stmt(self, meta, a, b):
         return ast.Swap(self._span(meta), a, b)
 
-    def sequence_stmt(self, meta, goal, body):
-        key = None if isinstance(goal, Token) and goal.type == "LONGEST" else goal
-        return ast.Sequence(self._span(meta), key, body)
+    def sequence_stmt(self, meta, _longest, body):
+        return ast.Sequence(self._span(meta), None, body)
+
+    def sequence_most_stmt(self, meta, key, bound, body):
+        return ast.Sequence(self._span(meta), key, body, bound)
