@@ -876,6 +876,7 @@ PLAYERS = {
     "condottiere_edition2": Condottiere,
     "intrige": Intrige,
     "checkers": Checkers,
+    "checkers_most": Checkers,
     "connect_four": ConnectFour,
     "crazy_eights": CrazyEights,
     "gops": Gops,
