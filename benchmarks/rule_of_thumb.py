@@ -842,6 +842,33 @@ class Coup(RuleOfThumb):
         return self.pick(labels)
 
 
+class Backgammon(RuleOfThumb):
+    """Bear off; hit a blot; make a point (land on my lone checker); don't leave a blot
+    behind; else move the rearmost checker."""
+
+    def decide(self, seen, labels):
+        foe = seat_name(1 - seen.me)
+
+        def pip(k):
+            return {0: "off", 25: "bar"}.get(k, f"p{k}")
+
+        def mine(k):
+            return seen.var(f"checkers[{seen.my}, {pip(k)}]", 0)
+
+        def theirs(k):  # the opponent's checkers on my point k
+            return seen.var(f"checkers[{foe}, {pip(25 - k)}]", 0)
+
+        def key(lab):
+            src, dst = lab.split("/")
+            a = 25 if src == "bar" else int(src)
+            if dst == "off":
+                return (3, True, a)
+            b = int(dst)
+            gain = 2 if theirs(b) == 1 else 1 if mine(b) == 1 else 0
+            return (gain, mine(a) != 2 or a == 25, a)
+        return self.best(labels, key)
+
+
 PLAYERS = {
     "triumvirat": Triumvirat,
     "ivanhoe": Ivanhoe,
@@ -849,6 +876,7 @@ PLAYERS = {
     "condottiere_edition2": Condottiere,
     "intrige": Intrige,
     "checkers": Checkers,
+    "checkers_most": Checkers,
     "connect_four": ConnectFour,
     "crazy_eights": CrazyEights,
     "gops": Gops,
@@ -864,6 +892,7 @@ PLAYERS = {
     "skull": Skull,
     "hanabi": Hanabi,
     "coup": Coup,
+    "backgammon": Backgammon,
 }
 
 

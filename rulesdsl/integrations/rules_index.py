@@ -44,7 +44,8 @@ KEYWORD_NODES = {
     "is": ast.IsKind, "about": ast.About, "title": ast.Title, "text": ast.Explain,
     "internal": ast.Internal, "show": ast.Show, "look": ast.Look, "together": ast.AskTogether,
     "grid": ast.Grid, "hex": ast.Grid, "roll": ast.Roll, "cooperative": ast.Players,
-    "holds": ast.RevealFact, "lacks": ast.RevealFact,
+    "holds": ast.RevealFact, "lacks": ast.RevealFact, "sequence": ast.Sequence,
+    "longest": ast.Sequence,
 }
 
 # what each declaration is called in a hover and a symbol list

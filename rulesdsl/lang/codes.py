@@ -54,14 +54,15 @@ FAMILIES = (
                            "piece's field that never changes, E304)"),
     Family("E400", "E402", "arity: arguments, indexes, deck entry values"),
     Family("E500", "E503", "duplicates, and `override` of nothing"),
-    Family("E600", "E612", "structure: missing header, bad ranges, recursion, decisions in "
+    Family("E600", "E613", "structure: missing header, bad ranges, recursion, decisions in "
                            "setup, misplaced break/cancel/random, option defaults that are not "
                            "plain values, too many zone or variable instances (E608), labels "
                            "past the `card_labels` or `long_texts` limit, counted from the "
                            "file (E609), a `show ... if` that reads what changes in play "
                            "(E610), a deal in setup the pile cannot fit at the most players "
                            "(E611), a cooperative game's payoff that depends on the player "
-                           "(E612)"),
+                           "(E612), a `sequence` inside another or holding another player's "
+                           "decision (E613)"),
     Family("E699", "E699", "a construct the checker does not know: a bug in rulesdsl, to "
                            "report with the file"),
     Family("W700", "W707", "warnings: unused declarations (W700), phases never run (W701), a "
@@ -73,11 +74,12 @@ FAMILIES = (
                            "which every seat would read (W706), a hole of a `log` line, "
                            "question or move's words that reads a secret no one player owns, "
                            "so no seat reads it (W707)"),
-    Family("R001", "R032", "errors while running rules, with the phase chain; a decision "
+    Family("R001", "R033", "errors while running rules, with the phase chain; a decision "
                            "with no legal option (R019, also when an agent is asked to choose "
                            "from none); long texts past the `long_texts` limit before a "
                            "decision (R031); a fact told of a zone that is not true "
-                           "(R032)"),
+                           "(R032); a sequence whose trial draws at random, asks another "
+                           "player or runs past 200 decisions (R033)"),
     Family("A001", "A004", "bad actions and names through the API"),
     Family("C001", "C020", "the command line and loading: a game or file that cannot be "
                            "read, an unknown agent, option or player count; a simulated game "
@@ -149,6 +151,7 @@ ENTRIES = (
              "the most players"),
     ("E612", "a cooperative game's payoff that depends on the player (it pays every seat "
              "the same)"),
+    ("E613", "a `sequence` inside another, or holding `ask each` or `ask together`"),
     ("E699", "a construct the checker does not know (a bug in rulesdsl)"),
     ("W700", "a declaration never used"),
     ("W701", "a phase never run"),
@@ -182,6 +185,8 @@ ENTRIES = (
     ("R030", "a number past the largest a game may hold"),
     ("R031", "long texts past the `long_texts` limit before a decision"),
     ("R032", "`reveal ZONE holds/lacks x where ...` told of a zone where it is not true"),
+    ("R033", "a sequence whose moves, tried to its end, draw at random, ask another player "
+             "or go on past 200 decisions"),
     ("A001", "an action that is not among the legal ones"),
     ("A002", "a seat the game does not have"),
     ("A003", "a zone or variable name that is not text"),

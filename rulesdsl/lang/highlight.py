@@ -28,7 +28,8 @@ KEYWORDS = ("let", "set", "move", "to", "at", "bottom", "shuffle", "deal", "all"
             "return", "cancel", "play", "played", "playable", "by", "swap", "step", "of",
             "when", "keeps", "during", "effects", "per", "as", "on", "label", "borders",
             "public", "private", "hidden", "unordered", "capacity", "players", "grid",
-            "roll", "hex", "cooperative", "holds", "lacks", "others")
+            "roll", "hex", "cooperative", "holds", "lacks", "others", "sequence", "longest",
+            "most", "up")
 OPERATOR_WORDS = ("and", "or", "not", "is", "in")
 CONSTANTS = ("true", "false", "none")
 TYPES = ("int", "bool", "player", "card", "list", "text", "zone")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
+from _reference import follow, labels
 
 PATH = Path(__file__).resolve().parents[2] / "examples" / "coup.rules"
 ROLES = ["duke", "assassin", "captain", "ambassador", "contessa"]
@@ -21,10 +22,6 @@ ROLES = ["duke", "assassin", "captain", "ambassador", "contessa"]
 def game():
     assert rulesdsl.check_file(PATH) == []  # no errors, no warnings
     return rulesdsl.load(str(PATH))
-
-
-def labels(s):
-    return sorted(a.label for a in s.legal_actions())
 
 
 def table(game, hands, coins=None):
@@ -259,19 +256,6 @@ def test_legal_moves_and_positions_match_the_reference(game, players):
     for seed in range(30):
         s = game.new_game(players, 200 + seed)
         ref = Reference(s, players)
-        flow = ref.flow()
-        rng = random.Random(seed)
-        asked = next(flow)
-        while True:
-            seat, legal = asked
-            assert (s.to_move, labels(s)) == (seat, legal)
-            label = rng.choice(legal)
-            s.apply(label)
-            actions += 1
-            try:
-                asked = flow.send(label)
-            except StopIteration:
-                break
-            ref.matches(s)
+        actions += follow(s, ref.flow(), random.Random(seed), ref.matches)
         assert s.is_over and s.winners == [p for p in range(players) if ref.alive(p)]
     assert actions > 300

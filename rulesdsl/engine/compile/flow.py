@@ -9,6 +9,8 @@ from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import Proc
 from rulesdsl.engine.compile.generate import Goto, Statement, pad_name
 from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.sequences import Region, SequenceEnd
+
 
 class Flow:
     """Turns phases and blocks into instructions with resumable positions."""
@@ -31,6 +33,7 @@ class Flow:
         self.stmts = []  # each instruction's source form, or None (see generate.py)
         self.loops = []  # (break jump indexes list)
         self.named_cards = []  # the card choices around the statement compiled (respond)
+        self.sequences = []  # its `sequence` statements, as sequences.Region
         self.context_node = node
         if isinstance(node, ast.Phase):
             body = node.body
@@ -61,6 +64,8 @@ class Flow:
         proc.spans = self.spans
         proc.stmts = self.stmts
         proc.nslots = self.nslots
+        proc.sequences = self.sequences
+        self.p.sequences = self.p.sequences or bool(self.sequences)
 
     def hidden_slot(self) -> int:
         s = self.nslots
@@ -294,6 +299,20 @@ class Flow:
                       f"L[{cur}] = (_n + 1) % {n}"]
         self.place(head, step, Statement("do", tuple(lines)))
         self.loop_end(head)
+
+    def s_Sequence(self, s: ast.Sequence):
+        """The block as it runs in play, ended by an instruction a trial stops at; the
+        decisions inside are narrowed by the machine (engine/sequences.py)."""
+        bound_slot = None
+        if s.bound is not None:  # worked out once, as the sequence starts
+            bound_slot = self.hidden_slot()
+            self.emit_operation(nodes.SetLocal(s.bound.span, bound_slot,
+                                               self.value_part(s.bound)))
+        region = Region(self.here(), self.expr(s.key) if s.key is not None else None, s.span,
+                        bound_slot)
+        self.block(s.body)
+        region.end = self.emit(SequenceEnd(region), s.span)
+        self.sequences.append(region)
 
     def s_Break(self, s: ast.Break):
         self.loops[-1].append(self.jump_placeholder(s.span))

@@ -35,6 +35,7 @@ class Proc:
     stmts: list = attrs.Factory(list)  # per pc: its generate.Statement, or None
     run: Optional[Callable] = None  # the generated function (generate.py), if any
     owner_lines: dict = attrs.Factory(dict)  # generated line -> pc, for error places
+    sequences: list = attrs.Factory(list)  # its `sequence` statements (sequences.Region)
 
 
 @attrs.define
@@ -107,6 +108,7 @@ class Program:
     pieces: Any = None  # engine.pieces.Pieces: the changing fields of cards, if any
     generated: str = ""  # the generated Python source (rulesdsl compile --show)
     generated_places: dict = attrs.Factory(dict)  # its line -> the rules' span it names
+    sequences: bool = False  # does any procedure hold a `sequence` (decisions narrowed)
 
     def label(self, t: str, v) -> str:
         return self.labeller(t, v)

@@ -17,6 +17,7 @@ from rulesdsl.engine.journal import EventLog, Journal
 from rulesdsl.engine.payoffs import win_payoffs
 from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.state.machine import _NATIVE, Machine
+from rulesdsl.engine.sequences import narrow
 from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
 # what saves, scenarios and determinization read from here
@@ -34,7 +35,8 @@ class State(Machine, Views, Saving):
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
-                 "_actions", "_origin", "_origin_at", "memo", "scenario", "inferred")
+                 "_actions", "_origin", "_origin_at", "memo", "scenario", "inferred",
+                 "exploring")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -59,6 +61,7 @@ class State(Machine, Views, Saving):
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # the scenario it started from (saved: a restore replays it)
         self.inferred = None  # a sample's (seat, moves, exclusions, requirements): inference.py
+        self.exploring = None  # in a sequence's trial: (its frame, its Region), sequences.py
 
     # ------------------------------------------------------------------ history and log
     @property
@@ -250,6 +253,35 @@ class State(Machine, Views, Saving):
         s.memo = None
         s.scenario = self.scenario
         s.inferred = self.inferred
+        s.exploring = None
+        return s
+
+    def trial_copy(self) -> "State":
+        """A copy for trying moves (engine/sequences.py): the game's data and position,
+        with a log of its own and the history shared (a trial applies nothing)."""
+        s = State.__new__(State)
+        s.game = self.game
+        s.prog = self.prog
+        s.zones = [z[:] for z in self.zones]
+        s.loc = self.loc[:]
+        s.vars = self.vars[:]
+        s.rng = self.rng
+        s.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames]
+        s.over = self.over
+        s.winners = self.winners[:]
+        s._history = self._history
+        s._events = EventLog()
+        s.cancelled = self.cancelled
+        s.effect_depth = self.effect_depth
+        s.pending = None
+        s.seed = self.seed
+        s._actions = None
+        s._origin = None
+        s._origin_at = 0
+        s.memo = None
+        s.scenario = self.scenario
+        s.inferred = self.inferred
+        s.exploring = None
         return s
 
     def determinize(self, seat: int, seed: int) -> "State":
@@ -267,6 +299,8 @@ class State(Machine, Views, Saving):
             ins = self.prog.procs[fr[0]].code[fr[1]]
             seat = ins.who(self, fr[2])
             self.pending = (seat, ins.options(self, fr))
+            if self.prog.sequences and self.exploring is None:
+                narrow(self)
         return self.pending
 
 

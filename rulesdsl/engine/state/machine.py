@@ -10,6 +10,7 @@ from rulesdsl.engine.runtime.randoms import MASK64, splitmix64
 from rulesdsl.engine.runtime.cards import move_card
 from rulesdsl.engine.runtime.errors import runaway
 from rulesdsl.engine.runtime.places import failing_pc
+from rulesdsl.engine.sequences import narrow
 
 # Types for the type checker are comments here (`# type: dict`): Cython would read an
 # annotation as a C type for the native build.
@@ -55,8 +56,9 @@ class Machine:
         limit = self.prog.step_limit
         steps = 0
         budget = self.prog.budget  # the work budget is per decision, as the step limit
-        budget.work = budget.work_limit
-        budget.moves = budget.moves_limit
+        if self.exploring is None:  # a sequence's trials spend the decision's budget
+            budget.work = budget.work_limit
+            budget.moves = budget.moves_limit
         while frames:
             fr = frames[-1]
             pc = fr[1]
@@ -87,6 +89,9 @@ class Machine:
                                         proc.spans[self._failed_at(proc, pc, e)], [],
                                         self._trace()) from None
             if r is not None:
+                if self.prog.sequences and self.pending is not None and \
+                        self.exploring is None:
+                    narrow(self)  # a decision inside a sequence: only its best moves
                 return
             steps += 1
             if steps > limit:

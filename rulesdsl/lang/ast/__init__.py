@@ -15,7 +15,7 @@ from rulesdsl.lang.ast.statements import (Block, Let, Set, SetField, Roll, Move,
     Deal, Reveal, RevealFact, Log, NamedChoice, BinderChoice, Ask, TupleChoice, AskTogether,
     AskEach,
     If, Repeat, While, For, Turns, CallStmt, Win, EndGame, Break, Return, Cancel, Respond,
-    Play, Swap)
+    Play, Swap, Sequence)
 from rulesdsl.lang.ast.declarations import (Ref, Border, Game, Extends, Players, Option,
     EnumItem, Field, Enum, Board, Grid, Kind, DeckEntry, Deck, Zone, Var, Define, Modifier,
     Phase, Setup, Flow, Response, Invariant, Score, Evaluate, Payoff, Decl, File)

@@ -299,3 +299,15 @@ class Swap:
     span: Span = span_field()
     a: object = None
     b: object = None
+
+
+@node
+class Sequence:
+    """The decisions in the block are one sequence, and only those that begin a best
+    sequence are open: the longest (`key` none), or one that ends with the most of `key`,
+    which never passes `bound` where one is given. Example:
+    `sequence most pips up to sum(dice) { while ... { ask p { ... } } }`"""
+    span: Span = span_field()
+    key: object = None
+    body: Optional[Block] = None
+    bound: object = None

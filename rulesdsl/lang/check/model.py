@@ -18,7 +18,7 @@ RESERVED_TYPE_NAMES = {"int", "bool", "player", "card", "list", "text", "zone"}
 # Words that start a statement: a phase of such a name could never be run.
 STATEMENT_KEYWORDS = {"let", "set", "move", "shuffle", "deal", "reveal", "log", "ask", "if",
                       "repeat", "while", "for", "turns", "win", "end", "break", "return",
-                      "cancel", "play", "swap"}
+                      "cancel", "play", "swap", "sequence"}
 
 
 # Built-in names usable as values, and their types.
@@ -204,6 +204,8 @@ class Scope:
         self.frames: list[dict] = [{}]
         self.count = 0
         self.loop_depth = 0
+        self.in_together = False  # a break here would leave an ask together's bodies
+        self.in_sequence = False  # inside `sequence`: its trials may not leave it or draw
 
     def push(self):
         self.frames.append({})

@@ -166,7 +166,9 @@ class Names:
         if n in BUILTIN_CALLS:
             if n == "playable":
                 self.reads_playable = True
-            if n in RANDOM_CALLS and not getattr(self, "allow_random", False):
+            if n in RANDOM_CALLS and getattr(self.scope, "in_sequence", False):
+                self.no_random_in_sequence(e.span, f"{n}(...)")
+            elif n in RANDOM_CALLS and not getattr(self, "allow_random", False):
                 self.err("E606", f"{n}(...) can only stand directly in let or move, or as "
                          "the value of set", e.span, [f"draw it once: let x = {n}(...)"])
             params, result = BUILTIN_CALLS[n]

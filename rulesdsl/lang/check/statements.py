@@ -65,6 +65,7 @@ class Statements:
                 self.words(s.words, in_move_words=True)
         elif t is ast.Shuffle:
             self.expect("zone", self.expr(s.zone), s.zone, "shuffle")
+            self.no_random_in_sequence(s.span, "shuffle")
         elif t is ast.Deal:
             if s.count is not None:
                 self.expect("int", self.expr(s.count), s.count, "the number of cards to deal")
@@ -100,6 +101,8 @@ class Statements:
             self.scope.pop()
         elif t is ast.Log:
             self.words(s.text)
+        elif t is ast.Sequence:
+            self.sequence(s)
         elif t is ast.Ask:
             self.no_decision_here(s.span, "a decision")
             self.current_phase.asks = True
@@ -107,6 +110,7 @@ class Statements:
             self.question(s)
             self.choices(s.choices)
         elif t is ast.AskEach:
+            self.one_chooser_in_sequence(s.span, "ask each")
             self.players_asked(s)
             self.scope.loop_depth += 1  # `break` in an option ends the round of asking
             self.choices(s.choices)
@@ -114,9 +118,10 @@ class Statements:
             self.scope.pop()
             self.warn_secret_asking(s)
         elif t is ast.AskTogether:
+            self.one_chooser_in_sequence(s.span, "ask together")
             self.players_asked(s)
             # a break out of the bodies would drop the choices not yet taken into effect
-            saved = self.scope.loop_depth, getattr(self.scope, "in_together", False)
+            saved = self.scope.loop_depth, self.scope.in_together
             self.scope.loop_depth, self.scope.in_together = 0, True
             self.choices(s.choices)
             self.scope.loop_depth, self.scope.in_together = saved
@@ -169,7 +174,13 @@ class Statements:
         elif t is ast.EndGame:
             self.no_decision_here(s.span, "end game")
         elif t is ast.Break:
-            if self.scope.loop_depth == 0 and getattr(self.scope, "in_together", False):
+            if self.scope.loop_depth == 0 and self.scope.in_sequence:
+                self.err("E604", "break cannot leave a sequence: its moves are tried to its "
+                         "end, and a break would leave it half way", s.span,
+                         ["put the loop inside the sequence, or end it with a named option: "
+                          "sequence longest { repeat { ask p { ... \"stop\" { break } } } "
+                          "until false }"])
+            elif self.scope.loop_depth == 0 and self.scope.in_together:
                 self.err("E604", "break cannot leave an ask together: the choices not yet "
                          "taken into effect would be lost", s.span,
                          ["set a variable in the option and test it after the ask"])
@@ -180,6 +191,11 @@ class Statements:
         elif t is ast.Return:
             if self.context in ("setup",):
                 self.err("E604", "return cannot stand in setup", s.span)
+            elif self.scope.in_sequence:
+                self.err("E604", "return cannot leave a sequence: its moves are tried to its "
+                         "end, which a return would skip", s.span,
+                         ["set a local and test it after the sequence, or end a loop "
+                          "inside it with break"])
         elif t is ast.Cancel:
             if self.context != "response":
                 self.err("E604", "cancel only stands in a response", s.span,
@@ -205,6 +221,39 @@ class Statements:
             self.expect("card", self.expr(s.b), s.b, "swap")
         else:  # pragma: no cover - the grammar makes no other statements
             self.err("E699", f"unknown statement {t.__name__}", getattr(s, "span", None))
+
+    def sequence(self, s: ast.Sequence):
+        """`sequence longest { ... }`, `sequence most KEY { ... }`: the block's decisions
+        are tried to its end, so it must reach its end, draw nothing at random and ask one
+        player; KEY is read at the end, in the scope where the sequence starts."""
+        self.no_decision_here(s.span, "a sequence")
+        if self.scope.in_sequence:
+            self.err("E613", "a sequence cannot stand inside another: the outer one already "
+                     "tries every move of the inner", s.span,
+                     ["write one sequence around all the moves, with the goal of the outer"])
+        if s.key is not None:
+            self.expect("int", self.expr(s.key), s.key, "what a sequence makes the most of")
+        if s.bound is not None:
+            self.expect("int", self.expr(s.bound), s.bound, "the most a sequence can make")
+        saved = self.scope.loop_depth, self.scope.in_sequence
+        self.scope.loop_depth, self.scope.in_sequence = 0, True
+        assert s.body is not None  # the grammar gives every sequence its block
+        self.block(s.body)
+        self.scope.loop_depth, self.scope.in_sequence = saved
+
+    def no_random_in_sequence(self, span, what: str) -> None:
+        """E606: a sequence's moves are tried before one is chosen; a random draw in them
+        would tell the player what chance brings next."""
+        if self.scope.in_sequence:
+            self.err("E606", f"{what} cannot stand in a sequence: its moves are tried before "
+                     "the player chooses, and a random draw there would tell what comes",
+                     span, ["draw before the sequence (roll the dice first), or after it"])
+
+    def one_chooser_in_sequence(self, span, what: str) -> None:
+        if self.scope.in_sequence:
+            self.err("E613", f"{what} cannot stand in a sequence: a sequence is the moves of "
+                     "one player, who chooses with ask", span,
+                     ["ask that player: sequence longest { ask p { ... } }"])
 
     def revealable_value(self, e, t: str) -> bool:
         """`reveal cup[p]`: a variable's value (dice, a secret number) may be shown too."""
@@ -294,6 +343,7 @@ class Statements:
 
     def roll(self, s: ast.Roll):
         """`roll cup[p]`: pieces whose changing fields of a range of numbers take new values."""
+        self.no_random_in_sequence(s.span, "roll")
         wt = self.expr(s.what)
         if wt not in ("card", "zone", "list of card", "any"):
             self.err("E300", f"roll needs a piece, a list of pieces or a zone, not "

@@ -157,3 +157,9 @@ class StatementRules(Rules):
 
     def swap_stmt(self, meta, a, b):
         return ast.Swap(self._span(meta), a, b)
+
+    def sequence_stmt(self, meta, _longest, body):
+        return ast.Sequence(self._span(meta), None, body)
+
+    def sequence_most_stmt(self, meta, key, bound, body):
+        return ast.Sequence(self._span(meta), key, body, bound)
