@@ -19,6 +19,7 @@ from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.state.machine import _NATIVE, Machine
 from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
+from rulesdsl.engine.state.chance import begin as begin_segment, choose_outcome, drawn as _drawn
 # what saves, scenarios and determinization read from here
 from rulesdsl.engine.state.data import (
     FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, _copy_locals,
@@ -34,7 +35,7 @@ class State(Machine, Views, Saving):
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
-                 "_actions", "_origin", "_origin_at", "memo", "scenario", "inferred")
+                 "_actions", "_origin", "_origin_at", "memo", "scenario", "inferred", "chance")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -59,6 +60,7 @@ class State(Machine, Views, Saving):
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # the scenario it started from (saved: a restore replays it)
         self.inferred = None  # a sample's (seat, moves, exclusions, requirements): inference.py
+        self.chance = None  # explicit chance (state/chance.py); None: the seeded generator
 
     # ------------------------------------------------------------------ history and log
     @property
@@ -95,6 +97,16 @@ class State(Machine, Views, Saving):
     def players(self) -> int:
         return self.prog.nplayers
 
+    @property
+    def is_chance(self) -> bool:
+        """Does a random event wait for its outcome (only with explicit chance)?"""
+        return self.chance is not None and self.chance.outcomes is not None
+
+    def chance_outcomes(self) -> list:
+        """The waiting random event's outcomes, (label, probability) each; [] at a
+        decision. `apply(label)` resolves it (alike cards are one outcome)."""
+        return list(self.chance.outcomes) if self.is_chance else []
+
     def legal_actions(self) -> list:
         if self.over:
             return []
@@ -129,8 +141,10 @@ class State(Machine, Views, Saving):
             chosen = opts[cached[1].index(action)]  # labels are unique within a decision
         except ValueError:
             shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
-            raise IllegalAction(f"'{action[0][:80]}' is not a legal action for "
-                                f"{seat_label(seat)} now", [f"legal actions: {shown}"]) from None
+            who = "the random event's outcome" if seat is None else \
+                f"a legal action for {seat_label(seat)}"
+            raise IllegalAction(f"'{action[0][:80]}' is not {who} now",
+                                [f"legal actions: {shown}"]) from None
         self._apply_chosen(seat, chosen)
 
     def playout(self, rng, limit: Optional[int] = None) -> int:
@@ -142,6 +156,9 @@ class State(Machine, Views, Saving):
         while not self.over and (limit is None or played < limit):
             pending = self.pending
             seat, opts = pending if pending is not None else self._pending()
+            if seat is None:  # a random event (explicit chance): drawn by its probabilities
+                self._apply_chosen(seat, opts[_drawn(rng, self.chance.outcomes)])
+                continue
             self._apply_chosen(seat, opts[rng.randrange(len(opts))])
             played += 1
         return played
@@ -156,8 +173,15 @@ class State(Machine, Views, Saving):
         """Apply one of `options()`'s options as it is, with no Action made or looked up."""
         self._apply_chosen(seat, option)
 
-    def _apply_chosen(self, seat: int, chosen: tuple) -> None:
-        """Apply one of the pending options (label, alternative, value)."""
+    def _apply_chosen(self, seat: Optional[int], chosen: tuple) -> None:
+        """Apply one of the pending options (label, alternative, value); seat None: a
+        random event's outcome (explicit chance)."""
+        if self.chance is not None:
+            if seat is None:
+                choose_outcome(self, chosen[2])
+            else:
+                begin_segment(self, (seat, chosen))
+            return
         self.memo = None  # left over only if Ctrl-C hit the very end of an options run
         history = self._history
         before = history._frozen + len(history._tail)  # len(history), without a Python call
@@ -165,19 +189,23 @@ class State(Machine, Views, Saving):
             self._origin = self._snapshot()  # bounds the replay after an error
             self._origin_at = before
         try:
-            fr = self.frames[-1]
-            ins = self.prog.procs[fr[0]].code[fr[1]]
-            self.pending = None
-            logged = ins.choose(self, fr, chosen)
-            history.append(chosen[0])
-            # a chosen card shows up in the log through its move, with its visibility;
-            # a secret choice (ask together) is logged by the decision itself, at the reveal
-            if logged:
-                self._events.append(("choice", seat, chosen[0]))
+            self._choose(seat, chosen)
             self.run()
         except BaseException:  # a rules error, or Ctrl-C anywhere: back to before
             self._rewind(before)
             raise
+
+    def _choose(self, seat: int, chosen: tuple) -> None:
+        """Carry out the pending decision's option and record it (the run comes after)."""
+        fr = self.frames[-1]
+        ins = self.prog.procs[fr[0]].code[fr[1]]
+        self.pending = None
+        logged = ins.choose(self, fr, chosen)
+        self._history.append(chosen[0])
+        # a chosen card shows up in the log through its move, with its visibility;
+        # a secret choice (ask together) is logged by the decision itself, at the reveal
+        if logged:
+            self._events.append(("choice", seat, chosen[0]))
 
     @property
     def scores(self) -> list:
@@ -250,6 +278,7 @@ class State(Machine, Views, Saving):
         s.memo = None
         s.scenario = self.scenario
         s.inferred = self.inferred
+        s.chance = None if self.chance is None else self.chance.copy()
         return s
 
     def determinize(self, seat: int, seed: int) -> "State":
