@@ -113,3 +113,29 @@ def test_a_chance_mode_the_engine_does_not_know_is_c021():
     with pytest.raises(RulesError) as e:
         rulesdsl.load(KUHN).new_game(2, chance="lazy")
     assert e.value.code == "C021" and "explicit" in str(e.value)
+
+
+def test_a_save_restores_at_a_random_event_and_plays_on_alike():
+    game = rulesdsl.load(CHANCE)
+    st = game.new_game(2, chance="explicit")
+    st.apply("card 2")
+    st.apply("roll")
+    text = st.to_json()
+    back = rulesdsl.restore(game, text)
+    assert back.is_chance and back.chance_outcomes() == st.chance_outcomes()
+    assert back.to_json() == text
+    for s in (st, back):
+        s.apply("6")
+        s.apply("1")
+    assert back.log == st.log and back.var("total") == 7
+
+
+def test_a_save_whose_outcomes_were_edited_is_refused():
+    game = rulesdsl.load(KUHN)
+    st = game.new_game(2, chance="explicit")
+    st.apply("card 1")
+    st.apply("card 2")
+    text = st.to_json().replace('"history":["card 1","card 2"]', '"history":["card 1","card 3"]')
+    with pytest.raises(RulesError) as e:
+        rulesdsl.restore(game, text)
+    assert e.value.code == "S001" and "differ" in str(e.value)
