@@ -178,7 +178,7 @@ class State(Machine, Views, Saving):
         random event's outcome (explicit chance)."""
         if self.chance is not None:
             if seat is None:
-                choose_outcome(self, chosen[2])
+                choose_outcome(self, chosen[0])
             else:
                 begin_segment(self, (seat, chosen))
             return

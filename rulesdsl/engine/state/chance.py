@@ -21,7 +21,6 @@ step is no event at all.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Optional
 
 
@@ -43,47 +42,55 @@ class Chance:
     def __init__(self):
         self.origin = None  # the state's snapshot where the segment starts
         self.start = None  # None: the game's start; else (seat, option) of a choice
-        self.chosen: list = []  # the outcomes chosen in the segment, as indices
-        self.taken: list = []  # the labels of those this run has taken, in order
+        self.chosen: list = []  # the labels of the outcomes chosen in the segment
+        self.taken = 0  # how many of them this run has taken
         self.outcomes: Optional[list] = None  # (label, probability) while stopped
 
     def copy(self) -> "Chance":
         out = Chance.__new__(Chance)
         out.origin, out.start = self.origin, self.start  # a snapshot is never changed
         out.chosen = self.chosen[:]
-        out.taken = self.taken[:]
+        out.taken = self.taken
         out.outcomes = self.outcomes
         return out
 
     # ------------------------------------------------------------ inside a run
-    def draw(self, labels: list, weights: list) -> int:
-        """The index of this event's outcome: the one chosen for it, or a stop. An event
-        with one outcome is none."""
-        if len(labels) <= 1:
-            return 0
-        taken = self.taken
-        if len(taken) < len(self.chosen):
-            k = self.chosen[len(taken)]
-            taken.append(labels[k])
-            return k
-        total = sum(weights)
-        raise ChanceStop([(label, w / total) for label, w in zip(labels, weights)])
+    def _next_chosen(self) -> Optional[str]:
+        """The label chosen for this event, taken; None where none is chosen yet."""
+        k = self.taken
+        if k < len(self.chosen):
+            self.taken = k + 1
+            return self.chosen[k]
+        return None
 
     def uniform(self, n: int, first: int) -> int:
         """A uniform integer in [0, n) whose outcomes read first, first + 1, ..."""
-        return self.draw([str(first + k) for k in range(n)], [1] * n)
+        if n <= 1:  # one outcome is no event
+            return 0
+        label = self._next_chosen()
+        if label is None:
+            raise ChanceStop([(str(first + k), 1 / n) for k in range(n)])
+        return int(label) - first
 
     def shuffle(self, z: list, card_label: list) -> None:
         """Shuffle pile z in place, the top card first: each step picks, among the cards
-        not placed yet, which comes next, alike cards being one outcome."""
+        not placed yet, which comes next, alike cards (one label) being one outcome whose
+        card is the first of them in deck order."""
+        left: dict = {}  # label -> its cards not placed yet, in deck order
+        for c in sorted(z):
+            left.setdefault(card_label[c], []).append(c)
         for i in range(len(z) - 1, 0, -1):
-            rest = z[:i + 1]
-            counts = Counter(card_label[c] for c in rest)
-            firsts = sorted({card_label[c]: c for c in reversed(rest)}.items(),
-                            key=lambda item: item[1])  # each label's first card, deck order
-            k = self.draw([label for label, _ in firsts],
-                          [counts[label] for label, _ in firsts])
-            j = z.index(firsts[k][1])
+            if len(left) == 1:  # every card left is alike: no event
+                return
+            label = self._next_chosen()
+            if label is None:
+                raise ChanceStop([(label, len(cs) / (i + 1)) for label, cs in
+                                  sorted(left.items(), key=lambda item: item[1][0])])
+            cards = left[label]
+            c = cards.pop(0)
+            if not cards:
+                del left[label]
+            j = z.index(c)
             z[i], z[j] = z[j], z[i]
 
 
@@ -101,16 +108,17 @@ def begin(st, start) -> None:
     """Start a segment at the state as it is: `start` is None for the game's start (the
     game plays its setup and flow), else a player's (seat, option)."""
     ch = st.chance
+    st.memo = None  # as State._apply_chosen: left over only after an interrupted run
     ch.origin = st._snapshot()
     ch.start = start
     ch.chosen = []
-    play_segment(st)
+    play_segment(st, fresh=True)
 
 
-def choose_outcome(st, index: int) -> None:
-    """Resolve the waiting random event with its outcome `index` and play on."""
+def choose_outcome(st, label: str) -> None:
+    """Resolve the waiting random event with its outcome `label` and play on."""
     ch = st.chance
-    ch.chosen.append(index)
+    ch.chosen.append(label)
     try:
         play_segment(st)
     except BaseException:
@@ -119,13 +127,15 @@ def choose_outcome(st, index: int) -> None:
         raise
 
 
-def play_segment(st) -> None:
+def play_segment(st, fresh: bool = False) -> None:
     """Play the segment from its snapshot with the outcomes chosen so far, to the next
-    decision, the end, or the next random event not resolved (a chance stop). The
-    outcomes' labels go into the history after whatever was chosen before them."""
+    decision, the end, or the next random event not resolved (a chance stop); `fresh`:
+    the state is the snapshot still. The outcomes' labels go into the history after
+    whatever was chosen before them."""
     ch = st.chance
-    st._restore_snapshot(ch.origin)
-    ch.taken = []
+    if not fresh:
+        st._restore_snapshot(ch.origin)
+    ch.taken = 0
     ch.outcomes = None
     try:
         if ch.start is None:
@@ -141,7 +151,7 @@ def play_segment(st) -> None:
     except BaseException:
         st._restore_snapshot(ch.origin)
         raise
-    for label in ch.taken:  # the run took the outcomes as indices; the history names them
+    for label in ch.chosen:  # each chosen outcome joins the history, after the choice
         st._history.append(label)
     if ch.outcomes is None:  # the segment is over: the next one starts at the decision
         ch.origin, ch.start, ch.chosen = None, None, []
