@@ -8,16 +8,20 @@
 
 Parameters: `game` (a bundled name or a .rules path; "rulesdsl" only), `players` (default
 the game's fewest), `options` (the game's own options: "k=v,k=v" in a parameter dict,
-"k:v;k:v" inside a game string), `amount_slots` and `seeds` (below), `max_game_length`,
-`recall` (below). A game loaded from a file names it in its game string, with the digest
+"k:v;k:v" inside a game string), `amount_slots`, `chance`, `seeds` and `zero_sum`
+(below), `max_game_length`, `recall` (below). A game loaded from a file names it in its game string, with the digest
 of its rules text (`digest`): the string loads the same game in another process (one that
 has imported this module), or says the file changed since.
 
 Chance. A game whose reachable rules hold no shuffle, roll or `random` is DETERMINISTIC:
-no chance node. Any other is EXPLICIT_STOCHASTIC with one chance node, the first: it picks
-the seed of the engine's generator (uniformly among `seeds` outcomes, default 1024), and
-every later random event follows from it. Nobody observes the outcome. The history (seed,
-then the players' actions) is a complete record: the same history gives the same state.
+no chance node. Any other is EXPLICIT_STOCHASTIC. With `chance=explicit` (the default)
+each random event is a chance node where it happens (engine/state/chance.py): a shuffle
+card by card (alike cards one outcome, by their number), a roll over its faces, a random
+pick over its places; a card's outcome has its identity's id, a number an id after them
+(`ChanceOutcomes`). With `chance=seed` the one chance node is the first: it picks the seed
+of the engine's generator (uniformly among `seeds` outcomes, default 1024), and every
+later random event follows from it. Either way the history is a complete record: the same
+history gives the same state.
 A deterministic game in which every zone, variable and score is public and no choice is
 secret is PERFECT_INFORMATION (alpha-beta and other perfect-information algorithms take
 it); every other game is IMPERFECT_INFORMATION.
@@ -33,9 +37,10 @@ with the seat's record of every step and its log. Observers honour `IIGObservati
 default), ALL_PLAYERS everything; `public_info=False` leaves the public part out.
 
 Returns come at the end: `State.payoffs`, the file's `payoff` where it declares one
-(GENERAL_SUM, or IDENTICAL in a cooperative game), else by who won: a sole winner +1, each
-loser -1/(n-1), a draw 0 (ZERO_SUM); a cooperative or one-player game +1 each won, -1 each
-lost (IDENTICAL; GENERAL_SUM for one player).
+(GENERAL_SUM, ZERO_SUM where the game string says `zero_sum=true`, every return then
+checked (C022), or IDENTICAL in a cooperative game), else by who won: a sole winner +1,
+each loser -1/(n-1), a draw 0 (ZERO_SUM); a cooperative or one-player game +1 each won, -1
+each lost (IDENTICAL; GENERAL_SUM for one player).
 
 `resample_from_infostate(player, sampler)` gives a state the player cannot tell from this
 one, through the engine's `State.determinize(seat, seed)`: the seed is drawn from the
@@ -372,9 +377,10 @@ class Held:
 
     @property
     def state(self):
-        """The engine's state; None before the chance node. A game without randomness
-        starts at once, when first asked (OpenSpiel makes a state and then copies into it
-        to clone one: starting in the constructor would play the setup for nothing)."""
+        """The engine's state; None before the seed's chance node (chance=seed). A game
+        without randomness, or with explicit chance, starts at once, when first asked
+        (OpenSpiel makes a state and then copies into it to clone one: starting in the
+        constructor would play the setup for nothing)."""
         st = self._state
         if st is None and (self.game.deterministic or self.game.explicit):
             st = self._state = self.game.rules.new_game(
@@ -440,8 +446,9 @@ def _unpickle_held(game_string, text, steps):
 
 
 class RulesState(pyspiel.State):
-    """The game's decisions, after the chance node that picks the seed (none in a game
-    without randomness)."""
+    """The game's decisions and its chance nodes: one at each random event (chance=explicit),
+    or the first only, which picks the seed (chance=seed); none in a game without
+    randomness."""
 
     def __init__(self, game: RulesGame):
         super().__init__(game)

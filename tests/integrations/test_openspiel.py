@@ -7,7 +7,6 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from rulesdsl import State  # noqa: E402
 from rulesdsl.integrations import openspiel as adapter  # noqa: E402
 from _games import every_game, short, through_chance  # noqa: E402
 

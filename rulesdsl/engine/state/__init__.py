@@ -19,7 +19,8 @@ from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.state.machine import _NATIVE, Machine
 from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
-from rulesdsl.engine.state.chance import begin as begin_segment, choose_outcome, drawn as _drawn
+from rulesdsl.engine.state.chance import (Chance, begin as begin_segment, choose_outcome,
+                                          drawn as _drawn)
 # what saves, scenarios and determinization read from here
 from rulesdsl.engine.state.data import (
     FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, _copy_locals,
@@ -58,9 +59,10 @@ class State(Machine, Views, Saving):
         self._origin = None  # a snapshot to replay from after an interrupted apply
         self._origin_at = 0  # the length of the history at that snapshot
         self.memo = None  # while a decision's options are computed: pure calls' results
-        self.scenario = None  # the scenario it started from (saved: a restore replays it)
+        self.scenario = None  # type: dict | None  # the scenario it started from (saved)
         self.inferred = None  # a sample's (seat, moves, exclusions, requirements): inference.py
-        self.chance = None  # explicit chance (state/chance.py); None: the seeded generator
+        # explicit chance (state/chance.py); None: the seeded generator draws
+        self.chance = None  # type: Chance | None
 
     # ------------------------------------------------------------------ history and log
     @property
@@ -105,7 +107,8 @@ class State(Machine, Views, Saving):
     def chance_outcomes(self) -> list:
         """The waiting random event's outcomes, (label, probability) each; [] at a
         decision. `apply(label)` resolves it (alike cards are one outcome)."""
-        return list(self.chance.outcomes) if self.is_chance else []
+        chance = self.chance
+        return [] if chance is None or chance.outcomes is None else list(chance.outcomes)
 
     def legal_actions(self) -> list:
         if self.over:
@@ -157,7 +160,7 @@ class State(Machine, Views, Saving):
             pending = self.pending
             seat, opts = pending if pending is not None else self._pending()
             if seat is None:  # a random event (explicit chance): drawn by its probabilities
-                self._apply_chosen(seat, opts[_drawn(rng, self.chance.outcomes)])
+                self._apply_chosen(seat, opts[_drawn(rng, self.chance_outcomes())])
                 continue
             self._apply_chosen(seat, opts[rng.randrange(len(opts))])
             played += 1
@@ -195,7 +198,7 @@ class State(Machine, Views, Saving):
             self._rewind(before)
             raise
 
-    def _choose(self, seat: int, chosen: tuple) -> None:
+    def _choose(self, seat: Optional[int], chosen: tuple) -> None:
         """Carry out the pending decision's option and record it (the run comes after)."""
         fr = self.frames[-1]
         ins = self.prog.procs[fr[0]].code[fr[1]]
