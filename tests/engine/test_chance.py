@@ -139,3 +139,14 @@ def test_a_save_whose_outcomes_were_edited_is_refused():
     with pytest.raises(RulesError) as e:
         rulesdsl.restore(game, text)
     assert e.value.code == "S001" and "differ" in str(e.value)
+
+
+def test_a_sampled_world_draws_its_own_random_events_and_the_search_plays_it():
+    from rulesdsl.agents import make_agent
+    st = rulesdsl.load(CHANCE).new_game(2, chance="explicit")
+    st.apply("card 1")
+    st.apply("card 1")
+    sample = st.determinize(0, seed=4)
+    sample.apply("roll")                  # no stop: the sample's own generator rolls
+    assert not sample.is_chance and sample.is_over
+    assert make_agent("ismcts", seed=3, iterations=20).choose(st).label == "roll"
