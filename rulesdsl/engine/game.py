@@ -13,6 +13,7 @@ from typing import Optional
 from rulesdsl.lang.check import Model, check_file_tree
 from rulesdsl.engine.compile import Program, compile_program
 from rulesdsl.engine.state import State, source_hash
+from rulesdsl.engine.state.chance import Chance, begin as begin_segment
 from rulesdsl.lang.errors import RulesError, did_you_mean
 from rulesdsl.lang.extend import load_tree
 from rulesdsl.lang.limits import brief, limit, read_bytes, refuse_control_in_name
@@ -135,7 +136,10 @@ class Game:
             self._programs[players] = prog
         return prog
 
-    def new_game(self, players: Optional[int] = None, seed: int = 0, scenario=None) -> State:
+    def new_game(self, players: Optional[int] = None, seed: int = 0, scenario=None,
+                 chance: Optional[str] = None) -> State:
+        """A new game; `chance="explicit"` stops at each random event with its outcomes
+        (State.is_chance, chance_outcomes) instead of drawing them from the seed."""
         if players is None:
             players = self.min_players
         if isinstance(players, bool) or not isinstance(players, int) or \
@@ -145,6 +149,11 @@ class Game:
                                 else "") + f" players, not {brief(players)}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RulesError("C005", f"a seed is a whole number, not {brief(seed)}")
+        if chance not in (None, "seeded", "explicit"):
+            raise RulesError("C021", f"chance is \"seeded\" or \"explicit\", not {brief(chance)}",
+                             None, ["chance=\"explicit\" stops at each random event"])
+        if chance == "seeded":
+            chance = None
         prog = self.program(players)
         st = State(self, prog)
         st.seed = seed
@@ -163,18 +172,30 @@ class Game:
                 st.vars[lay.base + k] = list(v) if isinstance(v, list) else v
         if prog.pieces is not None:  # each piece's starting state (engine/pieces.py)
             st.vars[prog.pieces.first:] = prog.pieces.start
+        if scenario is not None:
+            from rulesdsl.engine.scenario import read_scenario
+            st.scenario = read_scenario(scenario)
+        if chance is None:
+            self.start(st)
+        else:  # stops at each random event (engine/state/chance.py)
+            st.chance = Chance()
+            begin_segment(st, None)
+        return st
+
+    @staticmethod
+    def start(st: State) -> None:
+        """Play a new state's setup, put its scenario in place and run to the first
+        decision."""
+        prog = st.prog
         if prog.setup is not None:
             st.call(prog.setup, [], False)
             st.run()
             st.over = False
-        if scenario is not None:
-            from rulesdsl.engine.scenario import apply_scenario, read_scenario
-            scenario = read_scenario(scenario)
-            apply_scenario(st, scenario)
-            st.scenario = scenario
+        if st.scenario is not None:
+            from rulesdsl.engine.scenario import apply_scenario
+            apply_scenario(st, st.scenario)
         st.call(prog.flow, [], False)
         st.run()
-        return st
 
 
 

@@ -217,6 +217,7 @@ class SeenKnowledge:
         forget_unseen(d, self.see, rnd)  # the state of pieces it does not see
         d.rng = splitmix64(seed & MASK64 ^ 0x5DEECE66D)[1]
         d.seed = seed
+        d.chance = None  # a sampled world draws its random events from its own generator
         # the others' secret choices not yet revealed (ask together): known only to be made
         hide_pending_choices(d, self.seat, rnd)
         d.pending = None

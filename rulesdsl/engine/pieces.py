@@ -171,7 +171,7 @@ def roller(compiler, s: ast.Roll) -> Callable:
                                         "kind has no changing field of a range of numbers",
                                         span, ["roll only dice: kind die { var face: 1..6 = 1 }"])
             for base, low, high in pieces.rolled[c]:
-                st.vars[base + c] = low + st.next_random(high - low + 1)
+                st.vars[base + c] = low + st.next_random(high - low + 1, low)
             by_zone.setdefault(st.loc[c], []).append(c)
         for zi, cs in sorted(by_zone.items()):
             text = ", ".join(card_text(st, c) for c in cs)

@@ -70,6 +70,8 @@ def state_from_json(game, text: str) -> State:
     players = data.get("players")
     if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
         raise _fail(f"it has {players!r} players")
+    if "chance" in data:
+        return _explicit_from_json(game, data, players)
     prog = game.program(players)
     zones = data.get("zones")
     if not isinstance(zones, list) or len(zones) != len(prog.zone_names):
@@ -152,6 +154,35 @@ REPLAYED = (("zones", "cards"), ("vars", "variables"), ("winners", "winners"),
             ("over", "end of the game"), ("frames", "position in the rules"),
             ("rng", "random state"), ("cancelled", "position in the rules"),
             ("log", "log"))
+
+
+def _explicit_from_json(game, data: dict, players: int) -> State:
+    """A save of a state with explicit chance: its history, outcomes among the choices, is
+    replayed from the start (the state may stand at a random event, in mid-statement,
+    where nothing else resumes) and must make exactly the stored state."""
+    if data.get("chance") != "explicit":
+        raise _fail(f"its chance mode {str(data.get('chance'))[:40]!r} is not \"explicit\"")
+    history = data.get("history")
+    if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+        raise _fail("its history is damaged")
+    seed, scenario = data.get("seed", 0), data.get("scenario")
+    if not isinstance(seed, int) or isinstance(seed, bool) or \
+            (scenario is not None and not isinstance(scenario, dict)):
+        raise _differs("its seed or scenario is damaged")
+    try:
+        st = game.new_game(players=players, seed=seed, scenario=scenario, chance="explicit")
+        for label in history:
+            st.apply(label)
+    except RulesError as e:
+        raise _differs(f"its history does not replay ({e.code})") from None
+    except Exception as e:  # a damaged save must never escape as a crash
+        raise _differs(f"its history does not replay ({type(e).__name__})") from None
+    again = json.loads(st.to_json())
+    for key, what in REPLAYED:
+        if data.get(key) != again.get(key):
+            raise _differs(f"its {what} differ from what its history makes" if what.endswith("s")
+                           else f"its {what} differs from what its history makes")
+    return st
 
 
 def verify_by_replay(game, st: State) -> None:

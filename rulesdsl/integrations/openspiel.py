@@ -8,16 +8,20 @@
 
 Parameters: `game` (a bundled name or a .rules path; "rulesdsl" only), `players` (default
 the game's fewest), `options` (the game's own options: "k=v,k=v" in a parameter dict,
-"k:v;k:v" inside a game string), `amount_slots` and `seeds` (below), `max_game_length`,
-`recall` (below). A game loaded from a file names it in its game string, with the digest
+"k:v;k:v" inside a game string), `amount_slots`, `chance`, `seeds` and `zero_sum`
+(below), `max_game_length`, `recall` (below). A game loaded from a file names it in its game string, with the digest
 of its rules text (`digest`): the string loads the same game in another process (one that
 has imported this module), or says the file changed since.
 
 Chance. A game whose reachable rules hold no shuffle, roll or `random` is DETERMINISTIC:
-no chance node. Any other is EXPLICIT_STOCHASTIC with one chance node, the first: it picks
-the seed of the engine's generator (uniformly among `seeds` outcomes, default 1024), and
-every later random event follows from it. Nobody observes the outcome. The history (seed,
-then the players' actions) is a complete record: the same history gives the same state.
+no chance node. Any other is EXPLICIT_STOCHASTIC. With `chance=explicit` (the default)
+each random event is a chance node where it happens (engine/state/chance.py): a shuffle
+card by card (alike cards one outcome, by their number), a roll over its faces, a random
+pick over its places; a card's outcome has its identity's id, a number an id after them
+(`ChanceOutcomes`). With `chance=seed` the one chance node is the first: it picks the seed
+of the engine's generator (uniformly among `seeds` outcomes, default 1024), and every
+later random event follows from it. Either way the history is a complete record: the same
+history gives the same state.
 A deterministic game in which every zone, variable and score is public and no choice is
 secret is PERFECT_INFORMATION (alpha-beta and other perfect-information algorithms take
 it); every other game is IMPERFECT_INFORMATION.
@@ -33,9 +37,10 @@ with the seat's record of every step and its log. Observers honour `IIGObservati
 default), ALL_PLAYERS everything; `public_info=False` leaves the public part out.
 
 Returns come at the end: `State.payoffs`, the file's `payoff` where it declares one
-(GENERAL_SUM, or IDENTICAL in a cooperative game), else by who won: a sole winner +1, each
-loser -1/(n-1), a draw 0 (ZERO_SUM); a cooperative or one-player game +1 each won, -1 each
-lost (IDENTICAL; GENERAL_SUM for one player).
+(GENERAL_SUM, ZERO_SUM where the game string says `zero_sum=true`, every return then
+checked (C022), or IDENTICAL in a cooperative game), else by who won: a sole winner +1,
+each loser -1/(n-1), a draw 0 (ZERO_SUM); a cooperative or one-player game +1 each won, -1
+each lost (IDENTICAL; GENERAL_SUM for one player).
 
 `resample_from_infostate(player, sampler)` gives a state the player cannot tell from this
 one, through the engine's `State.determinize(seat, seed)`: the seed is drawn from the
@@ -64,6 +69,8 @@ from rulesdsl.lang.resources import bundled_games
 GENERIC = "rulesdsl"
 PREFIX = "rulesdsl_"
 DEFAULT_SEEDS = 1024
+CHANCE_MODES = ("explicit", "seed")
+MIN_CHANCE_NUMBERS = 64     # a roll's faces and a random pick's places have ids up to here
 DEFAULT_MAX_LENGTH = 100_000
 DEFAULT_RECALL = 64
 MAX_PLAYERS = 64
@@ -125,15 +132,15 @@ def _spec(game: "rulesdsl.Game", source: Optional[str]) -> dict:
     """The parameters a game takes, with their defaults; `source` for a game named in
     its game string (the generic "rulesdsl")."""
     spec = {"players": game.min_players, "options": "", "amount_slots": 64,
-            "seeds": DEFAULT_SEEDS, "max_game_length": DEFAULT_MAX_LENGTH,
-            "recall": DEFAULT_RECALL}
+            "chance": CHANCE_MODES[0], "seeds": DEFAULT_SEEDS, "zero_sum": False,
+            "max_game_length": DEFAULT_MAX_LENGTH, "recall": DEFAULT_RECALL}
     if source is not None:
         spec = {"game": source, "digest": "", **spec}
     return spec
 
 
 def _game_type(short_name: str, game: "rulesdsl.Game", players: int,
-               spec: dict) -> "pyspiel.GameType":
+               spec: dict, zero_sum: bool = False) -> "pyspiel.GameType":
     """The type the game is: chance and information read off its declarations."""
     deterministic = is_deterministic(game.model)
     perfect = deterministic and not hides_anything(game.program(players))
@@ -145,7 +152,7 @@ def _game_type(short_name: str, game: "rulesdsl.Game", players: int,
                      pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC),
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION if perfect else
                      pyspiel.GameType.Information.IMPERFECT_INFORMATION),
-        utility=_utility(game, players)[0],
+        utility=_utility(game, players, zero_sum)[0],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.max_players,
         min_num_players=game.min_players,
@@ -156,14 +163,17 @@ def _game_type(short_name: str, game: "rulesdsl.Game", players: int,
         parameter_specification=spec)
 
 
-def _utility(game: "rulesdsl.Game", players: int) -> tuple:
+def _utility(game: "rulesdsl.Game", players: int, zero_sum: bool = False) -> tuple:
     """(utility type, fewest, most, sum or None) of what the game pays (engine/payoffs.py):
     win/lose payoffs are zero-sum; a team's are alike for every seat; a declared payoff
-    may be anything a number of the game may be."""
+    may be anything a number of the game may be, and is zero-sum where the game string
+    says so (`zero_sum=true`: every return is then checked, C022)."""
     Utility = pyspiel.GameType.Utility
     if game.model.payoff is not None:
         if game.cooperative and players > 1:
             return Utility.IDENTICAL, -float(MAX_INT), float(MAX_INT), None
+        if zero_sum:
+            return Utility.ZERO_SUM, -float(MAX_INT), float(MAX_INT), 0.0
         return Utility.GENERAL_SUM, -float(MAX_INT), float(MAX_INT), None
     if game.cooperative and players > 1:
         return Utility.IDENTICAL, -1.0, 1.0, None
@@ -185,7 +195,8 @@ def _generic_type() -> "pyspiel.GameType":
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"game": "", "digest": "", "players": 0, "options": "",
-                                 "amount_slots": 64, "seeds": DEFAULT_SEEDS,
+                                 "amount_slots": 64, "chance": CHANCE_MODES[0],
+                                 "seeds": DEFAULT_SEEDS, "zero_sum": False,
                                  "max_game_length": DEFAULT_MAX_LENGTH,
                                  "recall": DEFAULT_RECALL})
 
@@ -245,17 +256,27 @@ class RulesGame(pyspiel.Game):
         self.players = int(values["players"])
         self.seeds = int(values["seeds"])
         self.recall = int(values["recall"])
+        self.zero_sum = bool(values["zero_sum"])
+        if values["chance"] not in CHANCE_MODES:
+            raise RulesError("C021", f"chance is \"explicit\" or \"seed\", not "
+                             f"'{str(values['chance'])[:40]}'", None,
+                             ["chance=explicit: a chance node at each random event"])
         self.rules.new_game(self.players, seed=0)       # checks the player count
         prog = self.rules.program(self.players)
         self.actions = ActionSpace(prog, int(values["amount_slots"]), self.rules.model)
         self.encoder = ObservationEncoder(prog, self.actions)
-        game_type = _game_type(short_name, self.rules, self.players, spec)
+        game_type = _game_type(short_name, self.rules, self.players, spec,
+                               bool(values["zero_sum"]))
         self.deterministic = game_type.chance_mode == \
             pyspiel.GameType.ChanceMode.DETERMINISTIC
-        _, lowest, highest, total = _utility(self.rules, self.players)
+        # each random event a chance node (engine/state/chance.py), or one over seeds
+        self.explicit = values["chance"] == "explicit" and not self.deterministic
+        self.outcomes = ChanceOutcomes(prog, self.actions)
+        _, lowest, highest, total = _utility(self.rules, self.players, self.zero_sum)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions.size,
-            max_chance_outcomes=0 if self.deterministic else self.seeds,
+            max_chance_outcomes=0 if self.deterministic else
+            self.outcomes.size if self.explicit else self.seeds,
             num_players=self.players,
             min_utility=lowest,
             max_utility=highest,
@@ -271,6 +292,39 @@ class RulesGame(pyspiel.Game):
 
     def __reduce__(self):
         return (load_game_string, (self.to_string(),))
+
+
+class ChanceOutcomes:
+    """Chance action ids of explicit random events: a card's outcome by its identity (the
+    ids of `ActionSpace.identities`), then a number's (a die's face, a random pick's
+    place) from the lowest a piece can show up to the most a game needs."""
+
+    def __init__(self, prog, actions: ActionSpace):
+        self.cards = actions.identity_of
+        self.identities = actions.identities
+        ranges = [(low, high) for rolled in (prog.pieces.rolled if prog.pieces else [])
+                  for _, low, high in rolled]
+        self.lowest = min([0] + [low for low, _ in ranges])
+        highest = max([MIN_CHANCE_NUMBERS, len(prog.card_label)] + [h for _, h in ranges])
+        self.size = len(self.identities) + highest - self.lowest + 1
+
+    def id(self, label: str) -> int:
+        found = self.cards.get(label)
+        if found is not None:
+            return found
+        k = len(self.identities) + int(label) - self.lowest
+        if not len(self.identities) <= k < self.size:
+            raise pyspiel.SpielError(f"the random outcome {label} lies past the chance ids "
+                                     f"this game has ({self.size}); a roll of more sides, or "
+                                     "a random pick from a longer list, than the game's "
+                                     "cards and pieces needs the seed chance mode "
+                                     "(chance=seed)")
+        return k
+
+    def label(self, action: int) -> str:
+        if 0 <= action < len(self.identities):
+            return self.identities[action]
+        return str(action - len(self.identities) + self.lowest)
 
 
 @functools.lru_cache(maxsize=32)
@@ -323,12 +377,14 @@ class Held:
 
     @property
     def state(self):
-        """The engine's state; None before the chance node. A game without randomness
-        starts at once, when first asked (OpenSpiel makes a state and then copies into it
-        to clone one: starting in the constructor would play the setup for nothing)."""
+        """The engine's state; None before the seed's chance node (chance=seed). A game
+        without randomness, or with explicit chance, starts at once, when first asked
+        (OpenSpiel makes a state and then copies into it to clone one: starting in the
+        constructor would play the setup for nothing)."""
         st = self._state
-        if st is None and self.game.deterministic:
-            st = self._state = self.game.rules.new_game(self.game.players, seed=0)
+        if st is None and (self.game.deterministic or self.game.explicit):
+            st = self._state = self.game.rules.new_game(
+                self.game.players, seed=0, chance="explicit" if self.game.explicit else None)
         return st
 
     @state.setter
@@ -350,6 +406,20 @@ class Held:
         for e in st.events[len(lines):]:
             lines.append(st.render_log(e, seat))
         return lines
+
+    def resolve(self, action: int) -> None:
+        """Resolve the random event with the outcome `action`; what the seats saw of it
+        joins the step before (the record has the players' steps only)."""
+        st = self.state
+        label = self.game.outcomes.label(action)
+        option = next((o for o in st.options()[1] if o[0] == label), None)
+        if option is None:
+            raise pyspiel.SpielError(f"chance outcome {action} ({label}) is not possible now")
+        st.apply_option(None, option)
+        s = self.steps
+        if s is not None:
+            self.steps = Step(s.before, s.seat, s.action, s.card, s.label, s.events_from,
+                              len(st.events))
 
     def apply(self, seat: int, action: int, option: tuple) -> None:
         st = self.state
@@ -376,8 +446,9 @@ def _unpickle_held(game_string, text, steps):
 
 
 class RulesState(pyspiel.State):
-    """The game's decisions, after the chance node that picks the seed (none in a game
-    without randomness)."""
+    """The game's decisions and its chance nodes: one at each random event (chance=explicit),
+    or the first only, which picks the seed (chance=seed); none in a game without
+    randomness."""
 
     def __init__(self, game: RulesGame):
         super().__init__(game)
@@ -386,7 +457,7 @@ class RulesState(pyspiel.State):
     # ------------------------------------------------------------ whose turn
     def current_player(self):
         st = self.held.state
-        if st is None:
+        if st is None or st.is_chance:
             return pyspiel.PlayerId.CHANCE
         if st.over:
             return pyspiel.PlayerId.TERMINAL
@@ -397,8 +468,10 @@ class RulesState(pyspiel.State):
         return st is not None and st.over
 
     def chance_outcomes(self):
-        if self.held.state is not None:
-            return []
+        st = self.held.state
+        if st is not None:
+            ids = self.held.game.outcomes.id
+            return [(ids(label), p) for label, p in st.chance_outcomes()]
         n = self.held.game.seeds
         return [(s, 1.0 / n) for s in range(n)]
 
@@ -413,6 +486,9 @@ class RulesState(pyspiel.State):
         if h.state is None:
             h.state = h.game.rules.new_game(h.game.players, seed=int(action))
             return
+        if h.state.is_chance:
+            h.resolve(int(action))
+            return
         option = h.options().get(int(action))
         if option is None:
             raise pyspiel.SpielError(f"action {action} ({h.game.actions.describe(action)}) "
@@ -421,7 +497,8 @@ class RulesState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
+            return self.held.game.outcomes.label(int(action)) if self.held.game.explicit \
+                else f"seed {action}"
         st = self.held.state
         if st is not None and not st.over and player == st.options()[0]:
             option = self.held.options().get(int(action))
@@ -433,7 +510,14 @@ class RulesState(pyspiel.State):
         st = self.held.state
         if st is None or not st.over:
             return [0.0] * self.held.game.players
-        return st.payoffs
+        paid = st.payoffs
+        if self.held.game.zero_sum and abs(sum(paid)) > 1e-9 * max(1.0, *map(abs, paid)):
+            raise RulesError("C022", f"the game is declared zero-sum (zero_sum=true) but pays "
+                             f"{paid}, which sums to {sum(paid):g}, after "
+                             f"{' | '.join(st.history)[-200:]}", None,
+                             ["make the payoff zero-sum, or leave zero_sum out: the game is "
+                              "then general-sum"])
+        return paid
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state `player_id` cannot tell from this one (`State.determinize`)."""
@@ -455,6 +539,8 @@ class RulesState(pyspiel.State):
         st = self.held.state
         if st is None:
             return "(before the deal)"
+        if self.held.game.explicit:
+            return " | ".join(st.history)
         return f"seed {st.seed}: " + " | ".join(st.history)
 
 

@@ -16,6 +16,12 @@ declarations and documented in `rulesdsl.integrations.encoding`; `e.action_label
 gives the engine's label of a legal id, `e.unwrapped.actions.describe(id)` any id in words.
 Rewards come at the end only: the state's payoffs (`State.payoffs`: the file's `payoff`,
 else a sole winner +1, each loser -1/(n-1), zero-sum).
+
+Random events are the environment's randomness. By default the engine draws them from
+the reset's seed. With `chance="explicit"` the engine stops at each one (a shuffle card by
+card, a roll, a random pick; engine/state/chance.py) and the environment draws its outcome
+by the event's probabilities with its own `np_random`, seeded by `reset(seed)`; the drawn
+outcomes are in `e.unwrapped.state.history` among the choices, never in an observation.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from typing import Optional
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 import rulesdsl
@@ -37,8 +44,10 @@ class RulesEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "rulesdsl", "is_parallelizable": False}
 
     def __init__(self, game, players: Optional[int] = None, options: Optional[dict] = None,
-                 amount_slots: int = 64, render_mode: Optional[str] = None):
+                 amount_slots: int = 64, render_mode: Optional[str] = None,
+                 chance: Optional[str] = None):
         super().__init__()
+        self.chance = chance
         self.game = game if isinstance(game, rulesdsl.Game) else rulesdsl.load(game, options)
         self.players = players or self.game.min_players
         self.game.new_game(self.players, seed=0)          # checks the player count
@@ -68,8 +77,11 @@ class RulesEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         if seed is None:
             seed = random.randrange(1 << 31)
+        self.np_random, _ = seeding.np_random(seed)
         self.state = self.game.new_game(self.players, seed=seed,
-                                        scenario=(options or {}).get("scenario"))
+                                        scenario=(options or {}).get("scenario"),
+                                        chance=self.chance)
+        self._draw_chance()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -94,6 +106,7 @@ class RulesEnv(AECEnv):
         (a label with no id too: an amount past `amount_slots`, chosen by a script or an
         agent). Illegal -> IllegalAction, and nothing changes."""
         self.state.apply(label)
+        self._draw_chance()
         self._cumulative_rewards[self.agent_selection] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if self.state.is_over:
@@ -102,6 +115,15 @@ class RulesEnv(AECEnv):
             self.terminations = {a: True for a in self.agents}
         self._accumulate_rewards()
         self._after_move()
+
+    def _draw_chance(self) -> None:
+        """Resolve the random events the state stops at (chance="explicit"), each outcome
+        drawn by its probability with the environment's generator."""
+        st = self.state
+        while st.is_chance:
+            outcomes = st.chance_outcomes()
+            k = self.np_random.choice(len(outcomes), p=[p for _, p in outcomes])
+            st.apply(outcomes[int(k)][0])
 
     def _after_move(self):
         st = self.state
@@ -138,6 +160,8 @@ class RulesEnv(AECEnv):
 
 
 def env(game, players: Optional[int] = None, options: Optional[dict] = None,
-        amount_slots: int = 64, render_mode: Optional[str] = None) -> RulesEnv:
-    """The environment for a bundled game's name, a .rules path or a loaded Game."""
-    return RulesEnv(game, players, options, amount_slots, render_mode)
+        amount_slots: int = 64, render_mode: Optional[str] = None,
+        chance: Optional[str] = None) -> RulesEnv:
+    """The environment for a bundled game's name, a .rules path or a loaded Game;
+    `chance="explicit"`: random events drawn by the environment (the module's doc)."""
+    return RulesEnv(game, players, options, amount_slots, render_mode, chance)

@@ -81,7 +81,7 @@ FAMILIES = (
                            "(R032); a sequence whose trial draws at random, asks another "
                            "player or runs past 200 decisions (R033)"),
     Family("A001", "A004", "bad actions and names through the API"),
-    Family("C001", "C020", "the command line and loading: a game or file that cannot be "
+    Family("C001", "C022", "the command line and loading: a game or file that cannot be "
                            "read, an unknown agent, option or player count; a simulated game "
                            "that does not end (C010); a script line that is not a legal "
                            "action (C011) or input that ends first (C012); a bad "
@@ -92,7 +92,9 @@ FAMILIES = (
                            "an OpenSpiel game string naming a file it cannot carry (C018) or "
                            "a file changed since the string was made (C019); a computer "
                            "player of the web table whose worker process stopped twice "
-                           "(C020)"),
+                           "(C020); a chance mode other than seeded or explicit (C021); an "
+                           "OpenSpiel game declared zero-sum whose payoffs do not sum to 0 "
+                           "(C022)"),
     Family("S001", "S002", "bad save files (among them a save whose state is not what its "
                            "history makes) and scenarios"),
 )
@@ -208,6 +210,8 @@ ENTRIES = (
     ("C018", "an OpenSpiel game string naming a file it cannot carry"),
     ("C019", "an OpenSpiel game string whose rules file changed since it was made"),
     ("C020", "a computer player's worker process (the web table) that stopped twice"),
+    ("C021", "a chance mode other than \"seeded\" or \"explicit\""),
+    ("C022", "an OpenSpiel game declared zero-sum whose payoffs do not sum to 0"),
     ("S001", "a save that cannot be restored"),
     ("S002", "a bad scenario"),
 )

@@ -198,6 +198,7 @@ def test_the_shuffle_draws_splitmix64s_numbers():
         want_x = reference(want, x)
         st = State.__new__(State)  # a C type under the native engine: a real one
         st.zones, st.rng, st._events = [list(range(n))], x, []
+        st.chance = None  # ordinary play: the seeded generator draws
         st.prog = SimpleNamespace(zone_unordered=[False])
         st.shuffle(0)
         assert (st.zones[0], st.rng) == (want, want_x), (n, x)

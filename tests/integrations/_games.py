@@ -21,3 +21,13 @@ def every_game():
 
 def short(name: str) -> str:
     return Path(name).stem
+
+
+def through_chance(state, rng):
+    """Resolve the chance nodes where `state` stands, each outcome drawn by its
+    probability with `rng` (numpy's RandomState): an OpenSpiel state at its next decision."""
+    while state.is_chance_node() and not state.is_terminal():
+        outcomes = state.chance_outcomes()
+        k = rng.choice(len(outcomes), p=[p for _, p in outcomes])
+        state.apply_action(int(outcomes[k][0]))
+    return state

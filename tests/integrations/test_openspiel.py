@@ -7,9 +7,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from rulesdsl import State  # noqa: E402
 from rulesdsl.integrations import openspiel as adapter  # noqa: E402
-from _games import every_game, short  # noqa: E402
+from _games import every_game, short, through_chance  # noqa: E402
 
 GAMES = every_game()
 
@@ -37,8 +36,8 @@ def test_every_bundled_game_is_registered_and_takes_parameters():
         pyspiel.load_game("rulesdsl_triumvirat(options=no_such:1)")
 
 
-def test_the_first_node_picks_the_seed_and_nobody_sees_it():
-    game = pyspiel.load_game("rulesdsl_ivanhoe(players=3)")
+def test_with_chance_seed_the_first_node_picks_the_seed_and_nobody_sees_it():
+    game = pyspiel.load_game("rulesdsl_ivanhoe(players=3,chance=seed)")
     a, b = game.new_initial_state(), game.new_initial_state()
     assert a.is_chance_node() and len(a.chance_outcomes()) == adapter.DEFAULT_SEEDS
     a.apply_action(1)
@@ -51,8 +50,7 @@ def test_the_first_node_picks_the_seed_and_nobody_sees_it():
 
 def test_a_seat_string_holds_no_card_it_cannot_see():
     game = pyspiel.load_game("rulesdsl_triumvirat")
-    state = game.new_initial_state()
-    state.apply_action(5)
+    state = through_chance(game.new_initial_state(), np.random.RandomState(5))
     engine = state.held.state
     mine, theirs = engine.zone("hand", seat=0), engine.zone("hand", seat=1)
     text = state.information_state_string(0)
@@ -63,10 +61,10 @@ def test_a_seat_string_holds_no_card_it_cannot_see():
 
 def test_ids_label_and_history_replays():
     game = pyspiel.load_game("rulesdsl_ivanhoe(players=2)")
-    state = game.new_initial_state()
-    state.apply_action(9)
     rng = np.random.RandomState(0)
+    state = game.new_initial_state()
     for _ in range(40):
+        through_chance(state, rng)
         if state.is_terminal():
             break
         legal = state.legal_actions()
@@ -81,8 +79,7 @@ def test_ids_label_and_history_replays():
 
 def test_resample_keeps_what_the_seat_knows_and_varies_the_rest():
     game = pyspiel.load_game("rulesdsl_ivanhoe(players=3)")
-    state = game.new_initial_state()
-    state.apply_action(4)
+    state = through_chance(game.new_initial_state(), np.random.RandomState(4))
     seat = state.current_player()
     worlds = [state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0., 1.))
               for _ in range(6)]
@@ -104,7 +101,7 @@ def ismcts_game(short_name, params, bot_seat, seed, simulations):
     searched = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(int(rng.randint(len(state.chance_outcomes()))))
+            through_chance(state, rng)
         elif state.current_player() == bot_seat:
             legal = state.legal_actions()
             action = bot.step(state)

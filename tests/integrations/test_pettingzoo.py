@@ -152,3 +152,24 @@ def test_kuhn_pays_the_chips_won_and_lost():
         assert sum(total.values()) == 0
         paid.add(max(total.values()))
     assert paid == {1.0, 2.0}   # an ante won, and a called bet won
+
+
+def test_with_explicit_chance_the_environment_draws_the_deals_by_their_probability():
+    """chance="explicit": each card dealt is drawn by the environment's own generator,
+    seeded by reset; the same seed, the same game; Kuhn's six deals come alike."""
+    kuhn = str(Path(__file__).parent / "rules" / "kuhn_poker.rules")
+    e = env(kuhn, players=2, chance="explicit")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # the dict observation, as above
+        api_test(e, num_cycles=50)
+    deals = []
+    for seed in range(600):
+        total = play_to_the_end(e, seed)
+        assert sum(total.values()) == 0 and list(total.values()) == e.state.payoffs
+        deals.append(tuple(e.state.history[:2]))     # the outcomes: P1's card, P2's
+    counts = sorted(deals.count(d) for d in set(deals))
+    assert len(counts) == 6 and counts[0] > 70 and counts[-1] < 130   # 100 each expected
+    again = env(kuhn, players=2, chance="explicit")
+    play_to_the_end(again, 17)
+    play_to_the_end(e, 17)
+    assert again.state.history == e.state.history

@@ -20,6 +20,8 @@ from rulesdsl.engine.state.machine import _NATIVE, Machine
 from rulesdsl.engine.sequences import narrow
 from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
+from rulesdsl.engine.state.chance import (Chance, begin as begin_segment, choose_outcome,
+                                          drawn as _drawn)
 # what saves, scenarios and determinization read from here
 from rulesdsl.engine.state.data import (
     FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, _copy_locals,
@@ -36,7 +38,7 @@ class State(Machine, Views, Saving):
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
                  "_actions", "_origin", "_origin_at", "memo", "scenario", "inferred",
-                 "exploring")
+                 "exploring", "chance")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -59,9 +61,11 @@ class State(Machine, Views, Saving):
         self._origin = None  # a snapshot to replay from after an interrupted apply
         self._origin_at = 0  # the length of the history at that snapshot
         self.memo = None  # while a decision's options are computed: pure calls' results
-        self.scenario = None  # the scenario it started from (saved: a restore replays it)
+        self.scenario = None  # type: dict | None  # the scenario it started from (saved)
         self.inferred = None  # a sample's (seat, moves, exclusions, requirements): inference.py
         self.exploring = None  # in a sequence's trial: (its frame, its Region), sequences.py
+        # explicit chance (state/chance.py); None: the seeded generator draws
+        self.chance = None  # type: Chance | None
 
     # ------------------------------------------------------------------ history and log
     @property
@@ -98,6 +102,17 @@ class State(Machine, Views, Saving):
     def players(self) -> int:
         return self.prog.nplayers
 
+    @property
+    def is_chance(self) -> bool:
+        """Does a random event wait for its outcome (only with explicit chance)?"""
+        return self.chance is not None and self.chance.outcomes is not None
+
+    def chance_outcomes(self) -> list:
+        """The waiting random event's outcomes, (label, probability) each; [] at a
+        decision. `apply(label)` resolves it (alike cards are one outcome)."""
+        chance = self.chance
+        return [] if chance is None or chance.outcomes is None else list(chance.outcomes)
+
     def legal_actions(self) -> list:
         if self.over:
             return []
@@ -132,8 +147,10 @@ class State(Machine, Views, Saving):
             chosen = opts[cached[1].index(action)]  # labels are unique within a decision
         except ValueError:
             shown = ", ".join(o[0] for o in opts[:12]) + (", ..." if len(opts) > 12 else "")
-            raise IllegalAction(f"'{action[0][:80]}' is not a legal action for "
-                                f"{seat_label(seat)} now", [f"legal actions: {shown}"]) from None
+            who = "the random event's outcome" if seat is None else \
+                f"a legal action for {seat_label(seat)}"
+            raise IllegalAction(f"'{action[0][:80]}' is not {who} now",
+                                [f"legal actions: {shown}"]) from None
         self._apply_chosen(seat, chosen)
 
     def playout(self, rng, limit: Optional[int] = None) -> int:
@@ -145,6 +162,9 @@ class State(Machine, Views, Saving):
         while not self.over and (limit is None or played < limit):
             pending = self.pending
             seat, opts = pending if pending is not None else self._pending()
+            if seat is None:  # a random event (explicit chance): drawn by its probabilities
+                self._apply_chosen(seat, opts[_drawn(rng, self.chance_outcomes())])
+                continue
             self._apply_chosen(seat, opts[rng.randrange(len(opts))])
             played += 1
         return played
@@ -159,8 +179,15 @@ class State(Machine, Views, Saving):
         """Apply one of `options()`'s options as it is, with no Action made or looked up."""
         self._apply_chosen(seat, option)
 
-    def _apply_chosen(self, seat: int, chosen: tuple) -> None:
-        """Apply one of the pending options (label, alternative, value)."""
+    def _apply_chosen(self, seat: Optional[int], chosen: tuple) -> None:
+        """Apply one of the pending options (label, alternative, value); seat None: a
+        random event's outcome (explicit chance)."""
+        if self.chance is not None:
+            if seat is None:
+                choose_outcome(self, chosen[0])
+            else:
+                begin_segment(self, (seat, chosen))
+            return
         self.memo = None  # left over only if Ctrl-C hit the very end of an options run
         history = self._history
         before = history._frozen + len(history._tail)  # len(history), without a Python call
@@ -168,19 +195,23 @@ class State(Machine, Views, Saving):
             self._origin = self._snapshot()  # bounds the replay after an error
             self._origin_at = before
         try:
-            fr = self.frames[-1]
-            ins = self.prog.procs[fr[0]].code[fr[1]]
-            self.pending = None
-            logged = ins.choose(self, fr, chosen)
-            history.append(chosen[0])
-            # a chosen card shows up in the log through its move, with its visibility;
-            # a secret choice (ask together) is logged by the decision itself, at the reveal
-            if logged:
-                self._events.append(("choice", seat, chosen[0]))
+            self._choose(seat, chosen)
             self.run()
         except BaseException:  # a rules error, or Ctrl-C anywhere: back to before
             self._rewind(before)
             raise
+
+    def _choose(self, seat: Optional[int], chosen: tuple) -> None:
+        """Carry out the pending decision's option and record it (the run comes after)."""
+        fr = self.frames[-1]
+        ins = self.prog.procs[fr[0]].code[fr[1]]
+        self.pending = None
+        logged = ins.choose(self, fr, chosen)
+        self._history.append(chosen[0])
+        # a chosen card shows up in the log through its move, with its visibility;
+        # a secret choice (ask together) is logged by the decision itself, at the reveal
+        if logged:
+            self._events.append(("choice", seat, chosen[0]))
 
     @property
     def scores(self) -> list:
@@ -231,34 +262,17 @@ class State(Machine, Views, Saving):
         return v
 
     def clone(self) -> "State":
-        s = State.__new__(State)
-        s.game = self.game
-        s.prog = self.prog
-        s.zones = [z[:] for z in self.zones]
-        s.loc = self.loc[:]
-        s.vars = self.vars[:]
-        s.rng = self.rng
-        s.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames]
-        s.over = self.over
-        s.winners = self.winners[:]
-        s._history = self._history.copy()
-        s._events = self._events.copy()
-        s.cancelled = self.cancelled
-        s.effect_depth = self.effect_depth
-        s.pending = self.pending
-        s.seed = self.seed
-        s._actions = self._actions
-        s._origin = None  # its own, at its first apply: a clone may be changed before it
-        s._origin_at = 0
-        s.memo = None
-        s.scenario = self.scenario
-        s.inferred = self.inferred
-        s.exploring = None
-        return s
+        return self._copy(self._history.copy(), self._events.copy(), self.pending,
+                          self._actions,
+                          None if self.chance is None else self.chance.copy())
 
     def trial_copy(self) -> "State":
         """A copy for trying moves (engine/sequences.py): the game's data and position,
-        with a log of its own and the history shared (a trial applies nothing)."""
+        with a log of its own and the history shared (a trial applies nothing, and draws
+        nothing: R033)."""
+        return self._copy(self._history, EventLog(), None, None, None)
+
+    def _copy(self, history, events, pending, actions, chance) -> "State":
         s = State.__new__(State)
         s.game = self.game
         s.prog = self.prog
@@ -269,19 +283,20 @@ class State(Machine, Views, Saving):
         s.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames]
         s.over = self.over
         s.winners = self.winners[:]
-        s._history = self._history
-        s._events = EventLog()
+        s._history = history
+        s._events = events
         s.cancelled = self.cancelled
         s.effect_depth = self.effect_depth
-        s.pending = None
+        s.pending = pending
         s.seed = self.seed
-        s._actions = None
-        s._origin = None
+        s._actions = actions
+        s._origin = None  # its own, at its first apply: a copy may be changed before it
         s._origin_at = 0
         s.memo = None
         s.scenario = self.scenario
         s.inferred = self.inferred
         s.exploring = None
+        s.chance = chance
         return s
 
     def determinize(self, seat: int, seed: int) -> "State":

@@ -17,5 +17,6 @@ cdef class Machine:
     cdef public object rng, over, _history, _events, cancelled, effect_depth, pending
     cdef public object seed, _actions, _origin, _origin_at, memo, scenario, inferred
     cdef public object exploring
+    cdef public object chance
     # run is called by C from the state's apply (State._apply_chosen), not looked up
     cpdef run(self)

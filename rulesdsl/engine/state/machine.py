@@ -144,8 +144,11 @@ class Machine:
         self._events.append(("end", tuple(self.winners)))
 
     # ------------------------------------------------------------------ primitives
-    def next_random(self, n: int) -> int:
-        """A uniform integer in [0, n)."""
+    def next_random(self, n: int, first: int = 1) -> int:
+        """A uniform integer in [0, n); with explicit chance (state/chance.py) an outcome
+        chosen from outcomes labelled first, first + 1, ..."""
+        if self.chance is not None:
+            return self.chance.uniform(n, first)
         self.rng, bits = splitmix64(self.rng)
         return (bits * n) >> 64
 
@@ -158,6 +161,10 @@ class Machine:
     def shuffle(self, zi: int) -> None:
         z = self.zones[zi]
         if self.prog.zone_unordered[zi]:
+            return
+        if self.chance is not None:  # card by card, each an outcome (state/chance.py)
+            self.chance.shuffle(z, self.prog.card_label)
+            self._events.append(("shuffle", zi))
             return
         if _NATIVE:  # the same numbers, in C's 64-bit integers (machine.pxd)
             self.rng = _shuffled64(z, self.rng)

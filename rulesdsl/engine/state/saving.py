@@ -80,4 +80,6 @@ class Saving:
         }
         if self.scenario is not None:
             data["scenario"] = self.scenario
+        if self.chance is not None:  # restored by replaying the history (savefile.py)
+            data["chance"] = "explicit"
         return json.dumps(data, separators=(",", ":"))

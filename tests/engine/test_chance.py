@@ -1,0 +1,152 @@
+"""Explicit chance (engine/state/chance.py): a state made with chance="explicit" stops at
+each random event with its outcomes and probabilities; applying an outcome plays on.
+Ordinary play is the goldens' business (tests/engine/test_golden.py)."""
+
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl import IllegalAction
+from rulesdsl.lang.errors import RulesError
+
+HERE = Path(__file__).parent
+CHANCE = str(HERE / "rules" / "chance.rules")
+KUHN = str(HERE.parent / "integrations" / "rules" / "kuhn_poker.rules")
+
+
+def first_decisions(st, p=Fraction(1)):
+    """Every state where the first decision stands, with its probability."""
+    if not st.is_chance:
+        yield st, p
+        return
+    for label, q in st.chance_outcomes():
+        child = st.clone()
+        child.apply(label)
+        yield from first_decisions(child, p * Fraction(q).limit_denominator(1000))
+
+
+def test_kuhn_deals_six_hands_each_one_in_six():
+    st = rulesdsl.load(KUHN).new_game(2, chance="explicit")
+    assert st.is_chance and st.to_move is None
+    assert st.chance_outcomes() == [("card 1", pytest.approx(1 / 3)),
+                                    ("card 2", pytest.approx(1 / 3)),
+                                    ("card 3", pytest.approx(1 / 3))]
+    deals = {(tuple(s.zone("hand[P1]")), tuple(s.zone("hand[P2]"))): p
+             for s, p in first_decisions(st)}
+    assert len(deals) == 6 and set(deals.values()) == {Fraction(1, 6)}
+
+
+def test_alike_cards_are_one_outcome_weighted_by_their_number():
+    st = rulesdsl.load(CHANCE).new_game(2, chance="explicit")
+    assert st.chance_outcomes() == [("card 1", pytest.approx(2 / 3)),
+                                    ("card 2", pytest.approx(1 / 3))]
+    st.apply("card 2")
+    # every card left is alike: the rest of the shuffle is no event
+    assert not st.is_chance and st.to_move == 0
+    assert st.history == ["card 2"]
+
+
+def test_a_roll_and_a_rolled_die_are_outcomes_over_their_faces():
+    st = rulesdsl.load(CHANCE).new_game(2, chance="explicit")
+    st.apply("card 2")
+    st.apply("roll")
+    assert [label for label, _ in st.chance_outcomes()] == ["1", "2", "3", "4", "5", "6"]
+    st.apply("4")
+    assert st.chance_outcomes() == [(str(k), pytest.approx(1 / 3)) for k in (1, 2, 3)]
+    st.apply("2")
+    assert st.is_over and st.var("total") == 6
+    assert st.history == ["card 2", "roll", "4", "2"]
+
+
+def test_an_outcome_replays_the_log_of_seeded_play():
+    """The same outcomes as a seed drew give the same game, log and all."""
+    game = rulesdsl.load(KUHN)
+    seeded = game.new_game(2, seed=11)
+    explicit = game.new_game(2, chance="explicit")
+    for label in reversed(seeded.zone("deck") + seeded.zone("hand[P2]") +
+                          seeded.zone("hand[P1]")):
+        if explicit.is_chance:
+            explicit.apply(label)
+    for label in ["pass", "bet", "bet"]:
+        seeded.apply(label)
+        explicit.apply(label)
+    assert explicit.log == seeded.log and explicit.payoffs == seeded.payoffs
+
+
+def test_a_clone_at_a_random_event_goes_its_own_way():
+    st = rulesdsl.load(KUHN).new_game(2, chance="explicit")
+    st.apply("card 1")
+    other = st.clone()
+    st.apply("card 2")
+    other.apply("card 3")
+    assert st.zone("hand[P2]") == ["card 2"] and other.zone("hand[P2]") == ["card 3"]
+    assert other.is_chance is False and other.history == ["card 1", "card 3"]
+
+
+def test_an_outcome_that_is_not_offered_is_refused_and_changes_nothing():
+    st = rulesdsl.load(KUHN).new_game(2, chance="explicit")
+    st.apply("card 1")
+    with pytest.raises(IllegalAction, match="random event's outcome"):
+        st.apply("card 1")
+    with pytest.raises(IllegalAction):
+        st.apply("pass")
+    assert st.history == ["card 1"] and st.is_chance
+    assert [label for label, _ in st.chance_outcomes()] == ["card 2", "card 3"]
+
+
+def test_a_playout_draws_outcomes_by_their_probability():
+    game = rulesdsl.load(CHANCE)
+    rng = random.Random(5)
+    firsts = []
+    for _ in range(600):
+        st = game.new_game(2, chance="explicit")
+        st.playout(rng)
+        assert st.is_over
+        firsts.append(st.history[0])
+    assert firsts.count("card 1") / 600 == pytest.approx(2 / 3, abs=0.05)
+
+
+def test_a_chance_mode_the_engine_does_not_know_is_c021():
+    with pytest.raises(RulesError) as e:
+        rulesdsl.load(KUHN).new_game(2, chance="lazy")
+    assert e.value.code == "C021" and "explicit" in str(e.value)
+
+
+def test_a_save_restores_at_a_random_event_and_plays_on_alike():
+    game = rulesdsl.load(CHANCE)
+    st = game.new_game(2, chance="explicit")
+    st.apply("card 2")
+    st.apply("roll")
+    text = st.to_json()
+    back = rulesdsl.restore(game, text)
+    assert back.is_chance and back.chance_outcomes() == st.chance_outcomes()
+    assert back.to_json() == text
+    for s in (st, back):
+        s.apply("6")
+        s.apply("1")
+    assert back.log == st.log and back.var("total") == 7
+
+
+def test_a_save_whose_outcomes_were_edited_is_refused():
+    game = rulesdsl.load(KUHN)
+    st = game.new_game(2, chance="explicit")
+    st.apply("card 1")
+    st.apply("card 2")
+    text = st.to_json().replace('"history":["card 1","card 2"]', '"history":["card 1","card 3"]')
+    with pytest.raises(RulesError) as e:
+        rulesdsl.restore(game, text)
+    assert e.value.code == "S001" and "differ" in str(e.value)
+
+
+def test_a_sampled_world_draws_its_own_random_events_and_the_search_plays_it():
+    from rulesdsl.agents import make_agent
+    st = rulesdsl.load(CHANCE).new_game(2, chance="explicit")
+    st.apply("card 1")
+    st.apply("card 1")
+    sample = st.determinize(0, seed=4)
+    sample.apply("roll")                  # no stop: the sample's own generator rolls
+    assert not sample.is_chance and sample.is_over
+    assert make_agent("ismcts", seed=3, iterations=20).choose(st).label == "roll"
