@@ -128,8 +128,8 @@ def divergence(path: Path, options: dict, players: int, seed: int, got: list,
             f"{expected[5]}; got {got[0]}, {got[5]})")
     engine = os.environ.get("RULESDSL_ENGINE", "generated")
     other = "generated" if engine == "closures" else "closures"
-    mine = list(steps(_loaded(path, options, engine, players), players, seed, True))
-    theirs = list(steps(_loaded(path, options, other, players), players, seed, True))
+    mine = list(steps(loaded_by(path, options, engine, players), players, seed, True))
+    theirs = list(steps(loaded_by(path, options, other, players), players, seed, True))
     for (a, _), (b, _) in zip(mine, theirs):
         if a != b:
             return "\n".join(
@@ -144,7 +144,7 @@ def divergence(path: Path, options: dict, players: int, seed: int, got: list,
                "step:"] + [f"  got       {line}" for line in last.lines()])
 
 
-def _loaded(path: Path, options: dict, engine: str, players: int):
+def loaded_by(path: Path, options: dict, engine: str, players: int):
     """The game compiled for `players` by `engine` (RULESDSL_ENGINE's values)."""
     before = os.environ.get("RULESDSL_ENGINE")
     os.environ["RULESDSL_ENGINE"] = engine

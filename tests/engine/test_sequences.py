@@ -4,7 +4,6 @@ only the options that begin a best sequence. Checked against a brute force writt
 over random games, on both engines (closures and generated code), and for what a trial
 may not do: draw at random, reach another player's decision, pass the work budget."""
 
-import os
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -14,23 +13,15 @@ import pytest
 import rulesdsl
 from rulesdsl.lang.errors import RuntimeRulesError
 
+from _golden import loaded_by
+
 GAME = Path(__file__).resolve().parent / "rules" / "sequences.rules"
 MOST_SUM, MOST_TOKENS, MOST_SUM_UP_TO_6 = 0, 1, 2
 LIMIT = 6  # the most a turn may hold
 
 
 def loaded(goal: int, engine: str):
-    before = os.environ.get("RULESDSL_ENGINE")
-    os.environ["RULESDSL_ENGINE"] = engine
-    try:
-        game = rulesdsl.load(str(GAME), options={"goal": goal})
-        game.program(2)  # compiled now, while the variable says how
-        return game
-    finally:
-        if before is None:
-            del os.environ["RULESDSL_ENGINE"]
-        else:
-            os.environ["RULESDSL_ENGINE"] = before
+    return loaded_by(GAME, {"goal": goal}, engine, 2)
 
 
 def labels(state) -> list:
