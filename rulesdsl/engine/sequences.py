@@ -101,10 +101,7 @@ def _best_after(st, seat: int, option: tuple, depth: int, region: Region, made: 
     """The best goal any sequence reaches that goes on with `option` from st, where `made`
     decisions of the sequence are behind: (reached, value), so that none is the least.
     With a bound, the first way found that reaches it is the best: no other is tried."""
-    budget = st.prog.budget
-    budget.work -= 1
-    if budget.work < 0:
-        budget.spend(0, region.span)
+    st.prog.budget.spend(1, region.span)
     if made >= DEEPEST:
         _refuse(f"a sequence's trial went on past {DEEPEST} decisions", region,
                 "end the loop inside the sequence when nothing is left to do")
