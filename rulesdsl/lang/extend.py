@@ -16,6 +16,7 @@ from rulesdsl.lang.resources import bundled_path
 from rulesdsl.lang.syntax import parse
 
 SINGLETONS = (ast.Game, ast.Players, ast.Flow, ast.Setup, ast.Score, ast.Evaluate, ast.Payoff)
+RESTATED = (ast.Game, ast.Players)  # a new title or player count simply replaces the base's
 MAX_DEPTH = 8
 
 
@@ -130,8 +131,16 @@ def merge(base: ast.File, child: ast.File) -> ast.File:
                                          ["remove 'override' to add a new declaration"]))
                 continue
             decls[index[key]] = d
+        elif isinstance(d.body, RESTATED) and key in index:
+            decls[index[key]] = d
         elif isinstance(d.body, SINGLETONS) and key in index:
-            decls[index[key]] = d  # a new title or player count simply replaces the base's
+            # the base's flow, setup or score is replaced only when the file says so: a
+            # second `score` written by mistake must not silently change the game
+            what = describe(key)
+            errors.append(RulesError("E500", f"the base file already has a {what}, and a "
+                                     f"game has one {what}", d.span,
+                                     [f"write 'override' before it to replace the base's "
+                                      f"{what}"]))
         else:
             decls.append(d)
     if errors:
