@@ -4,9 +4,7 @@ the sorted legal labels) and receives the label chosen), and compare at every st
 
 import random
 
-
-def labels(s) -> list:
-    return sorted(a.label for a in s.legal_actions())
+from _play import labels
 
 
 def follow(s, flow, rng: random.Random, matches=None) -> int:

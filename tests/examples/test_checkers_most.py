@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rulesdsl
-from test_checkers import CELLS, labels, position
+from test_checkers import labels, position
 
 ROOT = Path(__file__).resolve().parents[2] / "examples"
 MOST = ROOT / "checkers_most.rules"

@@ -1,45 +1,13 @@
 """The example games in examples/: each checks, plays to its end with random seats for
 many seeds and every player count, and its key rules hold in scenarios."""
 
-import json
-import random
-from pathlib import Path
-
-import pytest
-
-import rulesdsl
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def load(name):
-    path = EXAMPLES / f"{name}.rules"
-    assert rulesdsl.check_file(path) == []  # no errors, no warnings
-    return rulesdsl.load(str(path))
+from _play import labels, load
+from _play import random_game as play_randomly
 
 
 def random_game(game, players, seed, each_step=None):
-    """Play one game with random choices through the public API; return the final state.
-    The first seeds also test `each_step` at every decision."""
-    if seed >= 8:
-        each_step = None
-    rng = random.Random(seed)
-    state = game.new_game(players=players, seed=seed)
-    steps = 0
-    while not state.is_over:
-        if each_step:
-            each_step(state)
-        actions = state.legal_actions()
-        assert actions and len({a.label for a in actions}) == len(actions)
-        state.apply(rng.choice(actions))
-        steps += 1
-        assert steps < 10_000
-    assert state.winners
-    return state
-
-
-def labels(state):
-    return sorted(a.label for a in state.legal_actions())
+    """The first seeds also test `each_step` at every decision."""
+    return play_randomly(game, players, seed, each_step if seed < 8 else None, limit=10_000)
 
 
 # ---------------------------------------------------------------- No Thanks!

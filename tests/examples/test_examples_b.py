@@ -1,42 +1,9 @@
 """Lost Cities, Hearts and Love Letter (examples/): each checks, plays to its end with
 random seats for many seeds and every player count, and its key rules hold in scenarios."""
 
-import random
-from pathlib import Path
-
 import pytest
 
-import rulesdsl
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def load(name, **options):
-    path = EXAMPLES / f"{name}.rules"
-    assert rulesdsl.check_file(path) == []  # no errors, no warnings
-    return rulesdsl.load(str(path), options=options) if options else rulesdsl.load(str(path))
-
-
-def random_game(game, players, seed, each_step=None):
-    """Play one game with random choices through the public API; return the final state."""
-    rng = random.Random(seed)
-    state = game.new_game(players=players, seed=seed)
-    steps = 0
-    while not state.is_over:
-        if each_step:
-            each_step(state)
-        actions = state.legal_actions()
-        assert actions and len({a.label for a in actions}) == len(actions)
-        state.apply(rng.choice(actions))
-        steps += 1
-        assert steps < 20_000
-    assert state.winners
-    return state
-
-
-def labels(state):
-    return sorted(a.label for a in state.legal_actions())
-
+from _play import labels, load, random_game
 
 def hides_other_hands(state, players, hand="hand"):
     """No view holds a card of another player's hand (checked at every 10th decision: a
@@ -432,7 +399,7 @@ def test_love_letter_baron_compares_in_secret(love_letter, drawn, outcome):
     out = [s.var("out", p) for p in range(3)]
     assert out == {"P2 out": [False, True, False], "nobody out": [False, False, False],
                    "P1 out": [True, False, False]}[outcome]
-    assert f"hand[P2] shows P1: priest" in s.view(0)["log"]
+    assert "hand[P2] shows P1: priest" in s.view(0)["log"]
     assert f"hand[P1] shows P2: {drawn}" in s.view(1)["log"]
     if outcome != "P1 out":   # the winner's card stays secret from the third player
         assert all(drawn not in line for line in after_scenario(s.view(2)["log"]))

@@ -2,20 +2,10 @@
 values, dice, grids): each checks, plays to its end with computer seats for many seeds
 and every player count, and its key rules hold."""
 
-from pathlib import Path
-
 import pytest
 
-import rulesdsl
+from _play import load
 from rulesdsl.agents.random_agent import RandomAgent
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def load(name):
-    path = EXAMPLES / f"{name}.rules"
-    assert rulesdsl.check_file(path) == []  # no errors, no warnings
-    return rulesdsl.load(str(path))
 
 
 def play_out(state, seed, each_step=None, limit=20_000):
