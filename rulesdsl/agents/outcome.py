@@ -10,6 +10,8 @@ games from new deals only, so it never depends on a game in progress:
 - whether the evaluation (the file's `evaluate`, else its score) tells the seats apart
   before the end: one that is the same for everyone almost everywhere mid-game (a Hex
   score of "linked or not") cannot judge a cut playout, so the search plays to the end.
+  In a cooperative game every seat shares one value, so there it is whether that value
+  moves away from where the game began (fireworks grow, fuses burn).
 
 A file's `evaluate` is read as "higher is better" always; only a score's direction is
 learned.
@@ -43,10 +45,11 @@ def traits(state, games: int = 16, max_actions: int = 3000) -> Traits:
     rnd = random.Random(12345)
     lead = 0.0
     all_won = some_won = 0
-    looked = apart = 0
+    looked = apart = moved = 0
     for _ in range(games):
         try:
             st = game.new_game(players=n, seed=rnd.randrange(1 << 30))
+            start = sum(st.evaluation())
             for step in range(max_actions):
                 if st.is_over:
                     break
@@ -54,6 +57,7 @@ def traits(state, games: int = 16, max_actions: int = 3000) -> Traits:
                     values = st.evaluation()
                     looked += 1
                     apart += len(set(values)) > 1
+                    moved += sum(values) != start
                 st.apply(rnd.choice(st.legal_actions()))
             if not st.is_over:
                 continue
@@ -70,9 +74,11 @@ def traits(state, games: int = 16, max_actions: int = 3000) -> Traits:
         lost = [s for p, s in enumerate(scores) if p not in winners]
         lead += sum(won) / len(won) - sum(lost) / len(lost)
     declared = bool(getattr(game, "cooperative", False))
-    found = _TRAITS[key] = Traits(-1 if lead < 0 else 1,
-                                  declared or n > 1 and all_won > 0 and not some_won,
-                                  looked > 0 and apart >= INFORMATIVE * looked)
+    cooperative = declared or n > 1 and all_won > 0 and not some_won
+    # a team's evaluation is the same for every seat: it informs where it changes
+    telling = moved if cooperative else apart
+    found = _TRAITS[key] = Traits(-1 if lead < 0 else 1, cooperative,
+                                  looked > 0 and telling >= INFORMATIVE * looked)
     return found
 
 

@@ -170,6 +170,16 @@ def test_a_declared_cooperative_game_lost_together_is_played_for_its_shared_scor
         st.apply("launch")
 
 
+def test_a_team_score_that_grows_mid_game_judges_cut_playouts():
+    # every seat shares the score, so it never tells the seats apart; it still tells
+    # positions apart (rockets launched), so playouts may stop at a horizon and be judged
+    st = rulesdsl.load(str(RULES / "cooperative_score.rules")).new_game(players=2, seed=1)
+    assert traits(st).informative
+    hex_game = rulesdsl.load(str(Path(__file__).resolve().parents[2] / "examples" /
+                                 "hex.rules")).new_game(players=2, seed=1)
+    assert not traits(hex_game).informative  # "linked or not": nothing to judge mid-game
+
+
 def test_competitive_games_are_not_taken_for_cooperative():
     for name in ("triumvirat", "intrige", "ivanhoe"):
         st = rulesdsl.load(name).new_game(players=rulesdsl.load(name).min_players, seed=1)
