@@ -12,6 +12,7 @@ from typing import Optional
 
 from rulesdsl.lang.check import Model, check_file_tree
 from rulesdsl.engine.compile import Program, compile_program
+from rulesdsl.engine.runtime.truths import keep_truths
 from rulesdsl.engine.state import State, source_hash
 from rulesdsl.engine.state.chance import Chance, begin as begin_segment
 from rulesdsl.lang.errors import RulesError, did_you_mean
@@ -196,6 +197,8 @@ class Game:
             apply_scenario(st, st.scenario)
         st.call(prog.flow, [], False)
         st.run()
+        if prog.truths:
+            keep_truths(st)
 
 
 

@@ -53,6 +53,9 @@ from rulesdsl.engine.runtime.randoms import MASK64, splitmix64
 from rulesdsl.engine.runtime.seats import owner_of
 from rulesdsl.engine.together import hide_pending_choices
 from rulesdsl.engine.pieces import forget_unseen
+from rulesdsl.engine.runtime.truths import count_broken
+
+TRUTH_TRIES_PER_CASE = 60  # swaps tried per invariant case broken in a fresh sample
 
 
 class SeenKnowledge:
@@ -223,7 +226,52 @@ class SeenKnowledge:
         d.pending = None
         # a sample's seed does not replay its past: it carries what was inferred for it
         d.inferred = (self.seat, len(d._history), self.excluded, self.inferred_held)
+        if prog.truths:
+            self._keep_truths(d, rnd)
         return d
+
+    def _keep_truths(self, d, rnd: random.Random) -> None:
+        """Swap unseen cards between the places they may be in until the file's invariants
+        hold in the sample (what every player knows: a card it was told is red is red),
+        keeping each swap that breaks no more cases than before. A zone is drawn first,
+        then one of its unseen cards, so small hands get their turn beside a long deck.
+        Bounded: a sample that cannot be mended in time is used as it is."""
+        cost = count_broken(d)
+        if not cost:
+            return
+        places = [(zi, k) for zi in self.hidden_zones for k in range(len(d.zones[zi]))
+                  if d.zones[zi][k] in self.allowed]
+        by_zone: dict = {}
+        for zi, k in places:
+            by_zone.setdefault(zi, []).append(k)
+        zones = sorted(by_zone)
+        unordered = d.prog.zone_unordered
+        for _ in range(TRUTH_TRIES_PER_CASE * cost):
+            za = zones[rnd.randrange(len(zones))]
+            ka = by_zone[za][rnd.randrange(len(by_zone[za]))]
+            zb, kb = places[rnd.randrange(len(places))]
+            a, b = d.zones[za][ka], d.zones[zb][kb]
+            if a == b or (za == zb and unordered[za]) or \
+                    zb not in self.allowed[a] or za not in self.allowed[b]:
+                continue
+            _swap_cards(d, za, ka, zb, kb)
+            now = count_broken(d)
+            if now <= cost:
+                cost = now
+                if not cost:
+                    break
+            else:
+                _swap_cards(d, za, ka, zb, kb)
+        for zi in zones:
+            if unordered[zi]:
+                d.zones[zi].sort()
+
+
+def _swap_cards(d, za: int, ka: int, zb: int, kb: int) -> None:
+    """Exchange the cards at place ka of zone za and place kb of zone zb."""
+    a, b = d.zones[za][ka], d.zones[zb][kb]
+    d.zones[za][ka], d.zones[zb][kb] = b, a
+    d.loc[a], d.loc[b] = zb, za
 
 
 def _meet_requirements(out: dict, required: tuple, allowed: dict, rnd: random.Random) -> None:

@@ -189,6 +189,7 @@ ENTRIES = (
     ("R032", "`reveal ZONE holds/lacks x where ...` told of a zone where it is not true"),
     ("R033", "a sequence whose moves, tried to its end, draw at random, ask another player "
              "or go on past 200 decisions"),
+    ("R034", "the rules broke one of their own `invariant`s"),
     ("A001", "an action that is not among the legal ones"),
     ("A002", "a seat the game does not have"),
     ("A003", "a zone or variable name that is not text"),

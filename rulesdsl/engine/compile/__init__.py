@@ -32,7 +32,8 @@ from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.lower import Lowering
 from rulesdsl.engine.ir.python import PythonBackEnd
 # the program and the decision instruction are this package's API to the engine
-from rulesdsl.engine.compile.program import Ask, Program
+from rulesdsl.engine.compile.program import Ask, Program, Truth
+from rulesdsl.engine.runtime.seats import seat_label
 
 
 class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Source,
@@ -48,6 +49,35 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
             L[0] = seat
             return f(st, L)
         return per_seat
+
+    def truth(self, decl) -> Truth:
+        """`invariant NAME(params) = COND` as a Truth: COND as f(st, args), and the values
+        each parameter is tried with."""
+        f = self.expr(decl.value)
+        size = self.m.nslots.get(id(decl), 1)
+
+        def holds(st, args, f=f, size=size):
+            st.prog.budget.refill()  # asked for outside any run: its own budget
+            L = [None] * size
+            L[:len(args)] = args
+            return f(st, L)
+        domains, words = [], []
+        for prm in decl.params:
+            t = prm.type
+            if t.name == "player":
+                values = range(self.n)
+                said = {s: seat_label(s) for s in values}
+            elif t.name == "bool":
+                values, said = (False, True), {False: "false", True: "true"}
+            elif t.name == "range":
+                values = range(t.low, t.high + 1)
+                said = {v: str(v) for v in values}
+            else:  # an enum or board
+                names = self.m.enums[t.name].values
+                values, said = range(len(names)), dict(enumerate(names))
+            domains.append(tuple(values))
+            words.append(said)
+        return Truth(decl.name, decl.span, holds, tuple(domains), tuple(words))
 
     def __init__(self, model: Model, nplayers: int, options: dict, generate: bool = True,
                  native=None):
@@ -130,6 +160,7 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
         if m.payoff is not None:
             p.payoff = self.per_seat(m.payoff)
         p.cooperative = m.cooperative
+        p.truths = tuple(self.truth(d) for d in m.truths.values())
         for v in p.vars.values():
             d = m.vars[v.name].decl
             v.default = self.expr(d.default)

@@ -3,7 +3,9 @@ instruction (`Ask`) the engine stops at."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Callable, Optional
+
 import attrs
 
 from rulesdsl.lang import ast
@@ -36,6 +38,26 @@ class Proc:
     run: Optional[Callable] = None  # the generated function (generate.py), if any
     owner_lines: dict = attrs.Factory(dict)  # generated line -> pc, for error places
     sequences: list = attrs.Factory(list)  # its `sequence` statements (sequences.Region)
+
+
+@attrs.define(frozen=True)
+class Truth:
+    """One compiled invariant: its name and place, its condition as f(st, args), and the
+    values each parameter takes (seats, enum values, a range, false and true)."""
+    name: str
+    span: object
+    holds: Callable
+    domains: tuple  # per parameter: the values tried
+    words: tuple  # per parameter: value -> how the rules write it
+
+    def cases(self):
+        return itertools.product(*self.domains)
+
+    def shown(self, args: tuple) -> str:
+        if not args:
+            return self.name
+        said = ", ".join(words[a] for words, a in zip(self.words, args))
+        return f"{self.name}({said})"
 
 
 @attrs.define
@@ -96,6 +118,7 @@ class Program:
     evaluate: Optional[Callable] = None  # the file's `evaluate`, for agents only
     payoff: Optional[Callable] = None  # the file's `payoff`, read once the game is over
     cooperative: bool = False  # `players N cooperative`: every seat is paid the same
+    truths: tuple = ()  # the file's invariants (engine/runtime/truths.py)
     adjacency: dict = attrs.Factory(dict)  # board name -> list of neighbour lists
     grids: dict = attrs.Factory(dict)  # grid board name -> grid.GridTables
     step_limit: int = 1_000_000

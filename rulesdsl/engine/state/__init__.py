@@ -16,6 +16,7 @@ from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.journal import EventLog, Journal
 from rulesdsl.engine.payoffs import win_payoffs
 from rulesdsl.lang.errors import IllegalAction
+from rulesdsl.engine.runtime.truths import keep_truths
 from rulesdsl.engine.state.machine import _NATIVE, Machine
 from rulesdsl.engine.sequences import narrow
 from rulesdsl.engine.state.views import Views
@@ -151,6 +152,11 @@ class State(Machine, Views, Saving):
                 f"a legal action for {seat_label(seat)}"
             raise IllegalAction(f"'{action[0][:80]}' is not {who} now",
                                 [f"legal actions: {shown}"]) from None
+        if self.prog.truths:
+            before = len(self._history)
+            self._apply_chosen(seat, chosen)
+            keep_truths(self, before)
+            return
         self._apply_chosen(seat, chosen)
 
     def playout(self, rng, limit: Optional[int] = None) -> int:

@@ -236,6 +236,18 @@ class Invariant:
 
 
 @node
+class Truth:
+    """A condition the rules keep true, for every value of its parameters, and that every
+    player knows: the computer players' guesses at hidden cards keep it too. Example:
+    `invariant told_true(q: player, i: 1..5) = told[q, i] == none or
+    slot(q, i).colour == told[q, i]`"""
+    span: Span = span_field()
+    name: str = ""
+    params: tuple = ()
+    value: object = None
+
+
+@node
 class Score:
     """Each player's score. Example: `score(p: player) = games_won[p]`"""
     span: Span = span_field()

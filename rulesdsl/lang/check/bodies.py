@@ -138,9 +138,28 @@ class Bodies:
                          [f"write it per player: {word}(p: player) = ..."])
             self.expect("int", self.expr(s.value), s.value, what)
             m.nslots[id(s)] = self.scope.count
+        for d in m.truths.values():
+            self.check_truth(d)
         if m.payoff is not None and m.cooperative:
             self.check_shared_payoff(m.payoff)
         self.check_decisions_reach()
+
+    def check_truth(self, d: ast.Truth):
+        """`invariant NAME(params) = COND`: a condition, tried for every value of its
+        parameters, so each parameter's type must have a few values to try."""
+        self.scope = Scope(d)
+        for prm in d.params:
+            t = self.type_of_ref(prm.type)
+            if t not in ("player", "bool") and t not in self.m.enums and \
+                    not (prm.type is not None and prm.type.name == "range"):
+                self.err("E300", f"an invariant is kept for every value of its parameters, "
+                         f"but '{prm.name}' is of type {t}, whose values cannot all be tried",
+                         prm.span, ["make it a player, a bool, an enum or board, or a range "
+                                    "like 1..5"])
+            self.scope.bind(prm.name, t)
+        self.context = "define"
+        self.expect("bool", self.expr(d.value), d.value, f"invariant {d.name}")
+        self.m.nslots[id(d)] = self.scope.count
 
     def check_shared_payoff(self, d: ast.Payoff):
         """A cooperative game pays every seat the same, so its payoff may not name its

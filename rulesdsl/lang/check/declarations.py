@@ -13,6 +13,11 @@ from rulesdsl.lang.check.model import (
     elem_of, list_of)
 
 
+
+def a(what: str) -> str:
+    """`what` with its article: "a phase", "an invariant"."""
+    return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
+
 class Declarations:
     """Collects every declaration into the model and checks its parts."""
 
@@ -63,8 +68,8 @@ class Declarations:
                 return False
             if name in seen:
                 other_what, other_span = seen[name]
-                self.err("E500", f"'{name}' is declared twice: as a {other_what} at line "
-                         f"{other_span.line} and as a {what} here", span,
+                self.err("E500", f"'{name}' is declared twice: as {a(other_what)} at line "
+                         f"{other_span.line} and as {a(what)} here", span,
                          ["rename one of them"] + (["to replace a declaration of the file this "
                                                     "one extends, write 'override' before it"]
                                                    if other_span.path != span.path else []))
@@ -219,6 +224,9 @@ class Declarations:
                 self.others_only_for_zones(d, "the score")
             elif isinstance(d, ast.Evaluate):
                 m.evaluate = d
+            elif isinstance(d, ast.Truth):
+                if claim(d.name, "invariant", d.span):
+                    m.truths[d.name] = d
             elif isinstance(d, ast.Payoff):
                 m.payoff = d
             elif isinstance(d, ast.Deck):

@@ -182,6 +182,7 @@ class Model:
     score: Optional[ast.Score] = None
     evaluate: Optional[ast.Evaluate] = None
     payoff: Optional[ast.Payoff] = None
+    truths: dict = attrs.Factory(dict)  # name -> ast.Truth: `invariant NAME(...) = COND`
     resolved: dict = attrs.Factory(dict)  # id(Name/Call/CallStmt/Set) -> (category, payload)
     types: dict = attrs.Factory(dict)  # id(expr) -> type
     slots: dict = attrs.Factory(dict)  # id(binder node) -> slot

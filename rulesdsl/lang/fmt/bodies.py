@@ -13,6 +13,7 @@ from rulesdsl.lang.fmt.stream import NL, BLANK, INDENT, DEDENT, is_token, has_bl
 # the sorts of declarations kept apart by a blank line; others are a sort each
 _SORTS = {"game_decl": "header", "extends_decl": "header", "players_decl": "header",
           "option_decl": "header", "define_decl": "define", "modifier_decl": "define",
+          "truth_decl": "define",
           "title_decl": "present", "text_decl": "present", "internal_decl": "present",
           "show_decl": "present", "look_decl": "present"}
 

@@ -162,6 +162,9 @@ class DeclarationRules(Rules):
     def invariant_decl(self, meta, zone, keep):
         return ast.Invariant(self._span(meta), str(zone), whole(keep))
 
+    def truth_decl(self, meta, name, params, value):
+        return ast.Truth(self._span(meta), str(name), params or (), value)
+
     def score_decl(self, meta, param, value, vis):
         return ast.Score(self._span(meta), param, value, vis or "public")
 
