@@ -51,7 +51,7 @@ KEYWORD_NODES = {
 # what each declaration is called in a hover and a symbol list
 DECL_WORDS = {ast.Enum: "enum", ast.Board: "board", ast.Kind: "kind", ast.Zone: "zone",
               ast.Var: "var", ast.Define: "define", ast.Phase: "phase",
-              ast.Option: "option", ast.Modifier: "modifier"}
+              ast.Option: "option", ast.Modifier: "modifier", ast.Truth: "invariant"}
 
 
 @attrs.define
@@ -217,9 +217,9 @@ def _detail(body, sort: str, model) -> str:
         info = model.defines.get(body.name) if model is not None else None
         result = f" -> {info.type}" if info is not None else ""
         return f"definition ({params}){result}"
-    if isinstance(body, ast.Phase):
+    if isinstance(body, (ast.Phase, ast.Truth)):
         params = ", ".join(f"{p.name}: {_type_text(p.type)}" for p in body.params)
-        return f"phase ({params})"
+        return f"{sort} ({params})"
     if isinstance(body, ast.Kind):
         return "kind of card" + (f", a {body.parent}" if body.parent else "")
     if isinstance(body, ast.Enum):

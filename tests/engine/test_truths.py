@@ -94,3 +94,21 @@ def test_a_file_that_extends_overrides_an_invariant(tmp_path):
     with pytest.raises(RulesError) as e:
         rulesdsl.check_file(twice)
     assert "E500" in str(e.value) and "write 'override' before it" in str(e.value)
+
+
+def test_the_language_server_lists_an_invariant_with_its_parameters():
+    from rulesdsl.integrations.rules_index import analyse
+    symbols = analyse(GAME.read_text(), str(GAME)).symbols
+    told = [s for s in symbols if s.name == "told_true"]
+    assert [(s.sort, s.detail) for s in told] == [("invariant", "invariant (q: player)")]
+
+
+def test_an_invariant_must_be_a_condition_over_values_that_can_all_be_tried(tmp_path):
+    path = tmp_path / "bad.rules"
+    path.write_text(GAME.read_text().replace(
+        "invariant told_true(q: player) = told[q] == none or",
+        "invariant told_true(q: player, c: card) = 1 + told[q] == none or"))
+    with pytest.raises(RulesError) as e:
+        rulesdsl.check_file(path)
+    text = str(e.value)
+    assert "E300" in text and "'c' is of type card, whose values cannot all be tried" in text

@@ -125,6 +125,9 @@ LAYOUT = [
      "define f =\n  if a then b\n  else c +\n    d\n"),
     # override
     ("override   phase p { }", "override phase p { }\n"),
+    # a named invariant: its parameters glued to its name, as a definition's
+    ("invariant  kept ( q : player , i : 1..5 )=ok(q,i)",
+     "invariant kept(q: player, i: 1..5) = ok(q, i)\n"),
 ]
 
 

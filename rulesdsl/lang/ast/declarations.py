@@ -229,7 +229,8 @@ class Response:
 @node
 class Invariant:
     """Card effects never take any instance of a zone below N cards; the earliest stay.
-    Example: `invariant display keeps 1 during effects`"""
+    Example: `invariant display keeps 1 during effects` (a condition the rules keep, for
+    every value of its parameters: `invariant NAME(p: player) = COND`)"""
     span: Span = span_field()
     zone: str = ""
     keep: int = 1
