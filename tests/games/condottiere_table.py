@@ -1,6 +1,12 @@
 """Playing Condottiere (both editions) through the public API, for the tests: a table set
 from a scenario, moves applied with a check of whose turn it is, and what the seats see."""
 
+import random
+from collections import Counter
+from itertools import chain
+
+from condottiere_map import check_hidden
+
 
 def table(game, players=3, hands=None, lines=None, vars=None, seed=1):
     """A game at its first decision (the condottiere names a battle) with the given hands
@@ -48,3 +54,21 @@ def owners(assignment):
     """{seat: [regions]} -> scenario variables."""
     return {f"owner[{r}]": f"P{seat + 1}" for seat, regions in assignment.items()
             for r in regions}
+
+
+def played_out(game, players, seed, zones, deck, max_actions):
+    """A seeded random game played to its end: after every action the deck's cards are all
+    in `zones`, and every 50 actions the seat to move sees no secret. Returns the final
+    state and how many actions it took."""
+    s = game.new_game(players, seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+        steps += 1
+        assert steps < max_actions, f"seed {seed}: no end after {max_actions} actions"
+        held = Counter(chain.from_iterable(s.zone(z) for z in zones))
+        assert held == deck, (seed, steps)
+        if steps % 50 == 0 and not s.is_over:
+            check_hidden(s, s.to_move, players)
+    return s, steps

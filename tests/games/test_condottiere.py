@@ -6,13 +6,12 @@ import json
 import os
 import random
 from collections import Counter
-from itertools import chain
 
 import pytest
 
 import rulesdsl
 from condottiere_map import BORDERS, REGIONS, check_hidden, largest_group, realm
-from condottiere_table import army, in_battle, labels, play, table
+from condottiere_table import army, in_battle, labels, play, played_out, table
 
 P1, P2, P3, P4, P5, P6 = range(6)
 
@@ -505,17 +504,7 @@ MAX_ACTIONS = 20_000
 
 
 def random_game(game, players, seed, zones, deck, need):
-    s = game.new_game(players, seed)
-    rng = random.Random(seed)
-    steps = 0
-    while not s.is_over:
-        s.apply(rng.choice(s.legal_actions()))
-        steps += 1
-        assert steps < MAX_ACTIONS, f"seed {seed}: no end after {MAX_ACTIONS} actions"
-        held = Counter(chain.from_iterable(s.zone(z) for z in zones))
-        assert held == deck, (seed, steps)
-        if steps % 50 == 0 and not s.is_over:
-            check_hidden(s, s.to_move, players)
+    s, steps = played_out(game, players, seed, zones, deck, MAX_ACTIONS)
     assert len(s.winners) >= 1
     for w in s.winners:
         assert largest_group(realm(s, w)) >= need, (seed, realm(s, w))

@@ -3,15 +3,14 @@ the choices games/condottiere_edition2.rules makes where both are silent, and pr
 over many random games for 2 to 6 players."""
 
 import os
-import random
 from collections import Counter
-from itertools import chain
 
 import pytest
 
 import rulesdsl
 from condottiere_map import REGIONS, check_hidden, largest_group, realm
-from condottiere_table import army, in_battle, labels, owners, pass_forced, play, table
+from condottiere_table import (army, in_battle, labels, owners, pass_forced, play,
+                               played_out, table)
 
 P1, P2, P3, P4, P5, P6 = range(6)
 
@@ -429,17 +428,7 @@ def has_won(regions, players):
 
 
 def random_game(game, players, seed, zones):
-    s = game.new_game(players, seed)
-    rng = random.Random(seed)
-    steps = 0
-    while not s.is_over:
-        s.apply(rng.choice(s.legal_actions()))
-        steps += 1
-        assert steps < MAX_ACTIONS, f"seed {seed}: no end after {MAX_ACTIONS} actions"
-        held = Counter(chain.from_iterable(s.zone(z) for z in zones))
-        assert held == DECK, (seed, steps)
-        if steps % 50 == 0 and not s.is_over:
-            check_hidden(s, s.to_move, players)
+    s, steps = played_out(game, players, seed, zones, DECK, MAX_ACTIONS)
     assert len(s.winners) == 1
     w = s.winners[0]
     realms = [realm(s, p) for p in range(players)]
