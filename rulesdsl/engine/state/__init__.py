@@ -152,7 +152,7 @@ class State(Machine, Views, Saving):
                 f"a legal action for {seat_label(seat)}"
             raise IllegalAction(f"'{action[0][:80]}' is not {who} now",
                                 [f"legal actions: {shown}"]) from None
-        if self.prog.truths:
+        if self.prog.truths and self.inferred is None:  # a sample is a guess: not checked
             before = len(self._history)
             self._apply_chosen(seat, chosen)
             keep_truths(self, before)
