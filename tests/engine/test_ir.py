@@ -12,7 +12,7 @@ import pytest
 
 from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.ir.interpret import Interpreter
-from rulesdsl.engine.ir.python import HELPERS, PythonBackEnd, unparse
+from rulesdsl.engine.ir.python import HELPERS, ExitIf, PythonBackEnd, text, unparse
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
 from test_generated import load
@@ -195,3 +195,68 @@ def test_a_log_entry_is_one_node_for_both_back_ends():
         run(st, [0, 0, []])
         events.append(st._events)
     assert events == [[("text", "the round ends")]] * 2
+
+
+@pytest.mark.parametrize("body, expected", [
+    # the elements that meet the condition, in order; break leaves the loop
+    ("for k in [1, 2, 3, 4] where k != 2 {\n    set n = n * 10 + k\n"
+     "    if k == 3 {\n      break\n    }\n  }", 13),
+    # a zone's cards as the loop starts, whatever the body moves
+    ("for c in stock {\n    move c to table\n    set n += c.value\n  }\n"
+     "  set n = n * 10 + size(table)", 63),
+    # loops inside loops, each its own place in the list
+    ("for a in 1..2 {\n    for b in [a, a] where b > 1 {\n      set n = n * 10 + b\n    }\n  }",
+     22),
+    # turns: skipped seats pass, `until` is asked before each turn
+    ("turns p from seat(1) skip if p == seat(0) until n > 20 {\n"
+     "    set n += if p == seat(1) then 10 else 1\n  }", 30),
+    ("turns p from seat(0) until n >= 100 {\n"
+     "    set n = n * 10 + (if p == seat(0) then 1 else 2)\n  }", 121),
+    # every seat skipped: the turns end
+    ("turns p from seat(0) skip if true {\n    set n = 9\n  }\n  set n += 1", 1),
+    ("turns p from (if n == 0 then none else seat(0)) {\n    set n = 9\n  }", ("R011", 10)),
+])
+def test_loops_run_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
+    """`for` and `turns` are operations of engine/ir (a start and a step each): one node,
+    from which both the closures and the generated statements are made."""
+    for engine in ENGINES:
+        game = load(tmp_path, f"phase main {{\n  {body}\n  win seat(0)\n}}\n", engine,
+                    monkeypatch)
+        try:
+            got = game.new_game(seed=1).var("n")
+        except RulesError as e:
+            got = e.code, e.span.line
+        assert got == expected, engine
+
+
+@pytest.mark.parametrize("where", [None, nodes.Equal("bool", "!=", nodes.Local("int", 0, "k"),
+                                                     nodes.Const("int", 2))])
+def test_a_loop_step_is_one_node_for_both_back_ends(where):
+    """The step of `for k in LIST where ...`: the next element into its slot, or the
+    procedure goes on at the loop's end, alike in the closure and the Python."""
+    op = nodes.EachStep(SPAN, 0, 1, 2, where, 9)
+    statements = PythonBackEnd(Host()).statements(op)
+    exits = [s for s in statements if isinstance(s, ExitIf)]
+    assert len(exits) == 1 and exits[0].target == 9
+
+    def generated(st, fr):  # an ExitIf as generate.py writes it: a jump to the end
+        env = {"L": fr[2]}
+        for stmt in statements:
+            if isinstance(stmt, ExitIf):
+                if eval(unparse(stmt.test), env):
+                    exec("\n".join(text(stmt.then)), env)
+                    fr[1] = stmt.target
+                    return
+            else:
+                exec("\n".join(text([stmt])), env)
+
+    for run in (ClosureHost().interpreter.operation(op), generated):
+        fr = [0, 4, [None, [1, 2, 3], 0]]
+        seen = []
+        while True:
+            run(None, fr)
+            if fr[1] == 9:
+                break
+            seen.append(fr[2][0])
+        assert seen == ([1, 2, 3] if where is None else [1, 3])
+        assert fr[2][2] == 3  # the position at the end, as a save holds it

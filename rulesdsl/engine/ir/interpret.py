@@ -351,6 +351,65 @@ class Interpreter:
         text = self.part(op.text)
         return lambda st, fr: st._events.append(("text", text(st, fr[2])))
 
+    def o_EachStart(self, op: n.EachStart) -> Callable[[Any, Any], None]:
+        seq, at, items = op.seq, op.at, self.part(op.items)
+        copy = not n.makes_a_new_list(op.items)
+
+        def start(st, fr):
+            L = fr[2]
+            L[seq] = list(items(st, L)) if copy else items(st, L)
+            L[at] = 0
+        return start
+
+    def o_EachStep(self, op: n.EachStep) -> Callable[[Any, Any], None]:
+        slot, seq, at, end = op.slot, op.seq, op.at, op.end
+        where = self.part(op.where) if op.where is not None else None
+
+        def step(st, fr):
+            L = fr[2]
+            elements = L[seq]
+            i = L[at]
+            while i < len(elements):
+                L[slot] = elements[i]
+                i += 1
+                if where is None or where(st, L):
+                    L[at] = i
+                    return
+            L[at] = i
+            fr[1] = end
+        return step
+
+    def o_TurnsStart(self, op: n.TurnsStart) -> Callable[[Any, Any], None]:
+        cur, start, span = op.cur, self.part(op.start), op.span
+
+        def first_seat(st, fr):
+            L = fr[2]
+            first = start(st, L)
+            if first is None:
+                errors.turns_from_none(span)
+            L[cur] = first
+        return first_seat
+
+    def o_TurnsStep(self, op: n.TurnsStep) -> Callable[[Any, Any], None]:
+        slot, cur, seats, end = op.slot, op.cur, op.seats, op.end
+        skip = self.part(op.skip) if op.skip is not None else None
+        until = self.part(op.until) if op.until is not None else None
+
+        def next_turn(st, fr):
+            L = fr[2]
+            if until is not None and until(st, L):
+                fr[1] = end
+                return
+            c = L[cur]
+            for k in range(seats):
+                seat = (c + k) % seats
+                L[slot] = seat
+                if skip is None or not skip(st, L):
+                    L[cur] = (seat + 1) % seats
+                    return
+            fr[1] = end
+        return next_turn
+
 
 def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))

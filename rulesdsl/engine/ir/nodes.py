@@ -406,3 +406,52 @@ class CallPhase(Operation):
 class Log(Operation):
     """`log "..."`: the entry `("text", words)` in the game's events."""
     text: Node
+
+
+# ---------------------------------------------------------------- loops
+@attrs.frozen(eq=False)
+class EachStart(Operation):
+    """A loop over a list taken as it starts (`for x in LIST`, `ask each`): the list's
+    elements into slot `seq` (a copy: the loop goes on over them whatever the body
+    changes), the position in slot `at` 0."""
+    seq: int
+    at: int
+    items: Node
+
+
+@attrs.frozen(eq=False)
+class EachStep(Operation):
+    """The head of such a loop: the next element from slot `at` on that meets `where`
+    (None: any) into slot `slot`; none left, the loop ends: go on at `end`."""
+    slot: int
+    seq: int
+    at: int
+    where: Optional[Node]
+    end: int
+
+
+@attrs.frozen(eq=False)
+class TurnsStart(Operation):
+    """`turns p from start`: the first seat to try into slot `cur` (none fails with
+    R011)."""
+    cur: int
+    start: Node
+
+
+@attrs.frozen(eq=False)
+class TurnsStep(Operation):
+    """The head of the turns: where `until` holds they end (go on at `end`); else the
+    next seat from slot `cur` on (round the `seats`) not skipped by `skip` into slot
+    `slot`, `cur` the seat after it; every seat skipped, they end."""
+    slot: int
+    cur: int
+    seats: int
+    skip: Optional[Node]
+    until: Optional[Node]
+    end: int
+
+
+def makes_a_new_list(node: Node) -> bool:
+    """Whether `node`'s value is a list made for it, shared with nothing (no copy needed
+    to keep it as it is)."""
+    return isinstance(node, (ListOf, Range, Join, Others))

@@ -16,6 +16,8 @@ import copy
 import keyword
 from typing import Any, Callable, Optional, Protocol
 
+import attrs
+
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
@@ -26,7 +28,8 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_none_enum_field": errors.none_enum_field, "_none_operand": errors.none_operand,
            "_too_big": errors.too_big, "_bad_index": errors.bad_index,
            "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
-           "_range_list": range_list}
+           "_range_list": range_list,
+           "_turns_from_none": errors.turns_from_none}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
 
@@ -138,6 +141,30 @@ def lambda_of(tree: py.expr) -> py.Lambda:
 
 def _stem(text: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in text).upper()
+
+
+@attrs.frozen(eq=False)
+class ExitIf:
+    """Among an operation's statements: where `test` holds, `then` runs and the procedure
+    goes on at instruction `target` (the end of a loop); else the next statement."""
+    test: py.expr
+    then: list
+    target: int
+
+
+def assign(target: py.expr, value: py.expr) -> py.Assign:
+    """`target = value`, `target` a name or `L[k]` read as a place to store into."""
+    if isinstance(target, py.Name):
+        target = py.Name(target.id, py.Store())
+    elif isinstance(target, py.Subscript):
+        target = py.Subscript(target.value, target.slice, py.Store())
+    return py.Assign([target], value)
+
+
+def text(statements: list) -> tuple:
+    """Statements as lines of text (their own trees, written out)."""
+    return tuple(line for stmt in statements
+                 for line in py.unparse(py.fix_missing_locations(stmt)).split("\n"))
 
 
 class PythonBackEnd:
@@ -400,9 +427,8 @@ class PythonBackEnd:
         return getattr(self, "s_" + type(op).__name__)(op)
 
     def lines(self, op: n.Operation) -> tuple:
-        """An operation's statements as lines of text (its own tree, written out)."""
-        return tuple(line for stmt in self.statements(op)
-                     for line in py.unparse(py.fix_missing_locations(stmt)).split("\n"))
+        """An operation that falls through as lines of text (its own tree, written out)."""
+        return text(self.statements(op))
 
     def changed(self, target: py.expr, old: py.expr, op: n.SetLocal | n.SetVar) -> list:
         """`target = old + sign * value`, the sum checked against the bound first."""
@@ -459,6 +485,63 @@ class PythonBackEnd:
         entry = py.Tuple([const("text"), self.emit(op.text, 0)], py.Load())
         return [py.Expr(py.Call(py.Attribute(state("_events"), "append", py.Load()), [entry],
                                 []))]
+
+    # ------------------------------------------------------------------ loops
+    def s_EachStart(self, op: n.EachStart) -> list:
+        items = self.emit(op.items, 0)
+        return [assign(frame_local(op.seq),
+                       items if n.makes_a_new_list(op.items) else call("list", items)),
+                assign(frame_local(op.at), const(0))]
+
+    def s_EachStep(self, op: n.EachStep) -> list:
+        """The next element that meets the condition, or the loop's end (ExitIf)."""
+        seq, i, slot = name("_seq"), name("_i"), frame_local(op.slot)
+        out: list = [assign(seq, frame_local(op.seq)), assign(i, frame_local(op.at))]
+        length = call("len", seq)
+        if op.where is None:  # the position is never past the end: no need to write it
+            return out + [ExitIf(compare(i, ">=", length), [], op.end),
+                          assign(slot, index(seq, i)),
+                          assign(frame_local(op.at), py.BinOp(i, py.Add(), const(1)))]
+        search = py.While(compare(i, "<", length), [
+            assign(slot, index(seq, i)),
+            py.AugAssign(py.Name("_i", py.Store()), py.Add(), const(1)),
+            py.If(self.emit(op.where, 0), [py.Break()], [])],
+            [assign(i, const(-1))])
+        return out + [search,
+                      ExitIf(compare(i, "<", const(0)), [assign(frame_local(op.at), length)],
+                             op.end),
+                      assign(frame_local(op.at), i)]
+
+    def s_TurnsStart(self, op: n.TurnsStart) -> list:
+        cur = frame_local(op.cur)
+        if not op.start.may_be_none:
+            return [assign(cur, self.emit(op.start, 0))]
+        first = name("_first")
+        return [assign(first, self.emit(op.start, 0)),
+                py.If(is_none(first), [py.Expr(call("_turns_from_none",
+                                                    self.place(op.span)))], []),
+                assign(cur, first)]
+
+    def s_TurnsStep(self, op: n.TurnsStep) -> list:
+        """The turns end where `until` holds; else the next seat not skipped, or the end
+        where every seat is (ExitIf)."""
+        slot, cur, seats = frame_local(op.slot), frame_local(op.cur), const(op.seats)
+        out: list = []
+        if op.until is not None:
+            out.append(ExitIf(self.emit(op.until, 0), [], op.end))
+        if op.skip is None:
+            return out + [assign(slot, cur),
+                          assign(cur, py.BinOp(py.BinOp(slot, py.Add(), const(1)), py.Mod(),
+                                               seats))]
+        c, found = name("_c"), name("_n")
+        search = py.For(py.Name("_k", py.Store()), call("range", seats), [
+            assign(slot, py.BinOp(py.BinOp(c, py.Add(), name("_k")), py.Mod(), seats)),
+            py.If(py.UnaryOp(py.Not(), self.emit(op.skip, 0)),
+                  [assign(found, slot), py.Break()], [])], [])
+        return out + [assign(c, cur), assign(found, const(-1)), search,
+                      ExitIf(compare(found, "<", const(0)), [], op.end),
+                      assign(cur, py.BinOp(py.BinOp(found, py.Add(), const(1)), py.Mod(),
+                                           seats))]
 
 
 def _temp_stem(node: n.Node, default: str) -> str:
