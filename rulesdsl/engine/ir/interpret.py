@@ -9,6 +9,7 @@ from typing import Any, Callable, Protocol
 
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.cards import moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
 
 Closure = Callable[[Any, Any], Any]
@@ -409,6 +410,26 @@ class Interpreter:
                     return
             fr[1] = end
         return next_turn
+
+    # ------------------------------------------------------------------ moving cards
+    def cards(self, op: n.MoveCards) -> Closure:
+        """A fresh list of the cards a move moves: its card (none: no card), or the
+        elements of its list or pile."""
+        f = self.part(op.what)
+        if op.one:
+            return lambda st, L: (lambda c: [] if c is None else [c])(f(st, L))
+        return lambda st, L: list(f(st, L))
+
+    def o_MoveCards(self, op: n.MoveCards) -> Callable[[Any, Any], None]:
+        what, to, bottom = self.cards(op), self.part(op.to), op.bottom
+        budget, span = self.host.b, op.span
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            budget.move(moves_cost(st, cards), span)
+            st.move_cards(cards, to(st, L), bottom)
+        return move
 
 
 def _simple(node: n.Node) -> bool:

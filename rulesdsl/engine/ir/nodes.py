@@ -451,6 +451,24 @@ class TurnsStep(Operation):
     end: int
 
 
+# ---------------------------------------------------------------- moving cards
+@attrs.frozen(eq=False)
+class MoveCards(Operation):
+    """`move what to ZONE [to bottom]`: the cards `what` gives (`one`: a card, none is no
+    card; else a list or a zone's Pile), their cost in moves spent first, then
+    onto zone `to` as State.move_cards moves them. `shape`: how the Python back end may
+    write it where no card effect runs, the compiler having checked the destination (a
+    zone `like` one without a limit): "card" (one card, `unordered`: the zone keeps its
+    cards sorted), "pile" (a zone's cards onto one that keeps them in order), "all"
+    (every card of the game: State.move_all_cards), or "general" (State.move_cards)."""
+    what: Node
+    one: bool
+    to: Node
+    bottom: bool
+    shape: str = "general"
+    unordered: bool = False
+
+
 def makes_a_new_list(node: Node) -> bool:
     """Whether `node`'s value is a list made for it, shared with nothing (no copy needed
     to keep it as it is)."""

@@ -20,6 +20,7 @@ import attrs
 
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.cards import move_card, moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
 
 # the helpers generated code calls, by the names it calls them
@@ -29,7 +30,8 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_too_big": errors.too_big, "_bad_index": errors.bad_index,
            "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
            "_range_list": range_list,
-           "_turns_from_none": errors.turns_from_none}
+           "_turns_from_none": errors.turns_from_none, "moves_cost": moves_cost,
+           "_move_card": move_card}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
 
@@ -542,6 +544,103 @@ class PythonBackEnd:
                       ExitIf(compare(found, "<", const(0)), [], op.end),
                       assign(cur, py.BinOp(py.BinOp(found, py.Add(), const(1)), py.Mod(),
                                            seats))]
+
+    # ------------------------------------------------------------------ moving cards
+    def moves_spent(self, amount: py.expr, span: Any) -> list:
+        """`amount` card moves taken from the budget's counter inline (Budget.move is the
+        rule: past zero it fails with R006, called with 0 on that path only, so the
+        message stays its own)."""
+        moves = py.Attribute(self.budget(), "moves", py.Load())
+        return [py.AugAssign(py.Attribute(self.budget(), "moves", py.Store()), py.Sub(),
+                             amount),
+                py.If(compare(moves, "<", const(0)),
+                      [py.Expr(method(self.budget(), "move", const(0), self.place(span)))],
+                      [])]
+
+    def s_MoveCards(self, op: n.MoveCards) -> list:
+        return getattr(self, "move_" + op.shape)(op)
+
+    def cards(self, op: n.MoveCards) -> py.expr:
+        """A fresh list of the cards a move moves (Interpreter.cards)."""
+        value = self.emit(op.what, 0)
+        if not op.one:
+            return call("list", value)
+        if not op.what.may_be_none:
+            return py.List([value], py.Load())
+        c = self.host.temp("card")
+        return if_else(is_none(walrus(c, value)), py.List([], py.Load()),
+                       py.List([name(c)], py.Load()))
+
+    def move_general(self, op: n.MoveCards) -> list:
+        """State.move_cards, the cost of one card (moves_cost's first branch) inline."""
+        c = name("_c")
+        one = py.BinOp(const(1), py.Add(), py.BinOp(
+            call("len", index(state("zones"), index(state("loc"), index(c, const(0))))),
+            py.FloorDiv(), const(1000)))
+        cost = if_else(compare(call("len", c), "==", const(1)), one,
+                       call("moves_cost", name("st"), c))
+        return [assign(c, self.cards(op)), *self.moves_spent(cost, op.span),
+                py.Expr(method(name("st"), "move_cards", c, self.emit(op.to, 0),
+                               const(op.bottom)))]
+
+    def move_card(self, op: n.MoveCards) -> list:
+        """One card as State.move_cards moves it (runtime/cards.py's move_card, the log
+        entry here); State.move_cards itself while a card effect runs."""
+        c, zone_left = name("_c"), name("_f")
+        out: list = [assign(c, self.emit(op.what, 0))]
+        cost = py.BinOp(const(1), py.Add(), py.BinOp(
+            call("len", index(state("zones"), index(state("loc"), c))), py.FloorDiv(),
+            const(1000)))
+        spend = self.moves_spent(cost, op.span)
+        out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none else spend
+        dest = self.emit(op.to, 0)
+        if not isinstance(op.to, n.Const):  # a family's zone: found after the card and its cost
+            out.append(assign(name("_d"), dest))
+            dest = name("_d")
+        entry = py.Tuple([const("move"), py.Tuple([c], py.Load()), zone_left, dest], py.Load())
+        moved = [assign(zone_left, call("_move_card", state("zones"), state("loc"), c, dest,
+                                        const(op.unordered))),
+                 py.If(compare(zone_left, "!=", dest),
+                       [py.Expr(method(state("_events"), "append", entry))], [])]
+        in_effect = py.If(state("effect_depth"), [py.Expr(method(
+            name("st"), "move_cards", py.List([c], py.Load()), dest, const(False)))], moved)
+        if not op.what.may_be_none:
+            return out + [in_effect]
+        return out + [py.If(is_none(c), [py.Pass()], [in_effect])]
+
+    def move_all(self, op: n.MoveCards) -> list:
+        """Every card into one zone: State.move_all_cards, at the same cost."""
+        every = self.moves_spent(method(name("st"), "all_cards_cost"), op.span) + [
+            py.Expr(method(name("st"), "move_all_cards", self.emit(op.to, 0)))]
+        return [py.If(py.UnaryOp(py.Not(), state("effect_depth")), every,
+                      self.move_general(op))]
+
+    def move_pile(self, op: n.MoveCards) -> list:
+        """A zone's cards onto a zone that keeps them in order (the trick to the won pile)
+        as State.move_cards moves them, at the same cost, charged first, the destination
+        read after; State.move_cards while a card effect runs or onto itself."""
+        k, z, count, d = name("_k"), name("_z"), name("_n"), name("_d")
+        assert isinstance(op.what, n.Pile)
+        cost = py.BinOp(count, py.Add(), py.BinOp(py.BinOp(count, py.Mult(), count),
+                                                   py.FloorDiv(), const(1000)))
+        moved = [py.Expr(method(index(state("zones"), d), "extend", z)),
+                 py.For(py.Name("_c", py.Store()), z,
+                        [assign(index(state("loc"), name("_c")), d)], []),
+                 py.Expr(method(state("_events"), "append", py.Tuple(
+                     [const("move"), call("tuple", z), k, d], py.Load()))),
+                 py.Expr(method(z, "clear"))]
+        itself = either(compare(k, "==", d), state("effect_depth"))
+        return [assign(k, self.emit(op.what.zone, 0)), assign(z, index(state("zones"), k)),
+                assign(count, call("len", z)), *self.moves_spent(cost, op.span),
+                assign(d, self.emit(op.to, 0)),
+                py.If(itself, [py.Expr(method(name("st"), "move_cards", call("list", z), d,
+                                              const(False)))],
+                      [py.If(count, moved, [])])]
+
+
+def method(obj: py.expr, attr: str, *args: py.expr) -> py.Call:
+    """`obj.attr(args)`."""
+    return py.Call(py.Attribute(obj, attr, py.Load()), list(args), [])
 
 
 def _temp_stem(node: n.Node, default: str) -> str:
