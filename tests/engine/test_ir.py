@@ -273,6 +273,12 @@ def test_a_loop_step_is_one_node_for_both_back_ends(where):
      "  set n = bottom(table).value", "1,2,2"),
     # a family's zone found after the card, a key out of range failing where it is read
     ("move top(stock) to hand[seat(2 + n)]", ("R017", 11)),
+    # shuffle, deal and swap: operations too
+    ("shuffle stock\n  deal 1 from stock to hand starting with seat(1)\n"
+     "  set n = size(hand[seat(1)])", "1,0,1"),
+    ("deal all from stock to hand\n  move top(hand[seat(0)]) to table\n"
+     "  swap top(table) with top(hand[seat(1)])\n  set n = top(table).value", "0,1,2"),
+    ("swap top(table) with top(stock)", ("R012", 11)),
 ])
 def test_a_move_runs_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
     """`move` is one operation of engine/ir (MoveCards): the closure and the Python of

@@ -189,33 +189,14 @@ class Moves:
         return [f"_f = _move_card(st.zones, st.loc, _c, {dest}, {unordered})"]
 
     def s_Shuffle(self, s: ast.Shuffle):
-        z = self.expr(s.zone)
-        b, span = self.b, s.span
-
-        def shuffle(st, fr):
-            zi = z(st, fr[2])
-            b.move(len(st.zones[zi]), span)
-            st.shuffle(zi)
-        self.emit(shuffle, s.span, self.plain(shuffle))
+        self.emit_operation(nodes.Shuffle(s.span, self.value_part(s.zone)))
 
     def s_Deal(self, s: ast.Deal):
-        count = self.expr(s.count) if s.count is not None else None
-        source = self.expr(s.source)
-        family = self.p.zones[s.family].base
-        start = self.expr(s.start) if s.start is not None else None
-        b, span = self.b, s.span
-
-        def deal(st, fr):
-            L = fr[2]
-            n = count(st, L) if count is not None else None
-            first = start(st, L) if start is not None else 0
-            b.move(len(st.zones[source(st, L)]), span)
-            st.deal(source(st, L), family, n, first)
-        self.emit(deal, s.span, self.plain(deal))
+        count = self.value_part(s.count) if s.count is not None else None
+        source = self.value_part(s.source)
+        start = self.value_part(s.start) if s.start is not None else None
+        self.emit_operation(nodes.Deal(s.span, source, self.p.zones[s.family].base, count,
+                                       start))
 
     def s_Swap(self, s: ast.Swap):
-        a, b = self.expr(s.a), self.expr(s.b)
-
-        def swap(st, fr):
-            st.swap(a(st, fr[2]), b(st, fr[2]))
-        self.emit(swap, s.span, self.plain(swap))
+        self.emit_operation(nodes.Swap(s.span, self.value_part(s.a), self.value_part(s.b)))

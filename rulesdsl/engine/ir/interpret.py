@@ -431,6 +431,33 @@ class Interpreter:
             st.move_cards(cards, to(st, L), bottom)
         return move
 
+    def o_Shuffle(self, op: n.Shuffle) -> Callable[[Any, Any], None]:
+        z, budget, span = self.part(op.zone), self.host.b, op.span
+
+        def shuffle(st, fr):
+            zi = z(st, fr[2])
+            budget.move(len(st.zones[zi]), span)
+            st.shuffle(zi)
+        return shuffle
+
+    def o_Deal(self, op: n.Deal) -> Callable[[Any, Any], None]:
+        source, family, budget, span = self.part(op.source), op.family, self.host.b, op.span
+        count = self.part(op.count) if op.count is not None else None
+        start = self.part(op.start) if op.start is not None else None
+
+        def deal(st, fr):
+            L = fr[2]
+            k = count(st, L) if count is not None else None
+            first = start(st, L) if start is not None else 0
+            zi = source(st, L)
+            budget.move(len(st.zones[zi]), span)
+            st.deal(zi, family, k, first)
+        return deal
+
+    def o_Swap(self, op: n.Swap) -> Callable[[Any, Any], None]:
+        a, b = self.part(op.a), self.part(op.b)
+        return lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2]))
+
 
 def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))

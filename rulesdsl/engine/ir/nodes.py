@@ -469,6 +469,29 @@ class MoveCards(Operation):
     unordered: bool = False
 
 
+@attrs.frozen(eq=False)
+class Shuffle(Operation):
+    """`shuffle ZONE`: its cards' count spent from the moves, then State.shuffle."""
+    zone: Node
+
+
+@attrs.frozen(eq=False)
+class Deal(Operation):
+    """`deal COUNT from SOURCE to FAMILY starting with START`: the source's cards' count
+    spent from the moves, then State.deal (`count` None: all; `start` None: seat 0)."""
+    source: Node
+    family: int
+    count: Optional[Node]
+    start: Optional[Node]
+
+
+@attrs.frozen(eq=False)
+class Swap(Operation):
+    """`swap A with B`: State.swap (none fails with R012)."""
+    a: Node
+    b: Node
+
+
 def makes_a_new_list(node: Node) -> bool:
     """Whether `node`'s value is a list made for it, shared with nothing (no copy needed
     to keep it as it is)."""

@@ -637,6 +637,24 @@ class PythonBackEnd:
                                               const(False)))],
                       [py.If(count, moved, [])])]
 
+    def s_Shuffle(self, op: n.Shuffle) -> list:
+        z = name("_z")
+        return [assign(z, self.emit(op.zone, 0)),
+                *self.moves_spent(call("len", index(state("zones"), z)), op.span),
+                py.Expr(method(name("st"), "shuffle", z))]
+
+    def s_Deal(self, op: n.Deal) -> list:
+        """The count, the first seat, then the source (as the closure reads them)."""
+        k, first, z = name("_n"), name("_first"), name("_z")
+        return [assign(k, self.emit(op.count, 0) if op.count is not None else const(None)),
+                assign(first, self.emit(op.start, 0) if op.start is not None else const(0)),
+                assign(z, self.emit(op.source, 0)),
+                *self.moves_spent(call("len", index(state("zones"), z)), op.span),
+                py.Expr(method(name("st"), "deal", z, const(op.family), k, first))]
+
+    def s_Swap(self, op: n.Swap) -> list:
+        return [py.Expr(method(name("st"), "swap", self.emit(op.a, 0), self.emit(op.b, 0)))]
+
 
 def method(obj: py.expr, attr: str, *args: py.expr) -> py.Call:
     """`obj.attr(args)`."""
