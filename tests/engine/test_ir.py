@@ -293,3 +293,17 @@ def test_a_move_runs_alike_on_both_back_ends(tmp_path, monkeypatch, body, expect
         except RulesError as e:
             got = e.code, e.span.line
         assert got == expected, engine
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("win seat(1)", [1]),
+    ("win [q in players where q != seat(0)] + [seat(0)]", [0, 1]),
+    ("win (if n == 0 then none else seat(0))", []),
+    ("end game", []),
+])
+def test_the_end_of_a_game_is_one_operation_for_both_back_ends(tmp_path, monkeypatch, body,
+                                                                 expected):
+    for engine in ENGINES:
+        st = load(tmp_path, f"phase main {{\n  {body}\n}}\n", engine, monkeypatch).new_game(
+            seed=1)
+        assert (st.over, st.winners) == (True, expected), engine

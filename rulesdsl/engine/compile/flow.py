@@ -277,19 +277,8 @@ class Flow:
                                             self.p.depth_limit))
 
     def s_Win(self, s: ast.Win):
-        f = self.expr(s.who)
-        t = self.m.types.get(id(s.who), "player")
-
-        def win(st, fr):
-            v = f(st, fr[2])
-            if v is None:
-                winners = []
-            elif t == "player":
-                winners = [v]
-            else:
-                winners = list(v)
-            st.finish(winners)
-        self.emit(win, s.span)
+        one = self.m.types.get(id(s.who), "player") == "player"
+        self.emit_operation(nodes.Finish(s.span, self.value_part(s.who), one))
 
     def s_EndGame(self, s: ast.EndGame):
-        self.emit(lambda st, fr: st.finish([]), s.span)
+        self.emit_operation(nodes.Finish(s.span, None))

@@ -352,6 +352,17 @@ class Interpreter:
         text = self.part(op.text)
         return lambda st, fr: st._events.append(("text", text(st, fr[2])))
 
+    def o_Finish(self, op: n.Finish) -> Callable[[Any, Any], None]:
+        if op.who is None:
+            return lambda st, fr: st.finish([])
+        who, one = self.part(op.who), op.one
+
+        def win(st, fr):
+            v = who(st, fr[2])
+            st.finish([] if v is None else [v] if one else list(v))
+        return win
+
+    # ------------------------------------------------------------------ loops
     def o_EachStart(self, op: n.EachStart) -> Callable[[Any, Any], None]:
         seq, at, items = op.seq, op.at, self.part(op.items)
         copy = not n.makes_a_new_list(op.items)

@@ -408,6 +408,15 @@ class Log(Operation):
     text: Node
 
 
+@attrs.frozen(eq=False)
+class Finish(Operation):
+    """`win who` (`one`: a player, else a list of players; none: nobody) or `end game`
+    (`who` None): the game is over (State.finish), every frame gone."""
+    who: Optional[Node]
+    one: bool = True
+    leaves: ClassVar[bool] = True
+
+
 # ---------------------------------------------------------------- loops
 @attrs.frozen(eq=False)
 class EachStart(Operation):

@@ -488,6 +488,19 @@ class PythonBackEnd:
         return [py.Expr(py.Call(py.Attribute(state("_events"), "append", py.Load()), [entry],
                                 []))]
 
+    def s_Finish(self, op: n.Finish) -> list:
+        finish = py.Attribute(name("st"), "finish", py.Load())
+        if op.who is None:
+            return [py.Expr(py.Call(finish, [py.List([], py.Load())], []))]
+        who = self.emit(op.who, 0)
+        if op.one and not op.who.may_be_none:
+            return [py.Expr(py.Call(finish, [py.List([who], py.Load())], []))]
+        w = name("_w")
+        winners = py.List([w], py.Load()) if op.one else call("list", w)
+        return [assign(w, who),
+                py.Expr(py.Call(finish, [if_else(is_none(w), py.List([], py.Load()),
+                                                 winners)], []))]
+
     # ------------------------------------------------------------------ loops
     def s_EachStart(self, op: n.EachStart) -> list:
         items = self.emit(op.items, 0)
