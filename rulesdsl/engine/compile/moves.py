@@ -6,8 +6,6 @@ from typing import Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.program import MASK, mask_cards
-from rulesdsl.engine.pieces import reveal_pieces
-from rulesdsl.engine.runtime.cards import moves_cost
 from rulesdsl.engine.compile.generate import Statement
 from rulesdsl.engine.ir import nodes
 
@@ -32,16 +30,14 @@ class Moves:
         return g if text is None else self.known_as(g, f"list({text})")
 
     def s_Move(self, s: ast.Move):
-        if s.openly:
-            self.move_openly(s)
-            return
         if s.words is not None:
             self.move_with_words(s, self.cards_of(s.what), self.expr(s.to))
             return
         one = self.m.types.get(id(s.what)) == "card"
         what = self.value_part(s.what) if one else self.collection_part(s.what)
+        shape = ("general", False) if s.openly else self.move_shape(s)
         self.emit_operation(nodes.MoveCards(s.span, what, one, self.value_part(s.to), s.bottom,
-                                            *self.move_shape(s)))
+                                            *shape, openly=s.openly))
 
     def move_shape(self, s: ast.Move) -> tuple:
         """(shape, unordered) of MoveCards for `s`: how its Python may move the cards
@@ -59,23 +55,6 @@ class Moves:
         if t == "zone" and not self.p.zone_unordered[first]:
             return ("pile", False)
         return ("general", False)
-
-    def move_openly(self, s: ast.Move):
-        """`move ... openly`: the move as ever, then every seat is shown the cards where they
-        now lie (a card handed face up from one hand to another), so every seat can follow
-        them, into a hidden place too."""
-        what, to, bottom, b, span = self.cards_of(s.what), self.expr(s.to), s.bottom, self.b, \
-            s.span
-
-        def move(st, fr):
-            L = fr[2]
-            cards = what(st, L)
-            b.move(moves_cost(st, cards), span)
-            st.move_cards(cards, to(st, L), bottom)
-            rest = reveal_pieces(st, cards, None) if st.prog.pieces is not None else cards
-            if rest:
-                st.reveal(rest)
-        self.emit(move, span)
 
     def known_zone(self, e) -> Optional[int]:
         """The zone `e` names where that is known when the game loads (its lowered node

@@ -8,6 +8,7 @@ import operator
 from typing import Any, Callable, Protocol
 
 from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
@@ -440,7 +441,16 @@ class Interpreter:
             cards = what(st, L)
             budget.move(moves_cost(st, cards), span)
             st.move_cards(cards, to(st, L), bottom)
-        return move
+
+        def move_openly(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            budget.move(moves_cost(st, cards), span)
+            st.move_cards(cards, to(st, L), bottom)
+            rest = reveal_pieces(st, cards, None) if st.prog.pieces is not None else cards
+            if rest:
+                st.reveal(rest)
+        return move_openly if op.openly else move
 
     def o_Shuffle(self, op: n.Shuffle) -> Callable[[Any, Any], None]:
         z, budget, span = self.part(op.zone), self.host.b, op.span

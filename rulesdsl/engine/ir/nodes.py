@@ -469,13 +469,16 @@ class MoveCards(Operation):
     write it where no card effect runs, the compiler having checked the destination (a
     zone `like` one without a limit): "card" (one card, `unordered`: the zone keeps its
     cards sorted), "pile" (a zone's cards onto one that keeps them in order), "all"
-    (every card of the game: State.move_all_cards), or "general" (State.move_cards)."""
+    (every card of the game: State.move_all_cards), or "general" (State.move_cards).
+    `openly`: then every seat is shown the cards where they now lie (a piece by its label
+    of the moment), into a hidden place too."""
     what: Node
     one: bool
     to: Node
     bottom: bool
     shape: str = "general"
     unordered: bool = False
+    openly: bool = False
 
 
 @attrs.frozen(eq=False)

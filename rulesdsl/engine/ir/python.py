@@ -19,6 +19,7 @@ from typing import Any, Callable, Optional, Protocol
 import attrs
 
 from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import move_card, moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
@@ -31,7 +32,7 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
            "_range_list": range_list,
            "_turns_from_none": errors.turns_from_none, "moves_cost": moves_cost,
-           "_move_card": move_card}
+           "_move_card": move_card, "_reveal_pieces": reveal_pieces}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
 
@@ -571,7 +572,17 @@ class PythonBackEnd:
                       [])]
 
     def s_MoveCards(self, op: n.MoveCards) -> list:
-        return getattr(self, "move_" + op.shape)(op)
+        moved = getattr(self, "move_" + op.shape)(op)
+        if not op.openly:
+            return moved
+        assert op.shape == "general"  # the cards moved are `_c`, shown where they lie now
+        rest = name("_shown")
+        return moved + [
+            assign(rest, if_else(py.Compare(py.Attribute(state("prog"), "pieces", py.Load()),
+                                            [py.IsNot()], [const(None)]),
+                                 call("_reveal_pieces", name("st"), name("_c"), const(None)),
+                                 name("_c"))),
+            py.If(rest, [py.Expr(method(name("st"), "reveal", rest))], [])]
 
     def cards(self, op: n.MoveCards) -> py.expr:
         """A fresh list of the cards a move moves (Interpreter.cards)."""
