@@ -12,7 +12,7 @@ import pytest
 
 from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.ir.interpret import Interpreter
-from rulesdsl.engine.ir.python import HELPERS, PythonBackEnd, unparse
+from rulesdsl.engine.ir.python import HELPERS, ExitIf, PythonBackEnd, text, unparse
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
 from test_generated import load
@@ -195,3 +195,115 @@ def test_a_log_entry_is_one_node_for_both_back_ends():
         run(st, [0, 0, []])
         events.append(st._events)
     assert events == [[("text", "the round ends")]] * 2
+
+
+@pytest.mark.parametrize("body, expected", [
+    # the elements that meet the condition, in order; break leaves the loop
+    ("for k in [1, 2, 3, 4] where k != 2 {\n    set n = n * 10 + k\n"
+     "    if k == 3 {\n      break\n    }\n  }", 13),
+    # a zone's cards as the loop starts, whatever the body moves
+    ("for c in stock {\n    move c to table\n    set n += c.value\n  }\n"
+     "  set n = n * 10 + size(table)", 63),
+    # loops inside loops, each its own place in the list
+    ("for a in 1..2 {\n    for b in [a, a] where b > 1 {\n      set n = n * 10 + b\n    }\n  }",
+     22),
+    # turns: skipped seats pass, `until` is asked before each turn
+    ("turns p from seat(1) skip if p == seat(0) until n > 20 {\n"
+     "    set n += if p == seat(1) then 10 else 1\n  }", 30),
+    ("turns p from seat(0) until n >= 100 {\n"
+     "    set n = n * 10 + (if p == seat(0) then 1 else 2)\n  }", 121),
+    # every seat skipped: the turns end
+    ("turns p from seat(0) skip if true {\n    set n = 9\n  }\n  set n += 1", 1),
+    ("turns p from (if n == 0 then none else seat(0)) {\n    set n = 9\n  }", ("R011", 10)),
+])
+def test_loops_run_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
+    """`for` and `turns` are operations of engine/ir (a start and a step each): one node,
+    from which both the closures and the generated statements are made."""
+    for engine in ENGINES:
+        game = load(tmp_path, f"phase main {{\n  {body}\n  win seat(0)\n}}\n", engine,
+                    monkeypatch)
+        try:
+            got = game.new_game(seed=1).var("n")
+        except RulesError as e:
+            got = e.code, e.span.line
+        assert got == expected, engine
+
+
+@pytest.mark.parametrize("where", [None, nodes.Equal("bool", "!=", nodes.Local("int", 0, "k"),
+                                                     nodes.Const("int", 2))])
+def test_a_loop_step_is_one_node_for_both_back_ends(where):
+    """The step of `for k in LIST where ...`: the next element into its slot, or the
+    procedure goes on at the loop's end, alike in the closure and the Python."""
+    op = nodes.EachStep(SPAN, 0, 1, 2, where, 9)
+    statements = PythonBackEnd(Host()).statements(op)
+    exits = [s for s in statements if isinstance(s, ExitIf)]
+    assert len(exits) == 1 and exits[0].target == 9
+
+    def generated(st, fr):  # an ExitIf as generate.py writes it: a jump to the end
+        env = {"L": fr[2]}
+        for stmt in statements:
+            if isinstance(stmt, ExitIf):
+                if eval(unparse(stmt.test), env):
+                    exec("\n".join(text(stmt.then)), env)
+                    fr[1] = stmt.target
+                    return
+            else:
+                exec("\n".join(text([stmt])), env)
+
+    for run in (ClosureHost().interpreter.operation(op), generated):
+        fr = [0, 4, [None, [1, 2, 3], 0]]
+        seen = []
+        while True:
+            run(None, fr)
+            if fr[1] == 9:
+                break
+            seen.append(fr[2][0])
+        assert seen == ([1, 2, 3] if where is None else [1, 3])
+        assert fr[2][2] == 3  # the position at the end, as a save holds it
+
+
+@pytest.mark.parametrize("body, expected", [
+    # one card, none moving nothing; a pile; a list; every card; onto the bottom
+    ("move top(stock) to table\n  move top(table) to stock\n  move top(table) to stock",
+     "3,0,0"),
+    ("move stock to table\n  move stock to table", "0,3,0"),
+    ("move [c in stock where c.value > 1] to table", "1,2,0"),
+    ("move stock to table\n  move cards to stock", "3,0,0"),
+    ("move top(stock) to table\n  move top(stock) to table at bottom\n"
+     "  set n = bottom(table).value", "1,2,2"),
+    # a family's zone found after the card, a key out of range failing where it is read
+    ("move top(stock) to hand[seat(2 + n)]", ("R017", 11)),
+    # shuffle, deal and swap: operations too
+    ("shuffle stock\n  deal 1 from stock to hand starting with seat(1)\n"
+     "  set n = size(hand[seat(1)])", "1,0,1"),
+    ("deal all from stock to hand\n  move top(hand[seat(0)]) to table\n"
+     "  swap top(table) with top(hand[seat(1)])\n  set n = top(table).value", "0,1,2"),
+    ("swap top(table) with top(stock)", ("R012", 11)),
+])
+def test_a_move_runs_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
+    """`move` is one operation of engine/ir (MoveCards): the closure and the Python of
+    each of its shapes (one card, a pile, every card, any list) move the same cards."""
+    head = "zone hand per player private\n"
+    for engine in ENGINES:
+        game = load(tmp_path, f"{head}phase main {{\n  {body}\n  win seat(0)\n}}\n", engine,
+                    monkeypatch)
+        try:
+            st = game.new_game(seed=1)
+            got = f"{len(st.zone('stock'))},{len(st.zone('table'))},{st.var('n')}"
+        except RulesError as e:
+            got = e.code, e.span.line
+        assert got == expected, engine
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("win seat(1)", [1]),
+    ("win [q in players where q != seat(0)] + [seat(0)]", [0, 1]),
+    ("win (if n == 0 then none else seat(0))", []),
+    ("end game", []),
+])
+def test_the_end_of_a_game_is_one_operation_for_both_back_ends(tmp_path, monkeypatch, body,
+                                                                 expected):
+    for engine in ENGINES:
+        st = load(tmp_path, f"phase main {{\n  {body}\n}}\n", engine, monkeypatch).new_game(
+            seed=1)
+        assert (st.over, st.winners) == (True, expected), engine

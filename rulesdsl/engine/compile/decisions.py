@@ -23,7 +23,7 @@ class Decisions:
     def s_AskEach(self, s: ast.AskEach):
         # for q in source where cond: ask q, optionally; a break inside ends the round
         slot = self.m.slots[id(s)]
-        self.each(s, self.expr(s.source),
+        self.each(s, self.value_part(s.source),
                   lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True,
                                    openly=s.openly, who_source=f"L[{slot}]"))
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import ast as py
 from typing import Callable, Optional
 
 from rulesdsl.lang import ast
-from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.compile.program import Proc
 from rulesdsl.engine.compile.generate import Goto, Statement, pad_name
 from rulesdsl.engine.ir import nodes, python
@@ -88,6 +88,12 @@ class Flow:
         self.known_parts[id(node)] = (node, f, None)
         return node
 
+    def collection_part(self, e) -> nodes.Node:
+        """The elements of a list, or the cards of a zone, as a statement's value
+        (value_part)."""
+        node = self.value_part(e)
+        return nodes.Pile("list of card", node) if self.m.types.get(id(e)) == "zone" else node
+
     def written_as(self, node: nodes.Node, text: Optional[str]) -> None:
         """Where the program is generated, `node` (a statement's value) as `text`, which
         computes it in another form (a log's words written when read), if given."""
@@ -113,7 +119,22 @@ class Flow:
         if type(op) is nodes.JumpUnless:
             return Statement("unless", cond=python.unparse(self.to_python.emit(op.cond, 0)),
                              target=op.target)
-        return Statement("leave" if op.leaves else "do", self.to_python.lines(op))
+        if op.leaves:
+            return Statement("leave", self.to_python.lines(op))
+        return Statement("do", self.operation_lines(op))
+
+    def operation_lines(self, op: nodes.Operation) -> tuple:
+        """An operation that falls through as lines, each way out of a loop (an ExitIf)
+        as a test and a Goto, which generate.py writes as a jump."""
+        out: list = []
+        for stmt in self.to_python.statements(op):
+            if isinstance(stmt, python.ExitIf):
+                out += [f"if {py.unparse(stmt.test)}:",
+                        *("    " + line for line in python.text(stmt.then)),
+                        Goto(stmt.target, "    ")]
+            else:
+                out += python.text([stmt])
+        return tuple(out)
 
     def pad(self, proc: int, nargs: int) -> str:
         return pad_name(self.pads, proc, nargs)
@@ -200,104 +221,34 @@ class Flow:
         self.loop_end(start)
 
     def s_For(self, s: ast.For):
-        items = self.cards_of(s.source) if self.m.types.get(id(s.source)) == "zone" \
-            else self.expr(s.source)
-        self.each(s, items, lambda: self.block(s.body))
+        self.each(s, self.collection_part(s.source), lambda: self.block(s.body))
 
-    def each(self, s, items: Callable, body: Callable[[], None]) -> None:
+    def each(self, s, items: nodes.Node, body: Callable[[], None]) -> None:
         """A loop over a list taken when the loop starts: bind each element that meets
         `s.where` to `s`'s slot and run `body`; `break` inside leaves it."""
-        slot = self.m.slots[id(s)]
-        where = self.expr(s.where) if s.where is not None else None
+        where = self.value_part(s.where) if s.where is not None else None
         lst, idx = self.hidden_slot(), self.hidden_slot()
-
-        def init(st, fr):
-            L = fr[2]
-            L[lst] = list(items(st, L))
-            L[idx] = 0
-        self.emit(init, s.span, Statement("do", (f"L[{lst}] = list({self.call_source(items)})",
-                                                 f"L[{idx}] = 0")))
+        self.emit_operation(nodes.EachStart(s.span, lst, idx, items))
         head = self.jump_placeholder(s.span)
         self.loop_begin()
         body()
         self.emit_operation(nodes.Jump(s.span, head))
-        end = self.here()
-
-        def step(st, fr):
-            L = fr[2]
-            seq = L[lst]
-            i = L[idx]
-            while i < len(seq):
-                L[slot] = seq[i]
-                i += 1
-                if where is None or where(st, L):
-                    L[idx] = i
-                    return
-            L[idx] = i
-            fr[1] = end
-        test = "True" if where is None else self.ref(where) + "(st, L)"
-        self.place(head, step, Statement("do", (
-            f"_seq = L[{lst}]", f"_i = L[{idx}]",
-            "while _i < len(_seq):",
-            f"    L[{slot}] = _seq[_i]",
-            "    _i += 1",
-            f"    if {test}:",
-            "        break",
-            "else:",
-            "    _i = -1",
-            "if _i < 0:",
-            f"    L[{idx}] = len(_seq)",
-            Goto(end, "    "),
-            f"L[{idx}] = _i")))
+        self.emit_operation(nodes.EachStep(s.span, self.m.slots[id(s)], lst, idx, where,
+                                           self.here()), head)
         self.loop_end(head)
 
     def s_Turns(self, s: ast.Turns):
-        slot = self.m.slots[id(s)]
-        start = self.expr(s.start)
-        skip = self.expr(s.skip) if s.skip is not None else None
-        until = self.expr(s.until) if s.until is not None else None
+        start = self.value_part(s.start)
+        skip = self.value_part(s.skip) if s.skip is not None else None
+        until = self.value_part(s.until) if s.until is not None else None
         cur = self.hidden_slot()
-        n = self.n
-
-        def init(st, fr):
-            L = fr[2]
-            first = start(st, L)
-            if first is None:
-                raise RuntimeRulesError("R011", "turns start from none", s.span)
-            L[cur] = first
-        self.emit(init, s.span)
+        self.emit_operation(nodes.TurnsStart(s.span, cur, start))
         head = self.jump_placeholder(s.span)
         self.loop_begin()
         self.block(s.body)
         self.emit_operation(nodes.Jump(s.span, head))
-        end = self.here()
-
-        def step(st, fr):
-            L = fr[2]
-            if until is not None and until(st, L):
-                fr[1] = end
-                return
-            c = L[cur]
-            for k in range(n):
-                seat = (c + k) % n
-                L[slot] = seat
-                if skip is None or not skip(st, L):
-                    L[cur] = (seat + 1) % n
-                    return
-            fr[1] = end
-        lines = []
-        if until is not None:
-            lines += [f"if {self.xs_or(s.until, until)}:", Goto(end, "    ")]
-        if skip is None:
-            lines += [f"L[{slot}] = L[{cur}]", f"L[{cur}] = (L[{slot}] + 1) % {n}"]
-        else:  # the next seat not skipped; none left: the turns end
-            lines += ["_c = L[%d]" % cur, "_n = -1", f"for _k in range({n}):",
-                      f"    L[{slot}] = (_c + _k) % {n}",
-                      f"    if not {self.xs_or(s.skip, skip)}:",
-                      f"        _n = L[{slot}]", "        break",
-                      "if _n < 0:", Goto(end, "    "),
-                      f"L[{cur}] = (_n + 1) % {n}"]
-        self.place(head, step, Statement("do", tuple(lines)))
+        self.emit_operation(nodes.TurnsStep(s.span, self.m.slots[id(s)], cur, self.n, skip,
+                                            until, self.here()), head)
         self.loop_end(head)
 
     def s_Sequence(self, s: ast.Sequence):
@@ -326,19 +277,8 @@ class Flow:
                                             self.p.depth_limit))
 
     def s_Win(self, s: ast.Win):
-        f = self.expr(s.who)
-        t = self.m.types.get(id(s.who), "player")
-
-        def win(st, fr):
-            v = f(st, fr[2])
-            if v is None:
-                winners = []
-            elif t == "player":
-                winners = [v]
-            else:
-                winners = list(v)
-            st.finish(winners)
-        self.emit(win, s.span)
+        one = self.m.types.get(id(s.who), "player") == "player"
+        self.emit_operation(nodes.Finish(s.span, self.value_part(s.who), one))
 
     def s_EndGame(self, s: ast.EndGame):
-        self.emit(lambda st, fr: st.finish([]), s.span)
+        self.emit_operation(nodes.Finish(s.span, None))

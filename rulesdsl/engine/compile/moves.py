@@ -6,9 +6,6 @@ from typing import Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.program import MASK, mask_cards
-from rulesdsl.engine.pieces import reveal_pieces
-from rulesdsl.engine.runtime.cards import card_cost_source, moves_cost
-from rulesdsl.engine.runtime.work import move_lines
 from rulesdsl.engine.compile.generate import Statement
 from rulesdsl.engine.ir import nodes
 
@@ -33,66 +30,31 @@ class Moves:
         return g if text is None else self.known_as(g, f"list({text})")
 
     def s_Move(self, s: ast.Move):
-        if s.openly:
-            self.move_openly(s)
-            return
-        what = self.cards_of(s.what)
-        to = self.expr(s.to)
-        bottom = s.bottom
         if s.words is not None:
-            self.move_with_words(s, what, to)
+            self.move_with_words(s, self.cards_of(s.what), self.expr(s.to))
             return
+        one = self.m.types.get(id(s.what)) == "card"
+        what = self.value_part(s.what) if one else self.collection_part(s.what)
+        shape = ("general", False) if s.openly else self.move_shape(s)
+        self.emit_operation(nodes.MoveCards(s.span, what, one, self.value_part(s.to), s.bottom,
+                                            *shape, openly=s.openly))
 
-        b, span = self.b, s.span
-
-        def move(st, fr):
-            L = fr[2]
-            cards = what(st, L)
-            b.move(moves_cost(st, cards), span)
-            st.move_cards(cards, to(st, L), bottom)
-        budget = self.ref(b, "BUDGET")
-        fast = self.one_card_move(s, to, None, budget)
-        if fast is not None:
-            self.emit(move, s.span, Statement("do", fast))
-            return
-        # moves_cost inline for one card, the usual move
-        cost = f"({card_cost_source('_c[0]')}) if len(_c) == 1 else moves_cost(st, _c)"
-        general = (f"_c = {self.cards_source(s.what, what)}",
-                   *move_lines(budget, cost, self.ref(span, 'S')),
-                   f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r})")
-        general = self.all_cards_move(s, to, budget, general)
-        self.emit(move, s.span, Statement("do", self.pile_move(s, to, budget, general)))
-
-    def move_openly(self, s: ast.Move):
-        """`move ... openly`: the move as ever, then every seat is shown the cards where they
-        now lie (a card handed face up from one hand to another), so every seat can follow
-        them, into a hidden place too."""
-        what, to, bottom, b, span = self.cards_of(s.what), self.expr(s.to), s.bottom, self.b, \
-            s.span
-
-        def move(st, fr):
-            L = fr[2]
-            cards = what(st, L)
-            b.move(moves_cost(st, cards), span)
-            st.move_cards(cards, to(st, L), bottom)
-            rest = reveal_pieces(st, cards, None) if st.prog.pieces is not None else cards
-            if rest:
-                st.reveal(rest)
-        self.emit(move, span)
-
-    def all_cards_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
-        """`move cards to ZONE` (gathering every card for a new round) without listing and
-        grouping the cards: State.move_all_cards, at the same cost; `general` while a card
-        effect runs, and onto the bottom or a zone with a limit."""
-        dest = self.xs_or(s.to, to)
-        zone = self.known_zone(s.to)
-        if tuple(self.m.resolved.get(id(s.what), ())) != ("builtin", "cards") \
-                or s.bottom or zone is None or self.p.zone_capacity[zone]:
-            return general
-        return ("if not st.effect_depth:",
-                *move_lines(budget, "st.all_cards_cost()", self.ref(s.span, 'S'), "    "),
-                f"    st.move_all_cards({dest})",
-                "else:") + tuple("    " + line for line in general)
+    def move_shape(self, s: ast.Move) -> tuple:
+        """(shape, unordered) of MoveCards for `s`: how its Python may move the cards
+        where no card effect runs. Onto the bottom, into a zone with a limit or one not
+        known here: State.move_cards ("general")."""
+        t = self.m.types.get(id(s.what))
+        first = self.zone_like(s.to)
+        if s.bottom or first is None or self.p.zone_capacity[first]:
+            return ("general", False)
+        if t == "card":
+            return ("card", bool(self.p.zone_unordered[first]))
+        if tuple(self.m.resolved.get(id(s.what), ())) == ("builtin", "cards") and \
+                self.known_zone(s.to) is not None:
+            return ("all", False)
+        if t == "zone" and not self.p.zone_unordered[first]:
+            return ("pile", False)
+        return ("general", False)
 
     def known_zone(self, e) -> Optional[int]:
         """The zone `e` names where that is known when the game loads (its lowered node
@@ -112,32 +74,6 @@ class Moves:
         if kind != "zone" or type(e) not in (ast.Index, ast.Name):
             return None
         return self.p.zones[name].base
-
-    def pile_move(self, s: ast.Move, to, budget: str, general: tuple) -> tuple:
-        """`move ZONE to PILE` (the trick to the won pile, a hand to its player's discards)
-        as generated lines doing what State.move_cards does for a whole pile, with the same
-        cost, charged first, and the destination read after, as ever; `general` where the
-        destination keeps its cards in order or has a limit, and State.move_cards while a
-        card effect runs or for a pile moved onto itself."""
-        dest = self.xs_or(s.to, to)
-        if self.m.types.get(id(s.what)) != "zone" or s.bottom:
-            return general
-        first = self.zone_like(s.to)
-        if first is None or self.p.zone_unordered[first] or self.p.zone_capacity[first]:
-            return general
-        return (f"_k = {self.xs(s.what)}",
-                "_z = st.zones[_k]",
-                "_n = len(_z)",
-                *move_lines(budget, "_n + _n * _n // 1000", self.ref(s.span, 'S')),
-                f"_d = {dest}",
-                "if _k == _d or st.effect_depth:",
-                "    st.move_cards(list(_z), _d, False)",
-                "elif _n:",
-                "    st.zones[_d].extend(_z)",
-                "    for _c in _z:",
-                "        st.loc[_c] = _d",
-                "    st._events.append(('move', tuple(_z), _k, _d))",
-                "    _z.clear()")
 
     def move_with_words(self, s: ast.Move, what, to):
         """`move ... as "{p} plays {c}"`: the move's log entry carries the words, once as
@@ -169,7 +105,7 @@ class Moves:
         many = "'a card'" if one else f"'a card' if {n} == 1 else f'{{{n}}} cards'"
         words = f"({later},)" if later is not None else (
             f"({self.call_source(full)}, {self.call_source(masked)}.replace({MASK!r}, {many}))")
-        fast = self.one_card_move(s, to, words, None, deferred=later)
+        fast = self.one_card_move(s, to, words, deferred=later)
         if fast is not None:
             self.emit(move, s.span, Statement("do", fast))
             return
@@ -196,7 +132,7 @@ class Moves:
                 tuple(w.replace(MASK, told) for w in hid_by_seat)))
         self.emit(move, s.span, self.plain(move))
 
-    def one_card_move(self, s: ast.Move, to, words, budget, deferred=None):
+    def one_card_move(self, s: ast.Move, to, words, deferred=None):
         """`move CARD to ZONE` into a zone without a limit, as generated lines
         doing what State.move_cards does for one card (it still does it while a card
         effect runs: `keeps N` zones hold their cards then). None where that does not
@@ -217,9 +153,6 @@ class Moves:
         extra = "" if words is None else f", words={words}" if deferred else ", words=_w"
         entry = f"(('move', (_c,), _f, {dest}" + ("))" if words is None else
                                                  f", {deferred}))" if deferred else ") + _w)")
-        if budget is not None:
-            lines += ["if _c is not None:",
-                      *move_lines(budget, card_cost_source("_c"), self.ref(s.span, 'S'), "    ")]
         lines += place + ["if _c is None:", "    pass"]
         return tuple(lines + [
             "elif st.effect_depth:",
@@ -235,33 +168,14 @@ class Moves:
         return [f"_f = _move_card(st.zones, st.loc, _c, {dest}, {unordered})"]
 
     def s_Shuffle(self, s: ast.Shuffle):
-        z = self.expr(s.zone)
-        b, span = self.b, s.span
-
-        def shuffle(st, fr):
-            zi = z(st, fr[2])
-            b.move(len(st.zones[zi]), span)
-            st.shuffle(zi)
-        self.emit(shuffle, s.span, self.plain(shuffle))
+        self.emit_operation(nodes.Shuffle(s.span, self.value_part(s.zone)))
 
     def s_Deal(self, s: ast.Deal):
-        count = self.expr(s.count) if s.count is not None else None
-        source = self.expr(s.source)
-        family = self.p.zones[s.family].base
-        start = self.expr(s.start) if s.start is not None else None
-        b, span = self.b, s.span
-
-        def deal(st, fr):
-            L = fr[2]
-            n = count(st, L) if count is not None else None
-            first = start(st, L) if start is not None else 0
-            b.move(len(st.zones[source(st, L)]), span)
-            st.deal(source(st, L), family, n, first)
-        self.emit(deal, s.span, self.plain(deal))
+        count = self.value_part(s.count) if s.count is not None else None
+        source = self.value_part(s.source)
+        start = self.value_part(s.start) if s.start is not None else None
+        self.emit_operation(nodes.Deal(s.span, source, self.p.zones[s.family].base, count,
+                                       start))
 
     def s_Swap(self, s: ast.Swap):
-        a, b = self.expr(s.a), self.expr(s.b)
-
-        def swap(st, fr):
-            st.swap(a(st, fr[2]), b(st, fr[2]))
-        self.emit(swap, s.span, self.plain(swap))
+        self.emit_operation(nodes.Swap(s.span, self.value_part(s.a), self.value_part(s.b)))

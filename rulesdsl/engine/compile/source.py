@@ -19,7 +19,6 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.limits import limit
 from rulesdsl.engine.compile.program import MASK
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.cards import move_card, moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.python import MAX_DEPTH
@@ -31,7 +30,7 @@ from rulesdsl.engine.runtime.places import quoted, rules_place
 # helpers the generated code calls (the errors on its failing paths only), by the names
 # it has always called them
 HELPERS = {**python.HELPERS, "_grid_none": errors.grid_none, "_no_play": errors.no_play,
-           "moves_cost": moves_cost, "_move_card": move_card, "LATER": Later}
+           "LATER": Later}
 
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
 _ARITH = {"+", "-", "*"}

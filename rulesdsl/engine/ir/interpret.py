@@ -8,7 +8,9 @@ import operator
 from typing import Any, Callable, Protocol
 
 from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.cards import moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
 
 Closure = Callable[[Any, Any], Any]
@@ -350,6 +352,132 @@ class Interpreter:
     def o_Log(self, op: n.Log) -> Callable[[Any, Any], None]:
         text = self.part(op.text)
         return lambda st, fr: st._events.append(("text", text(st, fr[2])))
+
+    def o_Finish(self, op: n.Finish) -> Callable[[Any, Any], None]:
+        if op.who is None:
+            return lambda st, fr: st.finish([])
+        who, one = self.part(op.who), op.one
+
+        def win(st, fr):
+            v = who(st, fr[2])
+            st.finish([] if v is None else [v] if one else list(v))
+        return win
+
+    # ------------------------------------------------------------------ loops
+    def o_EachStart(self, op: n.EachStart) -> Callable[[Any, Any], None]:
+        seq, at, items = op.seq, op.at, self.part(op.items)
+        copy = not n.makes_a_new_list(op.items)
+
+        def start(st, fr):
+            L = fr[2]
+            L[seq] = list(items(st, L)) if copy else items(st, L)
+            L[at] = 0
+        return start
+
+    def o_EachStep(self, op: n.EachStep) -> Callable[[Any, Any], None]:
+        slot, seq, at, end = op.slot, op.seq, op.at, op.end
+        where = self.part(op.where) if op.where is not None else None
+
+        def step(st, fr):
+            L = fr[2]
+            elements = L[seq]
+            i = L[at]
+            while i < len(elements):
+                L[slot] = elements[i]
+                i += 1
+                if where is None or where(st, L):
+                    L[at] = i
+                    return
+            L[at] = i
+            fr[1] = end
+        return step
+
+    def o_TurnsStart(self, op: n.TurnsStart) -> Callable[[Any, Any], None]:
+        cur, start, span = op.cur, self.part(op.start), op.span
+
+        def first_seat(st, fr):
+            L = fr[2]
+            first = start(st, L)
+            if first is None:
+                errors.turns_from_none(span)
+            L[cur] = first
+        return first_seat
+
+    def o_TurnsStep(self, op: n.TurnsStep) -> Callable[[Any, Any], None]:
+        slot, cur, seats, end = op.slot, op.cur, op.seats, op.end
+        skip = self.part(op.skip) if op.skip is not None else None
+        until = self.part(op.until) if op.until is not None else None
+
+        def next_turn(st, fr):
+            L = fr[2]
+            if until is not None and until(st, L):
+                fr[1] = end
+                return
+            c = L[cur]
+            for k in range(seats):
+                seat = (c + k) % seats
+                L[slot] = seat
+                if skip is None or not skip(st, L):
+                    L[cur] = (seat + 1) % seats
+                    return
+            fr[1] = end
+        return next_turn
+
+    # ------------------------------------------------------------------ moving cards
+    def cards(self, op: n.MoveCards) -> Closure:
+        """A fresh list of the cards a move moves: its card (none: no card), or the
+        elements of its list or pile."""
+        f = self.part(op.what)
+        if op.one:
+            return lambda st, L: (lambda c: [] if c is None else [c])(f(st, L))
+        return lambda st, L: list(f(st, L))
+
+    def o_MoveCards(self, op: n.MoveCards) -> Callable[[Any, Any], None]:
+        what, to, bottom = self.cards(op), self.part(op.to), op.bottom
+        budget, span = self.host.b, op.span
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            budget.move(moves_cost(st, cards), span)
+            st.move_cards(cards, to(st, L), bottom)
+
+        def move_openly(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            budget.move(moves_cost(st, cards), span)
+            st.move_cards(cards, to(st, L), bottom)
+            rest = reveal_pieces(st, cards, None) if st.prog.pieces is not None else cards
+            if rest:
+                st.reveal(rest)
+        return move_openly if op.openly else move
+
+    def o_Shuffle(self, op: n.Shuffle) -> Callable[[Any, Any], None]:
+        z, budget, span = self.part(op.zone), self.host.b, op.span
+
+        def shuffle(st, fr):
+            zi = z(st, fr[2])
+            budget.move(len(st.zones[zi]), span)
+            st.shuffle(zi)
+        return shuffle
+
+    def o_Deal(self, op: n.Deal) -> Callable[[Any, Any], None]:
+        source, family, budget, span = self.part(op.source), op.family, self.host.b, op.span
+        count = self.part(op.count) if op.count is not None else None
+        start = self.part(op.start) if op.start is not None else None
+
+        def deal(st, fr):
+            L = fr[2]
+            k = count(st, L) if count is not None else None
+            first = start(st, L) if start is not None else 0
+            zi = source(st, L)
+            budget.move(len(st.zones[zi]), span)
+            st.deal(zi, family, k, first)
+        return deal
+
+    def o_Swap(self, op: n.Swap) -> Callable[[Any, Any], None]:
+        a, b = self.part(op.a), self.part(op.b)
+        return lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2]))
 
 
 def _simple(node: n.Node) -> bool:

@@ -406,3 +406,105 @@ class CallPhase(Operation):
 class Log(Operation):
     """`log "..."`: the entry `("text", words)` in the game's events."""
     text: Node
+
+
+@attrs.frozen(eq=False)
+class Finish(Operation):
+    """`win who` (`one`: a player, else a list of players; none: nobody) or `end game`
+    (`who` None): the game is over (State.finish), every frame gone."""
+    who: Optional[Node]
+    one: bool = True
+    leaves: ClassVar[bool] = True
+
+
+# ---------------------------------------------------------------- loops
+@attrs.frozen(eq=False)
+class EachStart(Operation):
+    """A loop over a list taken as it starts (`for x in LIST`, `ask each`): the list's
+    elements into slot `seq` (a copy: the loop goes on over them whatever the body
+    changes), the position in slot `at` 0."""
+    seq: int
+    at: int
+    items: Node
+
+
+@attrs.frozen(eq=False)
+class EachStep(Operation):
+    """The head of such a loop: the next element from slot `at` on that meets `where`
+    (None: any) into slot `slot`; none left, the loop ends: go on at `end`."""
+    slot: int
+    seq: int
+    at: int
+    where: Optional[Node]
+    end: int
+
+
+@attrs.frozen(eq=False)
+class TurnsStart(Operation):
+    """`turns p from start`: the first seat to try into slot `cur` (none fails with
+    R011)."""
+    cur: int
+    start: Node
+
+
+@attrs.frozen(eq=False)
+class TurnsStep(Operation):
+    """The head of the turns: where `until` holds they end (go on at `end`); else the
+    next seat from slot `cur` on (round the `seats`) not skipped by `skip` into slot
+    `slot`, `cur` the seat after it; every seat skipped, they end."""
+    slot: int
+    cur: int
+    seats: int
+    skip: Optional[Node]
+    until: Optional[Node]
+    end: int
+
+
+# ---------------------------------------------------------------- moving cards
+@attrs.frozen(eq=False)
+class MoveCards(Operation):
+    """`move what to ZONE [to bottom]`: the cards `what` gives (`one`: a card, none is no
+    card; else a list or a zone's Pile), their cost in moves spent first, then
+    onto zone `to` as State.move_cards moves them. `shape`: how the Python back end may
+    write it where no card effect runs, the compiler having checked the destination (a
+    zone `like` one without a limit): "card" (one card, `unordered`: the zone keeps its
+    cards sorted), "pile" (a zone's cards onto one that keeps them in order), "all"
+    (every card of the game: State.move_all_cards), or "general" (State.move_cards).
+    `openly`: then every seat is shown the cards where they now lie (a piece by its label
+    of the moment), into a hidden place too."""
+    what: Node
+    one: bool
+    to: Node
+    bottom: bool
+    shape: str = "general"
+    unordered: bool = False
+    openly: bool = False
+
+
+@attrs.frozen(eq=False)
+class Shuffle(Operation):
+    """`shuffle ZONE`: its cards' count spent from the moves, then State.shuffle."""
+    zone: Node
+
+
+@attrs.frozen(eq=False)
+class Deal(Operation):
+    """`deal COUNT from SOURCE to FAMILY starting with START`: the source's cards' count
+    spent from the moves, then State.deal (`count` None: all; `start` None: seat 0)."""
+    source: Node
+    family: int
+    count: Optional[Node]
+    start: Optional[Node]
+
+
+@attrs.frozen(eq=False)
+class Swap(Operation):
+    """`swap A with B`: State.swap (none fails with R012)."""
+    a: Node
+    b: Node
+
+
+def makes_a_new_list(node: Node) -> bool:
+    """Whether `node`'s value is a list made for it, shared with nothing (no copy needed
+    to keep it as it is)."""
+    return isinstance(node, (ListOf, Range, Join, Others))

@@ -16,8 +16,12 @@ import copy
 import keyword
 from typing import Any, Callable, Optional, Protocol
 
+import attrs
+
 from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
+from rulesdsl.engine.runtime.cards import move_card, moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
 
 # the helpers generated code calls, by the names it calls them
@@ -26,7 +30,9 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_none_enum_field": errors.none_enum_field, "_none_operand": errors.none_operand,
            "_too_big": errors.too_big, "_bad_index": errors.bad_index,
            "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
-           "_range_list": range_list}
+           "_range_list": range_list,
+           "_turns_from_none": errors.turns_from_none, "moves_cost": moves_cost,
+           "_move_card": move_card, "_reveal_pieces": reveal_pieces}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
 
@@ -138,6 +144,30 @@ def lambda_of(tree: py.expr) -> py.Lambda:
 
 def _stem(text: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in text).upper()
+
+
+@attrs.frozen(eq=False)
+class ExitIf:
+    """Among an operation's statements: where `test` holds, `then` runs and the procedure
+    goes on at instruction `target` (the end of a loop); else the next statement."""
+    test: py.expr
+    then: list
+    target: int
+
+
+def assign(target: py.expr, value: py.expr) -> py.Assign:
+    """`target = value`, `target` a name or `L[k]` read as a place to store into."""
+    if isinstance(target, py.Name):
+        target = py.Name(target.id, py.Store())
+    elif isinstance(target, py.Subscript):
+        target = py.Subscript(target.value, target.slice, py.Store())
+    return py.Assign([target], value)
+
+
+def text(statements: list) -> tuple:
+    """Statements as lines of text (their own trees, written out)."""
+    return tuple(line for stmt in statements
+                 for line in py.unparse(py.fix_missing_locations(stmt)).split("\n"))
 
 
 class PythonBackEnd:
@@ -400,9 +430,8 @@ class PythonBackEnd:
         return getattr(self, "s_" + type(op).__name__)(op)
 
     def lines(self, op: n.Operation) -> tuple:
-        """An operation's statements as lines of text (its own tree, written out)."""
-        return tuple(line for stmt in self.statements(op)
-                     for line in py.unparse(py.fix_missing_locations(stmt)).split("\n"))
+        """An operation that falls through as lines of text (its own tree, written out)."""
+        return text(self.statements(op))
 
     def changed(self, target: py.expr, old: py.expr, op: n.SetLocal | n.SetVar) -> list:
         """`target = old + sign * value`, the sum checked against the bound first."""
@@ -459,6 +488,201 @@ class PythonBackEnd:
         entry = py.Tuple([const("text"), self.emit(op.text, 0)], py.Load())
         return [py.Expr(py.Call(py.Attribute(state("_events"), "append", py.Load()), [entry],
                                 []))]
+
+    def s_Finish(self, op: n.Finish) -> list:
+        finish = py.Attribute(name("st"), "finish", py.Load())
+        if op.who is None:
+            return [py.Expr(py.Call(finish, [py.List([], py.Load())], []))]
+        who = self.emit(op.who, 0)
+        if op.one and not op.who.may_be_none:
+            return [py.Expr(py.Call(finish, [py.List([who], py.Load())], []))]
+        w = name("_w")
+        winners = py.List([w], py.Load()) if op.one else call("list", w)
+        return [assign(w, who),
+                py.Expr(py.Call(finish, [if_else(is_none(w), py.List([], py.Load()),
+                                                 winners)], []))]
+
+    # ------------------------------------------------------------------ loops
+    def s_EachStart(self, op: n.EachStart) -> list:
+        items = self.emit(op.items, 0)
+        return [assign(frame_local(op.seq),
+                       items if n.makes_a_new_list(op.items) else call("list", items)),
+                assign(frame_local(op.at), const(0))]
+
+    def s_EachStep(self, op: n.EachStep) -> list:
+        """The next element that meets the condition, or the loop's end (ExitIf)."""
+        seq, i, slot = name("_seq"), name("_i"), frame_local(op.slot)
+        out: list = [assign(seq, frame_local(op.seq)), assign(i, frame_local(op.at))]
+        length = call("len", seq)
+        if op.where is None:  # the position is never past the end: no need to write it
+            return out + [ExitIf(compare(i, ">=", length), [], op.end),
+                          assign(slot, index(seq, i)),
+                          assign(frame_local(op.at), py.BinOp(i, py.Add(), const(1)))]
+        search = py.While(compare(i, "<", length), [
+            assign(slot, index(seq, i)),
+            py.AugAssign(py.Name("_i", py.Store()), py.Add(), const(1)),
+            py.If(self.emit(op.where, 0), [py.Break()], [])],
+            [assign(i, const(-1))])
+        return out + [search,
+                      ExitIf(compare(i, "<", const(0)), [assign(frame_local(op.at), length)],
+                             op.end),
+                      assign(frame_local(op.at), i)]
+
+    def s_TurnsStart(self, op: n.TurnsStart) -> list:
+        cur = frame_local(op.cur)
+        if not op.start.may_be_none:
+            return [assign(cur, self.emit(op.start, 0))]
+        first = name("_first")
+        return [assign(first, self.emit(op.start, 0)),
+                py.If(is_none(first), [py.Expr(call("_turns_from_none",
+                                                    self.place(op.span)))], []),
+                assign(cur, first)]
+
+    def s_TurnsStep(self, op: n.TurnsStep) -> list:
+        """The turns end where `until` holds; else the next seat not skipped, or the end
+        where every seat is (ExitIf)."""
+        slot, cur, seats = frame_local(op.slot), frame_local(op.cur), const(op.seats)
+        out: list = []
+        if op.until is not None:
+            out.append(ExitIf(self.emit(op.until, 0), [], op.end))
+        if op.skip is None:
+            return out + [assign(slot, cur),
+                          assign(cur, py.BinOp(py.BinOp(slot, py.Add(), const(1)), py.Mod(),
+                                               seats))]
+        c, found = name("_c"), name("_n")
+        search = py.For(py.Name("_k", py.Store()), call("range", seats), [
+            assign(slot, py.BinOp(py.BinOp(c, py.Add(), name("_k")), py.Mod(), seats)),
+            py.If(py.UnaryOp(py.Not(), self.emit(op.skip, 0)),
+                  [assign(found, slot), py.Break()], [])], [])
+        return out + [assign(c, cur), assign(found, const(-1)), search,
+                      ExitIf(compare(found, "<", const(0)), [], op.end),
+                      assign(cur, py.BinOp(py.BinOp(found, py.Add(), const(1)), py.Mod(),
+                                           seats))]
+
+    # ------------------------------------------------------------------ moving cards
+    def moves_spent(self, amount: py.expr, span: Any) -> list:
+        """`amount` card moves taken from the budget's counter inline (Budget.move is the
+        rule: past zero it fails with R006, called with 0 on that path only, so the
+        message stays its own)."""
+        moves = py.Attribute(self.budget(), "moves", py.Load())
+        return [py.AugAssign(py.Attribute(self.budget(), "moves", py.Store()), py.Sub(),
+                             amount),
+                py.If(compare(moves, "<", const(0)),
+                      [py.Expr(method(self.budget(), "move", const(0), self.place(span)))],
+                      [])]
+
+    def s_MoveCards(self, op: n.MoveCards) -> list:
+        moved = getattr(self, "move_" + op.shape)(op)
+        if not op.openly:
+            return moved
+        assert op.shape == "general"  # the cards moved are `_c`, shown where they lie now
+        rest = name("_shown")
+        return moved + [
+            assign(rest, if_else(py.Compare(py.Attribute(state("prog"), "pieces", py.Load()),
+                                            [py.IsNot()], [const(None)]),
+                                 call("_reveal_pieces", name("st"), name("_c"), const(None)),
+                                 name("_c"))),
+            py.If(rest, [py.Expr(method(name("st"), "reveal", rest))], [])]
+
+    def cards(self, op: n.MoveCards) -> py.expr:
+        """A fresh list of the cards a move moves (Interpreter.cards)."""
+        value = self.emit(op.what, 0)
+        if not op.one:
+            return call("list", value)
+        if not op.what.may_be_none:
+            return py.List([value], py.Load())
+        c = self.host.temp("card")
+        return if_else(is_none(walrus(c, value)), py.List([], py.Load()),
+                       py.List([name(c)], py.Load()))
+
+    def move_general(self, op: n.MoveCards) -> list:
+        """State.move_cards, the cost of one card (moves_cost's first branch) inline."""
+        c = name("_c")
+        one = py.BinOp(const(1), py.Add(), py.BinOp(
+            call("len", index(state("zones"), index(state("loc"), index(c, const(0))))),
+            py.FloorDiv(), const(1000)))
+        cost = if_else(compare(call("len", c), "==", const(1)), one,
+                       call("moves_cost", name("st"), c))
+        return [assign(c, self.cards(op)), *self.moves_spent(cost, op.span),
+                py.Expr(method(name("st"), "move_cards", c, self.emit(op.to, 0),
+                               const(op.bottom)))]
+
+    def move_card(self, op: n.MoveCards) -> list:
+        """One card as State.move_cards moves it (runtime/cards.py's move_card, the log
+        entry here); State.move_cards itself while a card effect runs."""
+        c, zone_left = name("_c"), name("_f")
+        out: list = [assign(c, self.emit(op.what, 0))]
+        cost = py.BinOp(const(1), py.Add(), py.BinOp(
+            call("len", index(state("zones"), index(state("loc"), c))), py.FloorDiv(),
+            const(1000)))
+        spend = self.moves_spent(cost, op.span)
+        out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none else spend
+        dest = self.emit(op.to, 0)
+        if not isinstance(op.to, n.Const):  # a family's zone: found after the card and its cost
+            out.append(assign(name("_d"), dest))
+            dest = name("_d")
+        entry = py.Tuple([const("move"), py.Tuple([c], py.Load()), zone_left, dest], py.Load())
+        moved = [assign(zone_left, call("_move_card", state("zones"), state("loc"), c, dest,
+                                        const(op.unordered))),
+                 py.If(compare(zone_left, "!=", dest),
+                       [py.Expr(method(state("_events"), "append", entry))], [])]
+        in_effect = py.If(state("effect_depth"), [py.Expr(method(
+            name("st"), "move_cards", py.List([c], py.Load()), dest, const(False)))], moved)
+        if not op.what.may_be_none:
+            return out + [in_effect]
+        return out + [py.If(is_none(c), [py.Pass()], [in_effect])]
+
+    def move_all(self, op: n.MoveCards) -> list:
+        """Every card into one zone: State.move_all_cards, at the same cost."""
+        every = self.moves_spent(method(name("st"), "all_cards_cost"), op.span) + [
+            py.Expr(method(name("st"), "move_all_cards", self.emit(op.to, 0)))]
+        return [py.If(py.UnaryOp(py.Not(), state("effect_depth")), every,
+                      self.move_general(op))]
+
+    def move_pile(self, op: n.MoveCards) -> list:
+        """A zone's cards onto a zone that keeps them in order (the trick to the won pile)
+        as State.move_cards moves them, at the same cost, charged first, the destination
+        read after; State.move_cards while a card effect runs or onto itself."""
+        k, z, count, d = name("_k"), name("_z"), name("_n"), name("_d")
+        assert isinstance(op.what, n.Pile)
+        cost = py.BinOp(count, py.Add(), py.BinOp(py.BinOp(count, py.Mult(), count),
+                                                   py.FloorDiv(), const(1000)))
+        moved = [py.Expr(method(index(state("zones"), d), "extend", z)),
+                 py.For(py.Name("_c", py.Store()), z,
+                        [assign(index(state("loc"), name("_c")), d)], []),
+                 py.Expr(method(state("_events"), "append", py.Tuple(
+                     [const("move"), call("tuple", z), k, d], py.Load()))),
+                 py.Expr(method(z, "clear"))]
+        itself = either(compare(k, "==", d), state("effect_depth"))
+        return [assign(k, self.emit(op.what.zone, 0)), assign(z, index(state("zones"), k)),
+                assign(count, call("len", z)), *self.moves_spent(cost, op.span),
+                assign(d, self.emit(op.to, 0)),
+                py.If(itself, [py.Expr(method(name("st"), "move_cards", call("list", z), d,
+                                              const(False)))],
+                      [py.If(count, moved, [])])]
+
+    def s_Shuffle(self, op: n.Shuffle) -> list:
+        z = name("_z")
+        return [assign(z, self.emit(op.zone, 0)),
+                *self.moves_spent(call("len", index(state("zones"), z)), op.span),
+                py.Expr(method(name("st"), "shuffle", z))]
+
+    def s_Deal(self, op: n.Deal) -> list:
+        """The count, the first seat, then the source (as the closure reads them)."""
+        k, first, z = name("_n"), name("_first"), name("_z")
+        return [assign(k, self.emit(op.count, 0) if op.count is not None else const(None)),
+                assign(first, self.emit(op.start, 0) if op.start is not None else const(0)),
+                assign(z, self.emit(op.source, 0)),
+                *self.moves_spent(call("len", index(state("zones"), z)), op.span),
+                py.Expr(method(name("st"), "deal", z, const(op.family), k, first))]
+
+    def s_Swap(self, op: n.Swap) -> list:
+        return [py.Expr(method(name("st"), "swap", self.emit(op.a, 0), self.emit(op.b, 0)))]
+
+
+def method(obj: py.expr, attr: str, *args: py.expr) -> py.Call:
+    """`obj.attr(args)`."""
+    return py.Call(py.Attribute(obj, attr, py.Load()), list(args), [])
 
 
 def _temp_stem(node: n.Node, default: str) -> str:

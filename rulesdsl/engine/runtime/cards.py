@@ -2,7 +2,7 @@
 
 `move_card` is the one place a card leaves its pile and lands on another: State.move_cards
 calls it for a single card, and so does the generated code of `move CARD to ZONE`
-(compile/moves.py); the log entry is the caller's."""
+(engine/ir/python.py, MoveCards); the log entry is the caller's."""
 
 from __future__ import annotations
 
@@ -36,15 +36,11 @@ def move_card(zones: list, loc: list, c: int, dest: int, unordered: bool,
     return src
 
 
-def card_cost_source(card: str) -> str:
-    """moves_cost of the one card `card` as generated code computes it inline (a call per
-    move would cost measurable speed): its first branch, written next to it."""
-    return f"1 + len(st.zones[st.loc[{card}]]) // 1000"
-
-
 def moves_cost(st, cards: list) -> int:
     """What moving `cards` costs: one each, plus a thousandth of the pile each leaves (taking
-    a card out of a long list shifts the rest: a loop of single moves is quadratic)."""
+    a card out of a long list shifts the rest: a loop of single moves is quadratic). The
+    generated code of a move (engine/ir/python.py, MoveCards) computes the first branch
+    inline: a call per move would cost measurable speed."""
     if len(cards) == 1:
         return 1 + len(st.zones[st.loc[cards[0]]]) // 1000
     if _COMPILED:  # a loop in C; in Python, maps make no Python call per card

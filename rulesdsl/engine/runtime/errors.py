@@ -53,6 +53,10 @@ def no_seat(k, n: int, span):
     raise RuntimeRulesError("R017", f"seat({k}) does not exist with {n} players", span)
 
 
+def turns_from_none(span):
+    raise RuntimeRulesError("R011", "turns start from none", span)
+
+
 def no_play(span):
     raise RuntimeRulesError("R012", "play needs a card and a player, got none", span)
 

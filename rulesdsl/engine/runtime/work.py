@@ -4,7 +4,7 @@
 with R005 / R006. Closures call them. Generated code takes from the counter inline (in the
 native build the counters are C integers: no call at all) and calls them with 0 only on the
 failing path, so the message stays theirs. These builders are the only place that writes
-those lines."""
+those lines as text; a move's are built as a tree by engine/ir/python.py (moves_spent)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,3 @@ def spend_lines(budget: str, amount: str, span: str, pad: str = "") -> list:
             f"{pad}    {budget}.spend(0, {span})"]
 
 
-def move_lines(budget: str, amount: str, span: str, pad: str = "") -> list:
-    """Lines spending `amount` card moves from the budget named `budget`."""
-    return [f"{pad}{budget}.moves -= {amount}",
-            f"{pad}if {budget}.moves < 0:",
-            f"{pad}    {budget}.move(0, {span})"]
