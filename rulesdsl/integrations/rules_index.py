@@ -45,11 +45,12 @@ KEYWORD_NODES = {
     "internal": ast.Internal, "show": ast.Show, "look": ast.Look, "together": ast.AskTogether,
     "grid": ast.Grid, "hex": ast.Grid, "roll": ast.Roll, "cooperative": ast.Players,
     "holds": ast.RevealFact, "lacks": ast.RevealFact, "sequence": ast.Sequence,
-    "longest": ast.Sequence,
+    "longest": ast.Sequence, "row": ast.Layout, "track": ast.Track,
 }
 
 # what each declaration is called in a hover and a symbol list
-DECL_WORDS = {ast.Enum: "enum", ast.Board: "board", ast.Kind: "kind", ast.Zone: "zone",
+DECL_WORDS = {ast.Enum: "enum", ast.Board: "board", ast.Layout: "board", ast.Kind: "kind",
+              ast.Zone: "zone",
               ast.Var: "var", ast.Define: "define", ast.Phase: "phase",
               ast.Option: "option", ast.Modifier: "modifier"}
 
@@ -164,6 +165,8 @@ def symbols_of(tree: ast.File, sources: dict, model=None) -> list:
                     child.parent, child.detail = body.name, f"a node of board {body.name}"
                     child.text = sym.text
                     sym.children.append(child)
+        elif isinstance(body, ast.Layout):
+            sym.children += _layout_children(body, sym, sources)
         if isinstance(body, (ast.Enum, ast.Kind)):
             for f in body.fields:
                 child = _symbol(f.name, "field", f.span, sources, f.span)
@@ -226,9 +229,32 @@ def _detail(body, sort: str, model) -> str:
         return "enum: " + ", ".join(i.name for i in body.items)
     if isinstance(body, ast.Board):
         return "board: " + ", ".join(r.name for r in body.nodes)
+    if isinstance(body, ast.Layout):
+        return f"board laid out in {len(body.rows)} rows" + \
+            (", tracks " + ", ".join(t.name for t in body.tracks) if body.tracks else "")
     if isinstance(body, ast.Option):
         return f"option of type {_type_text(body.type)}" + (f": {body.doc}" if body.doc else "")
     return sort
+
+
+def _layout_children(body: ast.Layout, sym, sources: dict) -> list:
+    """A laid-out board's cells written one by one (a range is not a declaration of each)
+    and its tracks, each a field of every cell."""
+    out = []
+    cells = [ref for row in body.rows for ref in row if isinstance(ref, ast.Ref)]
+    for ref in cells:
+        child = _symbol(ref.name, "value", ref.span, sources, ref.span)
+        if child:
+            child.parent, child.detail = body.name, f"a cell of board {body.name}"
+            child.text = sym.text
+            out.append(child)
+    for t in body.tracks:
+        child = _symbol(t.name, "field", t.span, sources, t.span)
+        if child:
+            child.parent = body.name
+            child.detail = f"a track of board {body.name}: the next cell on it, or none"
+            out.append(child)
+    return out
 
 
 def flatten(symbols: list) -> list:

@@ -98,6 +98,7 @@ class Program:
     cooperative: bool = False  # `players N cooperative`: every seat is paid the same
     adjacency: dict = attrs.Factory(dict)  # board name -> list of neighbour lists
     grids: dict = attrs.Factory(dict)  # grid board name -> grid.GridTables
+    layouts: dict = attrs.Factory(dict)  # laid-out board name -> rows of cell names or None
     step_limit: int = 1_000_000
     depth_limit: int = 200
     labeller: Callable = None

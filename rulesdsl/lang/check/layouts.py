@@ -1,0 +1,117 @@
+"""Boards of named cells laid out as the table shows them (`board Pit { row ... track ... }`):
+the cells become a board's nodes, each with the fields `row`, `column` and one per track,
+so the engine, the agents and the adapters read them as any enum's fields and a board's
+borders, with nothing of their own."""
+
+from __future__ import annotations
+
+import re
+
+from rulesdsl.lang import ast
+from rulesdsl.lang.check.model import GRID_MAX, EnumInfo
+
+# the places of a layout, gaps included: as many as the largest grid has cells
+MOST_PLACES = GRID_MAX[0] * GRID_MAX[1]
+PLACE_FIELDS = ("row", "column")
+_NUMBERED = re.compile(r"^(.*?)([0-9]+)$")
+
+
+class Layouts:
+    """The checker's part for laid-out boards (mixed into Checker)."""
+
+    def layout(self, d: ast.Layout, claim) -> None:
+        if not claim(d.name, "board", d.span):
+            return
+        rows = [self.cells_of(slots, d.name) for slots in d.rows]
+        if not rows:
+            self.err("E614", f"board {d.name} lists no row of cells", d.span,
+                     ["write its cells as the table shows them, a row a line: "
+                      "row a1, a2, a3"])
+            return
+        if sum(len(r) for r in rows) > MOST_PLACES:
+            self.err("E601", f"board {d.name} has more than {MOST_PLACES} places", d.span)
+            return
+        cells, seen = [], set()
+        for row in rows:
+            for i, ref in enumerate(row):
+                if ref is not None and ref.name in seen:
+                    self.err("E501", f"'{ref.name}' appears twice on board {d.name}", ref.span,
+                             ["write `_` for an empty place"])
+                    row[i] = None
+                elif ref is not None:
+                    seen.add(ref.name)
+                    cells.append(ref.name)
+        info = EnumInfo(d.name, cells, {f: "int" for f in PLACE_FIELDS},
+                        [{} for _ in cells], d, True,
+                        layout=tuple(tuple(r and r.name for r in row) for row in rows))
+        for r, row in enumerate(rows):
+            for c, ref in enumerate(row):
+                if ref is not None:
+                    info.attrs[info.positions[ref.name]].update(
+                        row=ast.Int(ref.span, len(rows) - r), column=ast.Int(ref.span, c + 1))
+        for t in d.tracks:
+            self.track(t, info)
+        self.m.enums[d.name] = info
+
+    def cells_of(self, slots, board: str) -> list:
+        """A row's or a track's slots with each range spelt out: Refs, None for a gap."""
+        out: list = []
+        for s in slots:
+            out += self.spelt_out(s, board) if isinstance(s, ast.CellRange) else [s]
+        return out
+
+    def spelt_out(self, r: ast.CellRange, board: str) -> list:
+        """`p1..p24` (or `b6..b1`): the names of one prefix and each number between."""
+        first, last = _NUMBERED.match(r.first), _NUMBERED.match(r.last)
+        if not first or not last or first.group(1) != last.group(1):
+            self.err("E614", f"{r.first}..{r.last} on board {board} is not a range of cells",
+                     r.span, ["a range is one name with two numbers, like p1..p24 or b6..b1; "
+                              "or list the cells one by one"])
+            return []
+        a, b = int(first.group(2)), int(last.group(2))
+        if abs(a - b) >= MOST_PLACES:
+            self.err("E601", f"{r.first}..{r.last} names more than {MOST_PLACES} cells", r.span)
+            return []
+        step = 1 if b >= a else -1
+        return [ast.Ref(r.span, f"{first.group(1)}{k}") for k in range(a, b + step, step)]
+
+    def track(self, t: ast.Track, info: EnumInfo) -> None:
+        """A track: the field of its name on each cell (the next cell on it, or none), and
+        a border between each two cells next to each other on it."""
+        if t.name in info.fields:
+            self.err("E502", f"board {info.name} has a track or field '{t.name}' already",
+                     self.name_at(t.span, t.name, r"track\s+"),
+                     ["rename this track" + (f"; every cell has the field {t.name}"
+                                             if t.name in PLACE_FIELDS else "")])
+            return
+        cells = self.cells_of(t.cells, info.name)
+        if any(c is None for c in cells):
+            self.err("E614", f"track {t.name} has a gap `_`", t.span,
+                     ["a track lists the cells a piece passes, in order: leave the gaps out"])
+            return
+        unknown = [c for c in cells if c.name not in info.positions]
+        for c in unknown:
+            self.err("E200", f"'{c.name}' is not a cell of board {info.name}", c.span,
+                     self.suggest(c.name, info.values))
+        if unknown:
+            return
+        names = [c.name for c in cells]
+        loop = len(names) > 2 and names[-1] == names[0]
+        visited = names[:-1] if loop else names
+        twice = next((c for k, c in enumerate(cells[:len(visited)])
+                      if c.name in visited[:k]), None)
+        if twice is not None:
+            self.err("E614", f"track {t.name} passes {twice.name} twice", twice.span,
+                     ["a track passes each cell once; to go round, end it with its first "
+                      f"cell ({names[0]}); two ways round are two tracks"])
+            return
+        info.fields[t.name] = info.name
+        for a in info.attrs:
+            a[t.name] = ast.NoneLit(t.span)
+        pairs = set(frozenset(b) for b in info.borders)
+        for a, b in zip(names, names[1:]):
+            i, j = info.positions[a], info.positions[b]
+            info.attrs[i][t.name] = ast.Name(t.span, b)
+            if frozenset((i, j)) not in pairs:
+                pairs.add(frozenset((i, j)))
+                info.borders.append((i, j))
