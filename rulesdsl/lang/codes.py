@@ -63,8 +63,8 @@ FAMILIES = (
                            "(E611), a cooperative game's payoff that depends on the player "
                            "(E612), a `sequence` inside another or holding another player's "
                            "decision (E613), a laid-out board without rows, a range of cells "
-                           "that is not one, or a track with a gap or passing a cell twice "
-                           "(E614)"),
+                           "that is not one, a track with a gap or passing a cell twice, or "
+                           "more tracks than the limit allows (E614)"),
     Family("E699", "E699", "a construct the checker does not know: a bug in rulesdsl, to "
                            "report with the file"),
     Family("W700", "W707", "warnings: unused declarations (W700), phases never run (W701), a "
@@ -156,8 +156,9 @@ ENTRIES = (
     ("E612", "a cooperative game's payoff that depends on the player (it pays every seat "
              "the same)"),
     ("E613", "a `sequence` inside another, or holding `ask each` or `ask together`"),
-    ("E614", "a laid-out board without rows, a range of cells that is not one, or a track "
-             "with a gap or passing a cell twice"),
+    ("E614", "a laid-out board without rows, a range of cells that is not one, a track "
+             "with a gap or passing a cell twice, or tracks whose fields pass the instances' "
+             "limit"),
     ("E699", "a construct the checker does not know (a bug in rulesdsl)"),
     ("W700", "a declaration never used"),
     ("W701", "a phase never run"),

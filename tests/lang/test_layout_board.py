@@ -139,3 +139,13 @@ def test_errors_name_the_place_and_a_fix(board, code, message):
 def test_a_track_may_end_where_it_began_only_to_close_its_loop():
     assert errors_of("board Pit { row a1..a3 track sow: a1..a3, a1 }") == []
     assert errors_of("board Pit { row a1..a3 track sow: a1, a1 }") != []
+
+
+def test_tracks_count_against_the_instances_limit(monkeypatch):
+    rows = " ".join(f"row r{k}c1..r{k}c99" for k in range(1, 27))
+    tracks = " ".join(f"track t{k}: r1c1, r1c2" for k in range(60))
+    found = errors_of(f"board Pit {{ {rows} {tracks} }}")
+    assert ("E614", "board Pit's 60 tracks give its 2,574 cells 154,440 fields; the limit is "
+            "100,000") in found
+    monkeypatch.setenv("RULESDSL_LIMITS", "instances=200000")
+    assert not any(c == "E614" for c, _ in errors_of(f"board Pit {{ {rows} {tracks} }}"))

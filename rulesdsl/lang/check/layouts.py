@@ -9,6 +9,7 @@ import re
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check.model import GRID_MAX, EnumInfo
+from rulesdsl.lang.limits import ENV, limit
 
 # the places of a layout, gaps included: as many as the largest grid has cells
 MOST_PLACES = GRID_MAX[0] * GRID_MAX[1]
@@ -49,9 +50,22 @@ class Layouts:
                 if ref is not None:
                     info.attrs[info.positions[ref.name]].update(
                         row=ast.Int(ref.span, len(rows) - r), column=ast.Int(ref.span, c + 1))
+        if self.too_many_tracks(d, len(cells)):
+            return
         for t in d.tracks:
             self.track(t, info)
         self.m.enums[d.name] = info
+
+    def too_many_tracks(self, d: ast.Layout, cells: int) -> bool:
+        """Each track is a field of every cell: a short file of many tracks on a big board
+        would make millions of them, so they count against the instances' limit."""
+        most = limit("instances")
+        if len(d.tracks) * cells <= most:
+            return False
+        self.err("E614", f"board {d.name}'s {len(d.tracks):,} tracks give its {cells:,} cells "
+                 f"{len(d.tracks) * cells:,} fields; the limit is {most:,}", d.span,
+                 ["use fewer tracks", f"raise the limit with {ENV}=instances=N"])
+        return True
 
     def cells_of(self, slots, board: str) -> list:
         """A row's or a track's slots with each range spelt out: Refs, None for a gap."""
@@ -106,8 +120,9 @@ class Layouts:
                       f"cell ({names[0]}); two ways round are two tracks"])
             return
         info.fields[t.name] = info.name
+        off_track = ast.NoneLit(t.span)  # one value shared: a board may have thousands of cells
         for a in info.attrs:
-            a[t.name] = ast.NoneLit(t.span)
+            a[t.name] = off_track
         pairs = set(frozenset(b) for b in info.borders)
         for a, b in zip(names, names[1:]):
             i, j = info.positions[a], info.positions[b]
