@@ -17,6 +17,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import (AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, check_file_tree,
                                  elem_of)
+from rulesdsl.lang.check.layouts import range_names
 from rulesdsl.lang.errors import CheckFailed, RulesError, line_table
 from rulesdsl.lang.extend import load_tree
 from rulesdsl.lang.limits import read_text
@@ -238,13 +239,18 @@ def _detail(body, sort: str, model) -> str:
 
 
 def _layout_children(body: ast.Layout, sym, sources: dict) -> list:
-    """A laid-out board's cells written one by one (a range is not a declaration of each)
+    """A laid-out board's cells (those of a range declared where the range is written)
     and its tracks, each a field of every cell."""
     out = []
-    cells = [ref for row in body.rows for ref in row if isinstance(ref, ast.Ref)]
-    for ref in cells:
-        child = _symbol(ref.name, "value", ref.span, sources, ref.span)
+    # (name, the word written for it, where): a range's cells are where its first is
+    cells = [(ref.name, ref.name, ref.span) for row in body.rows for ref in row
+             if isinstance(ref, ast.Ref)] + \
+        [(name, r.first, r.span) for row in body.rows for r in row
+         if isinstance(r, ast.CellRange) for name in range_names(r) or ()]
+    for name, written, span in cells:
+        child = _symbol(written, "value", span, sources, span)
         if child:
+            child.name = name
             child.parent, child.detail = body.name, f"a cell of board {body.name}"
             child.text = sym.text
             out.append(child)

@@ -149,3 +149,17 @@ def test_tracks_count_against_the_instances_limit(monkeypatch):
             "100,000") in found
     monkeypatch.setenv("RULESDSL_LIMITS", "instances=200000")
     assert not any(c == "E614" for c, _ in errors_of(f"board Pit {{ {rows} {tracks} }}"))
+
+
+def test_the_editor_knows_each_cell_and_track_and_where_it_is_written():
+    from rulesdsl.integrations.rules_index import analyse, find, flatten
+    found = analyse(PROGRAM.format(board=BOARD, body='log "{seeds[a1]}"'), "t.rules")
+    assert found.diagnostics == []
+    board = find(found.symbols, "Pit")
+    assert board.sort == "board" and "laid out in 3 rows, tracks sow, home" in board.detail
+    cells = {c.name: (c.line, c.column) for c in board.children if c.sort == "value"}
+    assert set(cells) == {"b3", "b2", "b1", "store_b", "store_a", "a1", "a2", "a3"}
+    assert cells["store_a"] == (4, 24) and cells["b2"] == cells["b1"] == (3, 9)  # `b3..b1`
+    tracks = [c.name for c in board.children if c.sort == "field"]
+    assert tracks == ["sow", "home"]
+    assert find(flatten(found.symbols), "a2").detail == "a cell of board Pit"

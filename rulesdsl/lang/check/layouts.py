@@ -76,18 +76,16 @@ class Layouts:
 
     def spelt_out(self, r: ast.CellRange, board: str) -> list:
         """`p1..p24` (or `b6..b1`): the names of one prefix and each number between."""
-        first, last = _NUMBERED.match(r.first), _NUMBERED.match(r.last)
-        if not first or not last or first.group(1) != last.group(1):
+        names = range_names(r)
+        if names is None:
             self.err("E614", f"{r.first}..{r.last} on board {board} is not a range of cells",
                      r.span, ["a range is one name with two numbers, like p1..p24 or b6..b1; "
                               "or list the cells one by one"])
             return []
-        a, b = int(first.group(2)), int(last.group(2))
-        if abs(a - b) >= MOST_PLACES:
+        if len(names) > MOST_PLACES:
             self.err("E601", f"{r.first}..{r.last} names more than {MOST_PLACES} cells", r.span)
             return []
-        step = 1 if b >= a else -1
-        return [ast.Ref(r.span, f"{first.group(1)}{k}") for k in range(a, b + step, step)]
+        return [ast.Ref(r.span, name) for name in names]
 
     def track(self, t: ast.Track, info: EnumInfo) -> None:
         """A track: the field of its name on each cell (the next cell on it, or none), and
@@ -130,3 +128,15 @@ class Layouts:
             if frozenset((i, j)) not in pairs:
                 pairs.add(frozenset((i, j)))
                 info.borders.append((i, j))
+
+
+def range_names(r: ast.CellRange):
+    """The cells `p1..p24` names, either way up; None when its ends are not one name with
+    two numbers. Past MOST_PLACES names it stops there (the caller says too many)."""
+    first, last = _NUMBERED.match(r.first), _NUMBERED.match(r.last)
+    if not first or not last or first.group(1) != last.group(1):
+        return None
+    a, b = int(first.group(2)), int(last.group(2))
+    step = 1 if b >= a else -1
+    b = b if abs(b - a) < MOST_PLACES else a + step * MOST_PLACES
+    return [f"{first.group(1)}{k}" for k in range(a, b + step, step)]
