@@ -110,6 +110,7 @@ def test_the_runner_draws_the_rows_names_over_values_at_80_columns(tmp_path):
         "            3[ 0] 3",
     ], text
     assert all(len(line) <= 80 for line in text)
+    assert layout.cells_named("b1 to store_a") == {"b1", "store_a"}  # names of any shape
     # drawn as a board, not also listed as a variable on the table
     assert "seeds" not in "".join(t for line in parts["table"] for t, _ in line)
 
