@@ -869,6 +869,29 @@ class Backgammon(RuleOfThumb):
         return self.best(labels, key)
 
 
+class Kalah(RuleOfThumb):
+    """Sow a pit whose last seed falls in my store (I move again); else one whose last
+    seed takes the pit opposite, the bigger take first; else the pit nearest my store."""
+
+    TRACK = [f"a{k}" for k in range(1, 7)] + ["store_a"] + [f"b{k}" for k in range(1, 7)] + \
+        ["store_b"]
+
+    def decide(self, seen, labels):
+        board = [seen.var(f"seeds[{c}]", 0) for c in self.TRACK]
+        mine, store, skipped = (0, 6, 13) if seen.me == 0 else (7, 13, 6)
+
+        def key(lab):
+            start = self.TRACK.index(lab)
+            at = start
+            for _ in range(board[start]):
+                at = (at + 1) % 14
+                at = (at + 1) % 14 if at == skipped else at
+            # a short sowing (under a lap) that ends in an empty pit of mine takes across
+            empty_mine = mine <= at < mine + 6 and board[at] == 0 and board[start] < 13
+            return (at == store, board[12 - at] if empty_mine else 0, start)
+        return self.best(labels, key)
+
+
 PLAYERS = {
     "triumvirat": Triumvirat,
     "ivanhoe": Ivanhoe,
@@ -893,6 +916,7 @@ PLAYERS = {
     "hanabi": Hanabi,
     "coup": Coup,
     "backgammon": Backgammon,
+    "kalah": Kalah,
 }
 
 

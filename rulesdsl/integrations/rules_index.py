@@ -17,6 +17,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import (AGGREGATES, BUILTIN_CALLS, BUILTIN_VALUES, check_file_tree,
                                  elem_of)
+from rulesdsl.lang.check.layouts import range_names
 from rulesdsl.lang.errors import CheckFailed, RulesError, line_table
 from rulesdsl.lang.extend import load_tree
 from rulesdsl.lang.limits import read_text
@@ -45,11 +46,12 @@ KEYWORD_NODES = {
     "internal": ast.Internal, "show": ast.Show, "look": ast.Look, "together": ast.AskTogether,
     "grid": ast.Grid, "hex": ast.Grid, "roll": ast.Roll, "cooperative": ast.Players,
     "holds": ast.RevealFact, "lacks": ast.RevealFact, "sequence": ast.Sequence,
-    "longest": ast.Sequence,
+    "longest": ast.Sequence, "row": ast.Layout, "track": ast.Track,
 }
 
 # what each declaration is called in a hover and a symbol list
-DECL_WORDS = {ast.Enum: "enum", ast.Board: "board", ast.Kind: "kind", ast.Zone: "zone",
+DECL_WORDS = {ast.Enum: "enum", ast.Board: "board", ast.Layout: "board", ast.Kind: "kind",
+              ast.Zone: "zone",
               ast.Var: "var", ast.Define: "define", ast.Phase: "phase",
               ast.Option: "option", ast.Modifier: "modifier", ast.Truth: "invariant"}
 
@@ -164,6 +166,8 @@ def symbols_of(tree: ast.File, sources: dict, model=None) -> list:
                     child.parent, child.detail = body.name, f"a node of board {body.name}"
                     child.text = sym.text
                     sym.children.append(child)
+        elif isinstance(body, ast.Layout):
+            sym.children += _layout_children(body, sym, sources)
         if isinstance(body, (ast.Enum, ast.Kind)):
             for f in body.fields:
                 child = _symbol(f.name, "field", f.span, sources, f.span)
@@ -226,9 +230,37 @@ def _detail(body, sort: str, model) -> str:
         return "enum: " + ", ".join(i.name for i in body.items)
     if isinstance(body, ast.Board):
         return "board: " + ", ".join(r.name for r in body.nodes)
+    if isinstance(body, ast.Layout):
+        return f"board laid out in {len(body.rows)} rows" + \
+            (", tracks " + ", ".join(t.name for t in body.tracks) if body.tracks else "")
     if isinstance(body, ast.Option):
         return f"option of type {_type_text(body.type)}" + (f": {body.doc}" if body.doc else "")
     return sort
+
+
+def _layout_children(body: ast.Layout, sym, sources: dict) -> list:
+    """A laid-out board's cells (those of a range declared where the range is written)
+    and its tracks, each a field of every cell."""
+    out = []
+    # (name, the word written for it, where): a range's cells are where its first is
+    cells = [(ref.name, ref.name, ref.span) for row in body.rows for ref in row
+             if isinstance(ref, ast.Ref)] + \
+        [(name, r.first, r.span) for row in body.rows for r in row
+         if isinstance(r, ast.CellRange) for name in range_names(r) or ()]
+    for name, written, span in cells:
+        child = _symbol(written, "value", span, sources, span)
+        if child:
+            child.name = name
+            child.parent, child.detail = body.name, f"a cell of board {body.name}"
+            child.text = sym.text
+            out.append(child)
+    for t in body.tracks:
+        child = _symbol(t.name, "field", t.span, sources, t.span)
+        if child:
+            child.parent = body.name
+            child.detail = f"a track of board {body.name}: the next cell on it, or none"
+            out.append(child)
+    return out
 
 
 def flatten(symbols: list) -> list:

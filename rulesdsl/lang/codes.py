@@ -54,7 +54,7 @@ FAMILIES = (
                            "piece's field that never changes, E304)"),
     Family("E400", "E402", "arity: arguments, indexes, deck entry values"),
     Family("E500", "E503", "duplicates, and `override` of nothing"),
-    Family("E600", "E613", "structure: missing header, bad ranges, recursion, decisions in "
+    Family("E600", "E614", "structure: missing header, bad ranges, recursion, decisions in "
                            "setup, misplaced break/cancel/random, option defaults that are not "
                            "plain values, too many zone or variable instances (E608), labels "
                            "past the `card_labels` or `long_texts` limit, counted from the "
@@ -62,7 +62,9 @@ FAMILIES = (
                            "(E610), a deal in setup the pile cannot fit at the most players "
                            "(E611), a cooperative game's payoff that depends on the player "
                            "(E612), a `sequence` inside another or holding another player's "
-                           "decision (E613)"),
+                           "decision (E613), a laid-out board without rows, a range of cells "
+                           "that is not one, a track with a gap or passing a cell twice, or "
+                           "more tracks than the limit allows (E614)"),
     Family("E699", "E699", "a construct the checker does not know: a bug in rulesdsl, to "
                            "report with the file"),
     Family("W700", "W707", "warnings: unused declarations (W700), phases never run (W701), a "
@@ -154,6 +156,9 @@ ENTRIES = (
     ("E612", "a cooperative game's payoff that depends on the player (it pays every seat "
              "the same)"),
     ("E613", "a `sequence` inside another, or holding `ask each` or `ask together`"),
+    ("E614", "a laid-out board without rows, a range of cells that is not one, a track "
+             "with a gap or passing a cell twice, or tracks whose fields pass the instances' "
+             "limit"),
     ("E699", "a construct the checker does not know (a bug in rulesdsl)"),
     ("W700", "a declaration never used"),
     ("W701", "a phase never run"),

@@ -29,7 +29,7 @@ KEYWORDS = ("let", "set", "move", "to", "at", "bottom", "shuffle", "deal", "all"
             "when", "keeps", "during", "effects", "per", "as", "on", "label", "borders",
             "public", "private", "hidden", "unordered", "capacity", "players", "grid",
             "roll", "hex", "cooperative", "holds", "lacks", "others", "sequence", "longest",
-            "most", "up")
+            "most", "up", "row", "track")
 OPERATOR_WORDS = ("and", "or", "not", "is", "in")
 CONSTANTS = ("true", "false", "none")
 TYPES = ("int", "bool", "player", "card", "list", "text", "zone")

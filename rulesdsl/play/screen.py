@@ -9,6 +9,7 @@ and as plain text otherwise.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import sys
@@ -231,10 +232,15 @@ class Layout:
         return pieces
 
     def cells_named(self, label: str) -> set:
-        """The cells of a grid board a label names ("c3 to d4": c3 and d4)."""
-        words = set(re.findall(r"[a-z]+[0-9]+", label or ""))
-        return {c for board in self.info.get("grids", {})
+        """The cells of a drawn board (a grid or a laid-out board) a label names ("c3 to
+        d4": c3 and d4)."""
+        words = set(re.findall(r"\w+", label or ""))
+        return {c for board in self.drawn_boards()
                 for c in self.info.get("boards", {}).get(board, ()) if c in words}
+
+    def drawn_boards(self) -> list:
+        """The boards drawn as they lie on the table: grids, hexes and laid-out boards."""
+        return list(self.info.get("grids", {})) + list(self.info.get("layouts", {}))
 
     # -- names as the rules file calls them
     def title(self, name: str) -> str:
@@ -353,10 +359,10 @@ class Layout:
 
     def grid_cell(self, facts: dict, name: str):
         """(board, cell) when a variable or zone of the table (`facts`: what the game says
-        of it) is kept one per cell of a grid board, else None."""
+        of it) is kept one per cell of a drawn board, else None."""
         board = facts.get("board")
         keys = _keys_of(name)
-        if board in self.info.get("grids", {}) and facts.get("owner") is None and len(keys) == 1:
+        if board in self.drawn_boards() and facts.get("owner") is None and len(keys) == 1:
             return board, keys[0]
         return None
 
@@ -389,14 +395,33 @@ class Layout:
             line.append(("]" if last in marked else " ", "bold"))
             out.append(line)
         out.append([(" " * (margin + 3) + "".join(f"{x:>{w}} " for x in letters), "dim")])
-        legend = {sign: (text, style) for (sign, style), text in
-                  ((signs[k], texts[k]) for k in sorted(texts)) if sign != text}
-        if legend:
-            out.append([("  ", None)] + [piece for k, (sign, (text, style)) in
-                                         enumerate(sorted(legend.items(), key=lambda i: i[1][0]))
-                                         for piece in ((("   " if k else ""), None),
-                                                       (sign, style), (f" {text}", "dim"))])
-        return out
+        return out + legend_lines(signs, texts)
+
+    def layout_lines(self, base: str, board: str, values: dict, marked=()) -> list:
+        """A laid-out board's variable or zone as its rows show it at the table, the top
+        row first: each row a line of cell names over a line of what lies on them ('.'
+        for none), each column as wide as its widest; a gap is blank; the cells in
+        `marked` (the last move) stand in brackets."""
+        rows = self.info["layouts"][board]
+        texts = {k: ("." if v is None else value_text(v)) for k, v in values.items()}
+        signs = {k: piece_sign(t) for k, t in texts.items()}
+        widths = [max([len(c) for c in column if c] +
+                      [len(signs.get(c, ("?",))[0]) for c in column if c] + [1])
+                  for column in itertools.zip_longest(*rows)]
+        out = [[(f"  {base} ({board})", "bold blue")]]
+        for row in rows:
+            names, cells = [("  ", None)], [("  ", None)]
+            for k, (cell, w) in enumerate(zip(row, widths)):
+                after_marked = k > 0 and row[k - 1] in marked and row[k - 1] is not None
+                before = "[" if cell is not None and cell in marked else \
+                    "]" if after_marked else " "
+                sign, style = signs.get(cell, ("?", None)) if cell else ("", None)
+                names.append((f" {cell or '':>{w}}", "dim"))
+                cells += [(before, "bold"), (f"{sign:>{w}}", style)]
+            last = row[-1] if row else None
+            cells.append(("]" if last is not None and last in marked else " ", "bold"))
+            out += [names, cells]
+        return out + legend_lines(signs, texts)
 
     def view_lines(self, view: dict, seat: Optional[int], compact: bool = True,
                    width: int = 10_000, shown: Optional[list] = None, marked=()) -> list:
@@ -443,7 +468,8 @@ class Layout:
                 map_lines += _joined([owners_item(title, board, entries)], "", width)
         grid_lines: list = []
         for (base, board), values in grids.items():
-            grid_lines += self.grid_lines(base, board, values, marked)
+            draw = self.layout_lines if board in self.info.get("layouts", {}) else self.grid_lines
+            grid_lines += draw(base, board, values, marked)
         table_lines: list = []
         if table or boards:
             table_lines.append([("table", "bold underline")])
@@ -546,6 +572,19 @@ SEAT_SIGNS = ["●", "○", "▲", "△", "■", "□", "◆", "◇"]
 SEAT_STYLES = ["bold red", "bold cyan", "bold yellow", "bold magenta", "bold green",
                "bold blue", "bold bright_red", "bold bright_cyan"]
 _SEAT_PIECE = re.compile(r"^P([1-9])(?: (\w)\w*)?(\+\d+)?$")
+
+
+def legend_lines(signs: dict, texts: dict) -> list:
+    """Under a drawn board, what each seat's sign stands for ("● P1   ○ P2"), when a
+    sign is not the text itself; no line when none is."""
+    legend = {sign: (text, style) for (sign, style), text in
+              ((signs[k], texts[k]) for k in sorted(texts)) if sign != text}
+    if not legend:
+        return []
+    return [[("  ", None)] + [piece for k, (sign, (text, style)) in
+                              enumerate(sorted(legend.items(), key=lambda i: i[1][0]))
+                              for piece in ((("   " if k else ""), None),
+                                            (sign, style), (f" {text}", "dim"))]]
 
 
 def piece_sign(text: str) -> tuple:

@@ -17,14 +17,14 @@ from rulesdsl.lang.errors import RulesError
 
 # describe() keys that say how to lay the table out; its "cards" (every label of the
 # deck) stays on the server: a seat is told about the cards it sees, one by one
-DISPLAY_KEYS = ("zones", "vars", "boards", "grids", "hex", "enums", "titles", "internal",
-                "borders", "enum_titles")
+DISPLAY_KEYS = ("zones", "vars", "boards", "grids", "hex", "layouts", "enums", "titles",
+                "internal", "borders", "enum_titles")
 
 
 def display(game, state) -> dict:
     """The game's declared display, the same for every seat: where each zone and variable
-    belongs, the boards (grid, hex or a graph of named places), the names' titles and the
-    file's `look` (checked values: colours and sides, no state, so nothing to hide)."""
+    belongs, the boards (grid, hex, laid out in rows or a graph of named places), the names'
+    titles and the file's `look` (checked values: colours and sides, no state, so nothing to hide)."""
     info = state.describe()
     out = {key: info.get(key) for key in DISPLAY_KEYS}
     out["name"] = getattr(game, "name", "")

@@ -102,6 +102,8 @@ DECLS = [
     ('show total "Total" if player_count > 2', '(Show total Total public (> player_count 2))'),
     ('board Cell grid 8 x 6', '(Grid Cell 8 6)'),
     ('board Cell hex 7 x 5', '(Grid Cell 7 5 #t)'),
+    ('board Pit { row _, b2..b1, sb track sow: b2, sb, }',
+     '(Layout Pit [[_ (CellRange b2 b1) sb]] [(Track sow [b2 sb])])'),
     ('option rounds: 1..9 = 2 "rounds to play"',
      '(Option rounds 1..9 2 "rounds to play")'),
     ('option fast: bool = false', '(Option fast bool false)'),

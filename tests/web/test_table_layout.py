@@ -52,3 +52,24 @@ def test_the_cards_of_a_trick_lie_side_by_side(server, browser):
     cards = table.page.locator(".zone", has=title).locator(".card")
     assert [c.get_attribute("data-label") for c in cards.all()] == trick
     table.page.close()
+
+
+def test_a_laid_out_board_is_drawn_as_its_rows_and_a_click_sows(server, browser):
+    table = seat_page(server, browser, "kalah", ["human", "human"])
+    table.settle()
+    page = table.page
+    page.wait_for_selector("svg.board.layout")
+    places = page.eval_on_selector_all(
+        "svg.board.layout .place", "els => els.map(e => [e.dataset.place, "
+        "Math.round(e.querySelector('rect').getBBox().x), "
+        "Math.round(e.querySelector('rect').getBBox().y)])")
+    at = {name: (x, y) for name, x, y in places}
+    assert len(at) == 14                                   # 12 pits and 2 stores, no gaps
+    assert at["b6"][1] < at["store_b"][1] < at["a1"][1]    # three rows, the top first
+    assert at["b6"][0] == at["a1"][0] and at["store_b"][0] < at["a1"][0] < at["store_a"][0]
+    assert page.text_content('[data-place="a3"] .piece-text') == "4"
+    page.click('[data-place="a3"]')                        # the pit's only option: sow it
+    t = table.settle(after=0)
+    assert t["vars"]["seeds[a3]"] == 0 and t["vars"]["seeds[store_a]"] == 1
+    assert table.errors == []
+    page.close()

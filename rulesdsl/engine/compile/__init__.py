@@ -111,6 +111,8 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
                 p.adjacency[name] = [sorted(x) for x in adj]
             if e.grid:
                 p.grids[name] = grid_tables(*e.grid, e.hex)
+            if e.layout:
+                p.layouts[name] = [list(row) for row in e.layout]
         self.enum_fields = {}
         for name, e in m.enums.items():
             for f in e.fields:

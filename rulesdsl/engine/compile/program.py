@@ -121,6 +121,7 @@ class Program:
     truths: tuple = ()  # the file's invariants (engine/runtime/truths.py)
     adjacency: dict = attrs.Factory(dict)  # board name -> list of neighbour lists
     grids: dict = attrs.Factory(dict)  # grid board name -> grid.GridTables
+    layouts: dict = attrs.Factory(dict)  # laid-out board name -> rows of cell names or None
     step_limit: int = 1_000_000
     depth_limit: int = 200
     labeller: Callable = None

@@ -200,7 +200,8 @@ class Views:
         "visibility", "unordered", "board" (the board it is indexed by, or None)}}, "vars":
         {instance name: {"var", "owner" (seat or None), "board" (the board enum it is
         indexed by, or None), "type"}}, "boards": {board: [nodes]}, "grids": {grid board:
-        [width, height]}, "hex": [hex boards], "enums": {enum: [values]} (boards too),
+        [width, height]}, "hex": [hex boards], "layouts": {laid-out board: [rows, the top
+        first, of cell names or None for a gap]}, "enums": {enum: [values]} (boards too),
         "cards": {label: {"kind", "group", "order"}}}. A card's group is the value of its
         first enum field (e.g. its colour) or else its root kind; "order" sorts a hand."""
         prog = self.prog
@@ -254,6 +255,7 @@ class Views:
                "boards": {b: list(prog.enums[b]) for b in prog.adjacency},
                "grids": {b: [g.width, g.height] for b, g in prog.grids.items()},
                "hex": [b for b, g in prog.grids.items() if g.hex],
+               "layouts": {b: [list(row) for row in rows] for b, rows in prog.layouts.items()},
                "enums": {e: list(v) for e, v in prog.enums.items()},
                "cards": cards}
         from rulesdsl.engine.words import presentation

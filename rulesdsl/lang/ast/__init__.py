@@ -17,6 +17,7 @@ from rulesdsl.lang.ast.statements import (Block, Let, Set, SetField, Roll, Move,
     If, Repeat, While, For, Turns, CallStmt, Win, EndGame, Break, Return, Cancel, Respond,
     Play, Swap, Sequence)
 from rulesdsl.lang.ast.declarations import (Ref, Border, Game, Extends, Players, Option,
-    EnumItem, Field, Enum, Board, Grid, Kind, DeckEntry, Deck, Zone, Var, Define, Modifier,
-    Phase, Setup, Flow, Response, Invariant, Truth, Score, Evaluate, Payoff, Decl, File)
+    EnumItem, Field, Enum, Board, Grid, Layout, Track, CellRange, Kind, DeckEntry, Deck,
+    Zone, Var, Define, Modifier, Phase, Setup, Flow, Response, Invariant, Truth, Score, Evaluate,
+    Payoff, Decl, File)
 from rulesdsl.lang.ast.reading import About, Title, Explain, Internal, Show, Look, LookHint

@@ -112,6 +112,36 @@ class Grid:
 
 
 @node
+class Layout:
+    """A board of named cells laid out in rows as the table shows them, top row first
+    (a gap: None), and its tracks: the orders pieces or seeds travel along. Example:
+    `board Pit { row _, b2, b1, _  row sb, _, _, sa  row _, a1, a2, _
+    track sow: a1, a2, sa, b1, b2, sb, a1 }`"""
+    span: Span = span_field()
+    name: str = ""
+    rows: tuple = ()  # each a tuple of Ref, CellRange or None (a gap)
+    tracks: tuple = ()  # Track
+
+
+@node
+class Track:
+    """One track of a laid-out board: its cells in order; the first cell written again at
+    the end makes it a loop. Example: `track sow: a1, a2, sa, b1, b2, sb, a1`"""
+    span: Span = span_field()
+    name: str = ""
+    cells: tuple = ()  # Ref or CellRange, or None where a gap `_` was written (an error)
+
+
+@node
+class CellRange:
+    """Cells named by one prefix and the numbers from one to another, either way up.
+    Example: `b6..b1` is b6, b5, b4, b3, b2, b1"""
+    span: Span = span_field()
+    first: str = ""
+    last: str = ""
+
+
+@node
 class Kind:
     """A kind of card, with fields, a label, a playability condition and an effect. Example:
     `kind joker: card { label "{colour} joker" }`"""

@@ -20,6 +20,7 @@ from rulesdsl.lang.errors import (CheckFailed, RulesError, RulesWarning, Span, d
                                   line_table)
 from rulesdsl.lang.present import check_presentation
 from rulesdsl.lang.check.declarations import Declarations
+from rulesdsl.lang.check.layouts import Layouts
 from rulesdsl.lang.check.bodies import Bodies
 from rulesdsl.lang.check.statements import Statements
 from rulesdsl.lang.check.types import Types
@@ -37,7 +38,7 @@ from rulesdsl.lang.check.model import (
 HINT_BUDGET = 200_000
 
 
-class Checker(Declarations, Bodies, Statements, Types, Names):
+class Checker(Declarations, Layouts, Bodies, Statements, Types, Names):
     def __init__(self, file: ast.File, sources: dict):
         self.file = file
         self.m = Model(sources=dict(sources))

@@ -156,13 +156,16 @@ class Declarations:
                     m.enums[d.name] = info
             elif isinstance(d, ast.Grid):
                 self.grid(d, claim)
+            elif isinstance(d, ast.Layout):
+                self.layout(d, claim)
         # enum values must not clash with each other across enums
         owner: dict[str, str] = {}
         for e in m.enums.values():
             for v in e.values:
                 if v in owner and owner[v] != e.name:
                     where = next((i.span for i in getattr(e.decl, "items", None) or
-                                  getattr(e.decl, "nodes", ()) if i.name == v), e.decl.span)
+                                  getattr(e.decl, "nodes", ()) if i.name == v),
+                             self.name_at(e.decl.span, v))
                     self.err("E501", f"'{v}' is a value of both {owner[v]} and {e.name}",
                              where, [f"rename one; or write {e.name}.{v} to say which"])
                 owner.setdefault(v, e.name)

@@ -103,6 +103,7 @@ class EnumInfo:
     borders: list = attrs.Factory(list)  # (a_index, b_index)
     grid: tuple = ()  # (width, height) of a grid board; cells row by row from a1
     hex: bool = False  # a hex board (its grid's cells are hexagons)
+    layout: tuple = ()  # a laid-out board's rows, top first: cell names, None for a gap
     # value -> its index: a board may have thousands of nodes, looked up once per use
     positions: dict = attrs.field(init=False, eq=False, repr=False)
 

@@ -86,6 +86,10 @@ class BodyLayout(Emitter):
     def r_look_decl(self, tree: Tree) -> None:
         self.braced(tree)
 
+    def r_layout_decl(self, tree: Tree) -> None:
+        """A laid-out board: a row or a track a line, as the table shows them."""
+        self.braced(tree)
+
     def lines_of_text(self, tree: Tree) -> None:
         """`about` and `text NAME`: one string stays on the head's line if written so;
         several go one a line, indented."""

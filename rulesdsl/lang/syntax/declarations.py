@@ -63,6 +63,24 @@ class DeclarationRules(Rules):
     def hex_decl(self, meta, name, width, height):
         return attrs.evolve(self.grid_decl(meta, name, width, height), hex=True)
 
+    def layout_decl(self, meta, name, *items):
+        rows = tuple(slots for kind, slots in items if kind == "row")
+        tracks = tuple(track for kind, track in items if kind == "track")
+        return ast.Layout(self._span(meta), str(name), rows, tracks)
+
+    def layout_row(self, meta, *slots):
+        return ("row", slots)
+
+    def layout_track(self, meta, name, *slots):
+        return ("track", ast.Track(self._span(meta), str(name), slots))
+
+    def slot(self, meta, name):
+        """A cell's name, or None for `_`: a place of the layout with no cell."""
+        return None if str(name) == "_" else ast.Ref(self._tok_span(name), str(name))
+
+    def slot_range(self, meta, first, last):
+        return ast.CellRange(self._span(meta), str(first), str(last))
+
     def border(self, meta, a, _minus, b):
         return ast.Border(self._span(meta), str(a), str(b))
 

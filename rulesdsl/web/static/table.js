@@ -512,6 +512,43 @@ function gridBoard(board) {
   paint(svg, "--ground", ground);
   return h("div", { class: "board-wrap" }, h("div", { class: "zone-title", text: title(board) }), svg);
 }
+function layoutBoard(board) {
+  // a board of named cells laid out in rows (`row` lines, the top first): a square per
+  // cell at its row and column, its name under what lies on it; a gap left bare
+  const rows = D.layouts[board];
+  const places = boardValues(board);
+  const common = commonPiece(places);
+  const named = marked(board);
+  const columns = Math.max(1, ...rows.map(r => r.length));
+  const size = Math.max(36, Math.min(64, Math.floor(640 / Math.max(columns, rows.length))));
+  const pad = 10;
+  const cells = [];
+  rows.forEach((row, y) => row.forEach((place, x) => {
+    if (place === null) return;
+    const at = places[place];
+    const fill = placeFill(at);
+    const state = placeState(place);
+    const cx = pad + x * size + size / 2, cy = pad + y * size + size / 2;
+    const g = s("g", { class: `place ${state}`, "data-place": place, onclick: () => clickPlace(place) },
+      s("rect", { x: cx - size / 2 + 2, y: cy - size / 2 + 2, width: size - 4, height: size - 4,
+                  rx: size / 6, class: "cell light" }),
+      s("title", { text: place }));
+    if (fill) g.append(s("circle", { cx, cy: cy - size * 0.08, r: size * 0.3, fill, class: "stone" }));
+    if (named[place]) g.append(s("circle", { cx, cy, r: size * 0.44, class: "ring" }));
+    const text = placeText(at, common);
+    if (text) g.append(s("text", { x: cx, y: cy + size * 0.04, class: "piece-text" + (fill ? " on" : ""),
+                                    "font-size": size * (text.length > 2 ? 0.26 : 0.34), text }));
+    g.append(s("text", { x: cx, y: cy + size * 0.4, class: "coord", text: place }));
+    cells.push(g);
+  }));
+  const width = pad * 2 + columns * size, height = pad * 2 + rows.length * size;
+  const ground = lookOf("boards", board);
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, width, height,
+                         class: "board layout" + (ground ? " grounded" : "") },
+    s("rect", { x: 0, y: 0, width, height, rx: 10, class: "board-bg" }), cells);
+  paint(svg, "--ground", ground);
+  return h("div", { class: "board-wrap" }, h("div", { class: "zone-title", text: title(board) }), svg);
+}
 function gridSides(board, g) {
   // the edges each seat joins (a connection game's `sides`), drawn in the seat's colour
   const { w, hgt, hex, size, r, pad } = g;
@@ -698,7 +735,9 @@ function renderOthers(me) {
 function renderMiddle() {
   const boards = document.getElementById("boards");
   boards.replaceChildren();
-  for (const b of boardsInUse()) boards.append((D.grids || {})[b] ? gridBoard(b) : graphBoard(b));
+  for (const b of boardsInUse()) {
+    boards.append((D.grids || {})[b] ? gridBoard(b) : (D.layouts || {})[b] ? layoutBoard(b) : graphBoard(b));
+  }
   const piles = document.getElementById("piles");
   piles.replaceChildren();
   for (const [name, cards] of Object.entries(T.zones)) {
