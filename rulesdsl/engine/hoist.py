@@ -30,7 +30,7 @@ _SIMPLE = (ast.Int, ast.Bool, ast.NoneLit, ast.Attr, ast.Index, ast.Unary, ast.B
            ast.IsKind, ast.IfExpr, ast.Name, ast.Call, ast.LetIn)
 _SIMPLE_BUILTINS = frozenset(["size", "next", "previous", "seat", "top", "bottom",
                               "neighbour", "column_of", "row_of"])
-_SIMPLE_NAMES = frozenset(["local", "var", "zone", "option", "builtin", "enum_value"])
+_SIMPLE_NAMES = frozenset(["local", "var", "zone", "option", "builtin", "enum_value", "enum_all"])
 
 
 class Scanner:

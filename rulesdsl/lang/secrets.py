@@ -58,9 +58,12 @@ class SecretRead:
     naming the one player who may see it (`hand[p]`, `secret[seat(0)]`: its player
     index), or None where no seat may, or where the reader cannot be told from the
     expression (a hidden zone, a private value of nobody, a read inside a definition or
-    indexed by a name bound inside the expression)."""
+    indexed by a name bound inside the expression). `others`: a zone every seat but its
+    owner sees (`hand[p]` of `per player others`), so `owner` names the one seat that
+    may not read it."""
     name: str
     owner: object = None
+    others: bool = False
 
 
 def tells_card(e, types: dict) -> bool:
@@ -107,7 +110,8 @@ def _collect_reads(e, model, inner: set, out: list) -> None:
         visibility = info.visibility if kind == "zone" else \
             (info.decl.visibility or "public")
         if visibility != "public":
-            out.append(SecretRead(payload, _owner(e, info, visibility, model, inner)))
+            out.append(SecretRead(payload, _owner(e, info, visibility, model, inner),
+                                  visibility == "others"))
     elif kind == "define":
         found = reads_secret(e, model)
         if found:  # read with the definition's own parameters: not told from here
@@ -118,8 +122,10 @@ def _collect_reads(e, model, inner: set, out: list) -> None:
 
 
 def _owner(e, info, visibility: str, model, inner: set):
-    """The player index of `zone[p]` / `var[p]` when private and per player, else None."""
-    if visibility != "private" or not isinstance(e, ast.Index) or "player" not in info.dims:
+    """The player index of `zone[p]` / `var[p]` when private (or others) and per player,
+    else None."""
+    if visibility not in ("private", "others") or not isinstance(e, ast.Index) or \
+            "player" not in info.dims:
         return None
     owner = e.args[info.dims.index("player")]
     used: set = set()

@@ -321,6 +321,29 @@ def test_a_simple_definition_spends_no_work_and_one_that_visits_a_list_does(
         assert "define_" not in options and "> 2" in options and "< 2" in options
 
 
+@pytest.mark.parametrize("engine", ["generated", "closures"])
+def test_a_definition_that_indexes_an_enum_as_a_list_is_simple(tmp_path, monkeypatch, engine):
+    """`Level[k]` reads one value of a fixed list: a definition made of it (a board
+    counted per point, `at(k) = counts[Level[k]]`) is as simple as the read, so it and
+    one calling it spend no work (within a limit of 3, where the deck's range spends
+    before, three calls that spent would fail) and generated code writes them where they
+    are called."""
+    body = ("enum Level { low, mid, high }\nvar counts: int per Level = 1\n"
+            "define at(k: int) = counts[Level[k]]\n"
+            "define open(k: int, j: int, m: int) = at(k) + at(j) + at(m) > 2\n"
+            "phase main {\n  ask seat(0) \"pick\" {\n"
+            "    c in stock where open(0, 1, c.value - 1) { set n = c.value }\n"
+            "  }\n  win seat(0)\n}\n")
+    monkeypatch.setenv("RULESDSL_LIMITS", "work=3")
+    game = load(tmp_path, body, engine, monkeypatch)
+    assert sorted(a.label for a in game.new_game(seed=1).legal_actions()) == \
+        ["card 1", "card 2", "card 3"]
+    if engine == "generated":
+        text = game.program(2).generated
+        options = text[text.index("def options("):].split("\n\n")[0]
+        assert "define_" not in options
+
+
 LABELS = '''game "Labels"
 players 2
 kind card { value: int  label "card {value}" }

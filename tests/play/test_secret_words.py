@@ -80,3 +80,36 @@ def test_the_runner_and_a_save_show_each_seat_its_own(game):
     for seat in range(3):
         assert restored.story(seat) == state.story(seat)
         assert restored.view(seat)["log"] == state.view(seat)["log"]
+
+
+FACING_OUT = '''game "Facing out"
+players 3
+kind card { value: int  label "card {value}" }
+deck pile { card(1..9) }
+zone pile hidden
+zone hand per player others
+setup { deal 1 from pile to hand }
+flow main
+phase main {
+  log "{seat(1)} holds {top(hand[seat(1)])}, worth {top(hand[seat(1)]).value}"
+  win [seat(0)]
+}
+'''
+
+
+def test_a_hole_reading_a_hand_everyone_but_its_owner_sees_is_read_by_those_who_see_it(
+        tmp_path, monkeypatch):
+    """`others`: every seat but the owner sees the hand, so every seat but the owner reads
+    the hole, and the checker has nothing to warn of (the owner reads "a card" and "?")."""
+    path = tmp_path / "facing_out.rules"
+    path.write_text(FACING_OUT)
+    for engine in ("generated", "closures"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        game = rulesdsl.load(str(path))
+        assert not [w for w in game.warnings if w.code == "W707"]
+        state = game.new_game(seed=1)
+        held = state.zone("hand", 1)[0]
+        worth = held.split()[-1]
+        assert f"P2 holds {held}, worth {worth}" in state.story(0)
+        assert f"P2 holds {held}, worth {worth}" in state.story(2)
+        assert "P2 holds a card, worth ?" in state.story(1)

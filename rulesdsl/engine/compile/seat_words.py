@@ -2,9 +2,10 @@
 holes read a private or hidden zone or variable (lang/secrets.py: hole_reads).
 
 Such a hole is read only by the player the secret belongs to (`{secret[p]}`: p;
-`{top(hand[p])}`: p); where no one player can be told from the hole (a hidden pile, a sum
-over every player's secret, a definition), by nobody. Everyone else reads a mask in its
-place: "a card", "some cards", or "?" for any other value. The words are made once per
+`{top(hand[p])}`: p; of an `others` zone, every seat but p); where no one player can be
+told from the hole (a hidden pile, a sum over every player's secret, a definition), by
+nobody. Everyone else reads a mask in its place: "a card", "some cards", or "?" for any
+other value. The words are made once per
 seat when the entry is made (the secret may change later) and kept in the log entry
 beside the full words, which the omniscient log reads:
 
@@ -73,17 +74,22 @@ class SeatWords:
 
     def readers(self, part, in_move_words: bool) -> Optional[Callable]:
         """A closure `(st, L) -> the seats that may read the hole`, or None where every
-        seat may: the one player every secret it reads belongs to, else nobody."""
+        seat may: the seats that see every secret it reads (a private one: its owner; one
+        of an `others` zone: everyone but its owner), else nobody."""
         reads = hole_reads(part, self.m, in_move_words)
         if not reads:
             return None
         if any(r.owner is None for r in reads):
             return lambda st, L: ()
-        owners = [self.expr(r.owner) for r in reads]
+        owners = [(self.expr(r.owner), r.others) for r in reads]
+        everyone = frozenset(range(self.n))
 
         def readers(st, L):
-            seats = {owner(st, L) for owner in owners}
-            return seats if len(seats) == 1 else ()  # two players' secrets: neither reads all
+            seats = everyone
+            for owner, others in owners:
+                seat = owner(st, L)
+                seats = seats - {seat} if others else seats & {seat}
+            return seats
         return readers
 
 
