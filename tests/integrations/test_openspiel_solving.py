@@ -134,9 +134,15 @@ def test_kuhn_cfr_runs_as_on_the_builtin_game_and_nears_minus_one_eighteenth():
     assert ours[0] == pytest.approx(-1 / 18, abs=1e-3)
 
 
+def test_leduc_has_the_builtin_tree_its_deck_decided_as_cards_are_drawn():
+    """The shuffle nobody sees is no chance node: the two cards dealt are, and the public
+    card when it is turned, as in OpenSpiel's own game."""
+    assert len(histories(load(LEDUC))) == len(histories(pyspiel.load_game("leduc_poker"))) \
+        == 9457
+
+
 def test_leduc_solves_by_the_sequence_form_lp_to_the_builtin_value():
-    """The language's Leduc against OpenSpiel's own (its tree is larger: the whole deck is
-    shuffled card by card, six orders for each the built-in deals; the value is the same)."""
+    """The language's Leduc against OpenSpiel's own: the same value."""
     lp = sequence_form_lp()
     ours = lp.solve_zero_sum_game(load(LEDUC, zero_sum=True))[0]
     builtin = lp.solve_zero_sum_game(pyspiel.load_game("leduc_poker"))[0]

@@ -276,7 +276,8 @@ class State(Machine, Views, Saving):
         s = State.__new__(State)
         s.game = self.game
         s.prog = self.prog
-        s.zones = [z[:] for z in self.zones]
+        s.zones = [z[:] for z in self.zones] if self.chance is None else \
+            self._zones_copy(chance)
         s.loc = self.loc[:]
         s.vars = self.vars[:]
         s.rng = self.rng
