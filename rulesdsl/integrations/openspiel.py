@@ -372,7 +372,8 @@ class Held:
         out._state = None if self._state is None else self._state.clone()
         out.legal = self.legal
         out.steps = self.steps
-        out.logs = {}
+        # the lines rendered so far are the copy's too (its events begin as these do)
+        out.logs = {seat: lines[:] for seat, lines in self.logs.items()}
         return out
 
     @property
@@ -400,10 +401,17 @@ class Held:
         return self.legal[1]
 
     def log(self, seat: int) -> list:
-        """The seat's log as `view(seat)["log"]` has it, rendered once per event."""
+        """The seat's log as `view(seat)["log"]` has it, rendered once per event, except
+        that cards moved together into a zone that keeps no order are told in card order:
+        the order they arrived in is nothing the rules can read, so no information state
+        of its own (the tensor counts them)."""
         st = self.state
+        unordered = st.prog.zone_unordered
         lines = self.logs.setdefault(seat, [])
         for e in st.events[len(lines):]:
+            if not isinstance(e, str) and e[0] == "move" and len(e[1]) > 1 and \
+                    unordered[e[3]]:
+                e = (e[0], tuple(sorted(e[1]))) + tuple(e[2:])
             lines.append(st.render_log(e, seat))
         return lines
 
