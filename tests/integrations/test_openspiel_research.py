@@ -366,7 +366,7 @@ def terminals(state):
 
 def test_kuhn_returns_the_chips_its_payoff_declares():
     game = load(KUHN, seeds=16)
-    assert game.get_type().utility == Utility.GENERAL_SUM
+    assert game.get_type().utility == Utility.ZERO_SUM         # the file declares it so
     ends = list(terminals(game.new_initial_state()))
     for state in ends:
         paid = state.returns()
