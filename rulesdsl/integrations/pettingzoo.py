@@ -77,7 +77,12 @@ class RulesEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         if seed is None:
             seed = random.randrange(1 << 31)
-        self.np_random, _ = seeding.np_random(seed)
+        self.start(seed, options, seeding.np_random(seed)[0])
+
+    def start(self, seed: int, options: Optional[dict], np_random) -> None:
+        """Reset with the game's seed and the generator that draws the random events
+        (chance="explicit"): a wrapper passes its own."""
+        self.np_random = np_random
         self.state = self.game.new_game(self.players, seed=seed,
                                         scenario=(options or {}).get("scenario"),
                                         chance=self.chance)
