@@ -27,13 +27,13 @@ def win_payoffs(winners: list, players: int, cooperative: bool = False) -> list:
     return [win if p in won else -1.0 / (players - 1) for p in range(players)]
 
 
-def checked_zero_sum(paid: list, history: list, declared: str) -> list:
+def checked_zero_sum(paid: list, state, declared: str) -> list:
     """`paid`, where it sums to 0 as `declared` says it does; else C022 with the history
-    that made it."""
+    of `state` that made it."""
     if abs(sum(paid)) > 1e-9 * max(1.0, *map(abs, paid)):
         raise RulesError("C022", f"the payoff is declared zero-sum ({declared}) but pays "
                          f"{paid}, which sums to {sum(paid):g}, after "
-                         f"{' | '.join(history)[-200:]}", None,
+                         f"{' | '.join(state.history)[-200:]}", None,
                          ["make the payoff zero-sum, or leave the declaration out: the game "
                           "is then general-sum"])
     return paid

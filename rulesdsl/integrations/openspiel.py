@@ -362,6 +362,8 @@ class Held:
     OpenSpiel deep-copies a Python state's attributes to clone it: this copies with
     `State.clone` and shares the rest, which only grows."""
 
+    __slots__ = ("game", "_state", "legal", "steps", "logs")  # a clone makes one each time
+
     def __init__(self, game: RulesGame, state=None):
         self.game = game
         self._state = state
@@ -523,7 +525,7 @@ class RulesState(pyspiel.State):
             return [0.0] * self.held.game.players
         paid = st.payoffs     # a file's own `zero-sum` is checked there
         if self.held.game.zero_sum:
-            return checked_zero_sum(paid, st.history, "zero_sum=true")
+            return checked_zero_sum(paid, st, "zero_sum=true")
         return paid
 
     def resample_from_infostate(self, player_id, probability_sampler):

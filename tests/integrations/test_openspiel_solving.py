@@ -175,6 +175,13 @@ def test_a_kuhn_cfr_iteration_costs_at_most_20_times_python_kuhn_poker():
     assert ours <= 20 * builtin, f"{ours * 1000:.2f} ms against {builtin * 1000:.2f} ms"
 
 
+def test_a_leduc_cfr_iteration_costs_at_most_20_times_the_cpp_game():
+    """Against OpenSpiel's C++ leduc_poker driven from Python (no Python Leduc exists)."""
+    ours = cfr_iteration_cpu(load(LEDUC), iterations=1)
+    builtin = cfr_iteration_cpu(pyspiel.load_game("leduc_poker"), iterations=3)
+    assert ours <= 20 * builtin, f"{ours:.2f} s against {builtin:.3f} s"
+
+
 def test_a_seeded_chance_node_remains_on_request():
     game = load(KUHN, chance="seed", seeds=16)
     state = game.new_initial_state()

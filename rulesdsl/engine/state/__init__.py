@@ -234,7 +234,7 @@ class State(Machine, Views, Saving):
         self.memo = None
         paid = [float(payoff(self, p)) for p in range(n)]
         if self.game.model.payoff.zero_sum:
-            return checked_zero_sum(paid, self.history, "in the file")
+            return checked_zero_sum(paid, self, "in the file")
         return paid
 
     def evaluation(self) -> list:
