@@ -23,6 +23,7 @@ the step is no event at all.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Optional
 
 
@@ -80,20 +81,13 @@ class Chance:
         """Which of `cards` (in id order) comes next: an event over their labels, alike
         cards (one label) one outcome weighted by their number, its card the first of them.
         Cards all alike are no event."""
-        first: dict = {}  # label -> its first card
-        count: dict = {}
-        for c in cards:
-            label = card_label[c]
-            if label not in first:
-                first[label] = c
-                count[label] = 0
-            count[label] += 1
-        if len(first) == 1:
+        names = list(map(card_label.__getitem__, cards))  # in C: a replay asks again and again
+        if len(set(names)) == 1:
             return cards[0]
         label = self._next_chosen()
-        if label is None:
-            raise ChanceStop([(label, k / len(cards)) for label, k in count.items()])
-        return first[label]
+        if label is None:  # the labels in the order of their first cards, by their number
+            raise ChanceStop([(label, k / len(cards)) for label, k in Counter(names).items()])
+        return cards[names.index(label)]
 
 
 def drawn(rng, outcomes: list) -> int:
