@@ -170,6 +170,10 @@ def test_a_shuffle_nobody_sees_is_no_event_until_a_card_is_drawn():
                                     ("card 5", pytest.approx(2 / 6))]
     st.apply("card 5")
     assert not st.is_chance and st.zone("pile") == ["card 5"]
+    st.apply("again")                                # shuffled again: still nothing decided
+    assert not st.is_chance
+    st.apply("top")
+    assert [p for _, p in st.chance_outcomes()] == [pytest.approx(1 / 5)] * 5
 
 
 def test_the_bottom_card_is_decided_alone_and_a_whole_pile_from_the_top():
@@ -183,6 +187,20 @@ def test_the_bottom_card_is_decided_alone_and_a_whole_pile_from_the_top():
         st.apply(label)
     assert st.is_over and st.zone("pile") == ["card 5", "card 3", "card 1", "card 2",
                                               "card 4", "card 5"]
+
+
+def test_every_card_moved_at_once_decides_no_order():
+    st = rulesdsl.load(LAZY).new_game(2, chance="explicit")
+    st.apply("collect")                              # `move cards to pile`: no order read
+    assert not st.is_chance and st.is_over and len(st.zone("pile")) == 6
+
+
+def test_cards_taken_out_by_what_they_are_decide_no_place():
+    st = rulesdsl.load(LAZY).new_game(2, chance="explicit")
+    st.apply("fives")                                # two cards found among all cards
+    assert not st.is_chance and st.zone("pile") == ["card 5", "card 5"]
+    st.apply("top")
+    assert [p for _, p in st.chance_outcomes()] == [pytest.approx(1 / 4)] * 4
 
 
 def test_leduc_deals_as_the_builtin_game_the_public_card_drawn_when_it_is_turned():
@@ -267,3 +285,15 @@ def test_a_hidden_pile_never_changes_a_place_once_read_and_keeps_its_cards():
             assert all(list.__getitem__(pile, k) == c for k, c in model.items())
             undecided = list.__getitem__(pile, slice(pile.below, len(pile) - pile.above))
             assert undecided == sorted(undecided) and 0 <= pile.below <= len(pile) - pile.above
+
+
+def test_a_sample_of_a_state_with_an_undecided_pile_plays_on_with_its_own_order():
+    st = rulesdsl.load(LEDUC).new_game(2, chance="explicit")
+    st.apply("card 3 of hearts")
+    st.apply("card 1 of spades")
+    sample = st.determinize(0, seed=2)
+    assert sample.zone("hand[P1]") == ["card 3 of hearts"] and len(sample.zone("deck")) == 4
+    assert all(type(z) is list for z in sample.zones)   # its own order, drawn for it
+    sample.playout(random.Random(1))
+    assert sample.is_over and len(sample.zone("board")) <= 1
+    assert st.to_move == 0 and len(st.zone("deck")) == 4   # the real pile is untouched

@@ -206,7 +206,7 @@ class Machine:
         unordered = prog.zone_unordered[dest]
         src = loc[cards[0]]
         if src != dest and not unordered and not bottom and not prog.zone_capacity[dest] \
-                and zones[src][-len(cards):] == cards:
+                and type(zones[src]) is list and zones[src][-len(cards):] == cards:
             # a whole pile onto another (the trick to the pile), or its top cards, in order
             n = len(cards)
             target.extend(cards)
@@ -269,7 +269,8 @@ class Machine:
         for src, z in enumerate(zones):
             if z:
                 if src != dest:
-                    events.append(("move", tuple(sorted(z)), src, dest))
+                    # (read as a list: a hidden pile's order is nothing to decide here)
+                    events.append(("move", tuple(sorted(list.__iter__(z))), src, dest))
                 z.clear()
         n = len(self.loc)
         zones[dest].extend(range(n))

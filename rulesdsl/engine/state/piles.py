@@ -28,7 +28,8 @@ class HiddenPile(list):
     def shuffled(cls, cards: list, chance, labels: list) -> "HiddenPile":
         """The pile `cards`, shuffled: none of its places decided yet; `labels`, each
         card's label (alike cards are one outcome)."""
-        return _rebuilt(sorted(cards), labels, 0, 0, chance)
+        # read as a list: a pile shuffled again decides nothing of the order it had
+        return _rebuilt(sorted(list.__iter__(cards)), labels, 0, 0, chance)
 
     def linked(self, chance) -> "HiddenPile":
         """A copy of its own, decided by `chance` (a state's copy has a chance of its own)."""
