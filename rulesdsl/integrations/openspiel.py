@@ -15,10 +15,11 @@ has imported this module), or says the file changed since.
 
 Chance. A game whose reachable rules hold no shuffle, roll or `random` is DETERMINISTIC:
 no chance node. Any other is EXPLICIT_STOCHASTIC. With `chance=explicit` (the default)
-each random event is a chance node where it happens (engine/state/chance.py): a shuffle
-card by card (alike cards one outcome, by their number), a roll over its faces, a random
-pick over its places; a card's outcome has its identity's id, a number an id after them
-(`ChanceOutcomes`). With `chance=seed` the one chance node is the first: it picks the seed
+each random event is a chance node where it happens (engine/state/chance.py): a card drawn
+from a shuffled pile nobody sees, as it is drawn (state/piles.py), a pile somebody sees
+card by card at its shuffle (alike cards one outcome, by their number), a roll over its
+faces, a random pick over its places; a card's outcome has its identity's id, a number an
+id after them (`ChanceOutcomes`). With `chance=seed` the one chance node is the first: it picks the seed
 of the engine's generator (uniformly among `seeds` outcomes, default 1024), and every
 later random event follows from it. Either way the history is a complete record: the same
 history gives the same state.

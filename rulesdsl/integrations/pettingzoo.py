@@ -18,8 +18,8 @@ Rewards come at the end only: the state's payoffs (`State.payoffs`: the file's `
 else a sole winner +1, each loser -1/(n-1), zero-sum).
 
 Random events are the environment's randomness. By default the engine draws them from
-the reset's seed. With `chance="explicit"` the engine stops at each one (a shuffle card by
-card, a roll, a random pick; engine/state/chance.py) and the environment draws its outcome
+the reset's seed. With `chance="explicit"` the engine stops at each one (a card drawn
+from a shuffled pile, a roll, a random pick; engine/state/chance.py) and the environment draws its outcome
 by the event's probabilities with its own `np_random`, seeded by `reset(seed)`; the drawn
 outcomes are in `e.unwrapped.state.history` among the choices, never in an observation.
 """

@@ -297,3 +297,13 @@ def test_a_sample_of_a_state_with_an_undecided_pile_plays_on_with_its_own_order(
     sample.playout(random.Random(1))
     assert sample.is_over and len(sample.zone("board")) <= 1
     assert st.to_move == 0 and len(st.zone("deck")) == 4   # the real pile is untouched
+
+
+def test_a_deep_copy_of_a_state_with_an_undecided_pile_draws_as_before():
+    import copy
+    st = rulesdsl.load(LAZY).new_game(2, chance="explicit")
+    other = copy.deepcopy(st)
+    assert other.zones[0].chance is other.chance        # its pile is decided by its chance
+    other.apply("top")
+    assert [label for label, _ in other.chance_outcomes()] == \
+        ["card 1", "card 2", "card 3", "card 4", "card 5"]

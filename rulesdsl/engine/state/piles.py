@@ -38,8 +38,9 @@ class HiddenPile(list):
             chance, self.labels, self.below, self.above
         return pile
 
-    def __reduce__(self):  # a pickled state is linked to its chance again as it is restored
-        return (_rebuilt, (list(list.__iter__(self)), self.labels, self.below, self.above))
+    def __reduce__(self):  # pickled or deep-copied with its state, its chance is the state's
+        return (_rebuilt, (list(list.__iter__(self)), self.labels, self.below, self.above,
+                           self.chance))
 
     # ------------------------------------------------------------ deciding places
     def _deciding(self) -> bool:
