@@ -13,7 +13,8 @@ everyone, so any order tells as little."""
 
 from __future__ import annotations
 
-from typing import Optional
+import operator
+from typing import Optional, SupportsIndex
 
 _ALL = slice(None)
 
@@ -158,8 +159,9 @@ class HiddenPile(list):
         self.extend(cards)
         return self
 
-    def insert(self, index: int, card) -> None:
+    def insert(self, index: SupportsIndex, card) -> None:
         n = len(self)
+        index = operator.index(index)
         k = max(0, min(n, index + n if index < 0 else index))
         if k <= self.below:
             self.below += 1
@@ -170,7 +172,8 @@ class HiddenPile(list):
             self.below = n + 1 - self.above
         list.insert(self, index, card)
 
-    def pop(self, index: int = -1):
+    def pop(self, index: SupportsIndex = -1):
+        index = operator.index(index)
         places = self._places(index)
         self._decide_places(places)
         self._forget(places)
