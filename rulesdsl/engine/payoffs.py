@@ -8,9 +8,12 @@ pays by who won, so that the payoffs always sum to 0 in a game played against ea
 - nobody winning, or everybody, is a draw: 0 each.
 A cooperative game (`players N cooperative`) pays every seat the same: +1 each when the
 team won, -1 each when it lost; a one-player game is paid the same way (a team of one).
+A payoff declared `zero-sum` is checked at every end (C022).
 """
 
 from __future__ import annotations
+
+from rulesdsl.lang.errors import RulesError
 
 
 def win_payoffs(winners: list, players: int, cooperative: bool = False) -> list:
@@ -22,3 +25,15 @@ def win_payoffs(winners: list, players: int, cooperative: bool = False) -> list:
         return [0.0] * players
     win = (players / len(won) - 1.0) / (players - 1)  # 1.0 exactly for a sole winner
     return [win if p in won else -1.0 / (players - 1) for p in range(players)]
+
+
+def checked_zero_sum(paid: list, state, declared: str) -> list:
+    """`paid`, where it sums to 0 as `declared` says it does; else C022 with the history
+    of `state` that made it."""
+    if abs(sum(paid)) > 1e-9 * max(1.0, *map(abs, paid)):
+        raise RulesError("C022", f"the payoff is declared zero-sum ({declared}) but pays "
+                         f"{paid}, which sums to {sum(paid):g}, after "
+                         f"{' | '.join(state.history)[-200:]}", None,
+                         ["make the payoff zero-sum, or leave the declaration out: the game "
+                          "is then general-sum"])
+    return paid

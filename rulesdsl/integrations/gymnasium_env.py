@@ -16,6 +16,10 @@ agent name or seat spec ("random", "greedy", "ismcts:easy"), one per other seat 
 list, or an object with `choose(state)`; an agent made by name is made again at each
 reset with a seed drawn from the reset's, so the same seed plays the same game.
 An id whose mask entry is 0 is refused (IllegalAction), the game unchanged.
+With `chance="explicit"` the game's random events (a card drawn, a roll, a random pick)
+are the environment's randomness: each is drawn by its probabilities with the
+environment's own `np_random`, seeded by `reset(seed)` (by default the engine draws them
+from a seed drawn from it).
 """
 
 from __future__ import annotations
@@ -36,8 +40,8 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(self, game, seat: int = 0, opponent="random", players: Optional[int] = None,
                  options: Optional[dict] = None, amount_slots: int = 64,
-                 render_mode: Optional[str] = None):
-        self.table = RulesEnv(game, players, options, amount_slots, render_mode)
+                 render_mode: Optional[str] = None, chance: Optional[str] = None):
+        self.table = RulesEnv(game, players, options, amount_slots, render_mode, chance)
         self.players = self.table.players
         if not 0 <= seat < self.players:
             raise ValueError(f"seat {seat} is not a seat of a {self.players}-player game")
@@ -63,7 +67,7 @@ class SingleAgentEnv(gymnasium.Env):
         game_seed = int(self.np_random.integers(1 << 31))
         self.opponents = {p: make_agent(spec, seed=game_seed + p + 1) if
                           isinstance(spec, str) else spec for p, spec in self.specs.items()}
-        self.table.reset(seed=game_seed, options=options)
+        self.table.start(game_seed, options, self.np_random)
         self._others_play()
         return self._observe(), self._info()
 

@@ -15,10 +15,11 @@ has imported this module), or says the file changed since.
 
 Chance. A game whose reachable rules hold no shuffle, roll or `random` is DETERMINISTIC:
 no chance node. Any other is EXPLICIT_STOCHASTIC. With `chance=explicit` (the default)
-each random event is a chance node where it happens (engine/state/chance.py): a shuffle
-card by card (alike cards one outcome, by their number), a roll over its faces, a random
-pick over its places; a card's outcome has its identity's id, a number an id after them
-(`ChanceOutcomes`). With `chance=seed` the one chance node is the first: it picks the seed
+each random event is a chance node where it happens (engine/state/chance.py): a card drawn
+from a shuffled pile nobody sees, as it is drawn (state/piles.py), a pile somebody sees
+card by card at its shuffle (alike cards one outcome, by their number), a roll over its
+faces, a random pick over its places; a card's outcome has its identity's id, a number an
+id after them (`ChanceOutcomes`). With `chance=seed` the one chance node is the first: it picks the seed
 of the engine's generator (uniformly among `seeds` outcomes, default 1024), and every
 later random event follows from it. Either way the history is a complete record: the same
 history gives the same state.
@@ -37,8 +38,8 @@ with the seat's record of every step and its log. Observers honour `IIGObservati
 default), ALL_PLAYERS everything; `public_info=False` leaves the public part out.
 
 Returns come at the end: `State.payoffs`, the file's `payoff` where it declares one
-(GENERAL_SUM, ZERO_SUM where the game string says `zero_sum=true`, every return then
-checked (C022), or IDENTICAL in a cooperative game), else by who won: a sole winner +1,
+(GENERAL_SUM, ZERO_SUM where the file declares it `zero-sum` or the game string says
+`zero_sum=true`, every return then checked (C022), or IDENTICAL in a cooperative game), else by who won: a sole winner +1,
 each loser -1/(n-1), a draw 0 (ZERO_SUM); a cooperative or one-player game +1 each won, -1
 each lost (IDENTICAL; GENERAL_SUM for one player).
 
@@ -59,6 +60,7 @@ import numpy as np
 import pyspiel
 
 import rulesdsl
+from rulesdsl.engine.payoffs import checked_zero_sum
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.integrations.declared import hides_anything, is_deterministic
 from rulesdsl.integrations.encoding import (ActionSpace, ObservationEncoder, cards_seen,
@@ -170,6 +172,7 @@ def _utility(game: "rulesdsl.Game", players: int, zero_sum: bool = False) -> tup
     says so (`zero_sum=true`: every return is then checked, C022)."""
     Utility = pyspiel.GameType.Utility
     if game.model.payoff is not None:
+        zero_sum = zero_sum or game.model.payoff.zero_sum   # the file may say so itself
         if game.cooperative and players > 1:
             return Utility.IDENTICAL, -float(MAX_INT), float(MAX_INT), None
         if zero_sum:
@@ -338,13 +341,14 @@ class Step:
     """One action in a game's record, linked to the step before it (clones share them)."""
 
     __slots__ = ("before", "seat", "action", "card", "label", "events_from", "events_to",
-                 "count")
+                 "count", "shown")
 
     def __init__(self, before, seat, action, card, label, events_from, events_to):
         self.before = before
         self.seat, self.action, self.card, self.label = seat, action, card, label
         self.events_from, self.events_to = events_from, events_to
         self.count = 1 if before is None else before.count + 1
+        self.shown: dict = {}  # (seat, sight) -> did it see which action this was
 
     def all(self) -> list:
         out, s = [], self
@@ -359,6 +363,8 @@ class Held:
     OpenSpiel deep-copies a Python state's attributes to clone it: this copies with
     `State.clone` and shares the rest, which only grows."""
 
+    __slots__ = ("game", "_state", "legal", "steps", "logs")  # a clone makes one each time
+
     def __init__(self, game: RulesGame, state=None):
         self.game = game
         self._state = state
@@ -372,7 +378,8 @@ class Held:
         out._state = None if self._state is None else self._state.clone()
         out.legal = self.legal
         out.steps = self.steps
-        out.logs = {}
+        # the lines rendered so far are the copy's too (its events begin as these do)
+        out.logs = {seat: lines[:] for seat, lines in self.logs.items()}
         return out
 
     @property
@@ -400,10 +407,17 @@ class Held:
         return self.legal[1]
 
     def log(self, seat: int) -> list:
-        """The seat's log as `view(seat)["log"]` has it, rendered once per event."""
+        """The seat's log as `view(seat)["log"]` has it, rendered once per event, except
+        that cards moved together into a zone that keeps no order are told in card order:
+        the order they arrived in is nothing the rules can read, so no information state
+        of its own (the tensor counts them)."""
         st = self.state
+        unordered = st.prog.zone_unordered
         lines = self.logs.setdefault(seat, [])
         for e in st.events[len(lines):]:
+            if not isinstance(e, str) and e[0] == "move" and len(e[1]) > 1 and \
+                    unordered[e[3]]:
+                e = (e[0], tuple(sorted(e[1]))) + tuple(e[2:])
             lines.append(st.render_log(e, seat))
         return lines
 
@@ -510,13 +524,9 @@ class RulesState(pyspiel.State):
         st = self.held.state
         if st is None or not st.over:
             return [0.0] * self.held.game.players
-        paid = st.payoffs
-        if self.held.game.zero_sum and abs(sum(paid)) > 1e-9 * max(1.0, *map(abs, paid)):
-            raise RulesError("C022", f"the game is declared zero-sum (zero_sum=true) but pays "
-                             f"{paid}, which sums to {sum(paid):g}, after "
-                             f"{' | '.join(st.history)[-200:]}", None,
-                             ["make the payoff zero-sum, or leave zero_sum out: the game is "
-                              "then general-sum"])
+        paid = st.payoffs     # a file's own `zero-sum` is checked there
+        if self.held.game.zero_sum:
+            return checked_zero_sum(paid, st, "zero_sum=true")
         return paid
 
     def resample_from_infostate(self, player_id, probability_sampler):
@@ -626,7 +636,15 @@ class RulesObserver:
                 steps[at + hidden + 1 + actions.identity(st, c)] += 1
 
     def _shown(self, st, step: Step, player: int) -> bool:
-        """Did the seat see which action this was?"""
+        """Did the seat see which action this was? (a step's events never change, so its
+        answer is kept with it, shared by every state that has the step)"""
+        key = (player, self.sight)
+        shown = step.shown.get(key)
+        if shown is None:
+            shown = step.shown[key] = self._seen_action(st, step, player)
+        return shown
+
+    def _seen_action(self, st, step: Step, player: int) -> bool:
         if self.sight == "all" or (step.seat == player and self.sight != "public"):
             return True
         if self.sight == "private":     # the seat's own secrets: nobody else's moves

@@ -18,8 +18,8 @@ Rewards come at the end only: the state's payoffs (`State.payoffs`: the file's `
 else a sole winner +1, each loser -1/(n-1), zero-sum).
 
 Random events are the environment's randomness. By default the engine draws them from
-the reset's seed. With `chance="explicit"` the engine stops at each one (a shuffle card by
-card, a roll, a random pick; engine/state/chance.py) and the environment draws its outcome
+the reset's seed. With `chance="explicit"` the engine stops at each one (a card drawn
+from a shuffled pile, a roll, a random pick; engine/state/chance.py) and the environment draws its outcome
 by the event's probabilities with its own `np_random`, seeded by `reset(seed)`; the drawn
 outcomes are in `e.unwrapped.state.history` among the choices, never in an observation.
 """
@@ -77,7 +77,12 @@ class RulesEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         if seed is None:
             seed = random.randrange(1 << 31)
-        self.np_random, _ = seeding.np_random(seed)
+        self.start(seed, options, seeding.np_random(seed)[0])
+
+    def start(self, seed: int, options: Optional[dict], np_random) -> None:
+        """Reset with the game's seed and the generator that draws the random events
+        (chance="explicit"): a wrapper passes its own."""
+        self.np_random = np_random
         self.state = self.game.new_game(self.players, seed=seed,
                                         scenario=(options or {}).get("scenario"),
                                         chance=self.chance)

@@ -54,7 +54,7 @@ FAMILIES = (
                            "piece's field that never changes, E304)"),
     Family("E400", "E402", "arity: arguments, indexes, deck entry values"),
     Family("E500", "E503", "duplicates, and `override` of nothing"),
-    Family("E600", "E614", "structure: missing header, bad ranges, recursion, decisions in "
+    Family("E600", "E615", "structure: missing header, bad ranges, recursion, decisions in "
                            "setup, misplaced break/cancel/random, option defaults that are not "
                            "plain values, too many zone or variable instances (E608), labels "
                            "past the `card_labels` or `long_texts` limit, counted from the "
@@ -64,7 +64,8 @@ FAMILIES = (
                            "(E612), a `sequence` inside another or holding another player's "
                            "decision (E613), a laid-out board without rows, a range of cells "
                            "that is not one, a track with a gap or passing a cell twice, or "
-                           "more tracks than the limit allows (E614)"),
+                           "more tracks than the limit allows (E614), a cooperative game's "
+                           "payoff declared zero-sum (E615)"),
     Family("E699", "E699", "a construct the checker does not know: a bug in rulesdsl, to "
                            "report with the file"),
     Family("W700", "W707", "warnings: unused declarations (W700), phases never run (W701), a "
@@ -94,9 +95,9 @@ FAMILIES = (
                            "an OpenSpiel game string naming a file it cannot carry (C018) or "
                            "a file changed since the string was made (C019); a computer "
                            "player of the web table whose worker process stopped twice "
-                           "(C020); a chance mode other than seeded or explicit (C021); an "
-                           "OpenSpiel game declared zero-sum whose payoffs do not sum to 0 "
-                           "(C022)"),
+                           "(C020); a chance mode other than seeded or explicit (C021); a "
+                           "payoff declared zero-sum (in the file or the OpenSpiel game "
+                           "string) that does not sum to 0 (C022)"),
     Family("S001", "S002", "bad save files (among them a save whose state is not what its "
                            "history makes) and scenarios"),
 )
@@ -159,6 +160,7 @@ ENTRIES = (
     ("E614", "a laid-out board without rows, a range of cells that is not one, a track "
              "with a gap or passing a cell twice, or tracks whose fields pass the instances' "
              "limit"),
+    ("E615", "a cooperative game's payoff declared zero-sum (it pays every seat the same)"),
     ("E699", "a construct the checker does not know (a bug in rulesdsl)"),
     ("W700", "a declaration never used"),
     ("W701", "a phase never run"),
@@ -217,7 +219,8 @@ ENTRIES = (
     ("C019", "an OpenSpiel game string whose rules file changed since it was made"),
     ("C020", "a computer player's worker process (the web table) that stopped twice"),
     ("C021", "a chance mode other than \"seeded\" or \"explicit\""),
-    ("C022", "an OpenSpiel game declared zero-sum whose payoffs do not sum to 0"),
+    ("C022", "a payoff declared zero-sum (in the file, or an OpenSpiel game string's "
+             "zero_sum=true) that does not sum to 0"),
     ("S001", "a save that cannot be restored"),
     ("S002", "a bad scenario"),
 )

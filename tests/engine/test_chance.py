@@ -150,3 +150,160 @@ def test_a_sampled_world_draws_its_own_random_events_and_the_search_plays_it():
     sample.apply("roll")                  # no stop: the sample's own generator rolls
     assert not sample.is_chance and sample.is_over
     assert make_agent("ismcts", seed=3, iterations=20).choose(st).label == "roll"
+
+
+# ---------------------------------------------------------------- the lazily shuffled pile
+LAZY = str(HERE / "rules" / "lazy_pile.rules")
+LEDUC = str(HERE.parent / "integrations" / "rules" / "leduc_poker.rules")
+
+
+def test_a_shuffle_nobody_sees_is_no_event_until_a_card_is_drawn():
+    st = rulesdsl.load(LAZY).new_game(2, chance="explicit")
+    assert not st.is_chance and st.to_move == 0      # shuffled, nothing decided yet
+    st.apply("count")                                # its size tells nothing of its order
+    assert not st.is_chance and st.var("drawn") == 6
+    st.apply("top")
+    assert st.chance_outcomes() == [("card 1", pytest.approx(1 / 6)),
+                                    ("card 2", pytest.approx(1 / 6)),
+                                    ("card 3", pytest.approx(1 / 6)),
+                                    ("card 4", pytest.approx(1 / 6)),
+                                    ("card 5", pytest.approx(2 / 6))]
+    st.apply("card 5")
+    assert not st.is_chance and st.zone("pile") == ["card 5"]
+    st.apply("again")                                # shuffled again: still nothing decided
+    assert not st.is_chance
+    st.apply("top")
+    assert [p for _, p in st.chance_outcomes()] == [pytest.approx(1 / 5)] * 5
+
+
+def test_the_bottom_card_is_decided_alone_and_a_whole_pile_from_the_top():
+    st = rulesdsl.load(LAZY).new_game(2, chance="explicit")
+    for label in ["top", "card 5", "bottom", "card 3"]:
+        st.apply(label)
+    assert not st.is_chance and st.zone("pile") == ["card 5", "card 3"]
+    st.apply("all")                                  # the rest in order: from the top down
+    for label in ["card 5", "card 4", "card 2"]:
+        assert label in dict(st.chance_outcomes())
+        st.apply(label)
+    assert st.is_over and st.zone("pile") == ["card 5", "card 3", "card 1", "card 2",
+                                              "card 4", "card 5"]
+
+
+def test_every_card_moved_at_once_decides_no_order():
+    st = rulesdsl.load(LAZY).new_game(2, chance="explicit")
+    st.apply("collect")                              # `move cards to pile`: no order read
+    assert not st.is_chance and st.is_over and len(st.zone("pile")) == 6
+
+
+def test_cards_taken_out_by_what_they_are_decide_no_place():
+    st = rulesdsl.load(LAZY).new_game(2, chance="explicit")
+    st.apply("fives")                                # two cards found among all cards
+    assert not st.is_chance and st.zone("pile") == ["card 5", "card 5"]
+    st.apply("top")
+    assert [p for _, p in st.chance_outcomes()] == [pytest.approx(1 / 4)] * 4
+
+
+def test_leduc_deals_as_the_builtin_game_the_public_card_drawn_when_it_is_turned():
+    st = rulesdsl.load(LEDUC).new_game(2, chance="explicit")
+    assert len(st.chance_outcomes()) == 6
+    st.apply("card 3 of hearts")
+    assert len(st.chance_outcomes()) == 5
+    st.apply("card 1 of spades")
+    assert not st.is_chance and st.zone("hand[P1]") == ["card 3 of hearts"]
+    st.apply("call")
+    st.apply("call")                                 # the first round ends: the card turns
+    assert [p for _, p in st.chance_outcomes()] == [pytest.approx(1 / 4)] * 4
+    text = st.to_json()
+    back = rulesdsl.restore(st.game, text)
+    assert back.chance_outcomes() == st.chance_outcomes()
+    for s in (st, back):
+        s.apply("card 3 of spades")
+    assert back.zone("board") == st.zone("board") == ["card 3 of spades"]
+    assert back.log == st.log
+
+
+class _Chance:
+    """A chance running the rules that draws each place's card from a generator."""
+
+    running = True
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def card(self, cards, labels):
+        return self.rng.choice(cards)
+
+
+def test_a_hidden_pile_never_changes_a_place_once_read_and_keeps_its_cards():
+    """Random reads, draws and puts on a hidden pile: what was read stays, no card is lost
+    or made, and the undecided cards are kept in card order."""
+    from rulesdsl.engine.state.piles import HiddenPile
+    rng = random.Random(3)
+    for trial in range(300):
+        cards = list(range(rng.randint(0, 9)))
+        pile = HiddenPile.shuffled(cards[::-1], _Chance(rng), [str(c) for c in cards])
+        model = {}                       # place from the bottom -> the card read there
+        for _ in range(12):
+            n = len(pile)
+            op = rng.choice(["top", "bottom", "pop", "pop0", "put", "under", "take",
+                             "deal"])
+            if op in ("top", "bottom") and n:
+                k = n - 1 if op == "top" else 0
+                assert model.setdefault(k, pile[k]) == pile[k]
+                model[k] = pile[k]
+            elif op in ("pop", "pop0") and n:
+                k = n - 1 if op == "pop" else 0
+                card = pile.pop(-1 if op == "pop" else 0)
+                assert model.pop(k, card) == card
+                model = {(j - 1 if j > k else j): c for j, c in model.items()}
+                cards.remove(card)
+            elif op in ("put", "under"):
+                card = max(cards, default=-1) + 1 + trial * 100
+                cards.append(card)
+                if op == "put":
+                    pile.append(card)
+                    model[n] = card
+                else:
+                    pile.insert(0, card)
+                    model = {j + 1: c for j, c in model.items()}
+                    model[0] = card
+            elif op == "take" and n:
+                card = rng.choice(list(list.__iter__(pile)))
+                k = list.index(pile, card)
+                pile.remove(card)
+                model.pop(k, None)
+                model = {(j - 1 if j > k else j): c for j, c in model.items()}
+                cards.remove(card)
+            elif op == "deal" and n >= 2:
+                dealt = pile[n - 2:]
+                del pile[n - 2:]
+                assert [model.get(n - 2, dealt[0]), model.get(n - 1, dealt[1])] == dealt
+                model = {j: c for j, c in model.items() if j < n - 2}
+                for card in dealt:
+                    cards.remove(card)
+            assert sorted(list.__iter__(pile)) == sorted(cards)
+            assert all(list.__getitem__(pile, k) == c for k, c in model.items())
+            undecided = list.__getitem__(pile, slice(pile.below, len(pile) - pile.above))
+            assert undecided == sorted(undecided) and 0 <= pile.below <= len(pile) - pile.above
+
+
+def test_a_sample_of_a_state_with_an_undecided_pile_plays_on_with_its_own_order():
+    st = rulesdsl.load(LEDUC).new_game(2, chance="explicit")
+    st.apply("card 3 of hearts")
+    st.apply("card 1 of spades")
+    sample = st.determinize(0, seed=2)
+    assert sample.zone("hand[P1]") == ["card 3 of hearts"] and len(sample.zone("deck")) == 4
+    assert all(type(z) is list for z in sample.zones)   # its own order, drawn for it
+    sample.playout(random.Random(1))
+    assert sample.is_over and len(sample.zone("board")) <= 1
+    assert st.to_move == 0 and len(st.zone("deck")) == 4   # the real pile is untouched
+
+
+def test_a_deep_copy_of_a_state_with_an_undecided_pile_draws_as_before():
+    import copy
+    st = rulesdsl.load(LAZY).new_game(2, chance="explicit")
+    other = copy.deepcopy(st)
+    assert other.zones[0].chance is other.chance        # its pile is decided by its chance
+    other.apply("top")
+    assert [label for label, _ in other.chance_outcomes()] == \
+        ["card 1", "card 2", "card 3", "card 4", "card 5"]

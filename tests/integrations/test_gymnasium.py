@@ -10,6 +10,8 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
+from gymnasium.utils import seeding  # noqa: E402
+
 import rulesdsl  # noqa: E402
 from rulesdsl.integrations.gymnasium_env import SingleAgentEnv  # noqa: E402
 from _games import ROOT  # noqa: E402
@@ -112,3 +114,30 @@ def test_tabular_monte_carlo_learns_kuhn_against_a_random_opponent():
     uniform = mean_reward(env, lambda o: int(rng.choice(np.flatnonzero(o["action_mask"]))),
                           1000, seed=100_000)
     assert trained > uniform + 0.15, (trained, uniform)
+
+
+def test_with_explicit_chance_the_deals_are_drawn_with_the_environments_np_random():
+    """chance="explicit": each card dealt is a random event the environment draws with its
+    own np_random; the same seed deals the same, and the six deals all come up."""
+    def deal(env):
+        return tuple(env.state.history[:2])
+
+    env = SingleAgentEnv(KUHN, seat=0, chance="explicit")
+    deals = set()
+    for seed in range(40):
+        env.reset(seed=seed)
+        deals.add(deal(env))
+        assert env.state.chance is not None and not env.state.is_chance
+    assert len(deals) == 6 and all(len(set(d)) == 2 for d in deals)
+    env.reset(seed=5)
+    first = deal(env)
+    env.reset(seed=5)
+    assert deal(env) == first
+    # the deal is drawn with the wrapper's own generator: after the game's seed, it moved on
+    env.reset(seed=5)
+    fresh, _ = seeding.np_random(5)
+    fresh.integers(1 << 31)                             # the game's seed, and nothing else
+    assert env.np_random.bit_generator.state != fresh.bit_generator.state
+    plain = SingleAgentEnv(KUHN, seat=0)                # the engine draws: nothing more
+    plain.reset(seed=5)
+    assert plain.np_random.bit_generator.state == fresh.bit_generator.state

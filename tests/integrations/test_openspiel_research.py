@@ -242,8 +242,8 @@ def test_the_same_label_has_the_same_id_at_every_decision():
 
 # ---------------------------------------------------------------- perfect recall
 def information_states(game, limit=200_000):
-    """Every (player, information state string, tensor) of the whole tree. The poker files
-    shuffle in setup only, so of the seeds that lay every card alike one is enough."""
+    """Every (player, information state string, tensor) of the whole tree. Of the seeds
+    that lay every card alike one is enough (the poker files shuffle in setup only)."""
     out = []
     stack, dealt = [game.new_initial_state()], set()
     while stack:
@@ -255,7 +255,7 @@ def information_states(game, limit=200_000):
             for a in actions:
                 child = state.child(a)
                 # with chance=seed many seeds deal alike; explicit outcomes never do
-                deal = (tuple(map(tuple, child.held.state.zones)), len(child.history()))
+                deal = (tuple(map(tuple, child.held.state.zones)), tuple(state.history()))
                 if deal not in dealt:
                     dealt.add(deal)
                     stack.append(child)
@@ -366,7 +366,7 @@ def terminals(state):
 
 def test_kuhn_returns_the_chips_its_payoff_declares():
     game = load(KUHN, seeds=16)
-    assert game.get_type().utility == Utility.GENERAL_SUM
+    assert game.get_type().utility == Utility.ZERO_SUM         # the file declares it so
     ends = list(terminals(game.new_initial_state()))
     for state in ends:
         paid = state.returns()

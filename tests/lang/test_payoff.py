@@ -46,3 +46,26 @@ def test_formatting_keeps_it():
     out = format_source(BASE)
     assert "payoff(p: player) = gold[p] - gold[next(p)]" in out
     assert format_source(out) == out
+
+
+def test_a_payoff_declared_zero_sum_is_paid_where_it_sums_to_zero(tmp_path):
+    path = tmp_path / "gold.rules"
+    path.write_text(BASE.replace("gold[next(p)]\n", "gold[next(p)] zero-sum\n"))
+    assert rulesdsl.load(str(path)).model.payoff.zero_sum
+    assert dig_then_rest(path) == [2.0, -2.0]
+
+
+def test_a_payoff_declared_zero_sum_that_is_not_is_c022_at_the_end(tmp_path):
+    import pytest
+    from rulesdsl.lang.errors import RulesError
+    path = tmp_path / "gold.rules"
+    path.write_text(BASE.replace("gold[p] - gold[next(p)]\n", "gold[p] zero-sum\n"))
+    with pytest.raises(RulesError) as e:
+        dig_then_rest(path)
+    assert e.value.code == "C022" and "in the file" in str(e.value) and "dig | rest" in \
+        str(e.value)
+
+
+def test_zero_sum_is_formatted_after_the_payoff():
+    source = BASE.replace("gold[next(p)]\n", "gold[next(p)] zero-sum\n")
+    assert "payoff(p: player) = gold[p] - gold[next(p)] zero-sum" in format_source(source)

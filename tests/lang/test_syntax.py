@@ -145,6 +145,8 @@ DECLS = [
     ('score(p: player) = gold[p] private', '(Score (Param p player) (Index gold [p]) private)'),
     ('evaluate(p: player) = gold[p]', '(Evaluate (Param p player) (Index gold [p]))'),
     ('payoff(p: player) = net[p] - 1', '(Payoff (Param p player) (- (Index net [p]) 1))'),
+    ('payoff(p: player) = net[p] zero-sum', '(Payoff (Param p player) (Index net [p]) #t)'),
+    ('payoff(p: player) = zero-sum', '(Payoff (Param p player) (- zero sum))'),
     ('override define total = 1', '(override (Define total [] 1))'),
     ('about "A game." "Win it."', '(About ["A game." "Win it."])'),
     ('title hand "your hand"', '(Title hand "your hand")'),

@@ -14,7 +14,7 @@ from typing import Optional
 from rulesdsl.engine.compile.program import Program
 from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.journal import EventLog, Journal
-from rulesdsl.engine.payoffs import win_payoffs
+from rulesdsl.engine.payoffs import checked_zero_sum, win_payoffs
 from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.runtime.truths import keep_truths
 from rulesdsl.engine.state.machine import _NATIVE, Machine
@@ -229,7 +229,8 @@ class State(Machine, Views, Saving):
     @property
     def payoffs(self) -> list:
         """Per seat, what the finished game pays (rulesdsl.engine.payoffs): the file's
-        `payoff` where it declares one, else by who won; 0s while the game goes on."""
+        `payoff` where it declares one (checked to sum to 0 where it is declared
+        `zero-sum`: C022), else by who won; 0s while the game goes on."""
         n = self.prog.nplayers
         if not self.over:
             return [0.0] * n
@@ -237,7 +238,10 @@ class State(Machine, Views, Saving):
         if payoff is None:
             return win_payoffs(self.winners, n, self.prog.cooperative)
         self.memo = None
-        return [float(payoff(self, p)) for p in range(n)]
+        paid = [float(payoff(self, p)) for p in range(n)]
+        if self.game.model.payoff.zero_sum:
+            return checked_zero_sum(paid, self, "in the file")
+        return paid
 
     def evaluation(self) -> list:
         """Per seat, how well it stands as the file's `evaluate` estimates it (for computer
@@ -282,7 +286,8 @@ class State(Machine, Views, Saving):
         s = State.__new__(State)
         s.game = self.game
         s.prog = self.prog
-        s.zones = [z[:] for z in self.zones]
+        s.zones = [z[:] for z in self.zones] if self.chance is None else \
+            self._zones_copy(chance)
         s.loc = self.loc[:]
         s.vars = self.vars[:]
         s.rng = self.rng

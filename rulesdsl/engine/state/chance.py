@@ -13,14 +13,17 @@ so far. The rules are deterministic, so the run retraces its steps to the next r
 event. A segment holds few random events (a shuffle is one per card), so the reruns cost
 little beside the search that asks for them.
 
-A shuffle is resolved from the top down, card by card (the pile's Fisher-Yates order):
-each step is a chance event over the cards that may come next, alike cards (one label)
-being one outcome weighted by how many there are. Where every card left is alike, the
-step is no event at all.
+A shuffled pile nobody sees is resolved lazily (state/piles.py): its order is decided
+card by card as the rules read it, a card drawn from it being a random event over the
+cards that may lie on top. A pile somebody sees is decided at once, from the top down.
+Either way each step is a chance event over the cards that may come next, alike cards (one
+label) being one outcome weighted by how many there are; where every card left is alike,
+the step is no event at all.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Optional
 
 
@@ -37,7 +40,7 @@ class Chance:
     """A state's explicit chance: the segment being played (its snapshot and how it
     starts), the outcomes chosen in it so far, and the event waiting for one."""
 
-    __slots__ = ("origin", "start", "chosen", "taken", "outcomes")
+    __slots__ = ("origin", "start", "chosen", "taken", "outcomes", "running")
 
     def __init__(self):
         self.origin = None  # the state's snapshot where the segment starts
@@ -45,6 +48,7 @@ class Chance:
         self.chosen: list = []  # the labels of the outcomes chosen in the segment
         self.taken = 0  # how many of them this run has taken
         self.outcomes: Optional[list] = None  # (label, probability) while stopped
+        self.running = False  # while it plays a segment: a hidden pile read decides places
 
     def copy(self) -> "Chance":
         out = Chance.__new__(Chance)
@@ -52,6 +56,7 @@ class Chance:
         out.chosen = self.chosen[:]
         out.taken = self.taken
         out.outcomes = self.outcomes
+        out.running = False
         return out
 
     # ------------------------------------------------------------ inside a run
@@ -72,26 +77,17 @@ class Chance:
             raise ChanceStop([(str(first + k), 1 / n) for k in range(n)])
         return int(label) - first
 
-    def shuffle(self, z: list, card_label: list) -> None:
-        """Shuffle pile z in place, the top card first: each step picks, among the cards
-        not placed yet, which comes next, alike cards (one label) being one outcome whose
-        card is the first of them in deck order."""
-        left: dict = {}  # label -> its cards not placed yet, in deck order
-        for c in sorted(z):
-            left.setdefault(card_label[c], []).append(c)
-        for i in range(len(z) - 1, 0, -1):
-            if len(left) == 1:  # every card left is alike: no event
-                return
-            label = self._next_chosen()
-            if label is None:
-                raise ChanceStop([(label, len(cs) / (i + 1)) for label, cs in
-                                  sorted(left.items(), key=lambda item: item[1][0])])
-            cards = left[label]
-            c = cards.pop(0)
-            if not cards:
-                del left[label]
-            j = z.index(c)
-            z[i], z[j] = z[j], z[i]
+    def card(self, cards: list, card_label: list) -> int:
+        """Which of `cards` (in id order) comes next: an event over their labels, alike
+        cards (one label) one outcome weighted by their number, its card the first of them.
+        Cards all alike are no event."""
+        names = list(map(card_label.__getitem__, cards))  # in C: a replay asks again and again
+        if len(set(names)) == 1:
+            return cards[0]
+        label = self._next_chosen()
+        if label is None:  # the labels in the order of their first cards, by their number
+            raise ChanceStop([(label, k / len(cards)) for label, k in Counter(names).items()])
+        return cards[names.index(label)]
 
 
 def drawn(rng, outcomes: list) -> int:
@@ -137,12 +133,14 @@ def play_segment(st, fresh: bool = False) -> None:
         st._restore_snapshot(ch.origin)
     ch.taken = 0
     ch.outcomes = None
+    ch.running = True
     try:
         if ch.start is None:
             st.game.start(st)
         else:
             st._choose(*ch.start)
             st.run()
+        st._pending()  # a decision's options may read a hidden pile: decided in the run
     except ChanceStop as stop:
         ch.outcomes = stop.outcomes
         st.pending = (None, tuple((label, None, k) for k, (label, _) in
@@ -151,6 +149,8 @@ def play_segment(st, fresh: bool = False) -> None:
     except BaseException:
         st._restore_snapshot(ch.origin)
         raise
+    finally:
+        ch.running = False
     for label in ch.chosen:  # each chosen outcome joins the history, after the choice
         st._history.append(label)
     if ch.outcomes is None:  # the segment is over: the next one starts at the decision

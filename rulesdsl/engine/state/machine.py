@@ -11,6 +11,7 @@ from rulesdsl.engine.runtime.cards import move_card
 from rulesdsl.engine.runtime.errors import runaway
 from rulesdsl.engine.runtime.places import failing_pc
 from rulesdsl.engine.sequences import narrow
+from rulesdsl.engine.state.piles import HiddenPile
 
 # Types for the type checker are comments here (`# type: dict`): Cython would read an
 # annotation as a C type for the native build.
@@ -163,7 +164,9 @@ class Machine:
         if self.prog.zone_unordered[zi]:
             return
         if self.chance is not None:  # card by card, each an outcome (state/chance.py)
-            self.chance.shuffle(z, self.prog.card_label)
+            pile = HiddenPile.shuffled(z, self.chance, self.prog.card_label)
+            # a pile somebody sees is seen in order at once; one nobody sees, as it is read
+            self.zones[zi] = pile if self.prog.zone_vis[zi] == "hidden" else pile.in_order()
             self._events.append(("shuffle", zi))
             return
         if _NATIVE:  # the same numbers, in C's 64-bit integers (machine.pxd)
@@ -203,7 +206,7 @@ class Machine:
         unordered = prog.zone_unordered[dest]
         src = loc[cards[0]]
         if src != dest and not unordered and not bottom and not prog.zone_capacity[dest] \
-                and zones[src][-len(cards):] == cards:
+                and type(zones[src]) is list and zones[src][-len(cards):] == cards:
             # a whole pile onto another (the trick to the pile), or its top cards, in order
             n = len(cards)
             target.extend(cards)
@@ -223,8 +226,9 @@ class Machine:
             z = zones[src]
             if len(cs) == len(z):
                 z.clear()
-            elif len(cs) == 1:
-                z.remove(cs[0])
+            elif len(cs) == 1 or type(z) is not list:
+                for c in cs:  # a hidden pile decides no place for cards taken by identity
+                    z.remove(c)
             else:
                 gone = set(cs)
                 z[:] = [c for c in z if c not in gone]
@@ -265,7 +269,8 @@ class Machine:
         for src, z in enumerate(zones):
             if z:
                 if src != dest:
-                    events.append(("move", tuple(sorted(z)), src, dest))
+                    # (read as a list: a hidden pile's order is nothing to decide here)
+                    events.append(("move", tuple(sorted(list.__iter__(z))), src, dest))
                 z.clear()
         n = len(self.loc)
         zones[dest].extend(range(n))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from rulesdsl.engine.state.piles import copy_zones
 from rulesdsl.engine.state.data import FORMAT, FORMAT_VERSION, _copy_locals, _version
 
 
@@ -13,9 +14,16 @@ class Saving:
     __slots__ = ()
 
     # ------------------------------------------------------------------ saving
+    def _zones_copy(self, chance) -> list:
+        """The zones copied; with explicit chance, a hidden pile's undecided places are
+        kept, to be decided by `chance` (state/piles.py)."""
+        if self.chance is None:
+            return [z[:] for z in self.zones]
+        return copy_zones(self.zones, chance)
+
     def _snapshot(self):
         return (
-            [z[:] for z in self.zones], self.loc[:], self.vars[:], self.rng,
+            self._zones_copy(None), self.loc[:], self.vars[:], self.rng,
             [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames], self.over,
             self.winners[:], self._history.copy(), self._events.copy(), self.cancelled,
             self.effect_depth)
@@ -24,7 +32,8 @@ class Saving:
         """Become the snapshot `b` again (its lists are copied: a snapshot is shared)."""
         (zones, loc, vars_, self.rng, frames, self.over, winners, history, events,
          self.cancelled, self.effect_depth) = b
-        self.zones = [z[:] for z in zones]
+        self.zones = [z[:] for z in zones] if self.chance is None else \
+            copy_zones(zones, self.chance)
         self.loc = loc[:]
         self.vars = vars_[:]
         self.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in frames]

@@ -300,10 +300,12 @@ class Evaluate:
 @node
 class Payoff:
     """What each player is paid when the game ends, read by the OpenSpiel and PettingZoo
-    adapters as returns and rewards. Example: `payoff(p: player) = chips[p] - 2`"""
+    adapters as returns and rewards; `zero-sum` declares that the payoffs always sum to 0.
+    Example: `payoff(p: player) = chips[p] - 2`, `payoff(p: player) = net[p] zero-sum`"""
     span: Span = span_field()
     param: Optional[Param] = None
     value: object = None
+    zero_sum: bool = False
 
 
 @node

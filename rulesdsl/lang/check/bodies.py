@@ -142,6 +142,10 @@ class Bodies:
             self.check_truth(d)
         if m.payoff is not None and m.cooperative:
             self.check_shared_payoff(m.payoff)
+            if m.payoff.zero_sum:
+                self.err("E615", "a cooperative game pays every player the same, so its "
+                         "payoff cannot be zero-sum (it would pay 0 to each)", m.payoff.span,
+                         ["drop 'zero-sum', or 'cooperative' if each plays for itself"])
         self.check_decisions_reach()
 
     def check_truth(self, d: ast.Truth):

@@ -189,8 +189,8 @@ class DeclarationRules(Rules):
     def evaluate_decl(self, meta, param, value):
         return ast.Evaluate(self._span(meta), param, value)
 
-    def payoff_decl(self, meta, param, value):
-        return ast.Payoff(self._span(meta), param, value)
+    def payoff_decl(self, meta, param, value, zero_sum):
+        return ast.Payoff(self._span(meta), param, value, zero_sum is not None)
 
     # -- what a player reads
     def about_decl(self, meta, *lines):
