@@ -4,8 +4,9 @@ for every value of their parameters, and that every player knows.
 The engine checks them after every action it is given (`State.apply`: the runner,
 `simulate`, the adapters), so rules that break one stop with R034 and the state as it was
 before the action; the search's own playouts skip the check, and so does play on a
-sample (a guess at the hidden cards, which keeps them only as far as it could be mended). `determinize` keeps them in
-its samples (engine/knowledge.py), since a seat may rely on what every player knows."""
+sample (a guess at the hidden cards, which keeps them only as far as it could be
+mended). `determinize` keeps them in its samples (engine/knowledge.py), since a seat may
+rely on what every player knows."""
 
 from __future__ import annotations
 
