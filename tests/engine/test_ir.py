@@ -61,14 +61,21 @@ def test_both_back_ends_give_the_same_value_or_error(tmp_path, monkeypatch, expr
 def test_a_set_runs_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
     """`let` and `set` are operations of engine/ir: one node each, from which both the
     closures and the generated statements are made."""
+    for engine, got in n_on_each_back_end(tmp_path, monkeypatch, body):
+        assert got == expected, engine
+
+
+def n_on_each_back_end(tmp_path, monkeypatch, body: str) -> list:
+    """(back end, the variable n after a phase of `body`, or the error's code and line)."""
+    out = []
     for engine in ENGINES:
         game = load(tmp_path, f"phase main {{\n  {body}\n  win seat(0)\n}}\n", engine,
                     monkeypatch)
         try:
-            got = game.new_game(seed=1).var("n")
+            out.append((engine, game.new_game(seed=1).var("n")))
         except RulesError as e:
-            got = e.code, e.span.line
-        assert got == expected, engine
+            out.append((engine, (e.code, e.span.line)))
+    return out
 
 
 class Host:
@@ -219,13 +226,7 @@ def test_a_log_entry_is_one_node_for_both_back_ends():
 def test_loops_run_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
     """`for` and `turns` are operations of engine/ir (a start and a step each): one node,
     from which both the closures and the generated statements are made."""
-    for engine in ENGINES:
-        game = load(tmp_path, f"phase main {{\n  {body}\n  win seat(0)\n}}\n", engine,
-                    monkeypatch)
-        try:
-            got = game.new_game(seed=1).var("n")
-        except RulesError as e:
-            got = e.code, e.span.line
+    for engine, got in n_on_each_back_end(tmp_path, monkeypatch, body):
         assert got == expected, engine
 
 
