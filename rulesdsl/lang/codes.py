@@ -77,12 +77,13 @@ FAMILIES = (
                            "which every seat would read (W706), a hole of a `log` line, "
                            "question or move's words that reads a secret no one player owns, "
                            "so no seat reads it (W707)"),
-    Family("R001", "R033", "errors while running rules, with the phase chain; a decision "
+    Family("R001", "R034", "errors while running rules, with the phase chain; a decision "
                            "with no legal option (R019, also when an agent is asked to choose "
                            "from none); long texts past the `long_texts` limit before a "
                            "decision (R031); a fact told of a zone that is not true "
                            "(R032); a sequence whose trial draws at random, asks another "
-                           "player or runs past 200 decisions (R033)"),
+                           "player or runs past 200 decisions (R033); an `invariant` the "
+                           "rules broke (R034)"),
     Family("A001", "A004", "bad actions and names through the API"),
     Family("C001", "C022", "the command line and loading: a game or file that cannot be "
                            "read, an unknown agent, option or player count; a simulated game "
