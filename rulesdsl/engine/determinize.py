@@ -1,9 +1,10 @@
 """Determinization: a complete State sampled from what one seat knows: what it sees
-(knowledge.py) and what the others' earlier choices tell (inference.py)."""
+(knowledge.py), what the others' earlier choices tell and what the public moves made of the
+amounts it cannot read (inference.py)."""
 
 from __future__ import annotations
 
-from rulesdsl.engine.inference import inferences
+from rulesdsl.engine.inference import hidden_amounts, inferences
 from rulesdsl.engine.knowledge import SeenKnowledge
 
 
@@ -15,6 +16,8 @@ class Knowledge(SeenKnowledge):
         super().__init__(state, seat)
         if infer:
             self.rule_out(*inferences(state, seat))
+            if self._hidden_vars():
+                self.amounts = hidden_amounts(state, seat)
 
 
 def determinize(state, seat: int, seed: int):

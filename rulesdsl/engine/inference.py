@@ -73,7 +73,7 @@ def inferences(state, seat: int) -> tuple:
     (changed by hand)."""
     marker = state.inferred
     if marker is not None:
-        s, n, excluded, required = marker
+        s, n, excluded, required = marker[:4]
         return (excluded, required) if s == seat and n == len(state._history) else ({}, ())
     past = _past_for(state, seat)
     if past is None:
@@ -353,3 +353,55 @@ def _still_required(past: _Past) -> tuple:
         if req not in out:
             out.append(req)
     return tuple(out)
+
+
+# ------------------------------------------------------------------ hidden amounts
+
+AMOUNTS_SEED = 0xA3077E5  # the guessed start is sampled with a fixed seed
+_amounts_cache: OrderedDict = OrderedDict()  # (prog id, seed, scenario, seat) -> _Replay
+
+
+class _Replay:
+    """The game played again from a start the seat guessed: its own view of the deal, the
+    cards it could not see drawn at random. The moves are the real ones, so whatever the
+    public moves decide (chips paid to pass, ducats bid aloud) comes out as it truly is."""
+
+    __slots__ = ("prog", "labels", "guess")
+
+    def __init__(self, state, seat: int):
+        self.prog = state.prog
+        self.labels: list = []
+        start = state.game.new_game(players=state.players, seed=state.seed,
+                                    scenario=state.scenario)
+        self.guess = SeenKnowledge(start, seat).sample(AMOUNTS_SEED)
+
+
+def hidden_amounts(state, seat: int):
+    """The variables `seat` may not read, as a replay of the game from a start it guessed
+    makes them (a list indexed like `state.vars`), or None where that replay cannot follow
+    the real moves (a move the guessed world does not allow). Nothing the seat did not see
+    enters: the start is sampled from its view, and the moves are the history it saw. A
+    sample carries its sampler's result; its own seed does not replay its past."""
+    marker = state.inferred
+    if marker is not None:
+        s, n = marker[:2]
+        return marker[4] if s == seat and n == len(state._history) and len(marker) > 4 \
+            else None
+    history = state.history
+    scenario = None if state.scenario is None else json.dumps(state.scenario, sort_keys=True)
+    key = (id(state.prog), state.seed, scenario, seat)
+    replay = _amounts_cache.pop(key, None)
+    try:
+        if replay is None or replay.prog is not state.prog or \
+                len(replay.labels) > len(history) or \
+                replay.labels != history[:len(replay.labels)]:
+            replay = _Replay(state, seat)
+        for label in history[len(replay.labels):]:
+            replay.guess.apply(label)
+            replay.labels.append(label)
+    except Exception:  # the guessed world parts from the real moves: nothing to say
+        return None
+    _amounts_cache[key] = replay
+    while len(_amounts_cache) > CACHE_SIZE:
+        _amounts_cache.popitem(last=False)
+    return list(replay.guess.vars)

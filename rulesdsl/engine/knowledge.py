@@ -92,6 +92,7 @@ class SeenKnowledge:
         self._group_cache: dict = {}
         self._hidden_var_cache: list | None = None
         self.unconstrained = self.allowed
+        self.amounts = None  # hidden variables' values as the seat's replay made them
         self.rule_out({}, ())
 
     def rule_out(self, excluded: dict, inferred_held) -> None:
@@ -209,8 +210,15 @@ class SeenKnowledge:
             d.zones[zi] = cards
             for c in cards:
                 d.loc[c] = zi
-        # variables the seat may not read take their declared starting values
+        # variables the seat may not read: what its replay of the game made of them, else
+        # their declared starting values
+        amounts = self.amounts
         for lay, hidden in self._hidden_vars():
+            if amounts is not None:
+                for k in hidden:
+                    v = amounts[lay.base + k]
+                    d.vars[lay.base + k] = list(v) if isinstance(v, list) else v
+                continue
             try:
                 v = lay.default(d, [None] * 8)
             except Exception:  # a starting value that needs the game running: unknown
@@ -225,7 +233,8 @@ class SeenKnowledge:
         hide_pending_choices(d, self.seat, rnd)
         d.pending = None
         # a sample's seed does not replay its past: it carries what was inferred for it
-        d.inferred = (self.seat, len(d._history), self.excluded, self.inferred_held)
+        d.inferred = (self.seat, len(d._history), self.excluded, self.inferred_held,
+                      self.amounts)
         if prog.truths:
             self._keep_truths(d, rnd)
         return d
