@@ -7,9 +7,11 @@ two). Kuhn and Leduc poker are written in the language under rules/."""
 import itertools
 import pickle
 import shutil
+import statistics
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -386,3 +388,77 @@ def test_win_lose_games_are_typed_by_what_they_pay(source, players, utility, low
     game = load(source, players=players)
     assert game.get_type().utility == utility
     assert (game.min_utility(), game.max_utility()) == pytest.approx((low, high))
+
+
+# ---------------------------------------------------------------- speed through the adapter
+def replayed(game, history):
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def assert_as_its_history_makes_it(game, state):
+    again = replayed(game, state.history())
+    assert state.held.state.to_json() == again.held.state.to_json()
+    assert state.information_state_string(0) == again.information_state_string(0)
+
+
+def test_a_clone_and_its_original_go_their_own_ways():
+    """A clone shares its original's engine state until one of them is applied to: then
+    that one changes alone, whichever it is and however many clones share it."""
+    game = load(LEDUC)
+    state = some_state(game, steps=4)
+    first, second = state.clone(), state.clone()
+    grandchild = first.clone()
+    state.apply_action(state.legal_actions()[0])
+    first.apply_action(first.legal_actions()[-1])
+    resampled = second.resample_from_infostate(second.current_player(), np.random.random)
+    for one in (state, first, second, grandchild):
+        assert_as_its_history_makes_it(game, one)
+    assert second.history() == grandchild.history() == resampled.history()
+    assert second.held.state.to_json() == grandchild.held.state.to_json()
+    grandchild.apply_action(grandchild.legal_actions()[0])
+    assert grandchild.history() == state.history()
+    assert_as_its_history_makes_it(game, second)
+
+
+def cpu_per_call(fn, items, rounds: int = 9) -> float:
+    """The median over rounds of the CPU seconds per call of fn over the items."""
+    times = []
+    for _ in range(rounds):
+        start = time.process_time()
+        for item in items:
+            fn(item)
+        times.append((time.process_time() - start) / len(items))
+    return statistics.median(times)
+
+
+def connect_four_positions(game, games: int = 4) -> list:
+    """(state, an action to take there) along random games."""
+    out = []
+    for seed in range(games):
+        rng, state = np.random.RandomState(seed), game.new_initial_state()
+        while not state.is_terminal():
+            action = int(rng.choice(state.legal_actions()))
+            out.append((state.clone(), action))
+            state.apply_action(action)
+    return out
+
+
+def test_clone_and_apply_through_the_adapter_cost_at_most_3_times_the_engines():
+    """Connect Four, whose engine clone is among the cheapest: OpenSpiel's clone of a Python
+    state costs 8-10 µs whatever the game, which the adapter's clone adds to no copy of
+    its own (measured 1.2-1.4 times `State.clone`, and a clone then an action on it
+    1.4-1.6 times the engine's; the clone was 3.2-4 times)."""
+    game = load(CONNECT_FOUR)
+    positions = connect_four_positions(game)
+    engine = [(s.held.state, s.action_to_string(s.current_player(), a)) for s, a in positions]
+    clone = cpu_per_call(lambda p: p[0].clone(), positions)
+    engine_clone = cpu_per_call(lambda p: p[0].clone(), engine)
+    assert clone <= 3 * engine_clone, \
+        f"clone {clone * 1e6:.1f} µs against {engine_clone * 1e6:.1f} µs"
+    applied = cpu_per_call(lambda p: p[0].clone().apply_action(p[1]), positions)
+    engine_applied = cpu_per_call(lambda p: p[0].clone().apply(p[1]), engine)
+    assert applied <= 3 * engine_applied, \
+        f"clone and apply {applied * 1e6:.1f} µs against {engine_applied * 1e6:.1f} µs"
