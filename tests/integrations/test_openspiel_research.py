@@ -22,6 +22,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import rulesdsl  # noqa: E402
 from rulesdsl.integrations import openspiel as adapter  # noqa: E402
 from _games import ROOT, every_game, short, through_chance  # noqa: E402
+from _solving import assert_injective  # noqa: E402
 
 RULES = Path(__file__).parent / "rules"
 KUHN, LEDUC = str(RULES / "kuhn_poker.rules"), str(RULES / "leduc_poker.rules")
@@ -271,17 +272,6 @@ def information_states(game, limit=200_000):
             stack.append(state.child(a))
         assert len(out) < limit
     return out
-
-
-def assert_injective(records):
-    """Distinct information states, distinct tensors (and one state, one tensor)."""
-    tensor_of, state_of = {}, {}
-    for p, text, tensor in records:
-        assert tensor_of.setdefault((p, text), tensor) == tensor
-        other = state_of.setdefault((p, tensor), text)
-        assert other == text, f"P{p + 1}: two information states share a tensor:\n" \
-                              f"{other}\n{text}"
-    return len(tensor_of)
 
 
 def builtin_count(name: str) -> int:

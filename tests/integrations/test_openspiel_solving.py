@@ -3,7 +3,6 @@ chance node at each random event (chance="explicit", the default) and a declared
 typed zero-sum (zero_sum=true), Kuhn and Leduc poker have the built-in games' trees and
 values. Kuhn and Leduc poker are written in the language under rules/."""
 
-import os
 import time
 from pathlib import Path
 
@@ -14,8 +13,9 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from rulesdsl.integrations import openspiel as adapter  # noqa: E402
 from rulesdsl.lang.errors import RulesError  # noqa: E402
-from open_spiel.python.algorithms import cfr, expected_game_score, exploitability  # noqa: E402
-from open_spiel.python.algorithms import get_all_states  # noqa: E402
+from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
+from _solving import (cfr_values, histories, information_state_count,  # noqa: E402
+                      sequence_form_lp)
 
 RULES = Path(__file__).parent / "rules"
 KUHN, LEDUC = str(RULES / "kuhn_poker.rules"), str(RULES / "leduc_poker.rules")
@@ -25,28 +25,6 @@ Utility = pyspiel.GameType.Utility
 
 def load(source, **params):
     return pyspiel.load_game(adapter.register(source), params)
-
-
-def sequence_form_lp():
-    """OpenSpiel's sequence-form LP (it needs cvxpy and ecos, the test extra's)."""
-    try:
-        from open_spiel.python.algorithms import sequence_form_lp as lp
-    except ImportError as e:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"the sequence-form LP needs cvxpy and ecos ({e})")
-    return lp
-
-
-def histories(game) -> dict:
-    return get_all_states.get_all_states(game, include_terminals=True,
-                                         include_chance_states=True)
-
-
-def information_state_count(game) -> int:
-    states = get_all_states.get_all_states(game, include_terminals=False,
-                                           include_chance_states=False)
-    return len({(s.current_player(), s.information_state_string()) for s in states.values()})
 
 
 # ---------------------------------------------------------------- chance where it happens
@@ -128,14 +106,6 @@ def test_kuhn_solves_by_the_sequence_form_lp_to_minus_one_eighteenth():
     value, other, _, _ = sequence_form_lp().solve_zero_sum_game(game)
     assert value == pytest.approx(-1 / 18, abs=1e-6) and other == pytest.approx(1 / 18, abs=1e-6)
     assert information_state_count(game) == 12
-
-
-def cfr_values(game, iterations: int) -> list:
-    solver = cfr.CFRSolver(game)
-    for _ in range(iterations):
-        solver.evaluate_and_update_policy()
-    policy = solver.average_policy()
-    return list(expected_game_score.policy_value(game.new_initial_state(), [policy] * 2))
 
 
 def test_kuhn_cfr_runs_as_on_the_builtin_game_and_nears_minus_one_eighteenth():
