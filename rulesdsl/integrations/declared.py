@@ -4,6 +4,8 @@ each decision's choices are written. Read off the checked tree, for any game."""
 
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Iterator, Optional
 
 import attrs
@@ -115,6 +117,43 @@ def offered_values(model, prog, choice, kind: str) -> Optional[tuple]:
     return tuple(kept) if len(kept) < len(everything) else None
 
 
+_NO_BINDER = object()     # the slot of no binder: a definition's own locals are not it
+
+
+def fixed_values(model, prog, choice, most: int) -> Optional[tuple]:
+    """Every value an alternative over whole numbers can offer where its ranges are known
+    before play (their bounds numbers, options, `player_count` or definitions of those):
+    `n in 1..sides` its numbers, `(n, f) in 1..dice, 1..sides` each pair, in order. None
+    for any other alternative (a range up to what a player holds), or one of more than
+    `most` values."""
+    if isinstance(choice, ast.BinderChoice):
+        sources = (choice.source,)
+    elif isinstance(choice, ast.TupleChoice):
+        sources = choice.sources
+    else:
+        return None
+    ranges = [_fixed_range(model, prog, source) for source in sources]
+    if None in ranges or not 0 < math.prod(map(len, ranges)) <= most:
+        return None
+    if isinstance(choice, ast.BinderChoice):
+        return tuple(ranges[0])
+    return tuple(itertools.product(*ranges))
+
+
+def _fixed_range(model, prog, source) -> Optional[range]:
+    if not isinstance(source, ast.Range):
+        return None
+    parts = [source.start, source.stop] + ([source.step] if source.step is not None else [])
+    try:
+        start, stop, step = [_value(model, prog, e, _NO_BINDER, None) for e in parts] + \
+            ([1] if source.step is None else [])
+    except _Unknown:
+        return None
+    if not all(type(v) is int for v in (start, stop, step)) or step <= 0:
+        return None
+    return range(start, stop + 1, step)
+
+
 def _conjuncts(e) -> list:
     if e is None:
         return []
@@ -144,7 +183,7 @@ def _value(model, prog, e, slot, x, probe: bool = False):
             return x
         if resolved[:1] == ("enum_value",):
             return resolved[1][1]
-        raise _Unknown
+        return _constant(model, prog, resolved, probe)
     if isinstance(e, ast.Binary) and e.op in _COMPARE:
         a, b = value(e.left), value(e.right)
         return None if probe else _COMPARE[e.op](a, b)
@@ -165,4 +204,22 @@ def _value(model, prog, e, slot, x, probe: bool = False):
         if tables is None or cell is None:
             raise _Unknown
         return grid_builtin(e.name, tables, [lambda st, L: cell], e.span)(None, None)
+    raise _Unknown
+
+
+def _constant(model, prog, resolved: tuple, probe: bool):
+    """A name whose value is fixed before play: a number or true/false option, the number
+    of players, or a definition without parameters or modifiers of such values."""
+    if resolved[:1] == ("option",):
+        if probe:
+            return None
+        value = prog.options.get(resolved[1])
+        if type(value) in (int, bool):
+            return value
+    elif resolved == ("builtin", "player_count"):
+        return None if probe else prog.nplayers
+    elif resolved[:1] == ("define",):
+        d = model.defines.get(resolved[1])
+        if d is not None and not d.params and not d.modifiers:
+            return _value(model, prog, d.decl.body, _NO_BINDER, None, probe)
     raise _Unknown

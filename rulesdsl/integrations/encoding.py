@@ -19,6 +19,12 @@ below):
   a player                         one id per seat
   an enum value or board node      one id per value
   true/false                       2 ids (false, true)
+  a number of a range known before  one id per number of the range, in order, where
+  play (`n in 1..sides`)           there are at most `amount_slots` (else as an amount):
+                                   bounds and step are numbers, options, `player_count`
+                                   or definitions of those (declared.fixed_values)
+  several such ((n, f) in 1..2,    one id per combination, in order, as for one number
+  1..sides)
   an amount (or any other value)   `amount_slots` ids: the k-th smallest value offered
                                    now; values past the last slot are left out, with a
                                    RuntimeWarning once per decision naming its line
@@ -68,7 +74,7 @@ from rulesdsl.engine.pieces import card_text
 from rulesdsl.engine.runtime.seats import owner_of, seat_label
 from rulesdsl.engine.state.data import _jsonable
 from rulesdsl.engine.together import AskTogether
-from rulesdsl.integrations.declared import asks_by_span, offered_values
+from rulesdsl.integrations.declared import asks_by_span, fixed_values, offered_values
 
 VALUE_LIMIT = 1e9
 LIST_ITEMS = 16  # a list variable's elements in the vector: its first ones
@@ -129,7 +135,7 @@ class ActionSpace:
                 here: set = set()      # meanings used at this site: each its own ids
                 for ai, (alt, choice) in enumerate(zip(ins.alts, choices)):
                     kind, size = self._domain(alt)
-                    values = offered_values(model, prog, choice, kind) if model else None
+                    values = self._values(model, prog, choice, kind)
                     text = _constant_text(alt[1])
                     meaning = None if model is None else \
                         _meaning(kind, text, choice, values)
@@ -139,6 +145,16 @@ class ActionSpace:
                     meaning = None if model is None else ("named", "decline")
                     self._add(pid, pc, -1, meaning, here, "decline", 1, name, "decline")
         self.size = len(self.by_id)
+
+    def _values(self, model, prog, choice, kind: str) -> Optional[tuple]:
+        """The values an alternative can ever offer, where fewer than its kind's (an enum's
+        values a condition rules out) or known before play (a range's numbers): an id
+        each. None where it is not known (ids by rank for amounts)."""
+        if model is None:
+            return None
+        if kind == "amount":
+            return fixed_values(model, prog, choice, self.amount_slots)
+        return offered_values(model, prog, choice, kind)
 
     def _domain(self, alt):
         if alt[0] == "named":
@@ -210,7 +226,7 @@ class ActionSpace:
         amounts: dict = {}
         for label, ai, value in options:
             b = self.blocks.get((fr[0], fr[1], ai))
-            if b is not None and b.kind == "amount":
+            if b is not None and b.kind == "amount" and b.position is None:
                 amounts.setdefault(ai, []).append(_key(value))
         if not amounts:
             return {}
@@ -252,6 +268,8 @@ class ActionSpace:
         if b.kind == "bool":
             return int(bool(value))
         if b.kind == "amount":
+            if b.position is not None:      # a value known before play: its own id
+                return b.position.get(value)
             return ranks.get(value) if ranks else None
         if not isinstance(value, int) or isinstance(value, bool):
             return None
@@ -274,6 +292,9 @@ class ActionSpace:
             value = f"P{k + 1}"
         elif b.kind == "bool":
             value = "true" if k else "false"
+        elif b.kind == "amount" and b.values is not None:
+            value = " ".join(map(str, b.values[k])) if isinstance(b.values[k], tuple) \
+                else str(b.values[k])
         elif b.kind == "amount":
             value = f"amount #{k + 1} (lowest first)"
         else:

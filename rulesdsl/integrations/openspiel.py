@@ -486,6 +486,15 @@ class RulesState(pyspiel.State):
             held = self.held = held.copy()
         return held
 
+    def hold(self, st) -> None:
+        """Hold the engine state `st` instead of this one's (a sample of what a seat cannot
+        see, a state restored), the record of steps kept: no copy of the old one made."""
+        held = self.held
+        if held.sharers:
+            held.sharers -= 1
+        self.held = Held(held.game, st)
+        self.held.steps = held.steps
+
     # ------------------------------------------------------------ whose turn
     def current_player(self):
         st = self.held.state
@@ -553,10 +562,7 @@ class RulesState(pyspiel.State):
         st = self.held.state
         if st is not None:
             seed = int(_draw(probability_sampler) * (1 << 31))
-            held = out.own()
-            held.state = st.determinize(int(player_id), seed)
-            held.legal = None
-            held.logs = {}
+            out.hold(st.determinize(int(player_id), seed))
         return out
 
     def __reduce_ex__(self, protocol):
@@ -580,9 +586,7 @@ def _unpickle_state(game_string, history, text):
     for action in history:
         state.apply_action(int(action))
     if text is not None and state.held.state.to_json() != text:
-        held = state.own()
-        held.state = rulesdsl.restore(held.game.rules, text)
-        held.legal = None
+        state.hold(rulesdsl.restore(state.held.game.rules, text))
     return state
 
 

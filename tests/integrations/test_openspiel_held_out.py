@@ -6,6 +6,7 @@ three players (`kuhn_poker(players=3)`)."""
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -58,3 +59,25 @@ def test_three_player_kuhn_runs_cfr_as_the_builtin_game():
     assert list(values[0]) == pytest.approx(list(values[1]), abs=1e-9)
     conv = [exploitability.nash_conv(game, policy) for game, policy in zip(games, policies)]
     assert conv[0] == pytest.approx(conv[1], abs=1e-9) and conv[0] > 0
+
+
+def test_liars_dice_bids_have_the_builtins_ids():
+    """Each bid one id wherever it is offered, as in OpenSpiel's own game: 6 bids and the
+    call, the same id for the same bid, along random games played in both at once."""
+    ours, theirs = load(LIARS_DICE), pyspiel.load_game("liars_dice(dice_sides=3)")
+    assert ours.num_distinct_actions() == theirs.num_distinct_actions() == 7
+    rng = np.random.RandomState(4)
+    for _ in range(20):
+        a, b = ours.new_initial_state(), theirs.new_initial_state()
+        for face in rng.randint(3, size=2):     # the same roll in both
+            a.apply_action(dict((a.action_to_string(-1, o), o)
+                                for o, _ in a.chance_outcomes())[str(face + 1)])
+            b.apply_action(int(face))
+        while not a.is_terminal():
+            assert a.legal_actions() == b.legal_actions()
+            assert [a.action_to_string(x).lower() for x in a.legal_actions()] == \
+                [b.action_to_string(x).lower() for x in b.legal_actions()]
+            action = int(rng.choice(a.legal_actions()))
+            a.apply_action(action)
+            b.apply_action(action)
+        assert b.is_terminal() and a.returns() == b.returns()

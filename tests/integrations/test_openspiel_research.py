@@ -243,6 +243,54 @@ def test_the_same_label_has_the_same_id_at_every_decision():
     assert sorted(ids) == ["bet", "pass"] and all(len(v) == 1 for v in ids.values())
 
 
+COUNTING = """\
+    game "Counting"
+    players 2..3
+    option most: 1..9 = 3 "the largest number said"
+    var said: int = 0
+    var cap: int per player = 4
+    define top_pair = player_count - 1
+    flow main
+    phase main {
+      ask seat(0) "say a number" {
+        "say {n}" for n in 1..most where n > said { set said = n }
+      }
+      ask seat(1) "say a pair" {
+        "pair {a} {b}" for (a, b) in 0..top_pair, 2..6 step 2 where a + b > said { set said = a + b }
+      }
+      ask seat(0) "say a number again" {
+        "say {n}" for n in 1..most where n > said { set said = n }
+        "up to {n}" for n in 1..cap[seat(0)] { set said = n }
+      }
+      win seat(0)
+    }
+    """
+
+
+def legal_labels(state) -> dict:
+    return {state.action_to_string(state.current_player(), a): a for a in state.legal_actions()}
+
+
+def test_a_number_of_a_range_known_before_play_has_its_own_id(tmp_path):
+    """Ranges whose bounds are numbers, options, the number of players or definitions of
+    them: one id per number or combination, the same at every decision; a range up to a
+    variable keeps ids by rank (the smallest offered first)."""
+    game = load(write(tmp_path, "counting.rules", COUNTING), players=3,
+                options="most=5")
+    state = game.new_initial_state()
+    first = legal_labels(state)
+    assert list(first) == [f"say {n}" for n in range(1, 6)]
+    state.apply_action(first["say 2"])
+    pairs = legal_labels(state)
+    assert list(pairs)[:2] == ["pair 0 4", "pair 0 6"] and len(pairs) == 3 * 3 - 1
+    state.apply_action(pairs["pair 1 2"])                     # said 3
+    again = legal_labels(state)
+    assert {k: again[k] for k in ("say 4", "say 5")} == {k: first[k] for k in ("say 4", "say 5")}
+    ranked = [again[f"up to {n}"] for n in range(1, 5)]
+    assert ranked == list(range(ranked[0], ranked[0] + 4))  # by rank, after the fixed ids
+    assert game.num_distinct_actions() == 5 + 3 * 3 + 64
+
+
 # ---------------------------------------------------------------- perfect recall
 def information_states(game, limit=200_000):
     """Every (player, information state string, tensor) of the whole tree. Of the seeds
