@@ -62,11 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "standard output, for editors and CI")
     p.set_defaults(func=cmd_check)
 
-    def game_args(p):
+    def game_args(p, players="number of players (default: the game's minimum)",
+                  seed=True):
         p.add_argument("game", metavar="GAME", help="a bundled game's name or a .rules path")
-        p.add_argument("--players", type=int, metavar="N",
-                       help="number of players (default: the game's minimum)")
-        p.add_argument("--seed", type=int, default=None, metavar="S", help="random seed")
+        p.add_argument("--players", type=int, metavar="N", help=players)
+        if seed:
+            p.add_argument("--seed", type=int, default=None, metavar="S", help="random seed")
         p.add_argument("--option", action="append", default=[], metavar="K=V",
                        help="set a game option (true/false, integers, or text); repeatable")
 
@@ -147,13 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Print the rules text a game declares (its about, what "
                                    "each card does, the table, the options and the flow), "
                                    "or explain one card or word with NAME.")
-    p.add_argument("game", metavar="GAME", help="a bundled game's name or a .rules path")
+    game_args(p, players="for the card counts (default: the game's minimum)", seed=False)
     p.add_argument("name", metavar="NAME", nargs="?", default=None,
                    help="a card's label, a kind or another word of the game to explain")
-    p.add_argument("--players", type=int, metavar="N", help="for the card counts "
-                   "(default: the game's minimum)")
-    p.add_argument("--option", action="append", default=[], metavar="K=V",
-                   help="set a game option (as for play); repeatable")
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("compile", help="show the Python the engine generates for a game",
@@ -161,11 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "was generated; with --show, print the generated Python "
                                    "(each statement under the line of the rules it comes "
                                    "from). Nothing is written: games compile when loaded.")
-    p.add_argument("game", metavar="GAME", help="a bundled game's name or a .rules path")
-    p.add_argument("--players", type=int, metavar="N",
-                   help="compile for N players (default: the game's minimum)")
-    p.add_argument("--option", action="append", default=[], metavar="K=V",
-                   help="set a game option (as for play); repeatable")
+    game_args(p, players="compile for N players (default: the game's minimum)", seed=False)
     p.add_argument("--show", action="store_true", help="print the generated Python")
     p.set_defaults(func=cmd_compile)
 

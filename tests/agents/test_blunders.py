@@ -1,8 +1,9 @@
 """Moves a beginner would not make, which the default opponent once made: each a position
-from the bundled games in which the computer (`ismcts` at `medium`) must choose the
+from the bundled games or examples in which the computer (`ismcts` at `medium`) must choose the
 sensible move for at least 9 seeds of 10."""
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,7 @@ import rulesdsl
 from rulesdsl.agents import make_agent
 
 SEEDS = range(10)
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def position(name, players, zones, pile, vars=None, seed=1):
@@ -121,3 +123,17 @@ def test_intrige_pays_no_large_bribe_that_buys_nothing():
         st.apply(st.legal_actions()[0])
     picked = choices(st)
     assert sensible(picked, lambda label: int(label) > 30_000) >= 9, picked
+
+
+# ------------------------------------------------------------------ Skull (an example)
+
+def test_skull_bets_no_disc_past_its_own_skull():
+    """P1 laid its skull, the others a disc each. A bet of every disc on the mats ends the
+    bidding at once and makes P1 turn up its own skull first: a disc lost for certain (the
+    score, challenges won, does not see it; the file's evaluation does)."""
+    st = rulesdsl.load(str(EXAMPLES / "skull.rules")).new_game(players=3, seed=1)
+    for disc in ("skull", "flower", "flower"):  # laid at once, P1 first
+        st.apply(disc)
+    assert st.to_move == 0 and "bet 3" in [a.label for a in st.legal_actions()]
+    picked = choices(st)
+    assert sensible(picked, lambda label: label == "bet 3") >= 9, picked
