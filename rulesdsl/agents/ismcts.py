@@ -126,10 +126,12 @@ class ISMCTSAgent:
         ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
         self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
         close = _close(ranked, [stats.get((me, a.label)) for a in ranked], prior)
+        searched = close[0]  # the search's own favourite, the most visited
         # the close actions, the one-move look-ahead's favourite first: the default
         close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
         if len(close) > 1:
-            close = self._verify(close, knowledge, judge, policy, me, cap)
+            close = self._verify(close, close.index(searched), knowledge, judge, policy, me,
+                                 cap)
         self.dropped += self.last_dropped
         return close[0]
 
@@ -145,8 +147,8 @@ class ISMCTSAgent:
         return len(_close(ranked, [stats.get((me, a.label)) for a in ranked],
                           root.prior or {})) == 1
 
-    def _verify(self, close: list, knowledge, judge: Judge, policy: MoveAverages,
-                me: int, cap) -> list:
+    def _verify(self, close: list, searched: int, knowledge, judge: Judge,
+                policy: MoveAverages, me: int, cap) -> list:
         """The actions the search could not tell apart, compared in pairs: each is played
         on the same samples, with the same random numbers after it, so that what they share
         (the cards dealt, the others' luck) cancels out and only their difference remains.
@@ -154,11 +156,18 @@ class ISMCTSAgent:
         twice the standard error of their mean difference: a difference the pairs cannot
         show is noise, and then the cheap look-ahead (do not spend a card for nothing) is
         the better judge. Returns the chosen action first. Half the budget's playouts,
-        under the same CPU cap (at least four rounds)."""
-        rounds = max(4, self.iterations // (2 * len(close)))
+        under the same CPU cap (at least MIN_ROUNDS rounds).
+
+        The look-ahead was worked out on one sample, so where hidden cards decide a move's
+        result it may be that sample's luck (a card played blind that happened to fit):
+        the look-ahead on these samples then decides whether it stays the default, and
+        where it falls short of the search's own favourite (`searched`, an index into
+        `close`) by LUCK standard errors, that favourite is the default instead."""
+        rounds = max(MIN_ROUNDS, self.iterations // (2 * len(close)))
         results: list = [[] for _ in close]
+        looks: list = [[] for _ in close]  # the reward right after each action, per sample
         for done in range(rounds):
-            if done >= 4 and cap is not None and time.thread_time() > cap:
+            if done >= MIN_ROUNDS and cap is not None and time.thread_time() > cap:
                 rounds = done
                 break
             seed = self.rng.getrandbits(63)
@@ -170,14 +179,20 @@ class ISMCTSAgent:
                 horizon = self._horizon(s, judge, settle=True)  # from before the move
                 try:
                     s.apply(action.label)
+                    look = judge.rewards(s)[me]
                     play_on(s, replay, horizon, [], 1)
-                    row.append(judge.rewards(s)[me])
+                    row.append((judge.rewards(s)[me], look))
                 except RulesError:
                     self.last_dropped += 1
                     break
             if len(row) == len(close):  # a sample that broke the rules for one: for none
-                for i, r in enumerate(row):
+                for i, (r, look) in enumerate(row):
                     results[i].append(r)
+                    looks[i].append(look)
+        if searched and _better(looks[searched], looks[0], LUCK):
+            order = [searched] + [i for i in range(len(close)) if i != searched]
+            close = [close[i] for i in order]
+            results = [results[i] for i in order]
         return _beats_default(close, results)
 
     def _iterate(self, roots: list, s, judge: Judge, policy: MoveAverages) -> None:
@@ -302,6 +317,18 @@ def _best_untried(untried: list, prior: dict, rng) -> str:
     return best
 
 
+def _better(a: list, b: list, z: float = 2.0) -> bool:
+    """Is `a` better than `b`, paired sample by sample, by more than two standard errors of
+    their mean difference?"""
+    n = len(a)
+    if n < 2:
+        return False
+    diffs = [x - y for x, y in zip(a, b)]
+    mean = sum(diffs) / n
+    var = max(sum(d * d for d in diffs) / n - mean * mean, 0.0) / (n - 1)
+    return mean > z * math.sqrt(var)
+
+
 def _beats_default(close: list, results: list) -> list:
     """`close` with its first action (the default) replaced at the head by the one with the
     best paired mean, if that one beats the default by more than two standard errors of
@@ -312,15 +339,18 @@ def _beats_default(close: list, results: list) -> list:
         return close
     best, best_mean = 0, 0.0
     for i in range(1, len(close)):
-        diffs = [r - b for r, b in zip(results[i], base)]
-        mean = sum(diffs) / n
-        var = max(sum(d * d for d in diffs) / n - mean * mean, 0.0) / (n - 1)
-        if mean > 2 * math.sqrt(var) and mean > best_mean:
+        mean = sum(r - b for r, b in zip(results[i], base)) / n
+        if mean > best_mean and _better(results[i], base):
             best, best_mean = i, mean
     return [close[best]] + [a for i, a in enumerate(close) if i != best]
 
 
-CLOSE = 4  # at most this many actions compared in pairs
+CLOSE = 4       # at most this many actions compared in pairs
+MIN_ROUNDS = 8  # samples the pairs get at least, even past the CPU cap
+# standard errors by which the look-ahead on the pairs' samples must fall short of the
+# search's favourite for that favourite to become the default: a low bar, since the
+# look-ahead it replaces came from one sample (Hanabi's blind plays; GOPS unchanged)
+LUCK = 0.5
 
 
 def _close(ranked: list, nodes: list, prior: dict) -> list:

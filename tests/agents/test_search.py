@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 import rulesdsl
 from rulesdsl.agents import LEVELS, make_agent
@@ -283,3 +282,27 @@ def test_the_look_aheads_choice_stands_unless_the_pairs_show_better():
     assert _beats_default(close, better)[0].label == "mercenary 5"
     worse = [[0.8, 0.6, 0.9, 0.7] * 10, [0.7, 0.5, 0.8, 0.6] * 10]
     assert _beats_default(close, worse)[0].label == "pass"
+
+
+def test_a_lucky_look_ahead_does_not_stay_the_default():
+    """The look-ahead that orders the close actions comes from one sample: a card told
+    yellow, played blind while yellow stands at 0, fits in some samples. On the pairs'
+    own samples it falls short of the search's favourite (a discard), which then is the
+    default; with no other favourite, the blind play would have stood."""
+    from rulesdsl.agents.playout import MoveAverages
+    from rulesdsl.engine.determinize import Knowledge
+    st = rulesdsl.load(str(ROOT / "examples" / "hanabi.rules")).new_game(players=2, seed=1002)
+    for label in ("tell P2 white", "discard 1", "tell P2 3", "discard 1", "tell P2 yellow"):
+        st.apply(label)
+    assert st.zone("hand", 1)[3] == "yellow 4"  # told yellow; yellow 1 would fit
+    by_label = {a.label: a for a in st.legal_actions()}
+    close = [by_label["play 4"], by_label["discard 1"]]
+
+    def default(searched, seed):
+        agent = ISMCTSAgent(seed=seed, iterations=16, seconds=None)
+        policy = MoveAverages(agent.rng, agent.epsilon)
+        return agent._verify(list(close), searched, Knowledge(st, 1), Judge(st), policy, 1,
+                             None)[0].label
+
+    assert all(default(1, seed) == "discard 1" for seed in range(5))
+    assert any(default(0, seed) == "play 4" for seed in range(5))
