@@ -13,6 +13,7 @@ import pytest
 from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.python import HELPERS, ExitIf, PythonBackEnd, text, unparse
+from rulesdsl.engine.ir.python_options import OptionsBackEnd
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
 from test_generated import load
@@ -308,3 +309,115 @@ def test_the_end_of_a_game_is_one_operation_for_both_back_ends(tmp_path, monkeyp
         st = load(tmp_path, f"phase main {{\n  {body}\n}}\n", engine, monkeypatch).new_game(
             seed=1)
         assert (st.over, st.winners) == (True, expected), engine
+
+
+class NamespaceHost(Host):
+    """A Host that keeps what it names: the namespace generated code runs in."""
+
+    def __init__(self):
+        super().__init__()
+        self.ns: dict = {**HELPERS}
+
+    def named(self, obj, stem: str) -> str:
+        name = super().named(obj, stem)
+        self.ns[name] = obj
+        return name
+
+
+def labeller(t, v, st=None):
+    """As a program's labeller writes seats and numbers."""
+    return "none" if v is None else f"P{v + 1}" if t == "player" else str(v)
+
+
+def options_on_each_back_end(op: nodes.Ask, L: list, st=None) -> list:
+    """The options of decision `op` over the locals L, as the interpreter's closure and as
+    the Python back end's function give them (or the error's code)."""
+    host = NamespaceHost()
+    tree = OptionsBackEnd(PythonBackEnd(host)).function(op)
+    exec(compile(tree, "<options>", "exec"), host.ns)
+    out = []
+    for options in (ClosureHost().interpreter.options(op), host.ns["options"]):
+        try:
+            out.append(options(st, list(L)))
+        except RulesError as e:
+            out.append(e.code)
+    return out
+
+
+def shown(t: str, slot: int, names=None) -> nodes.Shown:
+    return nodes.Shown("text", t, nodes.Local(t, slot, "x"), names, labeller)
+
+
+def decision(*choices, optional=False, openly=False) -> nodes.Ask:
+    return nodes.Ask(SPAN, nodes.Const("player", 0), choices, optional, openly, None, [])
+
+
+NUMBERS = nodes.Table("list of int", [3, 1, 3, 2], "numbers")
+
+
+@pytest.mark.parametrize("op, expected", [
+    # named options; one whose condition fails is left out; a repeated label numbered
+    (decision(nodes.Choice("named", 1, nodes.Const("text", "pass")),
+              nodes.Choice("named", 2, nodes.Const("text", "bid"), nodes.Const("bool", False)),
+              nodes.Choice("named", 3, nodes.Const("text", "pass"))),
+     [("pass", 0, None), ("pass (3)", 2, None)]),
+    # a binder labelled by its value: its own repeat dropped, another's numbered
+    (decision(nodes.Choice("binder", 1, slots=(0,), items=(NUMBERS,),
+                           shown=(shown("int", 0),)),
+              nodes.Choice("binder", 2, slots=(0,), items=(nodes.Table("list of int", [2],
+                                                                      "two"),),
+                           shown=(shown("int", 0),)), optional=True),
+     [("3", 0, 3), ("1", 0, 1), ("2", 0, 2), ("2 (2)", 1, 2), ("decline", -1, None)]),
+    # a range of numbers first: prebuilt by the Python back end, filtered by `where`
+    (decision(nodes.Choice("binder", 1, where=nodes.Compare(
+        "bool", ">", nodes.Local("int", 0, "k"), nodes.Const("int", 1), SPAN), slots=(0,),
+        items=(nodes.Table("list of int", [1, 2, 3], "one_to_three"),),
+        shown=(shown("int", 0),), numbers=True),
+              nodes.Choice("named", 2, nodes.Const("text", "3"))),
+     [("2", 0, 2), ("3", 0, 3), ("3 (2)", 1, None)]),
+    # pairs, each list read once the names before it are bound, labelled by both (a label
+    # twice: one action)
+    (decision(nodes.Choice("tuple", 1, slots=(0, 1), items=(
+        nodes.Table("list of int", [1, 2], "a"), nodes.ListOf("list of int", (
+            nodes.Local("int", 0, "a"), nodes.Const("int", 7)))),
+        shown=(shown("int", 0), shown("Colour", 1, ["red", "blue", "green"] * 3)))),
+     [("1 blue", 0, (1, 1)), ("2 green", 0, (2, 2)), ("2 blue", 0, (2, 7))]),
+    # a label the rules compute from the value; none in a comparison fails alike
+    (decision(nodes.Choice("binder", 1, label=shown("player", 0), slots=(0,),
+                           items=(nodes.Table("list of player", [1, 0], "players"),))),
+     [("P2", 0, 1), ("P1", 0, 0)]),
+    (decision(nodes.Choice("binder", 1, where=nodes.Compare(
+        "bool", "<", nodes.Local("int", 0, "k"), nodes.Const("int", None), SPAN), slots=(0,),
+        items=(NUMBERS,), shown=(shown("int", 0),))), "R013"),
+    # nothing offered: declined only where the decision is open
+    (decision(nodes.Choice("named", 1, nodes.Const("text", "go"), nodes.Const("bool", False)),
+              optional=True), []),
+    (decision(nodes.Choice("named", 1, nodes.Const("text", "go"), nodes.Const("bool", False)),
+              optional=True, openly=True), [("decline", -1, None)]),
+])
+def test_a_decisions_options_are_one_node_for_both_back_ends(op, expected):
+    """A decision's options (nodes.Ask): the interpreter's function and the Python back
+    end's give the same options in the same order, or the same error."""
+    got = options_on_each_back_end(op, [None, None])
+    assert got == [expected, expected]
+
+
+@pytest.mark.parametrize("body, expected", [
+    ('ask seat(0) {\n    "1" { set n = 1 }\n    k in 1..3 where k != 2 { set n = k * 10 }\n  }',
+     ["1", "1 (2)", "3"]),
+    ('ask seat(0) {\n    "take {c}" for c in stock { move c to table }\n  }',
+     ["take card 1", "take card 2", "take card 3"]),
+    ('ask seat(0) {\n    (a, b) in 1..2, [a, a + 1] where a != b { set n = a }\n  }',
+     ["1 2", "2 3"]),
+    ('ask seat(0) {\n    c in stock where c.value < top(table).value { set n = 1 }\n  }',
+     ("R013", 11)),
+])
+def test_a_decision_offers_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
+    for engine in ENGINES:
+        game = load(tmp_path, f"phase main {{\n  {body}\n  win seat(0)\n}}\n", engine,
+                    monkeypatch)
+        try:
+            got = [a.label for a in game.new_game(seed=1).legal_actions()]
+        except RulesError as e:
+            got = e.code, e.span.line
+        assert got == expected, engine

@@ -12,6 +12,7 @@ from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
+from rulesdsl.engine.runtime.options import by_position, unique_label
 
 Closure = Callable[[Any, Any], Any]
 
@@ -291,6 +292,97 @@ class Interpreter:
     def c_End(self, node: n.End) -> Closure:
         pile, i = self.part(node.pile), node.index
         return lambda st, L: (lambda s: s[i] if s else None)(pile(st, L))
+
+    def c_Shown(self, node: n.Shown) -> Closure:
+        f, of, label, names = self.part(node.value), node.of, node.labeller, node.names
+        if names is None:
+            return lambda st, L: label(of, f(st, L), st)
+        return lambda st, L: (lambda v: "none" if v is None else names[v])(f(st, L))
+
+    # ------------------------------------------------------------------ decisions
+    def options(self, op: n.Ask) -> Callable[[Any, Any], list]:
+        """The options of a decision as a function `(st, L) -> [(label, alt, value)]`."""
+        who = self.part(op.who)
+        alternatives = [self.alternative(ai, ch, who) for ai, ch in enumerate(op.choices)]
+        optional, openly = op.optional, op.openly
+
+        def options(st, L):
+            out: list = []
+            seen: dict = {}
+            for alternative in alternatives:
+                alternative(st, L, seen, out)
+            if optional and (out or openly):
+                out.append(("decline", -1, None))
+            return out
+        return options
+
+    def alternative(self, ai: int, ch: n.Choice, who: Closure) -> Callable:
+        """One alternative's options, appended to `out` (`seen`: label -> the alternative
+        that made it, -1 for a named option)."""
+        label = self.part(ch.label) if ch.label is not None else None
+        cond = self.part(ch.where) if ch.where is not None else None
+        if ch.kind == "named":
+            def named(st, L, seen, out):
+                if cond is None or cond(st, L):
+                    lab = label(st, L)
+                    if lab in seen:
+                        lab = unique_label(f"{lab} ({ai + 1})", seen)
+                    seen[lab] = -1  # not an alternative's number: True == 1 in Python
+                    out.append((lab, ai, None))
+            return named
+        if ch.kind == "tuple":
+            return self.tuple_alternative(ai, ch, label, cond)
+        slot, src = ch.slots[0], self.part(ch.items[0])
+        shown = label if label is not None else self.closure(ch.shown[0])
+        placed = ch.by_value and ch.shown[0].of == "card"  # alike cards: told by place
+
+        def binder(st, L, seen, out):
+            mine = []
+            for x in list(src(st, L)):
+                L[slot] = x
+                if cond is not None and not cond(st, L):
+                    continue
+                mine.append((shown(st, L), x))
+            if placed and len(mine) > 1:
+                mine = by_position(st, mine, who(st, L))
+            for lab, x in mine:
+                prev = seen.get(lab)
+                if prev is not None:
+                    if prev == ai:
+                        continue  # two copies of the same card are one action
+                    lab = unique_label(f"{lab} ({ai + 1})", seen)
+                seen[lab] = ai
+                out.append((lab, ai, x))
+        return binder
+
+    def tuple_alternative(self, ai: int, ch: n.Choice, label, cond) -> Callable:
+        """`(a, b, ...) in A, B, ...`: the combinations walked one element at a time, each
+        collection read when the elements before it are bound (so it may depend on them),
+        no product ever built: a large product with a narrow `where` costs only what it
+        yields."""
+        slots, depth = ch.slots, len(ch.slots)
+        srcs = [self.part(items) for items in ch.items]
+        shown = [self.closure(s) for s in ch.shown]
+
+        def walk(st, L, seen, out, k=0):
+            if k == depth:
+                if cond is not None and not cond(st, L):
+                    return
+                lab = label(st, L) if label is not None else \
+                    " ".join(f(st, L) for f in shown)
+                prev = seen.get(lab)
+                if prev is not None:
+                    if prev == ai:
+                        return  # the same label twice: one action
+                    lab = f"{lab} ({ai + 1})"
+                seen[lab] = ai
+                out.append((lab, ai, tuple(L[s] for s in slots)))
+                return
+            slot = slots[k]
+            for x in list(srcs[k](st, L)):
+                L[slot] = x
+                walk(st, L, seen, out, k + 1)
+        return walk
 
     # ------------------------------------------------------------------ operations
     def operation(self, op: n.Operation) -> Callable[[Any, Any], None]:

@@ -307,6 +307,17 @@ class End(Node):
     pile: Pile
 
 
+@attrs.frozen(eq=False)
+class Shown(Sure):
+    """How a value of type `of` reads in a text or an option ("none" for none): `names`
+    its words by value where they are fixed (a card's label, an enum's value names), else
+    None (`labeller` says, with the state: a piece reads as it is now)."""
+    of: str
+    value: Node
+    names: Optional[list]
+    labeller: Any
+
+
 # ---------------------------------------------------------------- not lowered yet
 @attrs.frozen(eq=False)
 class Opaque(Node):
@@ -508,3 +519,58 @@ def makes_a_new_list(node: Node) -> bool:
     """Whether `node`'s value is a list made for it, shared with nothing (no copy needed
     to keep it as it is)."""
     return isinstance(node, (ListOf, Range, Join, Others))
+
+
+# ---------------------------------------------------------------- decisions
+@attrs.frozen(eq=False)
+class Choice:
+    """One alternative of a decision: `kind` "named" (an option of its own, offered where
+    `where` holds), "binder" (each element of `items[0]` that meets `where`, bound to
+    `slots[0]`) or "tuple" (each combination of `items`, one per slot, each read once the
+    slots before it are bound). `label`: its text (None: each value as `shown` reads it,
+    one Shown per slot). The body starts at instruction `body`.
+
+    What the compiler worked out for the Python back end: `table`, the labels by value
+    (a card's label or an enum's name read, not written; `ids`: the values are the
+    table's indexes, never none); `numbers`, a range of numbers (no two alike);
+    `from_zone`, the cards of one zone."""
+    kind: str
+    body: int
+    label: Optional[Node] = None
+    where: Optional[Node] = None
+    slots: tuple = ()
+    items: tuple = ()
+    shown: tuple = ()
+    table: Optional[list] = None
+    ids: bool = False
+    numbers: bool = False
+    from_zone: bool = False
+
+    @property
+    def by_value(self) -> bool:
+        """Labelled by its value (a card reads as its label): alike cards may need their
+        places to be told apart."""
+        return self.kind == "binder" and self.label is None
+
+
+@attrs.frozen(eq=False)
+class Ask(Operation):
+    """The options of a decision for `who`: (label, alternative, value) for each choice in
+    order, a label an earlier option has made told apart by the alternative's number
+    (an alternative's own repeat dropped: two cards that read alike are one action);
+    alike cards told apart by their places where the chooser sees their ordered zones;
+    `optional`: "decline" last where any option is offered, or always (`openly`).
+    `card_labels`: the cards' labels where they are fixed (None: pieces, whose labels
+    change); `unordered`: per zone, does it keep its cards sorted."""
+    who: Node
+    choices: tuple
+    optional: bool
+    openly: bool
+    card_labels: Optional[list]
+    unordered: list
+
+    @property
+    def alike(self) -> bool:
+        """May two cards read alike?"""
+        labels = self.card_labels
+        return labels is None or len(set(labels)) < len(labels)

@@ -23,6 +23,8 @@ from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import move_card, moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
+from rulesdsl.engine.runtime.options import (alike_in_zone, by_position, first_of_each_label,
+                                             number_option, unique_label)
 
 # the helpers generated code calls, by the names it calls them
 HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
@@ -32,7 +34,10 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
            "_range_list": range_list,
            "_turns_from_none": errors.turns_from_none, "moves_cost": moves_cost,
-           "_move_card": move_card, "_reveal_pieces": reveal_pieces}
+           "_move_card": move_card, "_reveal_pieces": reveal_pieces,
+           "_unique_label": unique_label, "_by_position": by_position,
+           "_alike_in_zone": alike_in_zone, "_first_of_each_label": first_of_each_label,
+           "_number_option": number_option}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
 
@@ -424,6 +429,30 @@ class PythonBackEnd:
         return if_else(walrus(s, self.emit(node.pile, depth)),
                        index(name(s), const(node.index)), const(None))
 
+    def p_Shown(self, node: n.Shown, depth: int) -> py.expr:
+        if not _own_words(node):
+            return self.shown(node, self.emit(node.value, depth))
+        again, first = self.operand(node.value, depth, node.of, twice=True)
+        words = self.shown(node, again)
+        assert isinstance(words, py.IfExp)
+        words.test = is_none(first)  # the value computed into its temporary first
+        return words
+
+    def shown(self, node: n.Shown, x: py.expr) -> py.expr:
+        """How the value `x` (read as often as needed) reads, as Shown says: its word from
+        the node's table, a seat's name, a number's digits, else the labeller's."""
+        if node.names is not None:
+            stem = "CARD_LABELS" if node.of == "card" else f"NAMES_{node.of}"
+            words: py.expr = index(name(self.host.named(node.names, stem)), x)
+        elif node.of == "player":  # as runtime.seats.seat_label writes it
+            words = py.BinOp(const("P"), py.Add(), call("str", py.BinOp(x, py.Add(),
+                                                                         const(1))))
+        elif node.of == "int":
+            words = call("str", x)
+        else:
+            return call(self.host.named(node.labeller, "LABEL"), const(node.of), x, name("st"))
+        return if_else(is_none(x), const("none"), words)
+
     # ------------------------------------------------------------------ operations
     def statements(self, op: n.Operation) -> list:
         """An operation as Python statements over `st`, `fr` and its locals `L`."""
@@ -678,6 +707,11 @@ class PythonBackEnd:
 
     def s_Swap(self, op: n.Swap) -> list:
         return [py.Expr(method(name("st"), "swap", self.emit(op.a, 0), self.emit(op.b, 0)))]
+
+
+def _own_words(node: n.Shown) -> bool:
+    """Does the Python back end write the words itself (not the labeller)?"""
+    return node.names is not None or node.of in ("player", "int")
 
 
 def method(obj: py.expr, attr: str, *args: py.expr) -> py.Call:
