@@ -16,7 +16,7 @@ from rulesdsl.engine.ir.python import HELPERS, ExitIf, PythonBackEnd, text, unpa
 from rulesdsl.engine.ir.python_options import OptionsBackEnd
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
-from test_generated import load
+from test_generated import load, load_text
 
 ENGINES = ("closures", "generated")
 
@@ -421,3 +421,94 @@ def test_a_decision_offers_alike_on_both_back_ends(tmp_path, monkeypatch, body, 
         except RulesError as e:
             got = e.code, e.span.line
         assert got == expected, engine
+
+
+PLAYS = '''game "Plays"
+players 2
+kind card {
+  value: int
+  label "card {value}"
+  on play by p {
+    set n += 1
+    respond
+    set n += 100
+  }
+}
+kind quiet { label "quiet"  on play by p { set n += 1000 } }
+deck stock { card(1..2)  quiet }
+zone stock hidden
+zone table public
+zone hand per player private unordered
+var n: int = 1
+response odd to x played by p {
+  if n % 2 == 1 {
+    set n += 1
+    cancel
+  }
+}
+flow main
+phase main {
+  BODY
+  set n += size(table) * 10000 + size(hand[seat(1)]) * 100000
+  win seat(0)
+}
+'''
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a response cancels the quiet card before its effect; the other's effect responds
+    # itself, and is stopped there
+    ("play [c in stock where c is quiet][0] by seat(0) to table\n"
+     "  play [c in stock where c is card][0] by seat(0) to table", 20004),
+    # n even: the quiet card's effect runs (into a hand kept sorted), the other's is
+    # cancelled where it responds
+    ("set n = 0\n  play [c in stock where c is quiet][0] by seat(1) to hand[seat(1)]\n"
+     "  play [c in stock where c is card][0] by seat(1) to table", 111002),
+    ("play top(table) by seat(0) to table", ("R012", 26)),
+])
+def test_a_play_runs_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
+    """`play` and `respond` are operations of engine/ir (Play, CallResponse, Cancelled,
+    StopIfCancelled, CallEffect): the closures and the generated statements play the same
+    cards, call the same responses and effects, and log the same."""
+    logs = []
+    for engine in ENGINES:
+        game = load_text(tmp_path, PLAYS.replace("BODY", body), engine, monkeypatch)
+        try:
+            st = game.new_game(seed=1)
+            got, log = st.var("n"), st.log
+        except RulesError as e:
+            got, log = (e.code, e.span.line), None
+        assert got == expected, engine
+        logs.append(log)
+    assert logs[0] == logs[1]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # one card, the words as everyone reads them (the seat who cannot see the stock sees
+    # the card land on the table); none moves nothing
+    ('move top(stock) to table as "{seat(1)} plays {top(stock)}"\n'
+     '  move top(hand[seat(0)]) to table as "nothing"', ["P2 plays card 3"] * 2),
+    # a list, its count in the masked words; into a zone kept sorted
+    ('move [c in stock where c.value > 1] to hand[seat(0)] as "{seat(0)} takes {top(stock)}"',
+     ["P1 takes card 3", "P1 takes 2 cards"]),
+    # words that fail fail alike, before the move
+    ('move top(stock) to table as "{top(table).value + 1}"', ("R013", 11)),
+])
+def test_a_move_with_words_runs_alike_on_both_back_ends(tmp_path, monkeypatch, body,
+                                                         expected):
+    """`move ... as "..."` is MoveCards with words: the same log, entry by entry, and the
+    same errors, from both back ends."""
+    logs = []
+    for engine in ENGINES:
+        game = load(tmp_path, f"zone hand per player private unordered\n"
+                    f"phase main {{\n  {body}\n  win seat(0)\n}}\n", engine, monkeypatch)
+        try:
+            st = game.new_game(seed=1)
+            got = [line for line in st.story() + st.story(1) if "plays" in line or
+                   "takes" in line]
+            logs.append((st.story(), st.story(1), st.story(0)))
+        except RulesError as e:
+            got = e.code, e.span.line
+        assert got == expected, engine
+    assert len(set(map(repr, logs))) <= 1
+

@@ -162,7 +162,7 @@ class Decisions:
                 alt, node = self.binder_alt(ch, body_pc)
             alts.append(alt)
             made.append(node)
-            chosen = self.cards_chosen(ch, who)
+            chosen = self.cards_chosen(ch, who_node)
             self.named_cards.extend(chosen)
             self.block(ch.body)
             del self.named_cards[len(self.named_cards) - len(chosen):]

@@ -14,6 +14,7 @@ from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.lang.secrets import tells_card
 from rulesdsl.engine.together import bind_tuple
 from rulesdsl.engine.runtime.seats import seat_label
+from rulesdsl.engine.runtime.cards import MASK
 
 
 try:  # True where the engine is built by Cython (RULESDSL_ENGINE=native): this module
@@ -80,7 +81,7 @@ class VarLayout:
     sizes: list
     type: str
     visibility: str
-    default: Callable = None
+    default: Optional[Callable] = None
 
 
 @attrs.define
@@ -124,7 +125,7 @@ class Program:
     layouts: dict = attrs.Factory(dict)  # laid-out board name -> rows of cell names or None
     step_limit: int = 1_000_000
     depth_limit: int = 200
-    labeller: Callable = None
+    labeller: Optional[Callable] = None  # set as the cards are laid out (layout.py)
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
     present: Any = None  # the model's Presentation: about, titles, texts, internal
     shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
@@ -135,6 +136,7 @@ class Program:
     sequences: bool = False  # does any procedure hold a `sequence` (decisions narrowed)
 
     def label(self, t: str, v) -> str:
+        assert self.labeller is not None
         return self.labeller(t, v)
 
 
@@ -227,16 +229,14 @@ def _holds_respond(node) -> bool:
     if isinstance(node, (ast.Block, ast.If, ast.Ask, ast.AskEach, ast.NamedChoice,
                          ast.BinderChoice, ast.Repeat, ast.While, ast.For, ast.Turns,
                          ast.AskTogether, ast.TupleChoice)):
-        return any(_holds_respond(getattr(node, f.name)) for f in attrs.fields(type(node))
+        return any(_holds_respond(getattr(node, f.name))
+                   for f in attrs.fields(type(node))  # type: ignore[arg-type]  # (@node)
                    if f.name != "span")
     return False
-
-
-MASK = "\x00card\x00"  # stands for the moved cards in words a seat may not read
 
 
 def mask_cards(text: ast.Text, types: dict) -> ast.Text:
     """The words with every hole that tells a card replaced by MASK; holes naming
     players, numbers of the game stay."""
-    return attrs.evolve(text, parts=tuple(
+    return attrs.evolve(text, parts=tuple(  # type: ignore[misc]  # (@node: attrs)
         MASK if not isinstance(p, str) and tells_card(p, types) else p for p in text.parts))

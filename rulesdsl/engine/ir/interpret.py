@@ -10,7 +10,7 @@ from typing import Any, Callable, Protocol
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.cards import moves_cost
+from rulesdsl.engine.runtime.cards import MASK, moves_cost, told
 from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
 from rulesdsl.engine.runtime.options import by_position, unique_label
 
@@ -534,6 +534,9 @@ class Interpreter:
             budget.move(moves_cost(st, cards), span)
             st.move_cards(cards, to(st, L), bottom)
 
+        if op.words is not None:
+            return self.move_with_words(op, what, to)
+
         def move_openly(st, fr):
             L = fr[2]
             cards = what(st, L)
@@ -543,6 +546,17 @@ class Interpreter:
             if rest:
                 st.reveal(rest)
         return move_openly if op.openly else move
+
+    def move_with_words(self, op: n.MoveCards, what: Closure, to: Closure) -> Callable:
+        assert op.words is not None and op.masked is not None
+        full, masked, bottom = self.part(op.words), self.part(op.masked), op.bottom
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            words = (full(st, L), masked(st, L).replace(MASK, told(len(cards))))
+            st.move_cards(cards, to(st, L), bottom, words=words)
+        return move
 
     def o_Shuffle(self, op: n.Shuffle) -> Callable[[Any, Any], None]:
         z, budget, span = self.part(op.zone), self.host.b, op.span
@@ -571,6 +585,79 @@ class Interpreter:
         a, b = self.part(op.a), self.part(op.b)
         return lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2]))
 
+    # ------------------------------------------------------------------ playing a card
+    def o_Play(self, op: n.Play) -> Callable[[Any, Any], None]:
+        card, by, to = self.part(op.card), self.part(op.by), self.part(op.to)
+        cs, ps, cancelled, span = op.card_slot, op.by_slot, op.cancelled, op.span
+
+        def begin(st, fr):
+            L = fr[2]
+            c, p = card(st, L), by(st, L)
+            if c is None or p is None:
+                errors.no_play(span)
+            L[cs], L[ps], L[cancelled] = c, p, False
+            st._events.append(("play", p, c))
+            st.move_cards([c], to(st, L), False, log=False)
+        return begin
+
+    def o_CallResponse(self, op: n.CallResponse) -> Callable[[Any, Any], None]:
+        rid, cs, ps, cancelled = op.proc, op.card_slot, op.by_slot, op.cancelled
+        if cancelled is None:
+            def respond_in_effect(st, fr):
+                st.call(rid, [fr[2][cs], fr[2][ps]], False)
+            return respond_in_effect
+        defers, kind_of = op.defers, op.kind_of
+        assert defers is not None and kind_of is not None
+
+        def respond(st, fr):
+            L = fr[2]
+            if not L[cancelled] and not defers[kind_of[L[cs]]]:
+                st.call(rid, [L[cs], L[ps]], False)
+        return respond
+
+    def o_Cancelled(self, op: n.Cancelled) -> Callable[[Any, Any], None]:
+        cs, cancelled = op.card_slot, op.cancelled
+
+        def after(st, fr):
+            if st.cancelled:
+                fr[2][cancelled] = True
+                st.cancelled = False
+                st._events.append(("cancelled", fr[2][cs]))
+        return after
+
+    def o_StopIfCancelled(self, op: n.StopIfCancelled) -> Callable[[Any, Any], None]:
+        cs = op.card_slot
+
+        def after(st, fr):
+            if st.cancelled:
+                st.cancelled = False
+                st._events.append(("cancelled", fr[2][cs]))
+                st.return_from(fr)  # a cancelled card's effect stops here
+        return after
+
+    def o_CallEffect(self, op: n.CallEffect) -> Callable[[Any, Any], None]:
+        cs, ps, cancelled, on_play, kind_of = op.card_slot, op.by_slot, op.cancelled, \
+            op.on_play, op.kind_of
+
+        def effect(st, fr):
+            L = fr[2]
+            if L[cancelled]:
+                return
+            pid = on_play[kind_of[L[cs]]]
+            if pid is not None:
+                st.call(pid, [L[cs], L[ps]], True)
+        return effect
+
+    def o_NameChosen(self, op: n.NameChosen) -> Callable[[Any, Any], None]:
+        chosen = [(self.part(who), slot) for who, slot in op.chosen]
+
+        def name_chosen(st, fr):
+            L = fr[2]
+            for who, slot in chosen:
+                c = L[slot]
+                if c is not None:
+                    st._events.append(("named", who(st, L), c, st.loc[c]))
+        return name_chosen
 
 def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))

@@ -482,7 +482,14 @@ class MoveCards(Operation):
     cards sorted), "pile" (a zone's cards onto one that keeps them in order), "all"
     (every card of the game: State.move_all_cards), or "general" (State.move_cards).
     `openly`: then every seat is shown the cards where they now lie (a piece by its label
-    of the moment), into a hidden place too."""
+    of the moment), into a hidden place too. `words` (`move ... as "..."`): the move's
+    entry in the log carries them, computed once the cards are known (their cost in
+    moves not spent, as ever): as everyone reads them, and `masked`, each hole that
+    tells a card MASK, which reads "a card" or "N cards" (runtime/cards.py `told`).
+    `later`: the Python back end's form
+    of the same words, where the compiler found they cannot fail: their values taken
+    now, the texts written when the log is read (journal.Later; it may read the cards
+    moved as `_c`)."""
     what: Node
     one: bool
     to: Node
@@ -490,6 +497,9 @@ class MoveCards(Operation):
     shape: str = "general"
     unordered: bool = False
     openly: bool = False
+    words: Optional[Node] = None
+    masked: Optional[Node] = None
+    later: Optional[Node] = None
 
 
 @attrs.frozen(eq=False)
@@ -513,6 +523,78 @@ class Swap(Operation):
     """`swap A with B`: State.swap (none fails with R012)."""
     a: Node
     b: Node
+
+
+# ---------------------------------------------------------------- playing a card
+@attrs.frozen(eq=False)
+class Play(Operation):
+    """`play CARD by PLAYER to ZONE` as it starts: the card and its player (either none
+    fails with R012) into slots `card` and `by`, slot `cancelled` false, the play in the
+    log, and the card onto zone `to` without a move entry of its own. `shape` as
+    MoveCards's: "card" (the compiler checked the zone: no limit; `unordered`: it keeps
+    its cards sorted) or "general" (State.move_cards)."""
+    card: Node
+    by: Node
+    to: Node
+    card_slot: int
+    by_slot: int
+    cancelled: int
+    shape: str = "general"
+    unordered: bool = False
+
+
+@attrs.frozen(eq=False)
+class CallResponse(Operation):
+    """Response `proc` called with the played card and its player (slots `card_slot`,
+    `by_slot` of the frame). After a `play` (`cancelled`, its slot): only where the card
+    is not cancelled and its kind's `on play` holds no `respond` (`defers`, by kind id;
+    `kind_of`, by card). In a card's effect (`cancelled` None: `respond`): always."""
+    proc: int
+    card_slot: int
+    by_slot: int
+    depth_limit: int
+    cancelled: Optional[int] = None
+    defers: Optional[list] = None
+    kind_of: Optional[list] = None
+    leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class Cancelled(Operation):
+    """After a response of a `play`: where it cancelled the card (State.cancelled), that
+    noted in slot `cancelled` and the log, the state's flag cleared."""
+    card_slot: int
+    cancelled: int
+
+
+@attrs.frozen(eq=False)
+class StopIfCancelled(Operation):
+    """After a response inside a card's effect (`respond`): where it cancelled the card,
+    that in the log, the flag cleared, and the effect stops (its frame goes)."""
+    card_slot: int
+    leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class CallEffect(Operation):
+    """The played card's `on play` (the procedure `on_play` gives its kind, `kind_of` the
+    card's kind; none: no effect) called as a card effect with the card and its player,
+    unless slot `cancelled` says the card was cancelled."""
+    card_slot: int
+    by_slot: int
+    cancelled: int
+    on_play: list
+    kind_of: list
+    depth_limit: int
+    leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class NameChosen(Operation):
+    """Before a `respond`: each card its decision's options chose (`chosen`: (who chose,
+    the slot), the card none: nothing) named in the log, where it lies, for the table to
+    see as its place lets each seat."""
+    chosen: tuple
 
 
 def makes_a_new_list(node: Node) -> bool:

@@ -21,7 +21,7 @@ import attrs
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.cards import move_card, moves_cost
+from rulesdsl.engine.runtime.cards import MASK, move_card, moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
 from rulesdsl.engine.runtime.options import (alike_in_zone, by_position, first_of_each_label,
                                              number_option, unique_label)
@@ -37,7 +37,7 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_move_card": move_card, "_reveal_pieces": reveal_pieces,
            "_unique_label": unique_label, "_by_position": by_position,
            "_alike_in_zone": alike_in_zone, "_first_of_each_label": first_of_each_label,
-           "_number_option": number_option}
+           "_number_option": number_option, "_no_play": errors.no_play}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
 
@@ -58,8 +58,9 @@ class Host(Protocol):
     def opaque_ast(self, node: n.Opaque, depth: int) -> py.expr:
         """A checked expression not lowered yet (an Opaque node), as Python."""
 
-    def pad(self, proc: int, nargs: int) -> str:
-        """The name of the Nones that make `nargs` arguments phase `proc`'s locals."""
+    def pad(self, proc: Optional[int], nargs: int) -> str:
+        """The name of the Nones that make `nargs` arguments phase `proc`'s locals (`proc`
+        None: a list of those, by procedure)."""
 
     def closure_of(self, node: n.Node) -> Callable:
         """The interpreter's closure of `node`."""
@@ -498,20 +499,9 @@ class PythonBackEnd:
                       [py.Expr(py.Call(state("return_from"), [name("fr")], []))])]
 
     def s_CallPhase(self, op: n.CallPhase) -> list:
-        """Machine.call inline: the frame with its locals padded to the phase's slots (too
-        deep: Machine.call says so)."""
-        def values() -> py.List:
-            return py.List([copy.deepcopy(v) for v in args], py.Load())
         args = [self.emit(a, 0) for a in op.args]
-        frames = name("_F")
-        pad = name(self.host.pad(op.proc, len(op.args)))
-        frame = py.List([const(op.proc), const(0), py.BinOp(values(), py.Add(), pad), const(0)],
-                        py.Load())
-        return [py.Assign([py.Name("_F", py.Store())], state("frames")),
-                py.If(py.Compare(call("len", frames), [py.GtE()], [const(op.depth_limit)]),
-                      [py.Expr(py.Call(state("call"), [const(op.proc), values(), const(False)],
-                                       []))], []),
-                py.Expr(py.Call(py.Attribute(frames, "append", py.Load()), [frame], []))]
+        return pushed(const(op.proc), args, False, name(self.host.pad(op.proc, len(args))),
+                      op.depth_limit)
 
     def s_Log(self, op: n.Log) -> list:
         entry = py.Tuple([const("text"), self.emit(op.text, 0)], py.Load())
@@ -632,31 +622,56 @@ class PythonBackEnd:
             py.FloorDiv(), const(1000)))
         cost = if_else(compare(call("len", c), "==", const(1)), one,
                        call("moves_cost", name("st"), c))
-        return [assign(c, self.cards(op)), *self.moves_spent(cost, op.span),
-                py.Expr(method(name("st"), "move_cards", c, self.emit(op.to, 0),
-                               const(op.bottom)))]
+        moved = method(name("st"), "move_cards", c, self.emit(op.to, 0), const(op.bottom))
+        return [assign(c, self.cards(op)), *self.words(op, call("len", c)),
+                *self.spent(op, cost), py.Expr(with_words(moved, op))]
+
+    def spent(self, op: n.MoveCards, cost: py.expr) -> list:
+        """A move's cost taken from the moves (not a move with words': as ever)."""
+        return self.moves_spent(cost, op.span) if op.words is None else []
+
+    def words(self, op: n.MoveCards, count: py.expr) -> list:
+        """`_w = ...`, the words of a worded move (of `count` cards), as State.move_cards
+        takes them; nothing for a move without words."""
+        if op.words is None:
+            return []
+        if op.later is not None:  # written when the log is read
+            return [assign(name("_w"), py.Tuple([self.emit(op.later, 0)], py.Load()))]
+        assert op.masked is not None
+        if isinstance(count, py.Constant):
+            told: py.expr = const("a card")
+        else:  # runtime/cards.py's told, inline
+            told = if_else(compare(count, "==", const(1)), const("a card"),
+                           py.BinOp(call("str", copy.deepcopy(count)), py.Add(),
+                                    const(" cards")))
+        masked = method(self.emit(op.masked, 0), "replace", const(MASK), told)
+        return [assign(name("_w"), py.Tuple([self.emit(op.words, 0), masked], py.Load()))]
 
     def move_card(self, op: n.MoveCards) -> list:
         """One card as State.move_cards moves it (runtime/cards.py's move_card, the log
         entry here); State.move_cards itself while a card effect runs."""
         c, zone_left = name("_c"), name("_f")
-        out: list = [assign(c, self.emit(op.what, 0))]
+        out: list = [assign(c, self.emit(op.what, 0)), *self.words(op, const(1))]
         cost = py.BinOp(const(1), py.Add(), py.BinOp(
             call("len", index(state("zones"), index(state("loc"), c))), py.FloorDiv(),
             const(1000)))
-        spend = self.moves_spent(cost, op.span)
-        out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none else spend
+        spend = self.spent(op, cost)
+        out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none and spend \
+            else spend
         dest = self.emit(op.to, 0)
         if not isinstance(op.to, n.Const):  # a family's zone: found after the card and its cost
             out.append(assign(name("_d"), dest))
             dest = name("_d")
-        entry = py.Tuple([const("move"), py.Tuple([c], py.Load()), zone_left, dest], py.Load())
+        entry: py.expr = py.Tuple([const("move"), py.Tuple([c], py.Load()), zone_left, dest],
+                                  py.Load())
+        if op.words is not None:
+            entry = py.BinOp(entry, py.Add(), name("_w"))
         moved = [assign(zone_left, call("_move_card", state("zones"), state("loc"), c, dest,
                                         const(op.unordered))),
                  py.If(compare(zone_left, "!=", dest),
                        [py.Expr(method(state("_events"), "append", entry))], [])]
-        in_effect = py.If(state("effect_depth"), [py.Expr(method(
-            name("st"), "move_cards", py.List([c], py.Load()), dest, const(False)))], moved)
+        in_effect = py.If(state("effect_depth"), [py.Expr(with_words(method(
+            name("st"), "move_cards", py.List([c], py.Load()), dest, const(False)), op))], moved)
         if not op.what.may_be_none:
             return out + [in_effect]
         return out + [py.If(is_none(c), [py.Pass()], [in_effect])]
@@ -707,6 +722,109 @@ class PythonBackEnd:
 
     def s_Swap(self, op: n.Swap) -> list:
         return [py.Expr(method(name("st"), "swap", self.emit(op.a, 0), self.emit(op.b, 0)))]
+
+    # ------------------------------------------------------------------ playing a card
+    def s_Play(self, op: n.Play) -> list:
+        """The card and its player checked and kept, the play logged, the card moved
+        without an entry of its own (as `move_card` does where the shape allows)."""
+        c, p, L = name("_c"), name("_p"), name("L")
+        slots = py.Tuple([py.Subscript(L, const(k), py.Store())
+                          for k in (op.card_slot, op.by_slot, op.cancelled)], py.Store())
+        out = [assign(c, self.emit(op.card, 0)), assign(p, self.emit(op.by, 0)),
+               py.If(either(is_none(c), is_none(p)),
+                     [py.Expr(call("_no_play", self.place(op.span)))], []),
+               py.Assign([slots], py.Tuple([c, p, const(False)], py.Load())),
+               py.Expr(method(state("_events"), "append",
+                              py.Tuple([const("play"), p, c], py.Load())))]
+        dest = self.emit(op.to, 0)
+        if op.shape != "card":
+            return out + [py.Expr(unlogged(dest))]
+        d = name("_d")
+        moved = assign(name("_f"), call("_move_card", state("zones"), state("loc"), c, d,
+                                        const(op.unordered)))
+        return out + [assign(d, dest),
+                      py.If(state("effect_depth"), [py.Expr(unlogged(d))], [moved])]
+
+    def played(self, op: Any) -> list:
+        """The played card and its player, as a call's arguments."""
+        return [frame_local(op.card_slot), frame_local(op.by_slot)]
+
+    def s_CallResponse(self, op: n.CallResponse) -> list:
+        call_it = pushed(const(op.proc), self.played(op), False,
+                         name(self.host.pad(op.proc, 2)), op.depth_limit)
+        if op.cancelled is None:
+            return call_it
+        kind = index(name(self.host.named(op.kind_of, "KIND_OF")), frame_local(op.card_slot))
+        defers = index(name(self.host.named(op.defers, "RESPONDS_IN_EFFECT")), kind)
+        return [py.If(both(py.UnaryOp(py.Not(), frame_local(op.cancelled)),
+                           py.UnaryOp(py.Not(), defers)), call_it, [])]
+
+    def cancelled(self, op: Any, then: list) -> list:
+        """Where the response cancelled the card: the flag cleared, the log told, `then`."""
+        flag = py.Attribute(name("st"), "cancelled", py.Store())
+        told = py.Expr(method(state("_events"), "append", py.Tuple(
+            [const("cancelled"), frame_local(op.card_slot)], py.Load())))
+        return [py.If(state("cancelled"), then + [py.Assign([flag], const(False)), told], [])]
+
+    def s_Cancelled(self, op: n.Cancelled) -> list:
+        return self.cancelled(op, [assign(frame_local(op.cancelled), const(True))])
+
+    def s_StopIfCancelled(self, op: n.StopIfCancelled) -> list:
+        out = self.cancelled(op, [])
+        out[0].body.append(py.Expr(method(name("st"), "return_from", name("fr"))))
+        return out
+
+    def s_CallEffect(self, op: n.CallEffect) -> list:
+        k = name("_k")
+        kind = index(name(self.host.named(op.kind_of, "KIND_OF")), frame_local(op.card_slot))
+        effect = index(name(self.host.named(op.on_play, "ON_PLAY")), kind)
+        pads = index(name(self.host.pad(None, 2)), k)
+        call_it = pushed(k, self.played(op), True, pads, op.depth_limit)
+        return [py.If(py.UnaryOp(py.Not(), frame_local(op.cancelled)),
+                      [assign(k, effect), py.If(is_none(k, negated=True), call_it, [])], [])]
+
+    def s_NameChosen(self, op: n.NameChosen) -> list:
+        out: list = []
+        c = name("_c")
+        for who, slot in op.chosen:
+            entry = py.Tuple([const("named"), self.emit(who, 0), c,
+                              index(state("loc"), c)], py.Load())
+            out += [assign(c, frame_local(slot)),
+                    py.If(is_none(c, negated=True),
+                          [py.Expr(method(state("_events"), "append", entry))], [])]
+        return out
+
+def pushed(proc: py.expr, args: list, effect: bool, pad: py.expr, depth_limit: int) -> list:
+    """Machine.call inline: the frame of `proc` (a card effect's where `effect`) with its
+    locals, `args` padded to the procedure's slots by `pad` (too deep: Machine.call says
+    so)."""
+    def values() -> py.List:
+        return py.List([copy.deepcopy(v) for v in args], py.Load())
+    frames = name("_F")
+    frame = py.List([proc, const(0), py.BinOp(values(), py.Add(), pad), const(int(effect))],
+                    py.Load())
+    out = [assign(frames, state("frames")),
+           py.If(compare(call("len", frames), ">=", const(depth_limit)),
+                 [py.Expr(method(name("st"), "call", copy.deepcopy(proc), values(),
+                                 const(effect)))], []),
+           py.Expr(method(frames, "append", frame))]
+    if effect:
+        out.append(py.AugAssign(py.Attribute(name("st"), "effect_depth", py.Store()), py.Add(),
+                                const(1)))
+    return out
+
+def with_words(move: py.Call, op: n.MoveCards) -> py.Call:
+    """State.move_cards's call `move`, with the move's words `_w` where it has words."""
+    if op.words is not None:
+        move.keywords.append(py.keyword("words", name("_w")))
+    return move
+
+
+def unlogged(dest: py.expr) -> py.Call:
+    """State.move_cards of card `_c` onto `dest`, with no entry in the log."""
+    return py.Call(py.Attribute(name("st"), "move_cards", py.Load()),
+                   [py.List([name("_c")], py.Load()), dest, const(False)],
+                   [py.keyword("log", const(False))])
 
 
 def _own_words(node: n.Shown) -> bool:
