@@ -635,8 +635,8 @@ class PythonBackEnd:
         takes them; nothing for a move without words."""
         if op.words is None:
             return []
-        if op.later is not None:  # written when the log is read
-            return [assign(name("_w"), py.Tuple([self.emit(op.later, 0)], py.Load()))]
+        if op.later is not None:  # written when the log is read: one value (words_of)
+            return [assign(name("_w"), self.emit(op.later, 0))]
         assert op.masked is not None
         if isinstance(count, py.Constant):
             told: py.expr = const("a card")
@@ -662,9 +662,10 @@ class PythonBackEnd:
         if not isinstance(op.to, n.Const):  # a family's zone: found after the card and its cost
             out.append(assign(name("_d"), dest))
             dest = name("_d")
-        entry: py.expr = py.Tuple([const("move"), py.Tuple([c], py.Load()), zone_left, dest],
-                                  py.Load())
-        if op.words is not None:
+        later = [name("_w")] if op.later is not None else []  # in the entry as one value
+        entry: py.expr = py.Tuple([const("move"), py.Tuple([c], py.Load()), zone_left, dest,
+                                   *later], py.Load())
+        if op.words is not None and not later:
             entry = py.BinOp(entry, py.Add(), name("_w"))
         moved = [assign(zone_left, call("_move_card", state("zones"), state("loc"), c, dest,
                                         const(op.unordered))),
@@ -814,10 +815,16 @@ def pushed(proc: py.expr, args: list, effect: bool, pad: py.expr, depth_limit: i
     return out
 
 def with_words(move: py.Call, op: n.MoveCards) -> py.Call:
-    """State.move_cards's call `move`, with the move's words `_w` where it has words."""
+    """State.move_cards's call `move`, with the move's words where it has words."""
     if op.words is not None:
-        move.keywords.append(py.keyword("words", name("_w")))
+        move.keywords.append(py.keyword("words", words_of(op)))
     return move
+
+
+def words_of(op: n.MoveCards) -> py.expr:
+    """The words of a worded move as State.move_cards takes them: `_w`, or where the words
+    are written when the log is read, the one value `_w` in a tuple."""
+    return py.Tuple([name("_w")], py.Load()) if op.later is not None else name("_w")
 
 
 def unlogged(dest: py.expr) -> py.Call:
