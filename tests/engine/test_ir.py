@@ -512,3 +512,16 @@ def test_a_move_with_words_runs_alike_on_both_back_ends(tmp_path, monkeypatch, b
         assert got == expected, engine
     assert len(set(map(repr, logs))) <= 1
 
+
+
+def test_a_move_with_words_spends_the_moves_it_makes(tmp_path, monkeypatch):
+    """The work budget's moves count a move with words as any move (they were not
+    counted: a loop of such moves ran on to the step limit, R003, moving a whole list
+    per step)."""
+    body = ('phase main {\n  repeat {\n    move top(stock) to table as "a"\n'
+            '    move top(table) to stock as "b"\n  } until false\n}\n')
+    monkeypatch.setenv("RULESDSL_LIMITS", "moves=50")
+    for engine in ENGINES:
+        with pytest.raises(RulesError) as info:
+            load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+        assert (info.value.code, info.value.span.line) == ("R006", 11), engine

@@ -550,11 +550,13 @@ class Interpreter:
     def move_with_words(self, op: n.MoveCards, what: Closure, to: Closure) -> Callable:
         assert op.words is not None and op.masked is not None
         full, masked, bottom = self.part(op.words), self.part(op.masked), op.bottom
+        budget, span = self.host.b, op.span
 
         def move(st, fr):
             L = fr[2]
             cards = what(st, L)
             words = (full(st, L), masked(st, L).replace(MASK, told(len(cards))))
+            budget.move(moves_cost(st, cards), span)
             st.move_cards(cards, to(st, L), bottom, words=words)
         return move
 

@@ -483,8 +483,8 @@ class MoveCards(Operation):
     (every card of the game: State.move_all_cards), or "general" (State.move_cards).
     `openly`: then every seat is shown the cards where they now lie (a piece by its label
     of the moment), into a hidden place too. `words` (`move ... as "..."`): the move's
-    entry in the log carries them, computed once the cards are known (their cost in
-    moves not spent, as ever): as everyone reads them, and `masked`, each hole that
+    entry in the log carries them, computed once the cards are known, before their cost
+    in moves is spent: as everyone reads them, and `masked`, each hole that
     tells a card MASK, which reads "a card" or "N cards" (runtime/cards.py `told`).
     `later`: the Python back end's form
     of the same words, where the compiler found they cannot fail: their values taken

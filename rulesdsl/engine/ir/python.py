@@ -624,11 +624,7 @@ class PythonBackEnd:
                        call("moves_cost", name("st"), c))
         moved = method(name("st"), "move_cards", c, self.emit(op.to, 0), const(op.bottom))
         return [assign(c, self.cards(op)), *self.words(op, call("len", c)),
-                *self.spent(op, cost), py.Expr(with_words(moved, op))]
-
-    def spent(self, op: n.MoveCards, cost: py.expr) -> list:
-        """A move's cost taken from the moves (not a move with words': as ever)."""
-        return self.moves_spent(cost, op.span) if op.words is None else []
+                *self.moves_spent(cost, op.span), py.Expr(with_words(moved, op))]
 
     def words(self, op: n.MoveCards, count: py.expr) -> list:
         """`_w = ...`, the words of a worded move (of `count` cards), as State.move_cards
@@ -655,9 +651,8 @@ class PythonBackEnd:
         cost = py.BinOp(const(1), py.Add(), py.BinOp(
             call("len", index(state("zones"), index(state("loc"), c))), py.FloorDiv(),
             const(1000)))
-        spend = self.spent(op, cost)
-        out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none and spend \
-            else spend
+        spend = self.moves_spent(cost, op.span)
+        out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none else spend
         dest = self.emit(op.to, 0)
         if not isinstance(op.to, n.Const):  # a family's zone: found after the card and its cost
             out.append(assign(name("_d"), dest))
