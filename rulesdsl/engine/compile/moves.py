@@ -41,7 +41,8 @@ class Moves:
             shape = ("general", False)  # the words go in the entry State.move_cards makes
         self.emit_operation(nodes.MoveCards(s.span, what, one, self.value_part(s.to), s.bottom,
                                             *shape, openly=s.openly,
-                                            **self.move_words(s, one)))
+                                            **self.move_words(s, one),
+                                            short_piles=len(self.p.card_label) < 1000))
 
     def move_words(self, s: ast.Move, one: bool) -> dict:
         """The words of `move ... as "{p} plays {c}"` for MoveCards: once as everyone may

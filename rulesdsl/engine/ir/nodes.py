@@ -500,6 +500,7 @@ class MoveCards(Operation):
     words: Optional[Node] = None
     masked: Optional[Node] = None
     later: Optional[Node] = None
+    short_piles: bool = False  # the game has fewer than 1000 cards: one card costs 1
 
 
 @attrs.frozen(eq=False)

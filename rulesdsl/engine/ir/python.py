@@ -617,14 +617,21 @@ class PythonBackEnd:
     def move_general(self, op: n.MoveCards) -> list:
         """State.move_cards, the cost of one card (moves_cost's first branch) inline."""
         c = name("_c")
-        one = py.BinOp(const(1), py.Add(), py.BinOp(
-            call("len", index(state("zones"), index(state("loc"), index(c, const(0))))),
-            py.FloorDiv(), const(1000)))
+        one = self.card_cost(op, index(c, const(0)))
         cost = if_else(compare(call("len", c), "==", const(1)), one,
                        call("moves_cost", name("st"), c))
         moved = method(name("st"), "move_cards", c, self.emit(op.to, 0), const(op.bottom))
         return [assign(c, self.cards(op)), *self.words(op, call("len", c)),
                 *self.moves_spent(cost, op.span), py.Expr(with_words(moved, op))]
+
+    def card_cost(self, op: n.MoveCards, card: py.expr) -> py.expr:
+        """What moving one card costs (moves_cost's first branch): 1, plus a thousandth of
+        the pile it leaves, which no pile reaches where the game has fewer cards."""
+        if op.short_piles:
+            return const(1)
+        return py.BinOp(const(1), py.Add(), py.BinOp(
+            call("len", index(state("zones"), index(state("loc"), card))), py.FloorDiv(),
+            const(1000)))
 
     def words(self, op: n.MoveCards, count: py.expr) -> list:
         """`_w = ...`, the words of a worded move (of `count` cards), as State.move_cards
@@ -648,13 +655,12 @@ class PythonBackEnd:
         entry here); State.move_cards itself while a card effect runs."""
         c, zone_left = name("_c"), name("_f")
         out: list = [assign(c, self.emit(op.what, 0)), *self.words(op, const(1))]
-        cost = py.BinOp(const(1), py.Add(), py.BinOp(
-            call("len", index(state("zones"), index(state("loc"), c))), py.FloorDiv(),
-            const(1000)))
-        spend = self.moves_spent(cost, op.span)
-        out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none else spend
+        spend = self.moves_spent(self.card_cost(op, c), op.span)
         dest = self.emit(op.to, 0)
-        if not isinstance(op.to, n.Const):  # a family's zone: found after the card and its cost
+        known = isinstance(op.to, n.Const)
+        if not known:  # a family's zone: found after the card and its cost
+            out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none else \
+                spend
             out.append(assign(name("_d"), dest))
             dest = name("_d")
         later = [name("_w")] if op.later is not None else []  # in the entry as one value
@@ -668,6 +674,10 @@ class PythonBackEnd:
                        [py.Expr(method(state("_events"), "append", entry))], [])]
         in_effect = py.If(state("effect_depth"), [py.Expr(with_words(method(
             name("st"), "move_cards", py.List([c], py.Load()), dest, const(False)), op))], moved)
+        if known:  # nothing to compute between the cost and the move
+            moving = spend + [in_effect]
+            return out + ([py.If(is_none(c, negated=True), moving, [])]
+                          if op.what.may_be_none else moving)
         if not op.what.may_be_none:
             return out + [in_effect]
         return out + [py.If(is_none(c), [py.Pass()], [in_effect])]
