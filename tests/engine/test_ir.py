@@ -5,7 +5,6 @@ check only where a node's type allows none."""
 from __future__ import annotations
 
 import ast as py
-import re
 import types
 
 import pytest
@@ -525,3 +524,36 @@ def test_a_move_with_words_spends_the_moves_it_makes(tmp_path, monkeypatch):
         with pytest.raises(RulesError) as info:
             load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
         assert (info.value.code, info.value.span.line) == ("R006", 11), engine
+
+
+@pytest.mark.parametrize("cards, fails", [(1200, True), (999, False)])
+def test_a_card_costs_a_thousandth_of_its_pile_more_on_both_back_ends(tmp_path, monkeypatch,
+                                                                      cards, fails):
+    """Moving one card costs 1 plus a thousandth of the pile it leaves (2 from a pile of
+    1200: the second move passes the limit of 3): the Python back end writes only the 1
+    where the game has fewer than 1000 cards, and both spend alike."""
+    text = HEAD_CARDS.replace("CARDS", str(cards))
+    monkeypatch.setenv("RULESDSL_LIMITS", "moves=3")
+    for engine in ENGINES:
+        game = load_text(tmp_path, text, engine, monkeypatch)
+        if fails:
+            with pytest.raises(RulesError) as info:
+                game.new_game(seed=1)
+            assert (info.value.code, info.value.span.line) == ("R006", 10), engine
+        else:
+            assert len(game.new_game(seed=1).zone("table")) == 2, engine
+
+
+HEAD_CARDS = '''game "Many"
+players 2
+kind card { value: int  label "card {value}" }
+zone stock hidden
+zone table public
+deck stock { card(1..CARDS) }
+flow main
+phase main {
+  move top(stock) to table
+  move top(stock) to table as "again"
+  win seat(0)
+}
+'''
