@@ -14,37 +14,6 @@ from __future__ import annotations
 from rulesdsl.lang.errors import RuntimeRulesError
 
 
-
-
-def tuple_options(st, L, ai, text, cond, slots, srcs, ets, label, seen, out) -> None:
-    """Options of a `(a, b, ...) in A, B, ...` choice, appended to `out` as (label, ai,
-    values). The combinations are walked one element at a time: each collection is read
-    when the elements before it are bound (so it may depend on them) and no product is
-    ever built, so a large product with a narrow `where` costs only what it yields."""
-    depth = len(slots)
-
-    def walk(k):
-        if k == depth:
-            if cond is not None and not cond(st, L):
-                return
-            values = tuple(L[s] for s in slots)
-            lab = text(st, L) if text is not None else \
-                " ".join(label(t, v, st) for t, v in zip(ets, values))
-            prev = seen.get(lab)
-            if prev is not None:
-                if prev == ai:
-                    return  # the same label twice: one action
-                lab = f"{lab} ({ai + 1})"
-            seen[lab] = ai
-            out.append((lab, ai, values))
-            return
-        slot = slots[k]
-        for x in list(srcs[k](st, L)):
-            L[slot] = x
-            walk(k + 1)
-    walk(0)
-
-
 def bind_tuple(L, slots, values) -> None:
     for s, v in zip(slots, values):
         L[s] = v
@@ -147,7 +116,9 @@ def compile_ask_together(c, s) -> None:
             fr[1] = end_pc[0]
     c.emit(init, span)
     at = c.here()
-    c.ask(s, lambda st, L: L[seats][L[k]], s.choices, optional=False)
+    def who(st, L):
+        return L[seats][L[k]]
+    c.ask(s, who, c.compiled_part(s, who), s.choices, optional=False)
     inner = c.code[at]
     reveal_pc = c.here()  # where every body ends (the inner decision's decline_pc)
     assert inner.decline_pc == reveal_pc

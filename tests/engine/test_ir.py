@@ -5,7 +5,6 @@ check only where a node's type allows none."""
 from __future__ import annotations
 
 import ast as py
-import re
 import types
 
 import pytest
@@ -13,9 +12,10 @@ import pytest
 from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.python import HELPERS, ExitIf, PythonBackEnd, text, unparse
+from rulesdsl.engine.ir.python_options import OptionsBackEnd
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
-from test_generated import load
+from test_generated import load, load_text
 
 ENGINES = ("closures", "generated")
 
@@ -308,3 +308,252 @@ def test_the_end_of_a_game_is_one_operation_for_both_back_ends(tmp_path, monkeyp
         st = load(tmp_path, f"phase main {{\n  {body}\n}}\n", engine, monkeypatch).new_game(
             seed=1)
         assert (st.over, st.winners) == (True, expected), engine
+
+
+class NamespaceHost(Host):
+    """A Host that keeps what it names: the namespace generated code runs in."""
+
+    def __init__(self):
+        super().__init__()
+        self.ns: dict = {**HELPERS}
+
+    def named(self, obj, stem: str) -> str:
+        name = super().named(obj, stem)
+        self.ns[name] = obj
+        return name
+
+
+def labeller(t, v, st=None):
+    """As a program's labeller writes seats and numbers."""
+    return "none" if v is None else f"P{v + 1}" if t == "player" else str(v)
+
+
+def options_on_each_back_end(op: nodes.Ask, L: list, st=None) -> list:
+    """The options of decision `op` over the locals L, as the interpreter's closure and as
+    the Python back end's function give them (or the error's code)."""
+    host = NamespaceHost()
+    tree = OptionsBackEnd(PythonBackEnd(host)).function(op)
+    exec(compile(tree, "<options>", "exec"), host.ns)
+    out = []
+    for options in (ClosureHost().interpreter.options(op), host.ns["options"]):
+        try:
+            out.append(options(st, list(L)))
+        except RulesError as e:
+            out.append(e.code)
+    return out
+
+
+def shown(t: str, slot: int, names=None) -> nodes.Shown:
+    return nodes.Shown("text", t, nodes.Local(t, slot, "x"), names, labeller)
+
+
+def decision(*choices, optional=False, openly=False) -> nodes.Ask:
+    return nodes.Ask(SPAN, nodes.Const("player", 0), choices, optional, openly, None, [])
+
+
+NUMBERS = nodes.Table("list of int", [3, 1, 3, 2], "numbers")
+
+
+@pytest.mark.parametrize("op, expected", [
+    # named options; one whose condition fails is left out; a repeated label numbered
+    (decision(nodes.Choice("named", 1, nodes.Const("text", "pass")),
+              nodes.Choice("named", 2, nodes.Const("text", "bid"), nodes.Const("bool", False)),
+              nodes.Choice("named", 3, nodes.Const("text", "pass"))),
+     [("pass", 0, None), ("pass (3)", 2, None)]),
+    # a binder labelled by its value: its own repeat dropped, another's numbered
+    (decision(nodes.Choice("binder", 1, slots=(0,), items=(NUMBERS,),
+                           shown=(shown("int", 0),)),
+              nodes.Choice("binder", 2, slots=(0,), items=(nodes.Table("list of int", [2],
+                                                                      "two"),),
+                           shown=(shown("int", 0),)), optional=True),
+     [("3", 0, 3), ("1", 0, 1), ("2", 0, 2), ("2 (2)", 1, 2), ("decline", -1, None)]),
+    # a range of numbers first: prebuilt by the Python back end, filtered by `where`
+    (decision(nodes.Choice("binder", 1, where=nodes.Compare(
+        "bool", ">", nodes.Local("int", 0, "k"), nodes.Const("int", 1), SPAN), slots=(0,),
+        items=(nodes.Table("list of int", [1, 2, 3], "one_to_three"),),
+        shown=(shown("int", 0),), numbers=True),
+              nodes.Choice("named", 2, nodes.Const("text", "3"))),
+     [("2", 0, 2), ("3", 0, 3), ("3 (2)", 1, None)]),
+    # pairs, each list read once the names before it are bound, labelled by both (a label
+    # twice: one action)
+    (decision(nodes.Choice("tuple", 1, slots=(0, 1), items=(
+        nodes.Table("list of int", [1, 2], "a"), nodes.ListOf("list of int", (
+            nodes.Local("int", 0, "a"), nodes.Const("int", 7)))),
+        shown=(shown("int", 0), shown("Colour", 1, ["red", "blue", "green"] * 3)))),
+     [("1 blue", 0, (1, 1)), ("2 green", 0, (2, 2)), ("2 blue", 0, (2, 7))]),
+    # a label the rules compute from the value; none in a comparison fails alike
+    (decision(nodes.Choice("binder", 1, label=shown("player", 0), slots=(0,),
+                           items=(nodes.Table("list of player", [1, 0], "players"),))),
+     [("P2", 0, 1), ("P1", 0, 0)]),
+    (decision(nodes.Choice("binder", 1, where=nodes.Compare(
+        "bool", "<", nodes.Local("int", 0, "k"), nodes.Const("int", None), SPAN), slots=(0,),
+        items=(NUMBERS,), shown=(shown("int", 0),))), "R013"),
+    # nothing offered: declined only where the decision is open
+    (decision(nodes.Choice("named", 1, nodes.Const("text", "go"), nodes.Const("bool", False)),
+              optional=True), []),
+    (decision(nodes.Choice("named", 1, nodes.Const("text", "go"), nodes.Const("bool", False)),
+              optional=True, openly=True), [("decline", -1, None)]),
+])
+def test_a_decisions_options_are_one_node_for_both_back_ends(op, expected):
+    """A decision's options (nodes.Ask): the interpreter's function and the Python back
+    end's give the same options in the same order, or the same error."""
+    got = options_on_each_back_end(op, [None, None])
+    assert got == [expected, expected]
+
+
+@pytest.mark.parametrize("body, expected", [
+    ('ask seat(0) {\n    "1" { set n = 1 }\n    k in 1..3 where k != 2 { set n = k * 10 }\n  }',
+     ["1", "1 (2)", "3"]),
+    ('ask seat(0) {\n    "take {c}" for c in stock { move c to table }\n  }',
+     ["take card 1", "take card 2", "take card 3"]),
+    ('ask seat(0) {\n    (a, b) in 1..2, [a, a + 1] where a != b { set n = a }\n  }',
+     ["1 2", "2 3"]),
+    ('ask seat(0) {\n    c in stock where c.value < top(table).value { set n = 1 }\n  }',
+     ("R013", 11)),
+])
+def test_a_decision_offers_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
+    for engine in ENGINES:
+        game = load(tmp_path, f"phase main {{\n  {body}\n  win seat(0)\n}}\n", engine,
+                    monkeypatch)
+        try:
+            got = [a.label for a in game.new_game(seed=1).legal_actions()]
+        except RulesError as e:
+            got = e.code, e.span.line
+        assert got == expected, engine
+
+
+PLAYS = '''game "Plays"
+players 2
+kind card {
+  value: int
+  label "card {value}"
+  on play by p {
+    set n += 1
+    respond
+    set n += 100
+  }
+}
+kind quiet { label "quiet"  on play by p { set n += 1000 } }
+deck stock { card(1..2)  quiet }
+zone stock hidden
+zone table public
+zone hand per player private unordered
+var n: int = 1
+response odd to x played by p {
+  if n % 2 == 1 {
+    set n += 1
+    cancel
+  }
+}
+flow main
+phase main {
+  BODY
+  set n += size(table) * 10000 + size(hand[seat(1)]) * 100000
+  win seat(0)
+}
+'''
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a response cancels the quiet card before its effect; the other's effect responds
+    # itself, and is stopped there
+    ("play [c in stock where c is quiet][0] by seat(0) to table\n"
+     "  play [c in stock where c is card][0] by seat(0) to table", 20004),
+    # n even: the quiet card's effect runs (into a hand kept sorted), the other's is
+    # cancelled where it responds
+    ("set n = 0\n  play [c in stock where c is quiet][0] by seat(1) to hand[seat(1)]\n"
+     "  play [c in stock where c is card][0] by seat(1) to table", 111002),
+    ("play top(table) by seat(0) to table", ("R012", 26)),
+])
+def test_a_play_runs_alike_on_both_back_ends(tmp_path, monkeypatch, body, expected):
+    """`play` and `respond` are operations of engine/ir (Play, CallResponse, Cancelled,
+    StopIfCancelled, CallEffect): the closures and the generated statements play the same
+    cards, call the same responses and effects, and log the same."""
+    logs = []
+    for engine in ENGINES:
+        game = load_text(tmp_path, PLAYS.replace("BODY", body), engine, monkeypatch)
+        try:
+            st = game.new_game(seed=1)
+            got, log = st.var("n"), st.log
+        except RulesError as e:
+            got, log = (e.code, e.span.line), None
+        assert got == expected, engine
+        logs.append(log)
+    assert logs[0] == logs[1]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # one card, the words as everyone reads them (the seat who cannot see the stock sees
+    # the card land on the table); none moves nothing
+    ('move top(stock) to table as "{seat(1)} plays {top(stock)}"\n'
+     '  move top(hand[seat(0)]) to table as "nothing"', ["P2 plays card 3"] * 2),
+    # a list, its count in the masked words; into a zone kept sorted
+    ('move [c in stock where c.value > 1] to hand[seat(0)] as "{seat(0)} takes {top(stock)}"',
+     ["P1 takes card 3", "P1 takes 2 cards"]),
+    # words that fail fail alike, before the move
+    ('move top(stock) to table as "{top(table).value + 1}"', ("R013", 11)),
+])
+def test_a_move_with_words_runs_alike_on_both_back_ends(tmp_path, monkeypatch, body,
+                                                         expected):
+    """`move ... as "..."` is MoveCards with words: the same log, entry by entry, and the
+    same errors, from both back ends."""
+    logs = []
+    for engine in ENGINES:
+        game = load(tmp_path, f"zone hand per player private unordered\n"
+                    f"phase main {{\n  {body}\n  win seat(0)\n}}\n", engine, monkeypatch)
+        try:
+            st = game.new_game(seed=1)
+            got = [line for line in st.story() + st.story(1) if "plays" in line or
+                   "takes" in line]
+            logs.append((st.story(), st.story(1), st.story(0)))
+        except RulesError as e:
+            got = e.code, e.span.line
+        assert got == expected, engine
+    assert len(set(map(repr, logs))) <= 1
+
+
+
+def test_a_move_with_words_spends_the_moves_it_makes(tmp_path, monkeypatch):
+    """The work budget's moves count a move with words as any move (they were not
+    counted: a loop of such moves ran on to the step limit, R003, moving a whole list
+    per step)."""
+    body = ('phase main {\n  repeat {\n    move top(stock) to table as "a"\n'
+            '    move top(table) to stock as "b"\n  } until false\n}\n')
+    monkeypatch.setenv("RULESDSL_LIMITS", "moves=50")
+    for engine in ENGINES:
+        with pytest.raises(RulesError) as info:
+            load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+        assert (info.value.code, info.value.span.line) == ("R006", 11), engine
+
+
+@pytest.mark.parametrize("cards, fails", [(1200, True), (999, False)])
+def test_a_card_costs_a_thousandth_of_its_pile_more_on_both_back_ends(tmp_path, monkeypatch,
+                                                                      cards, fails):
+    """Moving one card costs 1 plus a thousandth of the pile it leaves (2 from a pile of
+    1200: the second move passes the limit of 3): the Python back end writes only the 1
+    where the game has fewer than 1000 cards, and both spend alike."""
+    text = HEAD_CARDS.replace("CARDS", str(cards))
+    monkeypatch.setenv("RULESDSL_LIMITS", "moves=3")
+    for engine in ENGINES:
+        game = load_text(tmp_path, text, engine, monkeypatch)
+        if fails:
+            with pytest.raises(RulesError) as info:
+                game.new_game(seed=1)
+            assert (info.value.code, info.value.span.line) == ("R006", 10), engine
+        else:
+            assert len(game.new_game(seed=1).zone("table")) == 2, engine
+
+
+HEAD_CARDS = '''game "Many"
+players 2
+kind card { value: int  label "card {value}" }
+zone stock hidden
+zone table public
+deck stock { card(1..CARDS) }
+flow main
+phase main {
+  move top(stock) to table
+  move top(stock) to table as "again"
+  win seat(0)
+}
+'''

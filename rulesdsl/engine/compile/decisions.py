@@ -1,15 +1,18 @@
-"""Decisions: `ask`, `ask each` and `ask together`, compiled to the Ask instruction (and
-its options as generated code)."""
+"""Decisions: `ask`, `ask each` and `ask together`, compiled to the Ask instruction, its
+options made by both back ends of engine/ir from one node (nodes.Ask)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import elem_of
 from rulesdsl.lang.limits import limit
 from rulesdsl.engine.together import compile_ask_together
 from rulesdsl.engine.compile.program import Ask
+from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.ir.python_options import OptionsBackEnd
+from rulesdsl.engine.runtime.places import rules_place
 
 
 class Decisions:
@@ -17,21 +20,22 @@ class Decisions:
 
     def s_Ask(self, s: ast.Ask):
         who = self.expr(s.who)
-        self.ask(s, who, s.choices, optional=False,
-                 who_source=self.xs_or(s.who, who) if self.generate else None)
+        self.ask(s, who, self.value_part(s.who, who), s.choices, optional=False)
 
     def s_AskEach(self, s: ast.AskEach):
         # for q in source where cond: ask q, optionally; a break inside ends the round
         slot = self.m.slots[id(s)]
+        who = nodes.Local("player", slot, s.binder)
         self.each(s, self.value_part(s.source),
-                  lambda: self.ask(s, lambda st, L: L[slot], s.choices, optional=True,
-                                   openly=s.openly, who_source=f"L[{slot}]"))
+                  lambda: self.ask(s, self.interpreter.closure(who), who, s.choices,
+                                   optional=True, openly=s.openly))
 
     def s_AskTogether(self, s: ast.AskTogether):
         compile_ask_together(self, s)
 
     def tuple_alt(self, ch: ast.TupleChoice, body_pc: int) -> tuple:
-        """The decision's entry for `(a, b) in A, B`: one slot, source and type per name."""
+        """The decision's entry for `(a, b) in A, B`: one slot, source and type per name;
+        and its node."""
         srcs, ets = [], []
         for src in ch.sources:
             f = self.expr(src)
@@ -41,7 +45,68 @@ class Decisions:
             ets.append(elem_of(self.m.types.get(id(src), "any")) or "any")
         where = self.expr(ch.where) if ch.where is not None else None
         text = self.text(ch.label) if ch.label is not None else None
-        return ("tuple", text, where, body_pc, self.m.slots[id(ch)], srcs, ets)
+        slots = self.m.slots[id(ch)]
+        node = nodes.Choice(
+            "tuple", body_pc, self.text_part(ch.label, text), self.compiled_part(ch.where, where),
+            tuple(slots), tuple(self.compiled_part(e, f) for e, f in zip(ch.sources, srcs)),
+            tuple(self.shown_part(et, slot) for et, slot in zip(ets, slots)))
+        return ("tuple", text, where, body_pc, slots, srcs, ets), node
+
+    def binder_alt(self, ch: ast.BinderChoice, body_pc: int) -> tuple:
+        """The decision's entry for `x in SOURCE where ...` and its node: the candidates
+        read once, the condition and label compiled as a loop's (invariants computed once
+        per decision)."""
+        slot = self.m.slots[id(ch)]
+        et = elem_of(self.m.types.get(id(ch.source), "any")) or "any"
+        src = self.expr(ch.source)
+        from_zone = self.m.types.get(id(ch.source)) == "zone"
+        if from_zone:
+            zf = src
+            src = _cards_of_zone(zf)
+            if self.generate:
+                self.known_as(src, f"st.zones[{self.xs_or(ch.source, zf)}]")
+        ctx = self.open_loop(slot, (ch.where, ch.label))
+        where = self.expr(ch.where) if ch.where is not None else None
+        text = self.text(ch.label) if ch.label is not None else None
+        self.close_loop(ctx)
+        src = self.fresh_memo_on(ctx, src)
+        table, ids = None, False  # the labels by value, where worked out here
+        resolved = tuple(self.m.resolved.get(id(ch.source), ()))
+        if self.generate and et in self.m.enums and text is None and \
+                resolved[:1] == ("enum_all",):
+            table, ids = list(self.m.enums[et].values), True  # each value once
+        if self.generate and et == "card" and text is not None:
+            table = self.card_label_table(ch.label, slot)
+            ids = from_zone or resolved == ("builtin", "cards")  # cards' ids, never none
+        node = nodes.Choice(
+            "binder", body_pc, self.text_part(ch.label, text), self.compiled_part(ch.where, where),
+            (slot,), (self.compiled_part(ch.source, src),), (self.shown_part(et, slot),),
+            table, table is not None and ids, type(ch.source) is ast.Range, from_zone)
+        return ("binder", text, where, body_pc, slot, src, et), node
+
+    def compiled_part(self, e, f: Optional[Callable]) -> Optional[nodes.Node]:
+        """A part of a decision compiled already (`f`; None: no part) as a node both back
+        ends take as it is: the interpreter its closure, the Python back end its call (or
+        its expression inline), reading a loop's invariants as the closure was compiled to."""
+        if f is None:
+            return None
+        node = nodes.Opaque(self.m.types.get(id(e), "any"), e)
+        self.known_parts[id(node)] = (node, f, self.call_source(f) if self.generate else None)
+        return node
+
+    def text_part(self, text: Optional[ast.Text], f: Optional[Callable]) -> Optional[nodes.Node]:
+        """An option's label: a constant where it has no holes, else its compiled text."""
+        if text is None:
+            return None
+        if all(isinstance(part, str) for part in text.parts):
+            return nodes.Const("text", "".join(text.parts))
+        return self.compiled_part(text, f)
+
+    def shown_part(self, t: str, slot: int) -> nodes.Shown:
+        """How the value in `slot`, of type `t`, reads as an option's label."""
+        names = self.p.card_label if t == "card" and self.p.pieces is None else \
+            self.m.enums[t].values if t in self.m.enums else None
+        return nodes.Shown("text", t, nodes.Local(t, slot, ""), names, self.p.labeller)
 
     def card_label_table(self, label: ast.Text, slot: int) -> Optional[list]:
         """The label of each card's option, by card id, where a binder's label reads only
@@ -77,13 +142,10 @@ class Decisions:
                 return None  # built per decision instead, where long texts are counted
         return table
 
-    def ask(self, s, who, choices, optional: bool, openly: bool = False,
-            who_source: Optional[str] = None):
+    def ask(self, s, who: Callable, who_node: nodes.Node, choices, optional: bool,
+            openly: bool = False):
         """A decision point: compute the options, suspend, resume in the chosen body."""
-        alts = []
-        from_zone = []
-        tables = {}  # alternative -> (its labels by card id, ids?), where worked out here
-        ranges = set()  # alternatives over a range of numbers: no two alike, never none
+        alts, made = [], []
         at = self.jump_placeholder(s.span)
         bodies_end = []
         for ch in choices:
@@ -91,37 +153,16 @@ class Decisions:
             if isinstance(ch, ast.NamedChoice):
                 label = self.text(ch.label)
                 cond = self.expr(ch.cond) if ch.cond is not None else None
-                alts.append(("named", label, cond, body_pc, None, None, None))
+                alt = ("named", label, cond, body_pc, None, None, None)
+                node = nodes.Choice("named", body_pc, self.text_part(ch.label, label),
+                                    self.compiled_part(ch.cond, cond))
             elif isinstance(ch, ast.TupleChoice):
-                alts.append(self.tuple_alt(ch, body_pc))
+                alt, node = self.tuple_alt(ch, body_pc)
             else:
-                slot = self.m.slots[id(ch)]
-                et = elem_of(self.m.types.get(id(ch.source), "any")) or "any"
-                src = self.expr(ch.source)
-                if self.m.types.get(id(ch.source)) == "zone":
-                    from_zone.append(len(alts))
-                    zf = src
-                    src = _cards_of_zone(zf)
-                    if self.generate:
-                        self.known_as(src, f"st.zones[{self.xs_or(ch.source, zf)}]")
-                ctx = self.open_loop(slot, (ch.where, ch.label))
-                where = self.expr(ch.where) if ch.where is not None else None
-                text = self.text(ch.label) if ch.label is not None else None
-                self.close_loop(ctx)
-                src = self.fresh_memo_on(ctx, src)
-                if self.generate and et in self.m.enums and text is None and tuple(
-                        self.m.resolved.get(id(ch.source), ()))[:1] == ("enum_all",):
-                    tables[len(alts)] = (list(self.m.enums[et].values), True)  # each once
-                if self.generate and et == "card" and text is not None:
-                    table = self.card_label_table(ch.label, slot)
-                    if table is not None:  # and are the cards ids, never none?
-                        tables[len(alts)] = (table, self.m.types.get(id(ch.source)) == "zone"
-                                             or tuple(self.m.resolved.get(id(ch.source), ()))
-                                             == ("builtin", "cards"))
-                if type(ch.source) is ast.Range:
-                    ranges.add(len(alts))
-                alts.append(("binder", text, where, body_pc, slot, src, et))
-            chosen = self.cards_chosen(ch, who)
+                alt, node = self.binder_alt(ch, body_pc)
+            alts.append(alt)
+            made.append(node)
+            chosen = self.cards_chosen(ch, who_node)
             self.named_cards.extend(chosen)
             self.block(ch.body)
             del self.named_cards[len(self.named_cards) - len(chosen):]
@@ -129,15 +170,21 @@ class Decisions:
         decline_pc = self.here()  # declining an optional ask continues after the bodies
         for j in bodies_end:
             self.patch_jump(j)
-        self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span, openly)
-        self.code[at].from_zone = tuple(from_zone)
-        self.code[at].who_source = who_source
+        ins = self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span,
+                                  openly)
+        op = nodes.Ask(s.span, who_node, tuple(made), optional, openly,
+                       self.p.card_label if self.p.pieces is None else None,
+                       self.p.zone_unordered)
+        ins.build = self.interpreter.options(op)
         if getattr(s, "question", None) is not None:
-            self.code[at].question = self.text(s.question)
-            self.code[at].question_by_seat = self.seat_text(s.question)
+            ins.question = self.text(s.question)
+            ins.question_by_seat = self.seat_text(s.question)
         if self.generate:
-            self.generate_options(self.code[at], tables, ranges)
-
+            ins.who_source = python.unparse(self.to_python.emit(who_node, 0))
+            tree = OptionsBackEnd(self.to_python).function(op)
+            ins.fast = self.generated_function(
+                python.text(tree.body), f"the options of the decision at {rules_place(s.span)}",
+                s.span)
 
     def cards_chosen(self, ch, who) -> list:
         """(who chooses, the slot) of each card an option binds: `respond` in its body names

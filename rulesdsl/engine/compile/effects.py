@@ -9,8 +9,7 @@ from rulesdsl.lang import ast
 from rulesdsl.engine.pieces import field_setter, reveal_pieces, roller
 from rulesdsl.engine.compile.program import _holds_respond
 from rulesdsl.engine.ir import nodes
-from rulesdsl.engine.runtime.errors import no_play, untrue_fact
-from rulesdsl.engine.compile.generate import Statement, pad_name
+from rulesdsl.engine.runtime.errors import untrue_fact
 from rulesdsl.engine.runtime.places import quoted
 
 
@@ -132,89 +131,23 @@ class Effects:
             st.return_from(fr)
         self.emit(cancel, s.span)
 
-    def unlogged_move(self, e, to) -> tuple:
-        """Lines moving card `_c` to zone `e` without a log entry (`play` logs the play):
-        what State.move_cards does for one card, written out where the zone (a family's
-        first) has no limit and no card effect runs."""
-        dest = self.xs_or(e, to)
-        general = f"st.move_cards([_c], {dest}, False, log=False)"
-        first = self.zone_like(e)  # (Moves, as card_moved_lines)
-        if first is None or self.p.zone_capacity[first]:
-            return (general,)
-        return (f"_d = {dest}",
-                "if st.effect_depth:",
-                "    st.move_cards([_c], _d, False, log=False)",
-                "else:") + tuple("    " + line for line in self.card_moved_lines("_d", first))
-
     def s_Play(self, s: ast.Play):
-        card, by, to = self.expr(s.card), self.expr(s.by), self.expr(s.to)
-        cs, ps, cancelled = self.hidden_slot(), self.hidden_slot(), self.hidden_slot()
-        span = s.span
-
-        def begin(st, fr):
-            L = fr[2]
-            c, p = card(st, L), by(st, L)
-            if c is None or p is None:
-                no_play(span)
-            L[cs], L[ps], L[cancelled] = c, p, False
-            st._events.append(("play", p, c))
-            st.move_cards([c], to(st, L), False, log=False)
-        # the same four steps as generated lines (the closures above and below, inline)
-        kind_of = self.p.card_kind
-        kinds, where = self.ref(kind_of, "KIND_OF"), self.ref(span, "S")
-        self.emit(begin, span, Statement("do", (
-            f"_c = {self.xs_or(s.card, card)}",
-            f"_p = {self.xs_or(s.by, by)}",
-            "if _c is None or _p is None:",
-            f"    _no_play({where})",
-            f"L[{cs}], L[{ps}], L[{cancelled}] = _c, _p, False",
-            "st._events.append(('play', _p, _c))") + self.unlogged_move(s.to, to)))
-        defers = self.responds_in_effect()
+        """The play's start, then each response (unless the card is cancelled, or its
+        `on play` responds itself), noting a cancel after each, then the card's effect."""
+        slots = (self.hidden_slot(), self.hidden_slot(), self.hidden_slot())
+        cs, ps, cancelled = slots
+        first = self.zone_like(s.to)  # a zone without a limit: one card moved inline
+        shape = ("general", False) if first is None or self.p.zone_capacity[first] else \
+            ("card", bool(self.p.zone_unordered[first]))
+        self.emit_operation(nodes.Play(s.span, self.value_part(s.card), self.value_part(s.by),
+                                       self.value_part(s.to), *slots, *shape))
+        defers, kind_of = self.responds_in_effect(), self.p.card_kind
         for rid in self.response_ids:
-            def respond(st, fr, rid=rid):
-                L = fr[2]
-                if not L[cancelled] and not defers[kind_of[L[cs]]]:
-                    st.call(rid, [L[cs], L[ps]], False)
-            self.emit(respond, span, Statement("leave", (
-                f"if not L[{cancelled}] and not {self.ref(defers, 'DEFERS')}[{kinds}[L[{cs}]]]:",
-            ) + self.call_lines(str(rid), f"[L[{cs}], L[{ps}]]", False,
-                              pad_name(self.pads, rid, 2))))
-
-            def after(st, fr):
-                if st.cancelled:
-                    fr[2][cancelled] = True
-                    st.cancelled = False
-                    st._events.append(("cancelled", fr[2][cs]))
-            self.emit(after, span, Statement("do", (
-                "if st.cancelled:",
-                f"    L[{cancelled}] = True",
-                "    st.cancelled = False",
-                f"    st._events.append(('cancelled', L[{cs}]))")))
-        on_play = self.p.on_play
-
-        def effect(st, fr):
-            L = fr[2]
-            if L[cancelled]:
-                return
-            pid = on_play[kind_of[L[cs]]]
-            if pid is not None:
-                st.call(pid, [L[cs], L[ps]], True)
-        self.emit(effect, span, Statement("leave", (
-            f"if not L[{cancelled}]:",
-            f"    _k = {self.ref(on_play, 'ON_PLAY')}[{kinds}[L[{cs}]]]",
-            "    if _k is not None:") + tuple(
-                "    " + line for line in self.call_lines("_k", f"[L[{cs}], L[{ps}]]", True,
-                                                         pad_name(self.pads, None, 2) + "[_k]"))))
-
-    def call_lines(self, pid: str, args: str, effect: bool, pad: str) -> tuple:
-        """Machine.call inline, indented under an `if`: the frame with its locals padded
-        to the phase's slots (`pad`, from pad_name: generate_procs fills them in
-        once every phase is compiled); too deep, call says so."""
-        return ("    _F = st.frames",
-                f"    if len(_F) >= {self.p.depth_limit}:",
-                f"        st.call({pid}, {args}, {effect})",
-                f"    _F.append([{pid}, 0, {args} + {pad}, {int(effect)}])") + (
-                    ("    st.effect_depth += 1",) if effect else ())
+            self.emit_operation(nodes.CallResponse(s.span, rid, cs, ps, self.p.depth_limit,
+                                                   cancelled, defers, kind_of))
+            self.emit_operation(nodes.Cancelled(s.span, cs, cancelled))
+        self.emit_operation(nodes.CallEffect(s.span, cs, ps, cancelled, self.p.on_play,
+                                             kind_of, self.p.depth_limit))
 
     def responds_in_effect(self) -> list:
         """Per kind id: does its `on play` hold a `respond`? Then the responses run there,
@@ -232,27 +165,11 @@ class Effects:
         # the answers come after the table knows what the card does: the cards its options
         # chose are named first, each as its place lets a seat see it
         if self.response_ids and self.named_cards:
-            chosen = tuple(self.named_cards)
-
-            def name_chosen(st, fr):
-                L = fr[2]
-                for who, slot in chosen:
-                    c = L[slot]
-                    if c is not None:
-                        st._events.append(("named", who(st, L), c, st.loc[c]))
-            self.emit(name_chosen, s.span)
+            self.emit_operation(nodes.NameChosen(s.span, tuple(self.named_cards)))
         # the effect's frame holds the card and its player in its first two slots
         for rid in self.response_ids:
-            def respond(st, fr, rid=rid):
-                st.call(rid, [fr[2][0], fr[2][1]], False)
-            self.emit(respond, s.span)
-
-            def after(st, fr):
-                if st.cancelled:
-                    st.cancelled = False
-                    st._events.append(("cancelled", fr[2][0]))
-                    st.return_from(fr)  # a cancelled card's effect stops here
-            self.emit(after, s.span)
+            self.emit_operation(nodes.CallResponse(s.span, rid, 0, 1, self.p.depth_limit))
+            self.emit_operation(nodes.StopIfCancelled(s.span, 0))
 
     # ------------------------------------------------------------------ expressions
     def text(self, text: ast.Text) -> Callable:

@@ -136,7 +136,7 @@ class Flow:
                 out += python.text([stmt])
         return tuple(out)
 
-    def pad(self, proc: int, nargs: int) -> str:
+    def pad(self, proc: Optional[int], nargs: int) -> str:
         return pad_name(self.pads, proc, nargs)
 
     def place(self, at: int, ins, stmt: Optional[Statement] = None) -> None:

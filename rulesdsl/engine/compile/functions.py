@@ -1,6 +1,6 @@
-"""Whole functions generated from the rules: a decision's options, aggregates over a
-`where`, and definitions (their `let ... in` chains as statements). Each does what the
-closures of the same construct do, in the same order, spending the same work; a function
+"""Whole functions generated from the rules: aggregates over a `where`, and definitions
+(their `let ... in` chains as statements). Each does what the closures of the same
+construct do, in the same order, spending the same work; a function
 Python cannot compile is left to the closures (Source.generated_function returns None)."""
 
 from __future__ import annotations
@@ -9,223 +9,15 @@ import ast as py
 from ast import literal_eval
 
 from rulesdsl.lang import ast
-from rulesdsl.engine.runtime.places import quoted, rules_place
+from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import python
-from rulesdsl.engine.compile.program import (_unique, alike_in_zone, by_position,
-                                               first_of_each_label, number_option)
 
 
 class Functions:
-    """Generated functions for options, aggregates and definitions (mixed into Compiler
+    """Generated functions for aggregates and definitions (mixed into Compiler
     beside Source, whose `xs`, `ref` and `generated_function` they use)."""
-
-    def generate_options(self, ask, tables: dict, ranges: set = frozenset()) -> None:
-        """The options of a decision as one generated function (Ask._options, unrolled
-        per alternative): the same options, labels and order. `tables`: alternative ->
-        (its labels by card id (Decisions.card_label_table), whether its cards are ids,
-        never none), read instead of written; `ranges`: alternatives over a range of
-        numbers.
-
-        An option's label must differ from every one before it (else it gets a number, or
-        is dropped when its own alternative made it already). Where that is known when the
-        game loads, the alternative appends prebuilt options without a check (`made`);
-        the others check against `seen`, which is brought up to date before them."""
-        ns = self.ns
-        ns.setdefault("_unique", _unique)
-        ns.setdefault("by_position", by_position)
-        ns.setdefault("LABEL", self.p.labeller)
-        made = self.prebuilt_options(ask, tables, ranges)
-        lines = ["def options(st, L):", "    out = []"]
-        if len(made) < len(ask.alts):
-            lines.append("    seen = {}")
-        synced = True  # does `seen` hold every label in `out`?
-        for ai, (kind, text, cond, _body_pc, slot, src, et) in enumerate(ask.alts):
-            if ai in made:
-                lines += made[ai]
-                synced = False
-                continue
-            if not synced:
-                lines += ["    for lab, a, _ in out:", "        seen[lab] = a"]
-                synced = True
-            if kind == "named":
-                test = "True" if cond is None else f"{self.call_source(cond)}"
-                lines += [f"    if {test}:",
-                          f"        lab = {self.call_source(text)}",
-                          "        if lab in seen:",
-                          f"            lab = _unique(lab + ' ({ai + 1})', seen)",
-                          "        seen[lab] = -1",
-                          f"        out.append((lab, {ai}, None))"]
-                continue
-            if kind == "tuple":
-                lines += self.tuple_options_lines(ai, text, cond, slot, src, et)
-                continue
-            table, ids = tables.get(ai, (None, False))
-            if table is not None:
-                lab = f"{self.ref(table, 'LABELS')}[x]"
-                if not ids:  # a none among the cards: its label as the closures write it
-                    lab = f"({lab} if x is not None else {self.call_source(text)})"
-            elif text is not None:
-                lab = f"{self.call_source(text)}"
-            else:
-                shown = self.shown(et, "x")
-                lab = (f"LABEL({et!r}, x, st)" if shown is None else
-                       f"('none' if x is None else {shown})")
-            if table is not None:  # one pass: no card needs ordering by its place
-                lines += [f"    for x in {self.call_source(src)}:",
-                          f"        L[{slot}] = x"]
-                if cond is not None:
-                    lines += [f"        if not {self.call_source(cond)}:", "            continue"]
-                lines += [f"        lab = {lab}",
-                          "        prev = seen.get(lab)",
-                          "        if prev is not None:",
-                          f"            if prev == {ai}:",
-                          "                continue  # two cards read the same: one action",
-                          f"            lab = _unique(lab + ' ({ai + 1})', seen)",
-                          f"        seen[lab] = {ai}",
-                          f"        out.append((lab, {ai}, x))"]
-                continue
-            lines += ["    mine = []",
-                      f"    for x in list({self.call_source(src)}):",
-                      f"        L[{slot}] = x"]
-            if cond is not None:
-                lines += [f"        if not {self.call_source(cond)}:", "            continue"]
-            lines.append(f"        mine.append(({lab}, x))")
-            if et == "card" and text is None and self.alike(self.p.card_label):
-                test = "len(mine) > 1"  # else no two cards read the same
-                if ai in ask.from_zone:  # one zone: kept sorted (a hand), places tell nothing
-                    unordered = self.ref(self.p.zone_unordered, "UNORDERED")
-                    test += f" and not {unordered}[st.loc[mine[0][1]]]"
-                lines += [f"    if {test}:",
-                          f"        mine = by_position(st, mine, {self.call_source(ask.who)})"]
-            lines += ["    for lab, x in mine:",
-                      "        prev = seen.get(lab)",
-                      "        if prev is not None:",
-                      f"            if prev == {ai}:",
-                      "                continue  # two copies of the same card: one action",
-                      f"            lab = _unique(lab + ' ({ai + 1})', seen)",
-                      f"        seen[lab] = {ai}",
-                      f"        out.append((lab, {ai}, x))"]
-        if ask.optional:
-            test = "True" if ask.openly else "out"
-            lines += [f"    if {test}:", "        out.append(('decline', -1, None))"]
-        lines.append("    return out")
-        ask.fast = self.generated_function(
-            lines, f"the options of the decision at {rules_place(ask.span)}", ask.span)
-
-    def alike(self, labels: list) -> bool:
-        """May two cards read alike? (Pieces may come to, as their state changes.)"""
-        return self.p.pieces is not None or len(set(labels)) < len(labels)
-
-    def prebuilt_options(self, ask, tables: dict, ranges: set) -> dict:
-        """alternative -> its lines, for the alternatives whose labels are known when the
-        game loads and differ from every label an alternative before them may make: each
-        option is made once, here, and appended unchecked. Named options with a fixed
-        label; a range of numbers labelled by the number, first; each card of a zone (or
-        every card, or every value of an enum) once, labelled from a table or by the card.
-        Two cards alike in the zone (two hands of one suit are alike, one hand seldom
-        holds both): the second is no option, as in the checked loop, found after the
-        loop; labelled by the card, they are told apart by their places where the chooser
-        sees them ("red 3 (top)"; first alternative only)."""
-        out, known = {}, set()  # every label the alternatives so far may make: these,
-        kinds = []  # and any label these tell (numbers, labels with a place)
-
-        def taken(label: str) -> bool:
-            return label in known or any(k(label) for k in kinds)
-        for ai, (kind, text, cond, _body_pc, slot, src, et) in enumerate(ask.alts):
-            if kind == "named":
-                source = self.source_text(text)
-                label = literal_eval(source) if source is not None and \
-                    source[:1] in "'\"" else None
-                if not isinstance(label, str) or label == "decline" or taken(label):
-                    break
-                test = "True" if cond is None else f"{self.call_source(cond)}"
-                out[ai] = [f"    if {test}:", f"        out.append(({quoted(label)}, {ai}, None))"]
-                known.add(label)
-                continue
-            if ai == 0 and ai in ranges and et == "int" and text is None:
-                out[ai] = self.number_options_lines(slot, src, cond)
-                kinds.append(_number_label)
-                continue
-            if kind != "binder":
-                break
-            table, ids = tables.get(ai, (None, False))
-            placed = False  # alike cards told apart by their places (by_position)?
-            if table is not None and ids:
-                labels = table
-            elif et == "card" and text is None and table is None and \
-                    ai in ask.from_zone and self.p.pieces is None:
-                labels = self.p.card_label
-                placed = self.alike(labels)
-                if placed and ai > 0:  # "red 3 (top)" may be an earlier option's label
-                    break
-            else:
-                break
-            if any(map(taken, labels)):
-                break
-            made = self.ref([(labels[c], ai, c) for c in range(len(labels))], "OPTIONS")
-            lines = [f"    for x in {self.call_source(src)}:", f"        L[{slot}] = x"]
-            if cond is not None:
-                lines += [f"        if not {self.call_source(cond)}:", "            continue"]
-            lines.append(f"        out.append({made}[x])")
-            if placed:
-                self.ns.setdefault("alike_in_zone", alike_in_zone)
-                lines += ["    if len(out) > 1 and len({o[0] for o in out}) < len(out):",
-                          f"        out = alike_in_zone(st, out, {self.call_source(ask.who)})"]
-                kinds.append(lambda label: label.endswith(")"))
-            elif self.alike(labels):
-                self.ns.setdefault("first_of_each_label", first_of_each_label)
-                lines += ["    if len(out) > 1 and len({o[0] for o in out}) < len(out):",
-                          "        out = first_of_each_label(out)"]
-            out[ai] = lines
-            known.update(labels)
-        return out
-
-    def number_options_lines(self, slot: int, src, cond) -> list:
-        """The first alternative over a range of numbers, labelled by the number: no two
-        labels alike, none taken before it, so no checks. Each number's option is made
-        once and kept (program.number_option), so its label is the same text object every
-        time: the Action found for it by label hashes nothing new."""
-        ns = self.ns
-        ns.setdefault("number_option", number_option)
-        made = self.ref({}, "NUMBER_OPTIONS")
-        lines = [f"    for x in {self.call_source(src)}:", f"        L[{slot}] = x"]
-        if cond is not None:
-            lines += [f"        if not {self.call_source(cond)}:", "            continue"]
-        return lines + [f"        _o = {made}.get(x)",
-                        "        out.append(_o if _o is not None else "
-                        f"number_option({made}, x))"]
-
-    def tuple_options_lines(self, ai: int, text, cond, slots: list, srcs: list,
-                            ets: list) -> list:
-        """`(a, b) in A, B where ...` as nested loops, as together.tuple_options walks it:
-        each collection read once the names before it are bound, no product built."""
-        lines, pad = [], "    "
-        for k, (slot, src) in enumerate(zip(slots, srcs)):
-            lines += [f"{pad}for x{k} in list({self.call_source(src)}):",
-                      f"{pad}    L[{slot}] = x{k}"]
-            pad += "    "
-        if cond is not None:
-            lines += [f"{pad}if not {self.call_source(cond)}:", f"{pad}    continue"]
-        values = "(" + "".join(f"L[{s}], " for s in slots) + ")"
-        if text is not None:
-            lab = f"{self.call_source(text)}"
-        else:
-            parts = []
-            for k, t in enumerate(ets):
-                shown = self.shown(t, f"L[{slots[k]}]")
-                parts.append(f"LABEL({t!r}, L[{slots[k]}], st)" if shown is None else
-                             f"('none' if L[{slots[k]}] is None else {shown})")
-            lab = " + ' ' + ".join(parts)
-        return lines + [f"{pad}lab = {lab}",
-                        f"{pad}prev = seen.get(lab)",
-                        f"{pad}if prev is not None:",
-                        f"{pad}    if prev == {ai}:",
-                        f"{pad}        continue  # the same label twice: one action",
-                        f"{pad}    lab = lab + ' ({ai + 1})'",
-                        f"{pad}seen[lab] = {ai}",
-                        f"{pad}out.append((lab, {ai}, {values}))"]
 
     # ------------------------------------------------------------------ lists
     def spent_list(self, fn: str, source: str, span) -> list:
@@ -562,12 +354,6 @@ class Functions:
             return None
         fn = self.define_fns[name] = self.ref(made, f"define_{name}_")
         return fn
-
-
-def _number_label(label: str) -> bool:
-    """Is `label` how a number reads (`-12`)?"""
-    digits = label[1:] if label.startswith("-") else label
-    return digits.isdecimal()
 
 
 def _depth(text: str) -> int:

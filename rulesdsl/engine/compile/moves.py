@@ -6,7 +6,6 @@ from typing import Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.program import MASK, mask_cards
-from rulesdsl.engine.compile.generate import Statement
 from rulesdsl.engine.ir import nodes
 
 
@@ -31,13 +30,37 @@ class Moves:
 
     def s_Move(self, s: ast.Move):
         if s.words is not None:
-            self.move_with_words(s, self.cards_of(s.what), self.expr(s.to))
-            return
+            by_seat = self.seat_text(s.words, in_move_words=True)
+            if by_seat is not None:
+                self.move_with_seat_words(s, self.cards_of(s.what), self.expr(s.to), by_seat)
+                return
         one = self.m.types.get(id(s.what)) == "card"
         what = self.value_part(s.what) if one else self.collection_part(s.what)
         shape = ("general", False) if s.openly else self.move_shape(s)
+        if s.words is not None and shape[0] not in ("card", "general"):
+            shape = ("general", False)  # the words go in the entry State.move_cards makes
         self.emit_operation(nodes.MoveCards(s.span, what, one, self.value_part(s.to), s.bottom,
-                                            *shape, openly=s.openly))
+                                            *shape, openly=s.openly,
+                                            **self.move_words(s, one),
+                                            short_piles=len(self.p.card_label) < 1000))
+
+    def move_words(self, s: ast.Move, one: bool) -> dict:
+        """The words of `move ... as "{p} plays {c}"` for MoveCards: once as everyone may
+        read them and once with the moved cards masked ("a card"), for a seat that sees
+        neither place; and, where the program is generated and they cannot fail, as
+        values whose words the log writes when it is read (source.later_words)."""
+        if s.words is None:
+            return {}
+        hidden = mask_cards(s.words, self.m.types)
+        words = self.value_part(s.words, self.text(s.words))
+        masked = self.value_part(hidden, self.text(hidden))
+        later = self.later_words([s.words, hidden], count=None if one else "len(_c)") \
+            if self.generate else None
+        if later is None:
+            return {"words": words, "masked": masked}
+        node = nodes.Opaque("text", s.words, never_none=True)
+        self.known_parts[id(node)] = (node, None, later)
+        return {"words": words, "masked": masked, "later": node}
 
     def move_shape(self, s: ast.Move) -> tuple:
         """(shape, unordered) of MoveCards for `s`: how its Python may move the cards
@@ -75,45 +98,6 @@ class Moves:
             return None
         return self.p.zones[name].base
 
-    def move_with_words(self, s: ast.Move, what, to):
-        """`move ... as "{p} plays {c}"`: the move's log entry carries the words, once as
-        everyone may read them and once with the moved cards masked ("a card"), for a seat
-        that sees neither place."""
-        by_seat = self.seat_text(s.words, in_move_words=True)
-        if by_seat is not None:
-            self.move_with_seat_words(s, what, to, by_seat)
-            return
-        full = self.text(s.words)
-        masked = self.text(mask_cards(s.words, self.m.types))
-        bottom = s.bottom
-
-        def move(st, fr):
-            L = fr[2]
-            cards = what(st, L)
-            n = len(cards)
-            words = (full(st, L), masked(st, L).replace(MASK, "a card" if n == 1 else
-                                                        f"{n} cards"))
-            st.move_cards(cards, to(st, L), bottom, words=words)
-        if not self.generate:
-            self.emit(move, s.span)
-            return
-        # the words, written when the log is read where they can be (source.later_words)
-        one = self.m.types.get(id(s.what)) == "card"  # then "a card": never more than one
-        n = self.temp()
-        later = self.later_words([s.words, mask_cards(s.words, self.m.types)],
-                                 count=None if one else n)
-        many = "'a card'" if one else f"'a card' if {n} == 1 else f'{{{n}}} cards'"
-        words = f"({later},)" if later is not None else (
-            f"({self.call_source(full)}, {self.call_source(masked)}.replace({MASK!r}, {many}))")
-        fast = self.one_card_move(s, to, words, deferred=later)
-        if fast is not None:
-            self.emit(move, s.span, Statement("do", fast))
-            return
-        self.emit(move, s.span, Statement("do", (
-            f"_c = {self.cards_source(s.what, what)}",
-            f"{n} = len(_c)",
-            f"st.move_cards(_c, {self.xs_or(s.to, to)}, {bottom!r}, words={words})")))
-
     def move_with_seat_words(self, s: ast.Move, what, to, full):
         """move_with_words where a hole reads what not every seat may (seat_words.py):
         the full and the masked words, each also as every seat reads it."""
@@ -131,41 +115,6 @@ class Moves:
                 words, hid.replace(MASK, told), words_by_seat,
                 tuple(w.replace(MASK, told) for w in hid_by_seat)))
         self.emit(move, s.span, self.plain(move))
-
-    def one_card_move(self, s: ast.Move, to, words, deferred=None):
-        """`move CARD to ZONE` into a zone without a limit, as generated lines
-        doing what State.move_cards does for one card (it still does it while a card
-        effect runs: `keeps N` zones hold their cards then). None where that does not
-        apply. Words written when the log is read (`deferred`, source.later_words) cannot
-        fail: made only where the entry is, in it."""
-        dest = self.xs_or(s.to, to)
-        if self.m.types.get(id(s.what)) != "card" or s.bottom:
-            return None
-        place = []  # the zone of a family (hand[p]) is found after the card and its cost
-        first = self.zone_like(s.to)
-        if first is None or self.p.zone_capacity[first]:
-            return None
-        if self.known_zone(s.to) is None:
-            place, dest = [f"_d = {dest}"], "_d"
-        lines = [f"_c = {self.xs(s.what)}"]
-        if words is not None and deferred is None:
-            lines.append(f"_w = {words}")  # now: an error in them comes with the move
-        extra = "" if words is None else f", words={words}" if deferred else ", words=_w"
-        entry = f"(('move', (_c,), _f, {dest}" + ("))" if words is None else
-                                                 f", {deferred}))" if deferred else ") + _w)")
-        lines += place + ["if _c is None:", "    pass"]
-        return tuple(lines + [
-            "elif st.effect_depth:",
-            f"    st.move_cards([_c], {dest}, False{extra})",
-            "else:"] + ["    " + line for line in self.card_moved_lines(dest, first)] + [
-            f"    if _f != {dest}:",
-            f"        st._events.append{entry}"])
-
-    def card_moved_lines(self, dest: str, first: int) -> list:
-        """Card `_c` moved to `dest` (a zone like `first`) as State.move_cards moves one
-        card (runtime/cards.py), the zone it left in `_f`; without the log entry."""
-        unordered = bool(self.p.zone_unordered[first])
-        return [f"_f = _move_card(st.zones, st.loc, _c, {dest}, {unordered})"]
 
     def s_Shuffle(self, s: ast.Shuffle):
         self.emit_operation(nodes.Shuffle(s.span, self.value_part(s.zone)))

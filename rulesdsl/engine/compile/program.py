@@ -12,8 +12,9 @@ from rulesdsl.lang import ast
 from rulesdsl.engine.budget import Budget
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.lang.secrets import tells_card
-from rulesdsl.engine.together import bind_tuple, tuple_options
+from rulesdsl.engine.together import bind_tuple
 from rulesdsl.engine.runtime.seats import seat_label
+from rulesdsl.engine.runtime.cards import MASK
 
 
 try:  # True where the engine is built by Cython (RULESDSL_ENGINE=native): this module
@@ -80,7 +81,7 @@ class VarLayout:
     sizes: list
     type: str
     visibility: str
-    default: Callable = None
+    default: Optional[Callable] = None
 
 
 @attrs.define
@@ -124,7 +125,7 @@ class Program:
     layouts: dict = attrs.Factory(dict)  # laid-out board name -> rows of cell names or None
     step_limit: int = 1_000_000
     depth_limit: int = 200
-    labeller: Callable = None
+    labeller: Optional[Callable] = None  # set as the cards are laid out (layout.py)
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
     present: Any = None  # the model's Presentation: about, titles, texts, internal
     shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
@@ -135,48 +136,8 @@ class Program:
     sequences: bool = False  # does any procedure hold a `sequence` (decisions narrowed)
 
     def label(self, t: str, v) -> str:
+        assert self.labeller is not None
         return self.labeller(t, v)
-
-
-def first_of_each_label(options: list) -> list:
-    """The options without those whose label an earlier one has: two cards that read
-    alike are one action."""
-    seen = set()
-    out = []
-    for o in options:
-        if o[0] not in seen:
-            seen.add(o[0])
-            out.append(o)
-    return out
-
-
-def alike_in_zone(st, options: list, seat) -> list:
-    """A first alternative's options over a zone, labelled by their cards, where two read
-    alike: told apart by their places (by_position) where the zone keeps an order, else
-    one option for both, as Ask's options are."""
-    mine = [(lab, c) for lab, _, c in options]
-    if not st.prog.zone_unordered[st.loc[mine[0][1]]]:
-        mine = by_position(st, mine, seat)
-    return first_of_each_label([(lab, 0, c) for lab, c in mine])
-
-
-def number_option(made: dict, x: int) -> tuple:
-    """The option (label, first alternative, value) for the number x of a range, kept in
-    `made` while it holds fewer than 10,000 (a game of free amounts would grow it)."""
-    option = (str(x), 0, x)
-    if len(made) < 10_000:
-        made[x] = option
-    return option
-
-
-def _unique(label: str, seen: dict) -> str:
-    """A label not yet taken: 'a1 (2)' may itself be another option's own label."""
-    k = 2
-    out = label
-    while out in seen:
-        out = f"{label} ({k})"
-        k += 1
-    return out
 
 
 class Ask:
@@ -184,7 +145,7 @@ class Ask:
     suspends the game unless it is optional and nobody has an option."""
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
-                 "quiet", "fast", "from_zone", "who_source", "question_by_seat")
+                 "quiet", "fast", "build", "who_source", "question_by_seat")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -199,8 +160,10 @@ class Ask:
         self.question_by_seat = None
         # a chosen card shows up in the log through its move, with its visibility
         self.quiet = [alt[0] == "binder" and alt[6] == "card" for alt in alts]
-        self.fast = None  # the options as generated code (source.generate_options), if any
-        self.from_zone = ()  # alternatives that bind the cards of a zone: each card once
+        # the options, (st, L) -> [(label, alt, value)], made from the decision's node
+        # (engine/ir nodes.Ask) by the interpreter, and by the Python back end, if any
+        self.build = None
+        self.fast = None
         self.who_source = None  # who decides, as generated source (the decision inlined)
 
     def targets(self) -> list:
@@ -211,48 +174,9 @@ class Ask:
     def options(self, st, fr) -> list:
         st.memo = {}  # the state stands still: pure definitions are computed once per args
         try:
-            if self.fast is not None:
-                return self.fast(st, fr[2])
-            return self._options(st, fr)
+            return (self.fast if self.fast is not None else self.build)(st, fr[2])
         finally:
             st.memo = None
-
-    def _options(self, st, fr) -> list:
-        L = fr[2]
-        out = []
-        seen = {}
-        label = self.label
-        for ai, (kind, text, cond, _body_pc, slot, src, et) in enumerate(self.alts):
-            if kind == "named":
-                if cond is None or cond(st, L):
-                    lab = text(st, L)
-                    if lab in seen:
-                        lab = _unique(f"{lab} ({ai + 1})", seen)
-                    seen[lab] = -1  # not an alternative's number: True == 1 in Python
-                    out.append((lab, ai, None))
-                continue
-            if kind == "tuple":
-                tuple_options(st, L, ai, text, cond, slot, src, et, label, seen, out)
-                continue
-            mine = []
-            for x in list(src(st, L)):
-                L[slot] = x
-                if cond is not None and not cond(st, L):
-                    continue
-                mine.append((label(et, x, st) if text is None else text(st, L), x))
-            if et == "card" and text is None and len(mine) > 1:
-                mine = by_position(st, mine, self.who(st, L))
-            for lab, x in mine:
-                prev = seen.get(lab)
-                if prev is not None:
-                    if prev == ai:
-                        continue  # two copies of the same card are one action
-                    lab = _unique(f"{lab} ({ai + 1})", seen)
-                seen[lab] = ai
-                out.append((lab, ai, x))
-        if self.optional and (out or self.openly):
-            out.append(("decline", -1, None))
-        return out
 
     def __call__(self, st, fr):
         seat = self.who(st, fr[2])
@@ -296,49 +220,6 @@ class Ask:
         return not self.quiet[ai]
 
 
-def ordinal(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def by_position(st, options: list, seat) -> list:
-    """Alike cards (one label) are one option where choosing either makes no difference;
-    where they lie in ordered zones, their position matters, so each is an option of its
-    own, labelled by its place: "red 3 (bottom)", "red 3 (2nd)", "red 3 (top)" (with the
-    zone's name when the copies lie in several zones). Only where the chooser sees the
-    copies: a place in a pile it cannot see would tell it what lies there."""
-    if len({lab for lab, _ in options}) == len(options):
-        return options  # no alike cards: the usual case, left as it is
-    copies = {}
-    for lab, c in options:
-        copies.setdefault(lab, []).append(c)
-    unordered, zone_names = st.prog.zone_unordered, st.prog.zone_names
-    out = []
-    where = {}  # label -> (the zones its copies lie in, are they told apart by place?)
-    for lab, c in options:
-        same = copies[lab]
-        if len(same) == 1:
-            out.append((lab, c))
-            continue
-        found = where.get(lab)
-        if found is None:
-            zones = {st.loc[d] for d in same}
-            found = where[lab] = (zones, not any(unordered[z] or not st.can_see(z, seat)
-                                                 for z in zones))
-        zones, placed = found
-        if not placed:
-            out.append((lab, c))
-            continue
-        z = st.loc[c]
-        pile = st.zones[z]
-        i = pile.index(c)
-        place = "bottom" if i == 0 else "top" if i == len(pile) - 1 else ordinal(i + 1)
-        out.append((f"{lab} ({zone_names[z]}, {place})" if len(zones) > 1 else
-                    f"{lab} ({place})", c))
-    return out
-
-
 def _holds_respond(node) -> bool:
     """Does a statement tree (an `on play`, a block, a choice ...) hold a `respond`?"""
     if isinstance(node, ast.Respond):
@@ -348,16 +229,14 @@ def _holds_respond(node) -> bool:
     if isinstance(node, (ast.Block, ast.If, ast.Ask, ast.AskEach, ast.NamedChoice,
                          ast.BinderChoice, ast.Repeat, ast.While, ast.For, ast.Turns,
                          ast.AskTogether, ast.TupleChoice)):
-        return any(_holds_respond(getattr(node, f.name)) for f in attrs.fields(type(node))
+        return any(_holds_respond(getattr(node, f.name))
+                   for f in attrs.fields(type(node))  # type: ignore[arg-type]  # (@node)
                    if f.name != "span")
     return False
-
-
-MASK = "\x00card\x00"  # stands for the moved cards in words a seat may not read
 
 
 def mask_cards(text: ast.Text, types: dict) -> ast.Text:
     """The words with every hole that tells a card replaced by MASK; holes naming
     players, numbers of the game stay."""
-    return attrs.evolve(text, parts=tuple(
+    return attrs.evolve(text, parts=tuple(  # type: ignore[misc]  # (@node: attrs)
         MASK if not isinstance(p, str) and tells_card(p, types) else p for p in text.parts))

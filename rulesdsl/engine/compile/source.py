@@ -29,7 +29,7 @@ from rulesdsl.engine.runtime.places import quoted, rules_place
 
 # helpers the generated code calls (the errors on its failing paths only), by the names
 # it has always called them
-HELPERS = {**python.HELPERS, "_grid_none": errors.grid_none, "_no_play": errors.no_play,
+HELPERS = {**python.HELPERS, "_grid_none": errors.grid_none,
            "LATER": Later}
 
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)

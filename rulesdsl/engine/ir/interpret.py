@@ -10,8 +10,9 @@ from typing import Any, Callable, Protocol
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.cards import moves_cost
+from rulesdsl.engine.runtime.cards import MASK, moves_cost, told
 from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
+from rulesdsl.engine.runtime.options import by_position, unique_label
 
 Closure = Callable[[Any, Any], Any]
 
@@ -292,6 +293,97 @@ class Interpreter:
         pile, i = self.part(node.pile), node.index
         return lambda st, L: (lambda s: s[i] if s else None)(pile(st, L))
 
+    def c_Shown(self, node: n.Shown) -> Closure:
+        f, of, label, names = self.part(node.value), node.of, node.labeller, node.names
+        if names is None:
+            return lambda st, L: label(of, f(st, L), st)
+        return lambda st, L: (lambda v: "none" if v is None else names[v])(f(st, L))
+
+    # ------------------------------------------------------------------ decisions
+    def options(self, op: n.Ask) -> Callable[[Any, Any], list]:
+        """The options of a decision as a function `(st, L) -> [(label, alt, value)]`."""
+        who = self.part(op.who)
+        alternatives = [self.alternative(ai, ch, who) for ai, ch in enumerate(op.choices)]
+        optional, openly = op.optional, op.openly
+
+        def options(st, L):
+            out: list = []
+            seen: dict = {}
+            for alternative in alternatives:
+                alternative(st, L, seen, out)
+            if optional and (out or openly):
+                out.append(("decline", -1, None))
+            return out
+        return options
+
+    def alternative(self, ai: int, ch: n.Choice, who: Closure) -> Callable:
+        """One alternative's options, appended to `out` (`seen`: label -> the alternative
+        that made it, -1 for a named option)."""
+        label = self.part(ch.label) if ch.label is not None else None
+        cond = self.part(ch.where) if ch.where is not None else None
+        if ch.kind == "named":
+            def named(st, L, seen, out):
+                if cond is None or cond(st, L):
+                    lab = label(st, L)
+                    if lab in seen:
+                        lab = unique_label(f"{lab} ({ai + 1})", seen)
+                    seen[lab] = -1  # not an alternative's number: True == 1 in Python
+                    out.append((lab, ai, None))
+            return named
+        if ch.kind == "tuple":
+            return self.tuple_alternative(ai, ch, label, cond)
+        slot, src = ch.slots[0], self.part(ch.items[0])
+        shown = label if label is not None else self.closure(ch.shown[0])
+        placed = ch.by_value and ch.shown[0].of == "card"  # alike cards: told by place
+
+        def binder(st, L, seen, out):
+            mine = []
+            for x in list(src(st, L)):
+                L[slot] = x
+                if cond is not None and not cond(st, L):
+                    continue
+                mine.append((shown(st, L), x))
+            if placed and len(mine) > 1:
+                mine = by_position(st, mine, who(st, L))
+            for lab, x in mine:
+                prev = seen.get(lab)
+                if prev is not None:
+                    if prev == ai:
+                        continue  # two copies of the same card are one action
+                    lab = unique_label(f"{lab} ({ai + 1})", seen)
+                seen[lab] = ai
+                out.append((lab, ai, x))
+        return binder
+
+    def tuple_alternative(self, ai: int, ch: n.Choice, label, cond) -> Callable:
+        """`(a, b, ...) in A, B, ...`: the combinations walked one element at a time, each
+        collection read when the elements before it are bound (so it may depend on them),
+        no product ever built: a large product with a narrow `where` costs only what it
+        yields."""
+        slots, depth = ch.slots, len(ch.slots)
+        srcs = [self.part(items) for items in ch.items]
+        shown = [self.closure(s) for s in ch.shown]
+
+        def walk(st, L, seen, out, k=0):
+            if k == depth:
+                if cond is not None and not cond(st, L):
+                    return
+                lab = label(st, L) if label is not None else \
+                    " ".join(f(st, L) for f in shown)
+                prev = seen.get(lab)
+                if prev is not None:
+                    if prev == ai:
+                        return  # the same label twice: one action
+                    lab = f"{lab} ({ai + 1})"
+                seen[lab] = ai
+                out.append((lab, ai, tuple(L[s] for s in slots)))
+                return
+            slot = slots[k]
+            for x in list(srcs[k](st, L)):
+                L[slot] = x
+                walk(st, L, seen, out, k + 1)
+        return walk
+
     # ------------------------------------------------------------------ operations
     def operation(self, op: n.Operation) -> Callable[[Any, Any], None]:
         """An operation as an instruction `f(st, fr)` over the state and the frame."""
@@ -442,6 +534,9 @@ class Interpreter:
             budget.move(moves_cost(st, cards), span)
             st.move_cards(cards, to(st, L), bottom)
 
+        if op.words is not None:
+            return self.move_with_words(op, what, to)
+
         def move_openly(st, fr):
             L = fr[2]
             cards = what(st, L)
@@ -451,6 +546,19 @@ class Interpreter:
             if rest:
                 st.reveal(rest)
         return move_openly if op.openly else move
+
+    def move_with_words(self, op: n.MoveCards, what: Closure, to: Closure) -> Callable:
+        assert op.words is not None and op.masked is not None
+        full, masked, bottom = self.part(op.words), self.part(op.masked), op.bottom
+        budget, span = self.host.b, op.span
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            words = (full(st, L), masked(st, L).replace(MASK, told(len(cards))))
+            budget.move(moves_cost(st, cards), span)
+            st.move_cards(cards, to(st, L), bottom, words=words)
+        return move
 
     def o_Shuffle(self, op: n.Shuffle) -> Callable[[Any, Any], None]:
         z, budget, span = self.part(op.zone), self.host.b, op.span
@@ -479,6 +587,79 @@ class Interpreter:
         a, b = self.part(op.a), self.part(op.b)
         return lambda st, fr: st.swap(a(st, fr[2]), b(st, fr[2]))
 
+    # ------------------------------------------------------------------ playing a card
+    def o_Play(self, op: n.Play) -> Callable[[Any, Any], None]:
+        card, by, to = self.part(op.card), self.part(op.by), self.part(op.to)
+        cs, ps, cancelled, span = op.card_slot, op.by_slot, op.cancelled, op.span
+
+        def begin(st, fr):
+            L = fr[2]
+            c, p = card(st, L), by(st, L)
+            if c is None or p is None:
+                errors.no_play(span)
+            L[cs], L[ps], L[cancelled] = c, p, False
+            st._events.append(("play", p, c))
+            st.move_cards([c], to(st, L), False, log=False)
+        return begin
+
+    def o_CallResponse(self, op: n.CallResponse) -> Callable[[Any, Any], None]:
+        rid, cs, ps, cancelled = op.proc, op.card_slot, op.by_slot, op.cancelled
+        if cancelled is None:
+            def respond_in_effect(st, fr):
+                st.call(rid, [fr[2][cs], fr[2][ps]], False)
+            return respond_in_effect
+        defers, kind_of = op.defers, op.kind_of
+        assert defers is not None and kind_of is not None
+
+        def respond(st, fr):
+            L = fr[2]
+            if not L[cancelled] and not defers[kind_of[L[cs]]]:
+                st.call(rid, [L[cs], L[ps]], False)
+        return respond
+
+    def o_Cancelled(self, op: n.Cancelled) -> Callable[[Any, Any], None]:
+        cs, cancelled = op.card_slot, op.cancelled
+
+        def after(st, fr):
+            if st.cancelled:
+                fr[2][cancelled] = True
+                st.cancelled = False
+                st._events.append(("cancelled", fr[2][cs]))
+        return after
+
+    def o_StopIfCancelled(self, op: n.StopIfCancelled) -> Callable[[Any, Any], None]:
+        cs = op.card_slot
+
+        def after(st, fr):
+            if st.cancelled:
+                st.cancelled = False
+                st._events.append(("cancelled", fr[2][cs]))
+                st.return_from(fr)  # a cancelled card's effect stops here
+        return after
+
+    def o_CallEffect(self, op: n.CallEffect) -> Callable[[Any, Any], None]:
+        cs, ps, cancelled, on_play, kind_of = op.card_slot, op.by_slot, op.cancelled, \
+            op.on_play, op.kind_of
+
+        def effect(st, fr):
+            L = fr[2]
+            if L[cancelled]:
+                return
+            pid = on_play[kind_of[L[cs]]]
+            if pid is not None:
+                st.call(pid, [L[cs], L[ps]], True)
+        return effect
+
+    def o_NameChosen(self, op: n.NameChosen) -> Callable[[Any, Any], None]:
+        chosen = [(self.part(who), slot) for who, slot in op.chosen]
+
+        def name_chosen(st, fr):
+            L = fr[2]
+            for who, slot in chosen:
+                c = L[slot]
+                if c is not None:
+                    st._events.append(("named", who(st, L), c, st.loc[c]))
+        return name_chosen
 
 def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))

@@ -307,6 +307,17 @@ class End(Node):
     pile: Pile
 
 
+@attrs.frozen(eq=False)
+class Shown(Sure):
+    """How a value of type `of` reads in a text or an option ("none" for none): `names`
+    its words by value where they are fixed (a card's label, an enum's value names), else
+    None (`labeller` says, with the state: a piece reads as it is now)."""
+    of: str
+    value: Node
+    names: Optional[list]
+    labeller: Any
+
+
 # ---------------------------------------------------------------- not lowered yet
 @attrs.frozen(eq=False)
 class Opaque(Node):
@@ -471,7 +482,14 @@ class MoveCards(Operation):
     cards sorted), "pile" (a zone's cards onto one that keeps them in order), "all"
     (every card of the game: State.move_all_cards), or "general" (State.move_cards).
     `openly`: then every seat is shown the cards where they now lie (a piece by its label
-    of the moment), into a hidden place too."""
+    of the moment), into a hidden place too. `words` (`move ... as "..."`): the move's
+    entry in the log carries them, computed once the cards are known, before their cost
+    in moves is spent: as everyone reads them, and `masked`, each hole that
+    tells a card MASK, which reads "a card" or "N cards" (runtime/cards.py `told`).
+    `later`: the Python back end's form
+    of the same words, where the compiler found they cannot fail: their values taken
+    now, the texts written when the log is read (journal.Later; it may read the cards
+    moved as `_c`)."""
     what: Node
     one: bool
     to: Node
@@ -479,6 +497,10 @@ class MoveCards(Operation):
     shape: str = "general"
     unordered: bool = False
     openly: bool = False
+    words: Optional[Node] = None
+    masked: Optional[Node] = None
+    later: Optional[Node] = None
+    short_piles: bool = False  # the game has fewer than 1000 cards: one card costs 1
 
 
 @attrs.frozen(eq=False)
@@ -504,7 +526,134 @@ class Swap(Operation):
     b: Node
 
 
+# ---------------------------------------------------------------- playing a card
+@attrs.frozen(eq=False)
+class Play(Operation):
+    """`play CARD by PLAYER to ZONE` as it starts: the card and its player (either none
+    fails with R012) into slots `card` and `by`, slot `cancelled` false, the play in the
+    log, and the card onto zone `to` without a move entry of its own. `shape` as
+    MoveCards's: "card" (the compiler checked the zone: no limit; `unordered`: it keeps
+    its cards sorted) or "general" (State.move_cards)."""
+    card: Node
+    by: Node
+    to: Node
+    card_slot: int
+    by_slot: int
+    cancelled: int
+    shape: str = "general"
+    unordered: bool = False
+
+
+@attrs.frozen(eq=False)
+class CallResponse(Operation):
+    """Response `proc` called with the played card and its player (slots `card_slot`,
+    `by_slot` of the frame). After a `play` (`cancelled`, its slot): only where the card
+    is not cancelled and its kind's `on play` holds no `respond` (`defers`, by kind id;
+    `kind_of`, by card). In a card's effect (`cancelled` None: `respond`): always."""
+    proc: int
+    card_slot: int
+    by_slot: int
+    depth_limit: int
+    cancelled: Optional[int] = None
+    defers: Optional[list] = None
+    kind_of: Optional[list] = None
+    leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class Cancelled(Operation):
+    """After a response of a `play`: where it cancelled the card (State.cancelled), that
+    noted in slot `cancelled` and the log, the state's flag cleared."""
+    card_slot: int
+    cancelled: int
+
+
+@attrs.frozen(eq=False)
+class StopIfCancelled(Operation):
+    """After a response inside a card's effect (`respond`): where it cancelled the card,
+    that in the log, the flag cleared, and the effect stops (its frame goes)."""
+    card_slot: int
+    leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class CallEffect(Operation):
+    """The played card's `on play` (the procedure `on_play` gives its kind, `kind_of` the
+    card's kind; none: no effect) called as a card effect with the card and its player,
+    unless slot `cancelled` says the card was cancelled."""
+    card_slot: int
+    by_slot: int
+    cancelled: int
+    on_play: list
+    kind_of: list
+    depth_limit: int
+    leaves: ClassVar[bool] = True
+
+
+@attrs.frozen(eq=False)
+class NameChosen(Operation):
+    """Before a `respond`: each card its decision's options chose (`chosen`: (who chose,
+    the slot), the card none: nothing) named in the log, where it lies, for the table to
+    see as its place lets each seat."""
+    chosen: tuple
+
+
 def makes_a_new_list(node: Node) -> bool:
     """Whether `node`'s value is a list made for it, shared with nothing (no copy needed
     to keep it as it is)."""
     return isinstance(node, (ListOf, Range, Join, Others))
+
+
+# ---------------------------------------------------------------- decisions
+@attrs.frozen(eq=False)
+class Choice:
+    """One alternative of a decision: `kind` "named" (an option of its own, offered where
+    `where` holds), "binder" (each element of `items[0]` that meets `where`, bound to
+    `slots[0]`) or "tuple" (each combination of `items`, one per slot, each read once the
+    slots before it are bound). `label`: its text (None: each value as `shown` reads it,
+    one Shown per slot). The body starts at instruction `body`.
+
+    What the compiler worked out for the Python back end: `table`, the labels by value
+    (a card's label or an enum's name read, not written; `ids`: the values are the
+    table's indexes, never none); `numbers`, a range of numbers (no two alike);
+    `from_zone`, the cards of one zone."""
+    kind: str
+    body: int
+    label: Optional[Node] = None
+    where: Optional[Node] = None
+    slots: tuple = ()
+    items: tuple = ()
+    shown: tuple = ()
+    table: Optional[list] = None
+    ids: bool = False
+    numbers: bool = False
+    from_zone: bool = False
+
+    @property
+    def by_value(self) -> bool:
+        """Labelled by its value (a card reads as its label): alike cards may need their
+        places to be told apart."""
+        return self.kind == "binder" and self.label is None
+
+
+@attrs.frozen(eq=False)
+class Ask(Operation):
+    """The options of a decision for `who`: (label, alternative, value) for each choice in
+    order, a label an earlier option has made told apart by the alternative's number
+    (an alternative's own repeat dropped: two cards that read alike are one action);
+    alike cards told apart by their places where the chooser sees their ordered zones;
+    `optional`: "decline" last where any option is offered, or always (`openly`).
+    `card_labels`: the cards' labels where they are fixed (None: pieces, whose labels
+    change); `unordered`: per zone, does it keep its cards sorted."""
+    who: Node
+    choices: tuple
+    optional: bool
+    openly: bool
+    card_labels: Optional[list]
+    unordered: list
+
+    @property
+    def alike(self) -> bool:
+        """May two cards read alike?"""
+        labels = self.card_labels
+        return labels is None or len(set(labels)) < len(labels)

@@ -21,8 +21,10 @@ import attrs
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.cards import move_card, moves_cost
+from rulesdsl.engine.runtime.cards import MASK, move_card, moves_cost
 from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
+from rulesdsl.engine.runtime.options import (alike_in_zone, by_position, first_of_each_label,
+                                             number_option, unique_label)
 
 # the helpers generated code calls, by the names it calls them
 HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
@@ -32,7 +34,10 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
            "_range_list": range_list,
            "_turns_from_none": errors.turns_from_none, "moves_cost": moves_cost,
-           "_move_card": move_card, "_reveal_pieces": reveal_pieces}
+           "_move_card": move_card, "_reveal_pieces": reveal_pieces,
+           "_unique_label": unique_label, "_by_position": by_position,
+           "_alike_in_zone": alike_in_zone, "_first_of_each_label": first_of_each_label,
+           "_number_option": number_option, "_no_play": errors.no_play}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
 
@@ -53,8 +58,9 @@ class Host(Protocol):
     def opaque_ast(self, node: n.Opaque, depth: int) -> py.expr:
         """A checked expression not lowered yet (an Opaque node), as Python."""
 
-    def pad(self, proc: int, nargs: int) -> str:
-        """The name of the Nones that make `nargs` arguments phase `proc`'s locals."""
+    def pad(self, proc: Optional[int], nargs: int) -> str:
+        """The name of the Nones that make `nargs` arguments phase `proc`'s locals (`proc`
+        None: a list of those, by procedure)."""
 
     def closure_of(self, node: n.Node) -> Callable:
         """The interpreter's closure of `node`."""
@@ -424,6 +430,30 @@ class PythonBackEnd:
         return if_else(walrus(s, self.emit(node.pile, depth)),
                        index(name(s), const(node.index)), const(None))
 
+    def p_Shown(self, node: n.Shown, depth: int) -> py.expr:
+        if not _own_words(node):
+            return self.shown(node, self.emit(node.value, depth))
+        again, first = self.operand(node.value, depth, node.of, twice=True)
+        words = self.shown(node, again)
+        assert isinstance(words, py.IfExp)
+        words.test = is_none(first)  # the value computed into its temporary first
+        return words
+
+    def shown(self, node: n.Shown, x: py.expr) -> py.expr:
+        """How the value `x` (read as often as needed) reads, as Shown says: its word from
+        the node's table, a seat's name, a number's digits, else the labeller's."""
+        if node.names is not None:
+            stem = "CARD_LABELS" if node.of == "card" else f"NAMES_{node.of}"
+            words: py.expr = index(name(self.host.named(node.names, stem)), x)
+        elif node.of == "player":  # as runtime.seats.seat_label writes it
+            words = py.BinOp(const("P"), py.Add(), call("str", py.BinOp(x, py.Add(),
+                                                                         const(1))))
+        elif node.of == "int":
+            words = call("str", x)
+        else:
+            return call(self.host.named(node.labeller, "LABEL"), const(node.of), x, name("st"))
+        return if_else(is_none(x), const("none"), words)
+
     # ------------------------------------------------------------------ operations
     def statements(self, op: n.Operation) -> list:
         """An operation as Python statements over `st`, `fr` and its locals `L`."""
@@ -469,20 +499,9 @@ class PythonBackEnd:
                       [py.Expr(py.Call(state("return_from"), [name("fr")], []))])]
 
     def s_CallPhase(self, op: n.CallPhase) -> list:
-        """Machine.call inline: the frame with its locals padded to the phase's slots (too
-        deep: Machine.call says so)."""
-        def values() -> py.List:
-            return py.List([copy.deepcopy(v) for v in args], py.Load())
         args = [self.emit(a, 0) for a in op.args]
-        frames = name("_F")
-        pad = name(self.host.pad(op.proc, len(op.args)))
-        frame = py.List([const(op.proc), const(0), py.BinOp(values(), py.Add(), pad), const(0)],
-                        py.Load())
-        return [py.Assign([py.Name("_F", py.Store())], state("frames")),
-                py.If(py.Compare(call("len", frames), [py.GtE()], [const(op.depth_limit)]),
-                      [py.Expr(py.Call(state("call"), [const(op.proc), values(), const(False)],
-                                       []))], []),
-                py.Expr(py.Call(py.Attribute(frames, "append", py.Load()), [frame], []))]
+        return pushed(const(op.proc), args, False, name(self.host.pad(op.proc, len(args))),
+                      op.depth_limit)
 
     def s_Log(self, op: n.Log) -> list:
         entry = py.Tuple([const("text"), self.emit(op.text, 0)], py.Load())
@@ -598,36 +617,67 @@ class PythonBackEnd:
     def move_general(self, op: n.MoveCards) -> list:
         """State.move_cards, the cost of one card (moves_cost's first branch) inline."""
         c = name("_c")
-        one = py.BinOp(const(1), py.Add(), py.BinOp(
-            call("len", index(state("zones"), index(state("loc"), index(c, const(0))))),
-            py.FloorDiv(), const(1000)))
+        one = self.card_cost(op, index(c, const(0)))
         cost = if_else(compare(call("len", c), "==", const(1)), one,
                        call("moves_cost", name("st"), c))
-        return [assign(c, self.cards(op)), *self.moves_spent(cost, op.span),
-                py.Expr(method(name("st"), "move_cards", c, self.emit(op.to, 0),
-                               const(op.bottom)))]
+        moved = method(name("st"), "move_cards", c, self.emit(op.to, 0), const(op.bottom))
+        return [assign(c, self.cards(op)), *self.words(op, call("len", c)),
+                *self.moves_spent(cost, op.span), py.Expr(with_words(moved, op))]
+
+    def card_cost(self, op: n.MoveCards, card: py.expr) -> py.expr:
+        """What moving one card costs (moves_cost's first branch): 1, plus a thousandth of
+        the pile it leaves, which no pile reaches where the game has fewer cards."""
+        if op.short_piles:
+            return const(1)
+        return py.BinOp(const(1), py.Add(), py.BinOp(
+            call("len", index(state("zones"), index(state("loc"), card))), py.FloorDiv(),
+            const(1000)))
+
+    def words(self, op: n.MoveCards, count: py.expr) -> list:
+        """`_w = ...`, the words of a worded move (of `count` cards), as State.move_cards
+        takes them; nothing for a move without words."""
+        if op.words is None:
+            return []
+        if op.later is not None:  # written when the log is read: one value (words_of)
+            return [assign(name("_w"), self.emit(op.later, 0))]
+        assert op.masked is not None
+        if isinstance(count, py.Constant):
+            told: py.expr = const("a card")
+        else:  # runtime/cards.py's told, inline
+            told = if_else(compare(count, "==", const(1)), const("a card"),
+                           py.BinOp(call("str", copy.deepcopy(count)), py.Add(),
+                                    const(" cards")))
+        masked = method(self.emit(op.masked, 0), "replace", const(MASK), told)
+        return [assign(name("_w"), py.Tuple([self.emit(op.words, 0), masked], py.Load()))]
 
     def move_card(self, op: n.MoveCards) -> list:
         """One card as State.move_cards moves it (runtime/cards.py's move_card, the log
         entry here); State.move_cards itself while a card effect runs."""
         c, zone_left = name("_c"), name("_f")
-        out: list = [assign(c, self.emit(op.what, 0))]
-        cost = py.BinOp(const(1), py.Add(), py.BinOp(
-            call("len", index(state("zones"), index(state("loc"), c))), py.FloorDiv(),
-            const(1000)))
-        spend = self.moves_spent(cost, op.span)
-        out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none else spend
+        out: list = [assign(c, self.emit(op.what, 0)), *self.words(op, const(1))]
+        spend = self.moves_spent(self.card_cost(op, c), op.span)
         dest = self.emit(op.to, 0)
-        if not isinstance(op.to, n.Const):  # a family's zone: found after the card and its cost
+        known = isinstance(op.to, n.Const)
+        if not known:  # a family's zone: found after the card and its cost
+            out += [py.If(is_none(c, negated=True), spend, [])] if op.what.may_be_none else \
+                spend
             out.append(assign(name("_d"), dest))
             dest = name("_d")
-        entry = py.Tuple([const("move"), py.Tuple([c], py.Load()), zone_left, dest], py.Load())
+        later = [name("_w")] if op.later is not None else []  # in the entry as one value
+        entry: py.expr = py.Tuple([const("move"), py.Tuple([c], py.Load()), zone_left, dest,
+                                   *later], py.Load())
+        if op.words is not None and not later:
+            entry = py.BinOp(entry, py.Add(), name("_w"))
         moved = [assign(zone_left, call("_move_card", state("zones"), state("loc"), c, dest,
                                         const(op.unordered))),
                  py.If(compare(zone_left, "!=", dest),
                        [py.Expr(method(state("_events"), "append", entry))], [])]
-        in_effect = py.If(state("effect_depth"), [py.Expr(method(
-            name("st"), "move_cards", py.List([c], py.Load()), dest, const(False)))], moved)
+        in_effect = py.If(state("effect_depth"), [py.Expr(with_words(method(
+            name("st"), "move_cards", py.List([c], py.Load()), dest, const(False)), op))], moved)
+        if known:  # nothing to compute between the cost and the move
+            moving = spend + [in_effect]
+            return out + ([py.If(is_none(c, negated=True), moving, [])]
+                          if op.what.may_be_none else moving)
         if not op.what.may_be_none:
             return out + [in_effect]
         return out + [py.If(is_none(c), [py.Pass()], [in_effect])]
@@ -678,6 +728,120 @@ class PythonBackEnd:
 
     def s_Swap(self, op: n.Swap) -> list:
         return [py.Expr(method(name("st"), "swap", self.emit(op.a, 0), self.emit(op.b, 0)))]
+
+    # ------------------------------------------------------------------ playing a card
+    def s_Play(self, op: n.Play) -> list:
+        """The card and its player checked and kept, the play logged, the card moved
+        without an entry of its own (as `move_card` does where the shape allows)."""
+        c, p, L = name("_c"), name("_p"), name("L")
+        slots = py.Tuple([py.Subscript(L, const(k), py.Store())
+                          for k in (op.card_slot, op.by_slot, op.cancelled)], py.Store())
+        out = [assign(c, self.emit(op.card, 0)), assign(p, self.emit(op.by, 0)),
+               py.If(either(is_none(c), is_none(p)),
+                     [py.Expr(call("_no_play", self.place(op.span)))], []),
+               py.Assign([slots], py.Tuple([c, p, const(False)], py.Load())),
+               py.Expr(method(state("_events"), "append",
+                              py.Tuple([const("play"), p, c], py.Load())))]
+        dest = self.emit(op.to, 0)
+        if op.shape != "card":
+            return out + [py.Expr(unlogged(dest))]
+        d = name("_d")
+        moved = assign(name("_f"), call("_move_card", state("zones"), state("loc"), c, d,
+                                        const(op.unordered)))
+        return out + [assign(d, dest),
+                      py.If(state("effect_depth"), [py.Expr(unlogged(d))], [moved])]
+
+    def played(self, op: Any) -> list:
+        """The played card and its player, as a call's arguments."""
+        return [frame_local(op.card_slot), frame_local(op.by_slot)]
+
+    def s_CallResponse(self, op: n.CallResponse) -> list:
+        call_it = pushed(const(op.proc), self.played(op), False,
+                         name(self.host.pad(op.proc, 2)), op.depth_limit)
+        if op.cancelled is None:
+            return call_it
+        kind = index(name(self.host.named(op.kind_of, "KIND_OF")), frame_local(op.card_slot))
+        defers = index(name(self.host.named(op.defers, "RESPONDS_IN_EFFECT")), kind)
+        return [py.If(both(py.UnaryOp(py.Not(), frame_local(op.cancelled)),
+                           py.UnaryOp(py.Not(), defers)), call_it, [])]
+
+    def cancelled(self, op: Any, then: list) -> list:
+        """Where the response cancelled the card: the flag cleared, the log told, `then`."""
+        flag = py.Attribute(name("st"), "cancelled", py.Store())
+        told = py.Expr(method(state("_events"), "append", py.Tuple(
+            [const("cancelled"), frame_local(op.card_slot)], py.Load())))
+        return [py.If(state("cancelled"), then + [py.Assign([flag], const(False)), told], [])]
+
+    def s_Cancelled(self, op: n.Cancelled) -> list:
+        return self.cancelled(op, [assign(frame_local(op.cancelled), const(True))])
+
+    def s_StopIfCancelled(self, op: n.StopIfCancelled) -> list:
+        out = self.cancelled(op, [])
+        out[0].body.append(py.Expr(method(name("st"), "return_from", name("fr"))))
+        return out
+
+    def s_CallEffect(self, op: n.CallEffect) -> list:
+        k = name("_k")
+        kind = index(name(self.host.named(op.kind_of, "KIND_OF")), frame_local(op.card_slot))
+        effect = index(name(self.host.named(op.on_play, "ON_PLAY")), kind)
+        pads = index(name(self.host.pad(None, 2)), k)
+        call_it = pushed(k, self.played(op), True, pads, op.depth_limit)
+        return [py.If(py.UnaryOp(py.Not(), frame_local(op.cancelled)),
+                      [assign(k, effect), py.If(is_none(k, negated=True), call_it, [])], [])]
+
+    def s_NameChosen(self, op: n.NameChosen) -> list:
+        out: list = []
+        c = name("_c")
+        for who, slot in op.chosen:
+            entry = py.Tuple([const("named"), self.emit(who, 0), c,
+                              index(state("loc"), c)], py.Load())
+            out += [assign(c, frame_local(slot)),
+                    py.If(is_none(c, negated=True),
+                          [py.Expr(method(state("_events"), "append", entry))], [])]
+        return out
+
+def pushed(proc: py.expr, args: list, effect: bool, pad: py.expr, depth_limit: int) -> list:
+    """Machine.call inline: the frame of `proc` (a card effect's where `effect`) with its
+    locals, `args` padded to the procedure's slots by `pad` (too deep: Machine.call says
+    so)."""
+    def values() -> py.List:
+        return py.List([copy.deepcopy(v) for v in args], py.Load())
+    frames = name("_F")
+    frame = py.List([proc, const(0), py.BinOp(values(), py.Add(), pad), const(int(effect))],
+                    py.Load())
+    out = [assign(frames, state("frames")),
+           py.If(compare(call("len", frames), ">=", const(depth_limit)),
+                 [py.Expr(method(name("st"), "call", copy.deepcopy(proc), values(),
+                                 const(effect)))], []),
+           py.Expr(method(frames, "append", frame))]
+    if effect:
+        out.append(py.AugAssign(py.Attribute(name("st"), "effect_depth", py.Store()), py.Add(),
+                                const(1)))
+    return out
+
+def with_words(move: py.Call, op: n.MoveCards) -> py.Call:
+    """State.move_cards's call `move`, with the move's words where it has words."""
+    if op.words is not None:
+        move.keywords.append(py.keyword("words", words_of(op)))
+    return move
+
+
+def words_of(op: n.MoveCards) -> py.expr:
+    """The words of a worded move as State.move_cards takes them: `_w`, or where the words
+    are written when the log is read, the one value `_w` in a tuple."""
+    return py.Tuple([name("_w")], py.Load()) if op.later is not None else name("_w")
+
+
+def unlogged(dest: py.expr) -> py.Call:
+    """State.move_cards of card `_c` onto `dest`, with no entry in the log."""
+    return py.Call(py.Attribute(name("st"), "move_cards", py.Load()),
+                   [py.List([name("_c")], py.Load()), dest, const(False)],
+                   [py.keyword("log", const(False))])
+
+
+def _own_words(node: n.Shown) -> bool:
+    """Does the Python back end write the words itself (not the labeller)?"""
+    return node.names is not None or node.of in ("player", "int")
 
 
 def method(obj: py.expr, attr: str, *args: py.expr) -> py.Call:

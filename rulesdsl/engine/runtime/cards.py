@@ -8,6 +8,13 @@ from __future__ import annotations
 
 from bisect import insort
 
+MASK = "\x00card\x00"  # stands for the moved cards in words a seat may not read
+
+
+def told(count: int) -> str:
+    """What MASK reads as for `count` cards moved: "a card", "3 cards"."""
+    return "a card" if count == 1 else f"{count} cards"
+
 try:  # True where this module is built by Cython (RULESDSL_ENGINE=native)
     import cython
     _COMPILED = cython.compiled

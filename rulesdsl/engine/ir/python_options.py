@@ -1,0 +1,292 @@
+"""The Python back end of a decision's options (nodes.Ask): one function
+`options(st, L) -> [(label, alternative, value)]` built as a Python tree, what the
+interpreter's options compute (Interpreter.options), unrolled per alternative.
+
+An option's label must differ from every one before it (else it gets a number, or is
+dropped where its own alternative made it already). Where that is known when the game
+loads, an alternative appends options made once, here, without a check (`prebuilt`); the
+others check against `seen`, brought up to date before them.
+
+The statements' shapes are the templates below, parsed once as this module loads (they
+are this module's own code, never generated text); their holes, capitalised names, are
+filled with trees: a value of the rules reaches the code only as a constant or a name."""
+
+from __future__ import annotations
+
+import ast as py
+import copy
+import textwrap
+from typing import Any, Callable, Optional
+
+from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.ir.python import assign, call, compare, const, frame_local, name
+
+def template(source: str) -> list:
+    return py.parse(textwrap.dedent(source)).body
+
+
+class _Holes(py.NodeTransformer):
+    def __init__(self, holes: dict):
+        self.holes = holes
+
+    def visit_Name(self, node: py.Name) -> Any:
+        tree = self.holes.get(node.id)
+        if tree is None:
+            return node
+        if isinstance(tree, py.Name):  # read or stored into, as the template has it
+            return py.Name(tree.id, node.ctx)
+        return copy.deepcopy(tree)
+
+    def visit_Expr(self, node: py.Expr) -> Any:
+        """A hole standing as a statement of its own: the statements given for it."""
+        if isinstance(node.value, py.Name) and isinstance(self.holes.get(node.value.id),
+                                                          list):
+            return copy.deepcopy(self.holes[node.value.id])
+        self.generic_visit(node)
+        return node
+
+
+def fill(statements: list, **holes: Any) -> list:
+    """A copy of a template's statements, each hole (a name) replaced by its tree, or by
+    its statements where it stands as a statement."""
+    out = []
+    for stmt in copy.deepcopy(statements):
+        made = _Holes(holes).visit(stmt)
+        out += made if isinstance(made, list) else [made]
+    return out
+
+
+# `seen` brought up to date with the prebuilt options before an alternative that checks
+_SYNC = template("""
+    for lab, a, _ in out:
+        seen[lab] = a
+""")
+# an option's label told apart from those before it; `AI`'s own repeat dropped
+_TAKE = template("""
+    prev = seen.get(lab)
+    if prev is not None:
+        if prev == AI:
+            continue
+        lab = _unique_label(lab + SUFFIX, seen)
+    seen[lab] = AI
+    out.append((lab, AI, VALUE))
+""")
+_NAMED = template("""
+    if COND:
+        lab = LABEL
+        if lab in seen:
+            lab = _unique_label(lab + SUFFIX, seen)
+        seen[lab] = -1
+        out.append((lab, AI, None))
+""")
+_EACH = template("""
+    for X in ITEMS:
+        L[SLOT] = X
+        FILTER
+        BODY
+""")
+_FILTER = template("""
+    if not COND:
+        continue
+""")
+_BY_POSITION = template("""
+    if TEST:
+        mine = _by_position(st, mine, WHO)
+""")
+_NUMBER = template("""
+    _o = MADE.get(x)
+    out.append(_o if _o is not None else _number_option(MADE, x))
+""")
+_ALIKE = template("""
+    if len(out) > 1 and len({o[0] for o in out}) < len(out):
+        out = FIX
+""")
+
+
+class OptionsBackEnd:
+    """Builds the options function of a decision over the Python back end `to_python`
+    (its `emit` writes the parts, its host names the tables)."""
+
+    def __init__(self, to_python: Any):
+        self.to_python = to_python
+        self.host = to_python.host
+
+    def function(self, op: n.Ask, fn: str = "options") -> py.Module:
+        """`def fn(st, L): ...`, the options of decision `op`."""
+        prebuilt = self.prebuilt(op)
+        body: list = [assign(name("out"), py.List([], py.Load()))]
+        if len(prebuilt) < len(op.choices):
+            body.append(assign(name("seen"), py.Dict([], [])))
+        synced = True  # does `seen` hold every label in `out`?
+        for ai, ch in enumerate(op.choices):
+            if ai in prebuilt:
+                body += prebuilt[ai]
+                synced = False
+                continue
+            if not synced:
+                body += fill(_SYNC)
+                synced = True
+            body += getattr(self, "checked_" + ch.kind)(op, ai, ch)
+        if op.optional:
+            decline = py.Expr(call_method("out", "append", py.Tuple(
+                [const("decline"), const(-1), const(None)], py.Load())))
+            body.append(py.If(const(True) if op.openly else name("out"), [decline], []))
+        body.append(py.Return(name("out")))
+        args = py.arguments(posonlyargs=[], args=[py.arg("st"), py.arg("L")], vararg=None,
+                            kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        return py.fix_missing_locations(py.Module([py.FunctionDef(fn, args, body, [], None)],
+                                                  []))
+
+    def emit(self, node: Optional[n.Node]) -> py.expr:
+        assert node is not None
+        return self.to_python.emit(node, 0)
+
+    def each(self, items: py.expr, slot: int, where: Optional[n.Node], body: list,
+             x: str = "x") -> list:
+        """`for x in items: L[slot] = x`, the candidates that fail `where` skipped, then
+        `body`."""
+        test = fill(_FILTER, COND=self.emit(where)) if where is not None else []
+        return fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=test, BODY=body)
+
+    # ------------------------------------------------------------------ checked
+    def checked_named(self, op: n.Ask, ai: int, ch: n.Choice) -> list:
+        named = fill(_NAMED, COND=self.emit(ch.where) if ch.where is not None else const(True),
+                     LABEL=self.emit(ch.label), SUFFIX=const(f" ({ai + 1})"), AI=const(ai))
+        return named[0].body if ch.where is None else named
+
+    def checked_binder(self, op: n.Ask, ai: int, ch: n.Choice) -> list:
+        x = name("x")
+        take = fill(_TAKE, AI=const(ai), SUFFIX=const(f" ({ai + 1})"), VALUE=x)
+        label = self.label(ch, x)
+        items = self.emit(ch.items[0])
+        if ch.table is not None:  # one pass: no card needs ordering by its place
+            return self.each(items, ch.slots[0], ch.where, [assign(name("lab"), label)] + take)
+        mine = name("mine")
+        out = [assign(mine, py.List([], py.Load()))]
+        out += self.each(call("list", items), ch.slots[0], ch.where,
+                         [py.Expr(call_method("mine", "append",
+                                              py.Tuple([label, x], py.Load())))])
+        if ch.by_value and ch.shown[0].of == "card" and op.alike:
+            test: py.expr = compare(call("len", mine), ">", const(1))  # else none alike
+            if ch.from_zone:  # one zone kept sorted (a hand): places tell nothing
+                unordered = name(self.host.named(op.unordered, "UNORDERED"))
+                first_card = index(index(name("mine"), const(0)), const(1))
+                test = py.BoolOp(py.And(), [test, py.UnaryOp(py.Not(), index(
+                    unordered, index(py.Attribute(name("st"), "loc", py.Load()),
+                                     first_card)))])
+            out += fill(_BY_POSITION, TEST=test, WHO=self.emit(op.who))
+        loop = py.For(py.Tuple([py.Name("lab", py.Store()), py.Name("x", py.Store())],
+                               py.Store()), mine, take, [])
+        return out + [loop]
+
+    def checked_tuple(self, op: n.Ask, ai: int, ch: n.Choice) -> list:
+        """`(a, b) in A, B where ...` as nested loops (Interpreter.tuple_alternative): each
+        collection read once the names before it are bound, no product built."""
+        values = py.Tuple([frame_local(s) for s in ch.slots], py.Load())
+        if ch.label is not None:
+            label = self.emit(ch.label)
+        else:
+            parts = [self.to_python.shown(s, frame_local(slot))
+                     for s, slot in zip(ch.shown, ch.slots)]
+            label = parts[0]
+            for part in parts[1:]:
+                label = py.BinOp(py.BinOp(label, py.Add(), const(" ")), py.Add(), part)
+        take = fill(_TAKE, AI=const(ai), VALUE=values)
+        take[1].body[1] = assign(name("lab"), py.BinOp(name("lab"), py.Add(),
+                                                        const(f" ({ai + 1})")))
+        body: list = [assign(name("lab"), label)] + take
+        for k in reversed(range(len(ch.slots))):
+            where = ch.where if k == len(ch.slots) - 1 else None
+            body = self.each(call("list", self.emit(ch.items[k])), ch.slots[k], where, body,
+                             f"x{k}")
+        return body
+
+    def label(self, ch: n.Choice, x: py.expr) -> py.expr:
+        """The label of candidate `x` of a binder."""
+        if ch.table is not None:
+            read = index(name(self.host.named(ch.table, "LABELS")), x)
+            if ch.ids:
+                return read
+            # a none among the cards: its label as the text writes it
+            return py.IfExp(py.Compare(x, [py.IsNot()], [const(None)]), read,
+                            self.emit(ch.label))
+        if ch.label is not None:
+            return self.emit(ch.label)
+        return self.to_python.shown(ch.shown[0], x)
+
+    # ------------------------------------------------------------------ prebuilt
+    def prebuilt(self, op: n.Ask) -> dict:
+        """alternative -> its statements, for the alternatives whose labels are known when
+        the game loads and differ from every label an alternative before them may make:
+        each option is made once, here, and appended unchecked. Named options with a fixed
+        label; a range of numbers labelled by the number, first; each card of a zone (or
+        every card, or every value of an enum) once, labelled from a table or by the card.
+        Two cards alike in the zone (two hands of one suit are alike, one hand seldom
+        holds both): the second is no option, as in the checked loop, found after the
+        loop; labelled by the card, they are told apart by their places where the chooser
+        sees them ("red 3 (top)"; first alternative only)."""
+        out: dict = {}
+        known: set = set()  # every label the alternatives so far may make: these,
+        kinds: list[Callable[[str], bool]] = []  # and any label these tell
+
+        def taken(label: str) -> bool:
+            return label in known or any(k(label) for k in kinds)
+        for ai, ch in enumerate(op.choices):
+            if ch.kind == "named":
+                label = ch.label.value if isinstance(ch.label, n.Const) else None
+                if not isinstance(label, str) or label == "decline" or taken(label):
+                    break
+                append = py.Expr(call_method("out", "append", py.Tuple(
+                    [const(label), const(ai), const(None)], py.Load())))
+                out[ai] = [append] if ch.where is None else \
+                    [py.If(self.emit(ch.where), [append], [])]
+                known.add(label)
+                continue
+            if ai == 0 and ch.numbers and ch.label is None and ch.shown[0].of == "int":
+                made = name(self.host.named({}, "NUMBER_OPTIONS"))
+                out[ai] = self.each(self.emit(ch.items[0]), ch.slots[0], ch.where,
+                                    fill(_NUMBER, MADE=made))
+                kinds.append(_number_label)
+                continue
+            if ch.kind != "binder":
+                break
+            placed = False  # alike cards told apart by their places (by_position)?
+            if ch.table is not None and ch.ids:
+                labels = ch.table
+            elif ch.by_value and ch.shown[0].of == "card" and ch.table is None and \
+                    ch.from_zone and op.card_labels is not None:
+                labels = op.card_labels
+                placed = op.alike
+                if placed and ai > 0:  # "red 3 (top)" may be an earlier option's label
+                    break
+            else:
+                break
+            if any(map(taken, labels)):
+                break
+            options = [(labels[c], ai, c) for c in range(len(labels))]
+            made = name(self.host.named(options, "OPTIONS"))
+            append = py.Expr(call_method("out", "append", index(made, name("x"))))
+            lines = self.each(self.emit(ch.items[0]), ch.slots[0], ch.where, [append])
+            if placed:
+                lines += fill(_ALIKE, FIX=call("_alike_in_zone", name("st"), name("out"),
+                                               self.emit(op.who)))
+                kinds.append(lambda label: label.endswith(")"))
+            elif len(set(labels)) < len(labels) or op.card_labels is None:
+                lines += fill(_ALIKE, FIX=call("_first_of_each_label", name("out")))
+            out[ai] = lines
+            known.update(labels)
+        return out
+
+
+def call_method(obj: str, attr: str, *args: py.expr) -> py.Call:
+    return py.Call(py.Attribute(name(obj), attr, py.Load()), list(args), [])
+
+
+def index(value: py.expr, key: py.expr) -> py.Subscript:
+    return py.Subscript(value, key, py.Load())
+
+
+def _number_label(label: str) -> bool:
+    """Is `label` how a number reads (`-12`)?"""
+    digits = label[1:] if label.startswith("-") else label
+    return digits.isdecimal()
