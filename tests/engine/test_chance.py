@@ -307,3 +307,66 @@ def test_a_deep_copy_of_a_state_with_an_undecided_pile_draws_as_before():
     other.apply("top")
     assert [label for label, _ in other.chance_outcomes()] == \
         ["card 1", "card 2", "card 3", "card 4", "card 5"]
+
+
+# ---------------------------------------------------------------- a card picked at random
+RANDOM_PILE = str(HERE / "rules" / "random_pile.rules")
+
+
+def chance_tree(st, plays, p=Fraction(1)):
+    """(leaves, chance nodes): each end reached playing `plays` in turn at the decisions,
+    as (seen, pile) with its probability summed, and every chance node's outcome count."""
+    leaves, nodes = {}, []
+    if st.is_over:
+        leaves[(st.var("seen"), tuple(st.zone("pile")))] = p
+        return leaves, nodes
+    if not st.is_chance:
+        child = st.clone()
+        child.apply(plays[0])
+        return chance_tree(child, plays[1:], p)
+    outcomes = st.chance_outcomes()
+    nodes.append(len(outcomes))
+    for label, q in outcomes:
+        child = st.clone()
+        child.apply(label)
+        more, deeper = chance_tree(child, plays, p * Fraction(q).limit_denominator(1000))
+        for leaf, r in more.items():
+            leaves[leaf] = leaves.get(leaf, 0) + r
+        nodes += deeper
+    return leaves, nodes
+
+
+def every_order(plays):
+    """The same ends counted over every order of the shuffled deck, the pick over every
+    place: what the rules mean, by brute force."""
+    from itertools import permutations
+    deck = [1, 1, 2, 3]
+    orders = list(permutations(range(len(deck))))  # the cards' places, bottom to top
+    leaves = {}
+    for order in orders:
+        for pick in range(len(deck)):
+            seen = deck[order[-1]] if "peek" in plays else 0
+            rest = [deck[c] for k, c in enumerate(order) if k != pick]
+            leaf = (seen, (f"card {deck[order[pick]]}", f"card {rest[-1]}"))
+            leaves[leaf] = leaves.get(leaf, 0) + Fraction(1, len(orders) * len(deck))
+    return leaves
+
+
+def test_a_card_picked_from_a_hidden_pile_is_one_event_over_its_cards():
+    st = rulesdsl.load(RANDOM_PILE).new_game(2, chance="explicit")
+    st.apply("pick")
+    assert st.chance_outcomes() == [("card 1", pytest.approx(1 / 2)),
+                                    ("card 2", pytest.approx(1 / 4)),
+                                    ("card 3", pytest.approx(1 / 4))]
+    leaves, nodes = chance_tree(st, [])
+    assert leaves == every_order(["pick"])
+    assert nodes == [3, 3, 2, 2]       # the pick, then the top of the three left
+
+
+def test_a_pick_beside_a_place_already_read_tells_the_read_card_apart():
+    """The top card was read (`peek`): a pick of its label may be that card or an alike
+    one whose place is not decided; the ends are those of every order."""
+    st = rulesdsl.load(RANDOM_PILE).new_game(2, chance="explicit")
+    leaves, nodes = chance_tree(st, ["peek", "pick"])
+    assert leaves == every_order(["peek", "pick"])
+    assert len(nodes) == 8             # 21 where the pick decided the whole order

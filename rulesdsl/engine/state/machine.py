@@ -154,6 +154,8 @@ class Machine:
         return (bits * n) >> 64
 
     def random_choice(self, seq):
+        if type(seq) is HiddenPile:  # explicit chance: one event over its cards, no order
+            return seq.picked()
         seq = list(seq)
         if not seq:
             return None

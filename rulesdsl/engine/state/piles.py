@@ -145,6 +145,27 @@ class HiddenPile(list):
     def copy(self) -> "HiddenPile":
         return self.linked(self.chance)
 
+    def picked(self):
+        """`random(pile)`: a card picked at random, one event over the cards (alike cards
+        one outcome weighted by their number) that decides no place. A pick among the
+        undecided cards may be any of them of its label: their places are all alike."""
+        cards = list.__getitem__(self, _ALL)
+        if not cards:
+            return None
+        labels = self.labels
+        card = self.chance.card(cards, labels)
+        first, last = (self.below, len(cards) - self.above) if self._deciding() else (0, 0)
+        alike = [c for c in cards if labels[c] == labels[card]]
+        undecided = [c for c in cards[first:last] if labels[c] == labels[card]]
+        decided = [c for c in alike if c not in undecided]
+        if not decided:
+            return undecided[0]
+        if len(alike) == 1:
+            return card
+        # alike cards whose places are told apart: which of them is one more event
+        k = self.chance.uniform(len(alike), 1)
+        return undecided[0] if k < len(undecided) else decided[k - len(undecided)]
+
     # ------------------------------------------------------------ changing it
     def append(self, card) -> None:
         list.append(self, card)
