@@ -313,23 +313,28 @@ def test_a_deep_copy_of_a_state_with_an_undecided_pile_draws_as_before():
 RANDOM_PILE = str(HERE / "rules" / "random_pile.rules")
 
 
-def chance_tree(st, plays, p=Fraction(1)):
+def seen_and_pile(st):
+    return st.var("seen"), tuple(st.zone("pile"))
+
+
+def chance_tree(st, plays, end=seen_and_pile, p=Fraction(1)):
     """(leaves, chance nodes): each end reached playing `plays` in turn at the decisions,
-    as (seen, pile) with its probability summed, and every chance node's outcome count."""
+    as `end` tells it, with its probability summed, and every chance node's outcome count."""
     leaves, nodes = {}, []
     if st.is_over:
-        leaves[(st.var("seen"), tuple(st.zone("pile")))] = p
+        leaves[end(st)] = p
         return leaves, nodes
     if not st.is_chance:
         child = st.clone()
         child.apply(plays[0])
-        return chance_tree(child, plays[1:], p)
+        return chance_tree(child, plays[1:], end, p)
     outcomes = st.chance_outcomes()
     nodes.append(len(outcomes))
     for label, q in outcomes:
         child = st.clone()
         child.apply(label)
-        more, deeper = chance_tree(child, plays, p * Fraction(q).limit_denominator(1000))
+        more, deeper = chance_tree(child, plays, end,
+                                   p * Fraction(q).limit_denominator(1000))
         for leaf, r in more.items():
             leaves[leaf] = leaves.get(leaf, 0) + r
         nodes += deeper
@@ -370,3 +375,72 @@ def test_a_pick_beside_a_place_already_read_tells_the_read_card_apart():
     leaves, nodes = chance_tree(st, ["peek", "pick"])
     assert leaves == every_order(["peek", "pick"])
     assert len(nodes) == 8             # 21 where the pick decided the whole order
+
+
+# ---------------------------------------------------------------- a hidden pile moved whole
+MOVED_PILE = str(HERE / "rules" / "moved_pile.rules")
+
+
+def every_order_moved(plays):
+    """The piles' ends over every order of the shuffled deck (rank 4 twice), by brute force:
+    what playing `plays` means."""
+    from itertools import permutations
+    ranks = [1, 2, 3, 4, 4]
+    leaves = {}
+
+    def play(plays, deck, stock, pile, p):
+        if not plays:
+            leaf = tuple(f"card {r}" for r in pile)
+            leaves[leaf] = leaves.get(leaf, 0) + p
+        elif plays[0] == "mix":
+            mixed = list(permutations(stock))
+            for order in mixed:
+                play(plays[1:], deck, list(order), pile, p / len(mixed))
+        elif plays[0] == "gather":
+            play(plays[1:], [], stock + deck, pile, p)
+        elif plays[0] == "first":
+            play(plays[1:], deck[:-1], stock + deck[-1:], pile, p)
+        elif plays[0] == "under":
+            play(plays[1:], deck, stock[1:], pile + stock[:1], p)
+        else:
+            play(plays[1:], deck, stock[:-1], pile + stock[-1:], p)
+
+    orders = list(permutations(ranks))  # bottom to top, alike cards counted apart
+    for order in orders:
+        play(plays, list(order), [], [], Fraction(1, len(orders)))
+    return leaves
+
+
+def pile_only(st):
+    return tuple(st.zone("pile"))
+
+
+@pytest.mark.parametrize("engine", ["generated", "closures"])
+def test_a_hidden_pile_moved_onto_a_hidden_one_keeps_its_order_undecided(monkeypatch, engine):
+    if engine == "closures":
+        monkeypatch.setenv("RULESDSL_ENGINE", "closures")
+    st = rulesdsl.load(MOVED_PILE).new_game(2, chance="explicit")
+    st.apply("gather")
+    assert not st.is_chance and len(st.zone("stock")) == 5   # no order decided yet
+    plays = ["gather", "draw", "draw"]
+    leaves, nodes = chance_tree(rulesdsl.load(MOVED_PILE).new_game(2, chance="explicit"),
+                                plays, pile_only)
+    assert leaves == every_order_moved(plays)
+    assert nodes == [4, 3, 3, 3, 4]    # the two cards drawn; 45 nodes where `gather` decided
+
+
+def test_a_hidden_pile_moved_onto_a_decided_card_keeps_that_card_under_it():
+    plays = ["first", "gather", "draw", "draw"]
+    st = rulesdsl.load(MOVED_PILE).new_game(2, chance="explicit")
+    leaves, nodes = chance_tree(st, plays, pile_only)
+    assert leaves == every_order_moved(plays)
+    assert len(nodes) == 18             # 45 where `gather` decided the order
+
+
+def test_a_hidden_pile_moved_onto_one_with_places_undecided_is_decided_as_it_moves():
+    """Two stretches of undecided places cannot lie in one pile: the moved pile's order is
+    decided top down as the move reads it, and the ends are still those of every order."""
+    plays = ["first", "first", "mix", "gather", "under", "draw"]
+    st = rulesdsl.load(MOVED_PILE).new_game(2, chance="explicit")
+    leaves, nodes = chance_tree(st, plays, pile_only)
+    assert leaves == every_order_moved(plays)
