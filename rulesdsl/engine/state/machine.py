@@ -154,8 +154,8 @@ class Machine:
         return (bits * n) >> 64
 
     def random_choice(self, seq):
-        if type(seq) is HiddenPile:  # explicit chance: one event over its cards, no order
-            return seq.picked()
+        if type(seq) is HiddenPile and self.chance is not None:
+            return seq.picked()  # explicit chance: one event over its cards, no order decided
         seq = list(seq)
         if not seq:
             return None
@@ -190,7 +190,9 @@ class Machine:
         if not cards:
             return
         if type(cards) is HiddenPile:  # a hidden pile's cards (runtime/cards.py, pile_cards)
-            in_order = self._hidden_pile_moving(cards, dest, bottom, log, words)
+            # (in a sample, with no explicit chance, as the list it reads as)
+            in_order = list(cards) if self.chance is None else \
+                self._hidden_pile_moving(cards, dest, bottom, log, words)
             if in_order is None:
                 return
             cards = in_order
