@@ -307,3 +307,140 @@ def test_a_deep_copy_of_a_state_with_an_undecided_pile_draws_as_before():
     other.apply("top")
     assert [label for label, _ in other.chance_outcomes()] == \
         ["card 1", "card 2", "card 3", "card 4", "card 5"]
+
+
+# ---------------------------------------------------------------- a card picked at random
+RANDOM_PILE = str(HERE / "rules" / "random_pile.rules")
+
+
+def seen_and_pile(st):
+    return st.var("seen"), tuple(st.zone("pile"))
+
+
+def chance_tree(st, plays, end=seen_and_pile, p=Fraction(1)):
+    """(leaves, chance nodes): each end reached playing `plays` in turn at the decisions,
+    as `end` tells it, with its probability summed, and every chance node's outcome count."""
+    leaves, nodes = {}, []
+    if st.is_over:
+        leaves[end(st)] = p
+        return leaves, nodes
+    if not st.is_chance:
+        child = st.clone()
+        child.apply(plays[0])
+        return chance_tree(child, plays[1:], end, p)
+    outcomes = st.chance_outcomes()
+    nodes.append(len(outcomes))
+    for label, q in outcomes:
+        child = st.clone()
+        child.apply(label)
+        more, deeper = chance_tree(child, plays, end,
+                                   p * Fraction(q).limit_denominator(1000))
+        for leaf, r in more.items():
+            leaves[leaf] = leaves.get(leaf, 0) + r
+        nodes += deeper
+    return leaves, nodes
+
+
+def every_order(plays):
+    """The same ends counted over every order of the shuffled deck, the pick over every
+    place: what the rules mean, by brute force."""
+    from itertools import permutations
+    deck = [1, 1, 2, 3]
+    orders = list(permutations(range(len(deck))))  # the cards' places, bottom to top
+    leaves = {}
+    for order in orders:
+        for pick in range(len(deck)):
+            seen = deck[order[-1]] if "peek" in plays else 0
+            rest = [deck[c] for k, c in enumerate(order) if k != pick]
+            leaf = (seen, (f"card {deck[order[pick]]}", f"card {rest[-1]}"))
+            leaves[leaf] = leaves.get(leaf, 0) + Fraction(1, len(orders) * len(deck))
+    return leaves
+
+
+def test_a_card_picked_from_a_hidden_pile_is_one_event_over_its_cards():
+    st = rulesdsl.load(RANDOM_PILE).new_game(2, chance="explicit")
+    st.apply("pick")
+    assert st.chance_outcomes() == [("card 1", pytest.approx(1 / 2)),
+                                    ("card 2", pytest.approx(1 / 4)),
+                                    ("card 3", pytest.approx(1 / 4))]
+    leaves, nodes = chance_tree(st, [])
+    assert leaves == every_order(["pick"])
+    assert nodes == [3, 3, 2, 2]       # the pick, then the top of the three left
+
+
+def test_a_pick_beside_a_place_already_read_tells_the_read_card_apart():
+    """The top card was read (`peek`): a pick of its label may be that card or an alike
+    one whose place is not decided; the ends are those of every order."""
+    st = rulesdsl.load(RANDOM_PILE).new_game(2, chance="explicit")
+    leaves, nodes = chance_tree(st, ["peek", "pick"])
+    assert leaves == every_order(["peek", "pick"])
+    assert len(nodes) == 8             # 21 where the pick decided the whole order
+
+
+# ---------------------------------------------------------------- a hidden pile moved whole
+MOVED_PILE = str(HERE / "rules" / "moved_pile.rules")
+
+
+def every_order_moved(plays):
+    """The piles' ends over every order of the shuffled deck (rank 4 twice), by brute force:
+    what playing `plays` means."""
+    from itertools import permutations
+    ranks = [1, 2, 3, 4, 4]
+    leaves = {}
+
+    def play(plays, deck, stock, pile, p):
+        if not plays:
+            leaf = tuple(f"card {r}" for r in pile)
+            leaves[leaf] = leaves.get(leaf, 0) + p
+        elif plays[0] == "mix":
+            mixed = list(permutations(stock))
+            for order in mixed:
+                play(plays[1:], deck, list(order), pile, p / len(mixed))
+        elif plays[0] == "gather":
+            play(plays[1:], [], stock + deck, pile, p)
+        elif plays[0] == "first":
+            play(plays[1:], deck[:-1], stock + deck[-1:], pile, p)
+        elif plays[0] == "under":
+            play(plays[1:], deck, stock[1:], pile + stock[:1], p)
+        else:
+            play(plays[1:], deck, stock[:-1], pile + stock[-1:], p)
+
+    orders = list(permutations(ranks))  # bottom to top, alike cards counted apart
+    for order in orders:
+        play(plays, list(order), [], [], Fraction(1, len(orders)))
+    return leaves
+
+
+def pile_only(st):
+    return tuple(st.zone("pile"))
+
+
+@pytest.mark.parametrize("engine", ["generated", "closures"])
+def test_a_hidden_pile_moved_onto_a_hidden_one_keeps_its_order_undecided(monkeypatch, engine):
+    if engine == "closures":
+        monkeypatch.setenv("RULESDSL_ENGINE", "closures")
+    st = rulesdsl.load(MOVED_PILE).new_game(2, chance="explicit")
+    st.apply("gather")
+    assert not st.is_chance and len(st.zone("stock")) == 5   # no order decided yet
+    plays = ["gather", "draw", "draw"]
+    leaves, nodes = chance_tree(rulesdsl.load(MOVED_PILE).new_game(2, chance="explicit"),
+                                plays, pile_only)
+    assert leaves == every_order_moved(plays)
+    assert nodes == [4, 3, 3, 3, 4]    # the two cards drawn; 45 nodes where `gather` decided
+
+
+def test_a_hidden_pile_moved_onto_a_decided_card_keeps_that_card_under_it():
+    plays = ["first", "gather", "draw", "draw"]
+    st = rulesdsl.load(MOVED_PILE).new_game(2, chance="explicit")
+    leaves, nodes = chance_tree(st, plays, pile_only)
+    assert leaves == every_order_moved(plays)
+    assert len(nodes) == 18             # 45 where `gather` decided the order
+
+
+def test_a_hidden_pile_moved_onto_one_with_places_undecided_is_decided_as_it_moves():
+    """Two stretches of undecided places cannot lie in one pile: the moved pile's order is
+    decided top down as the move reads it, and the ends are still those of every order."""
+    plays = ["first", "first", "mix", "gather", "under", "draw"]
+    st = rulesdsl.load(MOVED_PILE).new_game(2, chance="explicit")
+    leaves, nodes = chance_tree(st, plays, pile_only)
+    assert leaves == every_order_moved(plays)

@@ -10,7 +10,7 @@ from typing import Any, Callable, Protocol
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.cards import MASK, moves_cost, told
+from rulesdsl.engine.runtime.cards import MASK, moves_cost, pile_cards, told
 from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
 from rulesdsl.engine.runtime.options import by_position, unique_label
 
@@ -522,6 +522,8 @@ class Interpreter:
         f = self.part(op.what)
         if op.one:
             return lambda st, L: (lambda c: [] if c is None else [c])(f(st, L))
+        if isinstance(op.what, n.Pile) and not op.openly:  # a hidden pile's order may travel
+            return lambda st, L: pile_cards(f(st, L))
         return lambda st, L: list(f(st, L))
 
     def o_MoveCards(self, op: n.MoveCards) -> Callable[[Any, Any], None]:

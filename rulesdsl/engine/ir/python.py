@@ -21,7 +21,7 @@ import attrs
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
-from rulesdsl.engine.runtime.cards import MASK, move_card, moves_cost
+from rulesdsl.engine.runtime.cards import MASK, move_card, moves_cost, pile_cards
 from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
 from rulesdsl.engine.runtime.options import (alike_in_zone, by_position, first_of_each_label,
                                              number_option, unique_label)
@@ -37,7 +37,8 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_move_card": move_card, "_reveal_pieces": reveal_pieces,
            "_unique_label": unique_label, "_by_position": by_position,
            "_alike_in_zone": alike_in_zone, "_first_of_each_label": first_of_each_label,
-           "_number_option": number_option, "_no_play": errors.no_play}
+           "_number_option": number_option, "_no_play": errors.no_play,
+           "_pile_cards": pile_cards}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)
 
@@ -606,8 +607,9 @@ class PythonBackEnd:
     def cards(self, op: n.MoveCards) -> py.expr:
         """A fresh list of the cards a move moves (Interpreter.cards)."""
         value = self.emit(op.what, 0)
-        if not op.one:
-            return call("list", value)
+        if not op.one:  # a hidden pile's order may travel (Interpreter.cards)
+            pile = isinstance(op.what, n.Pile) and not op.openly
+            return call("_pile_cards" if pile else "list", value)
         if not op.what.may_be_none:
             return py.List([value], py.Load())
         c = self.host.temp("card")
@@ -703,12 +705,14 @@ class PythonBackEnd:
                  py.Expr(method(state("_events"), "append", py.Tuple(
                      [const("move"), call("tuple", z), k, d], py.Load()))),
                  py.Expr(method(z, "clear"))]
-        itself = either(compare(k, "==", d), state("effect_depth"))
+        # a hidden pile (engine/state/piles.py) is State.move_cards's: its order may travel
+        itself = either(compare(k, "==", d), state("effect_depth"),
+                        py.Compare(call("type", z), [py.IsNot()], [name("list")]))
         return [assign(k, self.emit(op.what.zone, 0)), assign(z, index(state("zones"), k)),
                 assign(count, call("len", z)), *self.moves_spent(cost, op.span),
                 assign(d, self.emit(op.to, 0)),
-                py.If(itself, [py.Expr(method(name("st"), "move_cards", call("list", z), d,
-                                              const(False)))],
+                py.If(itself, [py.Expr(method(name("st"), "move_cards", call("_pile_cards", z),
+                                              d, const(False)))],
                       [py.If(count, moved, [])])]
 
     def s_Shuffle(self, op: n.Shuffle) -> list:

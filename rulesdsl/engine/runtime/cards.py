@@ -43,6 +43,13 @@ def move_card(zones: list, loc: list, c: int, dest: int, unordered: bool,
     return src
 
 
+def pile_cards(z) -> list:
+    """A fresh list of a zone's cards about to move. A hidden pile (state/piles.py) gives a
+    copy that reads as a list and decides nothing: State.move_cards carries its undecided
+    places onto another hidden pile, or decides them there as a read would."""
+    return list(z) if type(z) is list else z.moving()
+
+
 def moves_cost(st, cards: list) -> int:
     """What moving `cards` costs: one each, plus a thousandth of the pile each leaves (taking
     a card out of a long list shifts the rest: a loop of single moves is quadratic). The

@@ -154,6 +154,8 @@ class Machine:
         return (bits * n) >> 64
 
     def random_choice(self, seq):
+        if type(seq) is HiddenPile and self.chance is not None:
+            return seq.picked()  # explicit chance: one event over its cards, no order decided
         seq = list(seq)
         if not seq:
             return None
@@ -187,6 +189,13 @@ class Machine:
                    words: Optional[tuple] = None) -> None:
         if not cards:
             return
+        if type(cards) is HiddenPile:  # a hidden pile's cards (runtime/cards.py, pile_cards)
+            # (in a sample, with no explicit chance, as the list it reads as)
+            in_order = list(cards) if self.chance is None else \
+                self._hidden_pile_moving(cards, dest, bottom, log, words)
+            if in_order is None:
+                return
+            cards = in_order
         zones, loc = self.zones, self.loc
         prog = self.prog
         if self.effect_depth:
@@ -253,6 +262,42 @@ class Machine:
                     extra = () if words is None else tuple(words)
                     self._events.append(("move", tuple(cs), src, dest) + extra)
                     words = None if words is None else (None,) * len(extra)
+
+    def _hidden_pile_moving(self, pile: HiddenPile, dest: int, bottom: bool, log: bool,
+                            words: Optional[tuple]) -> Optional[list]:
+        """A whole hidden pile about to move (`pile`, its copy that decides nothing). Onto
+        a hidden pile with no undecided place it moves here, its own places still
+        undecided (nobody sees the order on either side): None. Else its cards in the
+        order the rules read them, the pile decided top down as the move reads it."""
+        zones, loc = self.zones, self.loc
+        src = loc[list.__getitem__(pile, 0)]
+        source = zones[src]
+        if type(source) is not HiddenPile or \
+                sorted(list.__iter__(source)) != sorted(list.__iter__(pile)):
+            pile.chance = self.chance  # (no longer the whole pile: only the rules change it)
+            return list(pile)
+        if not self._keeps_undecided(source, src, dest, bottom):
+            return list(source)
+        target = zones[dest]
+        zones[dest] = source.landed_on(target, self.chance)
+        cards = list(list.__iter__(source))  # in the pile's own list order: decides nothing
+        source.clear()
+        for c in cards:
+            loc[c] = dest
+        if log:
+            self._events.append(("move", tuple(cards), src, dest) +
+                                (() if words is None else tuple(words)))
+        return None
+
+    def _keeps_undecided(self, source: HiddenPile, src: int, dest: int, bottom: bool) -> bool:
+        """Whether `source`, moved whole onto `dest`, may keep its undecided places there:
+        onto the top of a hidden pile (no limit, no card effect holding cards back) that
+        has none of its own."""
+        prog, target = self.prog, self.zones[dest]
+        return src != dest and not bottom and not self.effect_depth and \
+            prog.zone_vis[dest] == "hidden" and not prog.zone_unordered[dest] and \
+            not prog.zone_capacity[dest] and source.undecided() > 0 and \
+            (type(target) is list or not target.undecided())
 
     def all_cards_cost(self) -> int:
         """moves_cost of every card (`move cards to ZONE`): one each, plus a thousandth of

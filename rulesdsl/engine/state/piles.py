@@ -3,7 +3,10 @@ not put in order when it is shuffled. Its order is decided card by card as the r
 it: the top card when it is drawn, the bottom one when it is slid out, the whole pile when
 the rules go through it in order. Each decision is a random event over the cards that may
 lie there (alike cards, one label, being one outcome weighted by their number), so a game
-that draws three cards of a deck of fifty has three random events, not fifty.
+that draws three cards of a deck of fifty has three random events, not fifty. A card
+picked at random (`random(pile)`) is one event over its cards and decides no place; the
+pile moved whole onto another hidden pile with no undecided place becomes that pile's top,
+its places still undecided (State.move_cards).
 
 The pile is a list, so the generated code and the engine read it as any zone; the list
 holds the cards decided at the bottom, then the undecided ones in card id order, then the
@@ -144,6 +147,42 @@ class HiddenPile(list):
 
     def copy(self) -> "HiddenPile":
         return self.linked(self.chance)
+
+    def moving(self) -> "HiddenPile":
+        """A copy that decides nothing (no chance): the cards of a move (State.move_cards)."""
+        return self.linked(None)
+
+    def undecided(self) -> int:
+        """How many of its places are not decided (none while nothing decides them)."""
+        n = len(self) - self.above - self.below
+        return n if n > 1 and self._undecided_differ() else 0
+
+    def landed_on(self, under: list, chance) -> "HiddenPile":
+        """This pile put whole on top of the cards `under` (a pile with no undecided
+        place): its undecided places stay undecided there, decided by `chance`."""
+        return _rebuilt(list(list.__iter__(under)) + list(list.__iter__(self)), self.labels,
+                        len(under) + self.below, self.above, chance)
+
+    def picked(self):
+        """`random(pile)`: a card picked at random, one event over the cards (alike cards
+        one outcome weighted by their number) that decides no place. A pick among the
+        undecided cards may be any of them of its label: their places are all alike."""
+        cards = list.__getitem__(self, _ALL)
+        if not cards:
+            return None
+        labels = self.labels
+        card = self.chance.card(cards, labels)
+        first, last = (self.below, len(cards) - self.above) if self._deciding() else (0, 0)
+        alike = [c for c in cards if labels[c] == labels[card]]
+        undecided = [c for c in cards[first:last] if labels[c] == labels[card]]
+        decided = [c for c in alike if c not in undecided]
+        if not decided:
+            return undecided[0]
+        if len(alike) == 1:
+            return card
+        # alike cards whose places are told apart: which of them is one more event
+        k = self.chance.uniform(len(alike), 1)
+        return undecided[0] if k < len(undecided) else decided[k - len(undecided)]
 
     # ------------------------------------------------------------ changing it
     def append(self, card) -> None:
