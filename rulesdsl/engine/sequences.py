@@ -78,30 +78,97 @@ def innermost(st) -> Optional[tuple]:
     return None
 
 
-def narrow(st) -> None:
-    """Keep, of the pending decision's options, those that begin a best sequence."""
+class Tried:
+    """One option tried at a decision inside a sequence: the copy of the game its move
+    left (at the next decision of the sequence, at its end, or at the game's end), the
+    best goal the sequence reaches through it, what trying it cost (work, moves, long
+    texts: the same again when it is reused), and the options tried after it."""
+
+    __slots__ = ("state", "logged", "value", "cost", "move_cost", "after")
+
+    def __init__(self, state, logged: bool):
+        self.state = state
+        self.logged = logged  # is the choice written in the log (Ask.choose)
+        self.value = None
+        self.cost = (0, 0, 0)  # the whole trial: this move and every move tried after it
+        self.move_cost = (0, 0, 0)  # this move alone, up to where its copy stopped
+        self.after = None  # label -> Tried, at the copy's decision (None at an end)
+
+
+def narrow(st, known: Optional[dict] = None) -> None:
+    """Keep, of the pending decision's options, those that begin a best sequence.
+    `known`: the options already tried at this very position (label -> Tried), by the
+    search of an earlier decision of the same sequence; they are not tried again. What
+    was tried stays with the state (`searched`) for `adopt`, and joins `known`: clones
+    that come to this position later (a search agent's) find it tried."""
     found = innermost(st)
     if found is None:
         return
     seat, options = st.pending
     if len(options) < 2:
+        if known:
+            st.searched = (st.pending, known)
         return
     depth, region = found
     bound = None if region.bound_slot is None else st.frames[depth][2][region.bound_slot]
-    values = [_best_after(st, seat, o, depth, region, 0, bound) for o in options]
-    best = max(values)
-    kept = [o for o, v in zip(options, values) if v == best]
+    tried = {} if known is None else known  # shared with whoever searched it: kept
+    for o in options:
+        tried[o[0]] = _try(st, seat, o, depth, region, 0, bound, tried)
+    best = max(tried[o[0]].value for o in options)
+    kept = [o for o in options if tried[o[0]].value == best]
     if len(kept) < len(options):
         st.pending = (seat, kept)
         st._actions = None
+    st.searched = (st.pending, tried)
 
 
-def _best_after(st, seat: int, option: tuple, depth: int, region: Region, made: int,
-                bound=None):
-    """The best goal any sequence reaches that goes on with `option` from st, where `made`
-    decisions of the sequence are behind: (reached, value), so that none is the least.
-    With a bound, the first way found that reaches it is the best: no other is tried."""
-    st.prog.budget.spend(1, region.span)
+def adopt(st, seat: int, chosen: tuple) -> bool:
+    """Apply `chosen` by taking on the copy its trial left, when the search of this very
+    decision tried it: the moves it made, its log and the position it stopped at are the
+    game's own (the rules are deterministic and a trial draws nothing), so they are not
+    run again. False where nothing was tried: the caller runs the move."""
+    searched = st.searched
+    st.searched = None
+    if searched is None or searched[0] is not st.pending:
+        return False
+    tried = searched[1].get(chosen[0])
+    if tried is None:
+        return False
+    copy = tried.state
+    st.take_position(copy)
+    st._history.append(chosen[0])
+    if tried.logged:
+        st._events.append(("choice", seat, chosen[0]))
+    st._events.extend(copy._events)
+    if st.over:
+        return True
+    if copy.pending is None:  # stopped at the sequence's end: the rules go on from there
+        st.run()
+        return True
+    budget = st.prog.budget
+    budget.refill()
+    _charge(budget, tried.move_cost, None)  # what the run up to this decision spends
+    st.pending = copy.pending  # all of its options: narrowed here, as a run would
+    st._actions = None
+    narrow(st, tried.after)
+    return True
+
+
+def _try(st, seat: int, option: tuple, depth: int, region: Region, made: int,
+         bound=None, known: Optional[dict] = None) -> Tried:
+    """Try `option` from st, and every sequence that goes on with it: its Tried, whose
+    value is the best goal reached, (reached, value), so that none is the least (for the
+    longest, the value is the decisions made from here on). With a bound, the first way
+    found that reaches it is the best: no other is tried. An option in `known` was tried
+    from this position before: its work is spent again, its moves are not made again."""
+    budget = st.prog.budget
+    tried = known.get(option[0]) if known else None
+    if tried is not None:
+        _charge(budget, tried.cost, region.span)
+        return tried
+    before = _left(budget)
+    budget.spend(1, region.span)
+    moved = _left(budget)
     if made >= DEEPEST:
         _refuse(f"a sequence's trial went on past {DEEPEST} decisions", region,
                 "end the loop inside the sequence when nothing is left to do")
@@ -109,32 +176,64 @@ def _best_after(st, seat: int, option: tuple, depth: int, region: Region, made: 
     fr = trial.frames[-1]
     trial.exploring = (trial.frames[depth], region)
     locals_ = trial.frames[depth][2]  # kept: the game may end inside the sequence
-    trial.prog.procs[fr[0]].code[fr[1]].choose(trial, fr, option)
+    tried = Tried(trial, trial.prog.procs[fr[0]].code[fr[1]].choose(trial, fr, option))
     trial.run()
+    tried.move_cost = _spent(budget, moved)
     if trial.rng != st.rng:
         _refuse("a sequence's moves drew a random number while they were tried", region,
                 "draw before the sequence (roll the dice first), or after it")
     if trial.over or trial.pending is None:  # at the sequence's end (or the game's)
-        if region.key is None:
-            return (True, made + 1)
-        value = region.key(trial, locals_)
-        if bound is not None and value is not None and value > bound:
-            _refuse(f"a sequence made {value}, more than the {bound} it can make at most "
-                    "(its `up to`)", region, "give a bound no way of playing can pass")
-        return (value is not None, value or 0)
+        tried.value = _goal_at_end(trial, locals_, region, bound)
+    else:
+        tried.value = _best_after(trial, seat, depth, region, made, bound, tried)
+    tried.cost = _spent(budget, before)
+    return tried
+
+
+def _goal_at_end(trial, locals_, region: Region, bound):
+    if region.key is None:
+        return (True, 1)
+    value = region.key(trial, locals_)
+    if bound is not None and value is not None and value > bound:
+        _refuse(f"a sequence made {value}, more than the {bound} it can make at most "
+                "(its `up to`)", region, "give a bound no way of playing can pass")
+    return (value is not None, value or 0)
+
+
+def _best_after(trial, seat: int, depth: int, region: Region, made: int, bound,
+                tried: Tried):
+    """The best goal of the sequences that go on from the trial's decision, each of its
+    options tried (into tried.after) until one reaches the bound."""
     who, options = trial.pending
     if who != seat:
         _refuse(f"a sequence of {seat_label(seat)}'s moves reached a decision of "
                 f"{seat_label(who)}'s", region,
                 "a sequence is one player's moves: let the others decide after it")
+    tried.after = {}
     best = (False, 0)
     for o in options:
-        value = _best_after(trial, seat, o, depth, region, made + 1, bound)
-        if value > best:
-            best = value
-            if bound is not None and value == (True, bound):
+        after = tried.after[o[0]] = _try(trial, seat, o, depth, region, made + 1, bound)
+        if after.value > best:
+            best = after.value
+            if bound is not None and best == (True, bound):
                 break  # none can do better
-    return best
+    return best if region.key is not None else (best[0], best[1] + 1)
+
+
+def _left(budget) -> tuple:
+    return (budget.work, budget.moves, budget.texts)
+
+
+def _spent(budget, before: tuple) -> tuple:
+    return (before[0] - budget.work, before[1] - budget.moves, before[2] - budget.texts)
+
+
+def _charge(budget, cost: tuple, span) -> None:
+    """Spend again what a trial cost when it was made (R005, R006, R031 as it would)."""
+    budget.spend(cost[0], span)
+    budget.move(cost[1], span)
+    budget.texts -= cost[2]
+    budget.check_text("", span)
 
 
 def _refuse(message: str, region: Region, hint: str):

@@ -209,3 +209,37 @@ def test_a_bound_spares_the_trials_a_full_search_makes():
         s.options()
         return budget.work_limit - budget.work
     assert tried(MOST_SUM_UP_TO_6) * 2 < tried(MOST_SUM)  # work: the moves tried, and more
+
+
+def _trials_while(monkeypatch, act) -> int:
+    """How many moves are tried on copies of the game while `act` runs."""
+    from rulesdsl.engine.state import State
+    made = []
+    copy = State.trial_copy
+    monkeypatch.setattr(State, "trial_copy", lambda st: made.append(1) or copy(st))
+    act()
+    monkeypatch.undo()
+    return len(made)
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_move_the_search_tried_is_taken_on_not_run_again(engine, monkeypatch):
+    # the longest sequence is searched to every end at the first decision: after a move
+    # it kept, the next decision's options were all tried already
+    s = loaded(MOST_TOKENS, engine).new_game(2, 1)
+    plain = s.clone()
+    assert _trials_while(monkeypatch, lambda: s.apply("t1")) == 0
+    plain.searched = None  # the same move run as the rules run it
+    plain.apply("t1")
+    assert labels(s) == labels(plain) == ["t2", "t3"]
+    assert s.to_json() == plain.to_json() and s.log == plain.log
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_clone_reaching_a_searched_position_tries_nothing_again(engine, monkeypatch):
+    root = loaded(MOST_SUM_UP_TO_6, engine).new_game(2, 1)
+    first, second = root.clone(), root.clone()
+    # with a bound the first decision stops at the first way to 6: t5 leaves t1 untried
+    assert _trials_while(monkeypatch, lambda: first.apply("t5")) > 0
+    assert _trials_while(monkeypatch, lambda: second.apply("t5")) == 0  # found by first
+    assert labels(first) == labels(second) == ["t1"]
