@@ -99,7 +99,8 @@ def narrow(st, known: Optional[dict] = None) -> None:
     """Keep, of the pending decision's options, those that begin a best sequence.
     `known`: the options already tried at this very position (label -> Tried), by the
     search of an earlier decision of the same sequence; they are not tried again. What
-    was tried stays with the state (`searched`) for `adopt`, and joins `known`: clones
+    was tried stays with the state (`searched`, with the position it was tried from)
+    for `adopt`, and joins `known`: clones
     that come to this position later (a search agent's) find it tried."""
     found = innermost(st)
     if found is None:
@@ -107,7 +108,7 @@ def narrow(st, known: Optional[dict] = None) -> None:
     seat, options = st.pending
     if len(options) < 2:
         if known:
-            st.searched = (st.pending, known)
+            st.searched = (st.pending, known, _position(st))
         return
     depth, region = found
     bound = None if region.bound_slot is None else st.frames[depth][2][region.bound_slot]
@@ -119,7 +120,14 @@ def narrow(st, known: Optional[dict] = None) -> None:
     if len(kept) < len(options):
         st.pending = (seat, kept)
         st._actions = None
-    st.searched = (st.pending, tried)
+    st.searched = (st.pending, tried, _position(st))
+
+
+def _position(st) -> tuple:
+    """What the moves tried from st started from, copied: a state changed since (a
+    sample's guess of hidden cards put into a clone) takes on none of them."""
+    return (st.vars[:], [z[:] for z in st.zones], st.loc[:],
+            [[f[0], f[1], f[2][:], f[3]] for f in st.frames], st.cancelled, st.effect_depth)
 
 
 def adopt(st, seat: int, chosen: tuple) -> bool:
@@ -129,7 +137,7 @@ def adopt(st, seat: int, chosen: tuple) -> bool:
     run again. False where nothing was tried: the caller runs the move."""
     searched = st.searched
     st.searched = None
-    if searched is None or searched[0] is not st.pending:
+    if searched is None or searched[0] is not st.pending or searched[2] != _position(st):
         return False
     tried = searched[1].get(chosen[0])
     if tried is None:

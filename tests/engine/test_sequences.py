@@ -243,3 +243,19 @@ def test_a_clone_reaching_a_searched_position_tries_nothing_again(engine, monkey
     assert _trials_while(monkeypatch, lambda: first.apply("t5")) > 0
     assert _trials_while(monkeypatch, lambda: second.apply("t5")) == 0  # found by first
     assert labels(first) == labels(second) == ["t1"]
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_clone_whose_cards_were_changed_takes_on_no_search_made_before(engine):
+    # as a sample of hidden cards does: the clone's pool is not the one searched
+    s = loaded(MOST_TOKENS, engine).new_game(2, 1)
+    changed, plain = s.clone(), s.clone()
+    plain.searched = None
+    for st in (changed, plain):
+        t6 = st.prog.card_label.index("t6")
+        st.zones[st.loc[t6]].remove(t6)
+        taken = st._zone_index("taken", 1)
+        st.zones[taken].append(t6)
+        st.loc[t6] = taken
+        st.apply("t1")
+    assert changed.to_json() == plain.to_json() and labels(changed) == labels(plain)

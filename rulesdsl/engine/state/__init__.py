@@ -65,7 +65,7 @@ class State(Machine, Views, Saving):
         self.scenario = None  # type: dict | None  # the scenario it started from (saved)
         self.inferred = None  # a sample's (seat, moves, exclusions, requirements, amounts)
         self.exploring = None  # in a sequence's trial: (its frame, its Region), sequences.py
-        # at a decision inside a sequence: (its pending, the options tried), sequences.py
+        # at a decision inside a sequence: (its pending, the options tried, from where)
         self.searched = None  # type: tuple | None
         # explicit chance (state/chance.py); None: the seeded generator draws
         self.chance = None  # type: Chance | None
