@@ -84,7 +84,7 @@ class Tried:
     best goal the sequence reaches through it, what trying it cost (work, moves, long
     texts: the same again when it is reused), and the options tried after it."""
 
-    __slots__ = ("state", "logged", "value", "cost", "move_cost", "after")
+    __slots__ = ("state", "logged", "value", "cost", "move_cost", "after", "partial")
 
     def __init__(self, state, logged: bool):
         self.state = state
@@ -93,6 +93,7 @@ class Tried:
         self.cost = (0, 0, 0)  # the whole trial: this move and every move tried after it
         self.move_cost = (0, 0, 0)  # this move alone, up to where its copy stopped
         self.after = None  # label -> Tried, at the copy's decision (None at an end)
+        self.partial = False  # does the copy's decision list its first option only?
 
 
 def narrow(st, known: Optional[dict] = None) -> None:
@@ -157,6 +158,8 @@ def adopt(st, seat: int, chosen: tuple) -> bool:
     budget.refill()
     _charge(budget, tried.move_cost, None)  # what the run up to this decision spends
     st.pending = copy.pending  # all of its options: narrowed here, as a run would
+    if tried.partial:
+        _list_every_option(st)
     st._actions = None
     narrow(st, tried.after)
     return True
@@ -182,7 +185,8 @@ def _try(st, seat: int, option: tuple, depth: int, region: Region, made: int,
                 "end the loop inside the sequence when nothing is left to do")
     trial = st.trial_copy()
     fr = trial.frames[-1]
-    trial.exploring = (trial.frames[depth], region)
+    # under a bound the options are tried one by one: the first is listed, then the rest
+    trial.exploring = (trial.frames[depth], region, bound is not None)
     locals_ = trial.frames[depth][2]  # kept: the game may end inside the sequence
     tried = Tried(trial, trial.prog.procs[fr[0]].code[fr[1]].choose(trial, fr, option))
     trial.run()
@@ -218,14 +222,34 @@ def _best_after(trial, seat: int, depth: int, region: Region, made: int, bound,
                 f"{seat_label(who)}'s", region,
                 "a sequence is one player's moves: let the others decide after it")
     tried.after = {}
+    tried.partial = bound is not None and len(options) == 1
     best = (False, 0)
-    for o in options:
+    for o in _one_by_one(trial, tried):
         after = tried.after[o[0]] = _try(trial, seat, o, depth, region, made + 1, bound)
         if after.value > best:
             best = after.value
             if bound is not None and best == (True, bound):
                 break  # none can do better
     return best if region.key is not None else (best[0], best[1] + 1)
+
+
+def _one_by_one(trial, tried: Tried):
+    """The options of the trial's decision in order; where only the first was listed,
+    the others once it has been tried (and has not reached the bound)."""
+    yield from trial.pending[1]
+    if tried.partial:
+        _list_every_option(trial)
+        tried.partial = False
+        for o in trial.pending[1]:
+            if o[0] not in tried.after:
+                yield o
+
+
+def _list_every_option(st) -> None:
+    """List every option of st's decision, which a trial under a bound listed up to its
+    first (the generated decision's `first` options, compile/generate.py)."""
+    fr = st.frames[-1]
+    st.pending = (st.pending[0], st.prog.procs[fr[0]].code[fr[1]].options(st, fr))
 
 
 def _left(budget) -> tuple:

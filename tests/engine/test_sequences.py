@@ -259,3 +259,23 @@ def test_a_clone_whose_cards_were_changed_takes_on_no_search_made_before(engine)
         st.loc[t6] = taken
         st.apply("t1")
     assert changed.to_json() == plain.to_json() and labels(changed) == labels(plain)
+
+
+def test_a_trial_under_a_bound_lists_the_next_options_up_to_the_first(monkeypatch):
+    # generated code: a decision's options up to the first while a trial under `up to`
+    # runs (its first option mostly reaches the bound), all of them in play
+    s = loaded(MOST_SUM_UP_TO_6, "generated").new_game(2, 1)
+    ask = next(ins for proc in s.prog.procs for ins in proc.code
+               if getattr(ins, "first", None) is not None)
+    listed = {"every": 0, "first": 0}
+    names = ask.fast.__globals__  # what the generated procedures call
+    for name, f in list(names.items()):
+        for kind, made in (("every", ask.fast), ("first", ask.first)):
+            if f is made:
+                monkeypatch.setitem(names, name, lambda st, L, f=f, kind=kind: (
+                    listed.__setitem__(kind, listed[kind] + 1) or f(st, L)))
+    s.pending = None  # the first decision's trials again
+    assert labels(s) == ["t1", "t2", "t3", "t5", "t4", "t6"]
+    assert listed["first"] > 0 and listed["every"] == 0
+    s.apply("t5")  # taken on from its trial: its options listed in full
+    assert labels(s) == ["t1"] and listed["every"] == 0

@@ -114,6 +114,22 @@ class Functions:
         ask.fast = self.generated_function(
             lines, f"the options of the decision at {rules_place(ask.span)}", ask.span)
 
+    def first_options(self, ask):
+        """The decision's options up to the first one, as a generated function: the
+        lines of `ask.fast`, returning once an option is made. A sequence's trial under
+        `up to` tries options one by one and mostly stops at the first (sequences.py)."""
+        made = self.function_lines.get(id(ask.fast))
+        if made is None or made[0] is not ask.fast:
+            return None
+        lines = []
+        for line in made[1]:
+            lines.append(line)
+            code = line.lstrip()
+            if code.startswith("out.append("):
+                lines.append(line[:len(line) - len(code)] + "return out")
+        return self.generated_function(
+            lines, f"the first option of the decision at {rules_place(ask.span)}", ask.span)
+
     def alike(self, labels: list) -> bool:
         """May two cards read alike? (Pieces may come to, as their state changes.)"""
         return self.p.pieces is not None or len(set(labels)) < len(labels)

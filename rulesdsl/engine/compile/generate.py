@@ -187,7 +187,7 @@ def _inline_decision(ins, pc: int, name: str, ref) -> list:
              "if _s is not None:"] + ([f"    {bind}"] if bind else []) + [
              "    st.memo = {}  # the state stands still: pure definitions are memoised",
              "    try:",
-             f"        _o = {ref(ins.fast, 'O')}(st, L)",
+             f"        _o = {_options_call(ins, ref)}",
              "    finally:",
              "        st.memo = None",
              "    if _o:",
@@ -197,6 +197,16 @@ def _inline_decision(ins, pc: int, name: str, ref) -> list:
     if not ins.optional:
         lines.append(f"    {name}.no_option(_s)")
     return [INDENT + line for line in lines]
+
+
+def _options_call(ins, ref) -> str:
+    """The call that lists a decision's options; in a program with sequences, only the
+    first while a trial that stops at its bound asks (State.exploring, sequences.py)."""
+    fast = f"{ref(ins.fast, 'O')}(st, L)"
+    first = getattr(ins, "first", None)
+    if first is None:
+        return fast
+    return f"{ref(first, 'O')}(st, L) if st.exploring is not None and st.exploring[2] else {fast}"
 
 
 def step_one(st, fr):
@@ -215,6 +225,11 @@ def generate_procs(compiler) -> None:
     prog = compiler.p
     ns = compiler.ns
     ns.update({"LIMIT": prog.step_limit, "RUNAWAY": Runaway(prog), "STEP": step_one})
+    if prog.sequences:
+        for proc in prog.procs:
+            for ins in proc.code:
+                if getattr(ins, "fast", None) is not None and hasattr(ins, "first"):
+                    ins.first = compiler.first_options(ins)
     text: list = []  # every procedure's lines
     owners: dict = {}  # line of the module (from 1) -> pc
     places: dict = {}  # line of `text` (from 0) -> the rules' span its comment names

@@ -184,7 +184,7 @@ class Ask:
     suspends the game unless it is optional and nobody has an option."""
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
-                 "quiet", "fast", "from_zone", "who_source", "question_by_seat")
+                 "quiet", "fast", "first", "from_zone", "who_source", "question_by_seat")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -200,6 +200,7 @@ class Ask:
         # a chosen card shows up in the log through its move, with its visibility
         self.quiet = [alt[0] == "binder" and alt[6] == "card" for alt in alts]
         self.fast = None  # the options as generated code (source.generate_options), if any
+        self.first = None  # the same up to the first option, in a program with sequences
         self.from_zone = ()  # alternatives that bind the cards of a zone: each card once
         self.who_source = None  # who decides, as generated source (the decision inlined)
 
