@@ -7,12 +7,22 @@ inside a sequence, each option is tried on a copy of the state, and every decisi
 it up to the sequence's end, depth first; an option stays open only where the best
 sequence it begins is as good as the best of all (the most decisions, or the most KEY read
 at the end). Trials never replay the game: a copy runs on from the decision, and the
-sequence's end instruction stops it there (`State.exploring` names the frame and region).
+sequence's end instruction stops it there (`State.exploring` names the frame and region,
+and whether a decision lists its options up to the first).
 
 `sequence most KEY up to BOUND` tells the most KEY can be: a trial stops at the first way
-that reaches it, which makes the usual case (every die can be used) cheap.
+that reaches it, which makes the usual case (every die can be used) cheap; its trials list
+a decision's options up to the first (generated code), the rest only when that one falls
+short.
 
-Every move tried spends one unit of the decision's work budget (R005), a trial runs no
+What was tried is kept (`Tried`, on the state as `searched`): the move the player makes is
+the copy its trial left, not run again (`adopt`), and the next decision of the sequence
+tries only the options its trial had not. Clones share it, so a search agent's samples
+that come to a position again find it tried; a state changed since (a sample's guess of
+hidden cards) takes on nothing.
+
+Every move tried spends one unit of the decision's work budget (R005), a move reused spends
+again what trying it cost (the budget does not depend on what was kept), a trial runs no
 deeper than 200 decisions, and a trial that draws a random number or reaches another
 player's decision is an error in the rules (R033): it would tell the player what chance or
 another player does next.
@@ -89,10 +99,10 @@ class Tried:
     def __init__(self, state, logged: bool):
         self.state = state
         self.logged = logged  # is the choice written in the log (Ask.choose)
-        self.value = None
+        self.value: tuple = (False, 0)
         self.cost = (0, 0, 0)  # the whole trial: this move and every move tried after it
         self.move_cost = (0, 0, 0)  # this move alone, up to where its copy stopped
-        self.after = None  # label -> Tried, at the copy's decision (None at an end)
+        self.after: dict = {}  # label -> Tried, at the copy's decision (none at an end)
         self.partial = False  # does the copy's decision list its first option only?
 
 
@@ -131,7 +141,7 @@ def _position(st) -> tuple:
             [[f[0], f[1], f[2][:], f[3]] for f in st.frames], st.cancelled, st.effect_depth)
 
 
-def adopt(st, seat: int, chosen: tuple) -> bool:
+def adopt(st, seat: Optional[int], chosen: tuple) -> bool:
     """Apply `chosen` by taking on the copy its trial left, when the search of this very
     decision tried it: the moves it made, its log and the position it stopped at are the
     game's own (the rules are deterministic and a trial draws nothing), so they are not
@@ -221,7 +231,6 @@ def _best_after(trial, seat: int, depth: int, region: Region, made: int, bound,
         _refuse(f"a sequence of {seat_label(seat)}'s moves reached a decision of "
                 f"{seat_label(who)}'s", region,
                 "a sequence is one player's moves: let the others decide after it")
-    tried.after = {}
     tried.partial = bound is not None and len(options) == 1
     best = (False, 0)
     for o in _one_by_one(trial, tried):

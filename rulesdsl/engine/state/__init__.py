@@ -64,7 +64,8 @@ class State(Machine, Views, Saving):
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # type: dict | None  # the scenario it started from (saved)
         self.inferred = None  # a sample's (seat, moves, exclusions, requirements, amounts)
-        self.exploring = None  # in a sequence's trial: (its frame, its Region), sequences.py
+        # in a sequence's trial: (its frame, its Region, options up to the first?), sequences.py
+        self.exploring = None
         # at a decision inside a sequence: (its pending, the options tried, from where)
         self.searched = None  # type: tuple | None
         # explicit chance (state/chance.py); None: the seeded generator draws
