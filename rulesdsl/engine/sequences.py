@@ -110,8 +110,7 @@ def narrow(st, known: Optional[dict] = None) -> None:
     """Keep, of the pending decision's options, those that begin a best sequence.
     `known`: the options already tried at this very position (label -> Tried), by the
     search of an earlier decision of the same sequence; they are not tried again. What
-    was tried stays with the state (`searched`, with the position it was tried from)
-    for `adopt`, and joins `known`: clones
+    was tried stays with the state (`searched`) for `adopt`, and joins `known`: clones
     that come to this position later (a search agent's) find it tried."""
     found = innermost(st)
     if found is None:
@@ -119,7 +118,7 @@ def narrow(st, known: Optional[dict] = None) -> None:
     seat, options = st.pending
     if len(options) < 2:
         if known:
-            st.searched = (st.pending, known, _position(st))
+            st.searched = (st.pending, known, None)
         return
     depth, region = found
     bound = None if region.bound_slot is None else st.frames[depth][2][region.bound_slot]
@@ -131,14 +130,30 @@ def narrow(st, known: Optional[dict] = None) -> None:
     if len(kept) < len(options):
         st.pending = (seat, kept)
         st._actions = None
-    st.searched = (st.pending, tried, _position(st))
+    st.searched = (st.pending, tried, None)
+
+
+def shared(st) -> Optional[tuple]:
+    """st's search, for a clone to share: with a copy of the position it was made from
+    (taken at the first clone), so that a clone changed since (a sample's guess of hidden
+    cards) takes on none of it. The state itself changes only through `apply`."""
+    searched = st.searched
+    if searched is not None and searched[2] is None:
+        searched = st.searched = (searched[0], searched[1], _position(st))
+    return searched
 
 
 def _position(st) -> tuple:
-    """What the moves tried from st started from, copied: a state changed since (a
-    sample's guess of hidden cards put into a clone) takes on none of them."""
     return (st.vars[:], [z[:] for z in st.zones], st.loc[:],
             [[f[0], f[1], f[2][:], f[3]] for f in st.frames], st.cancelled, st.effect_depth)
+
+
+def _at(st, position: Optional[tuple]) -> bool:
+    """Does st stand where `position` was copied (None: it was not, st searched itself)?"""
+    return position is None or (
+        st.vars == position[0] and st.zones == position[1] and st.loc == position[2] and
+        st.frames == position[3] and st.cancelled == position[4] and
+        st.effect_depth == position[5])
 
 
 def adopt(st, seat: Optional[int], chosen: tuple) -> bool:
@@ -148,13 +163,13 @@ def adopt(st, seat: Optional[int], chosen: tuple) -> bool:
     run again. False where nothing was tried: the caller runs the move."""
     searched = st.searched
     st.searched = None
-    if searched is None or searched[0] is not st.pending or searched[2] != _position(st):
+    if searched is None or searched[0] is not st.pending or not _at(st, searched[2]):
         return False
     tried = searched[1].get(chosen[0])
     if tried is None:
         return False
     copy = tried.state
-    st.take_position(copy)
+    st.take_position(copy, searched[2] is None)  # no clone shares it: its lists are st's
     st._history.append(chosen[0])
     if tried.logged:
         st._events.append(("choice", seat, chosen[0]))
@@ -172,6 +187,8 @@ def adopt(st, seat: Optional[int], chosen: tuple) -> bool:
         _list_every_option(st)
     st._actions = None
     narrow(st, tried.after)
+    if searched[2] is not None:  # clones share what was tried here: so, what comes after
+        shared(st)
     return True
 
 

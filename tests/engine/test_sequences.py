@@ -279,3 +279,17 @@ def test_a_trial_under_a_bound_lists_the_next_options_up_to_the_first(monkeypatc
     assert listed["first"] > 0 and listed["every"] == 0
     s.apply("t5")  # taken on from its trial: its options listed in full
     assert labels(s) == ["t1"] and listed["every"] == 0
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_clones_that_take_on_the_same_moves_keep_their_games_apart(engine):
+    root = loaded(MOST_SUM_UP_TO_6, engine).new_game(2, 1)
+    first, second, plain = root.clone(), root.clone(), root.clone()
+    plain.searched = None
+    for st in (first, second, plain):
+        for label in ("t5", "t1", "stop"):
+            st.apply(label)
+        if st is first:  # plays on, the move run in its lists: the others' stay apart
+            st.searched = None
+            st.apply(labels(st)[0])
+    assert second.to_json() == plain.to_json() != first.to_json()

@@ -18,7 +18,7 @@ from rulesdsl.engine.payoffs import checked_zero_sum, win_payoffs
 from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.runtime.truths import keep_truths
 from rulesdsl.engine.state.machine import _NATIVE, Machine
-from rulesdsl.engine.sequences import adopt, narrow
+from rulesdsl.engine.sequences import adopt, narrow, shared
 from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
 from rulesdsl.engine.state.chance import (Chance, begin as begin_segment, choose_outcome,
@@ -278,7 +278,7 @@ class State(Machine, Views, Saving):
     def clone(self) -> "State":
         s = self._copy(self._history.copy(), self._events.copy(), self.pending,
                        self._actions, None if self.chance is None else self.chance.copy())
-        s.searched = self.searched  # what was tried holds for the same position
+        s.searched = shared(self)  # what was tried holds where the position is the same
         return s
 
     def trial_copy(self) -> "State":
@@ -316,13 +316,18 @@ class State(Machine, Views, Saving):
         s.searched = None
         return s
 
-    def take_position(self, src: "State") -> None:
+    def take_position(self, src: "State", only_here: bool) -> None:
         """Become the position of `src`, a trial's copy of this game (sequences.adopt):
-        its data and frames, copied (others may take it on too), nothing pending."""
-        self.zones = [z[:] for z in src.zones]
-        self.loc = src.loc[:]
-        self.vars = src.vars[:]
-        self.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in src.frames]
+        its data and frames, copied where a clone may take it on too (else taken as they
+        are: `only_here`), nothing pending."""
+        if only_here:
+            self.zones, self.loc, self.vars, self.frames = src.zones, src.loc, src.vars, \
+                src.frames
+        else:
+            self.zones = [z[:] for z in src.zones]
+            self.loc = src.loc[:]
+            self.vars = src.vars[:]
+            self.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in src.frames]
         self.over = src.over
         self.winners = src.winners[:]
         self.cancelled = src.cancelled
