@@ -15,11 +15,11 @@ that reaches it, which makes the usual case (every die can be used) cheap; its t
 a decision's options up to the first (generated code), the rest only when that one falls
 short.
 
-What was tried is kept (`Tried`, on the state as `searched`): the move the player makes is
-the copy its trial left, not run again (`adopt`), and the next decision of the sequence
-tries only the options its trial had not. Clones share it, so a search agent's samples
-that come to a position again find it tried; a state changed since (a sample's guess of
-hidden cards) takes on nothing.
+What was tried is kept (`Tried`, on the state as `searched`): a move the player makes that
+leads to another decision of the sequence is the copy its trial left, not run again
+(`adopt`), and that decision tries only the options the trial had not. Clones share it,
+so a search agent's samples that come to a position again find it tried; a state changed
+since (a sample's guess of hidden cards) takes on nothing.
 
 Every move tried spends one unit of the decision's work budget (R005), a move reused spends
 again what trying it cost (the budget does not depend on what was kept), a trial runs no
@@ -90,8 +90,8 @@ def innermost(st) -> Optional[tuple]:
 
 class Tried:
     """One option tried at a decision inside a sequence: the copy of the game its move
-    left (at the next decision of the sequence, at its end, or at the game's end), the
-    best goal the sequence reaches through it, what trying it cost (work, moves, long
+    left at the next decision of the sequence (none where the sequence or the game
+    ended), the best goal the sequence reaches through it, what trying it cost (work, moves, long
     texts: the same again when it is reused), and the options tried after it."""
 
     __slots__ = ("state", "logged", "value", "cost", "move_cost", "after", "partial")
@@ -166,7 +166,7 @@ def adopt(st, seat: Optional[int], chosen: tuple) -> bool:
     if searched is None or searched[0] is not st.pending or not _at(st, searched[2]):
         return False
     tried = searched[1].get(chosen[0])
-    if tried is None:
+    if tried is None or tried.state is None:
         return False
     copy = tried.state
     st.take_position(copy, searched[2] is None)  # no clone shares it: its lists are st's
@@ -174,11 +174,6 @@ def adopt(st, seat: Optional[int], chosen: tuple) -> bool:
     if tried.logged:
         st._events.append(("choice", seat, chosen[0]))
     st._events.extend(copy._events)
-    if st.over:
-        return True
-    if copy.pending is None:  # stopped at the sequence's end: the rules go on from there
-        st.run()
-        return True
     budget = st.prog.budget
     budget.refill()
     _charge(budget, tried.move_cost, None)  # what the run up to this decision spends
@@ -223,6 +218,9 @@ def _try(st, seat: int, option: tuple, depth: int, region: Region, made: int,
                 "draw before the sequence (roll the dice first), or after it")
     if trial.over or trial.pending is None:  # at the sequence's end (or the game's)
         tried.value = _goal_at_end(trial, locals_, region, bound)
+        # not kept: the rest of a move is cheap to run again, and copies kept alive by
+        # the hundred (a board of many zones) cost the garbage collector more
+        tried.state = None
     else:
         tried.value = _best_after(trial, seat, depth, region, made, bound, tried)
     tried.cost = _spent(budget, before)
