@@ -53,6 +53,16 @@ class Journal:
         j._flat = self._flat
         return j
 
+    def extend(self, other: "Journal") -> None:
+        """Append `other`'s items as they stand (words not yet written stay so)."""
+        parts = [other._tail]
+        c = other._chunks
+        while c is not None:
+            parts.append(c[0])
+            c = c[1]
+        for items in reversed(parts):
+            self._tail.extend(items)
+
     @staticmethod
     def _resolve(items: list, start: int) -> None:
         """Write out deferred items in place (an event log's words; nothing in a history)."""

@@ -45,3 +45,15 @@ def test_deferred_words_wait_in_shared_chunks_and_are_written_once():
     assert len(written) == 100  # the chunk was written out to read its last entry
     assert log.tolist() == copy.tolist()[:100]
     assert log[0] == ("text", "P1 plays 0") and len(written) == 100
+
+
+@given(st.lists(st.integers(), max_size=100), st.lists(st.integers(), max_size=200),
+       st.integers(0, 200))
+def test_extending_by_another_journal_appends_its_items_in_order(items, more, copied_at):
+    other = Journal(more[:copied_at])
+    other.copy()  # a long tail is frozen into a chunk: read back too
+    for x in more[copied_at:]:
+        other.append(x)
+    j = Journal(items)
+    j.extend(other)
+    assert j.tolist() == items + more and other.tolist() == more

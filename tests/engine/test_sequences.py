@@ -209,3 +209,87 @@ def test_a_bound_spares_the_trials_a_full_search_makes():
         s.options()
         return budget.work_limit - budget.work
     assert tried(MOST_SUM_UP_TO_6) * 2 < tried(MOST_SUM)  # work: the moves tried, and more
+
+
+def _trials_while(monkeypatch, act) -> int:
+    """How many moves are tried on copies of the game while `act` runs."""
+    from rulesdsl.engine.state import State
+    made = []
+    copy = State.trial_copy
+    monkeypatch.setattr(State, "trial_copy", lambda st: made.append(1) or copy(st))
+    act()
+    monkeypatch.undo()
+    return len(made)
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_move_the_search_tried_is_taken_on_not_run_again(engine, monkeypatch):
+    # the longest sequence is searched to every end at the first decision: after a move
+    # it kept, the next decision's options were all tried already
+    s = loaded(MOST_TOKENS, engine).new_game(2, 1)
+    plain = s.clone()
+    assert _trials_while(monkeypatch, lambda: s.apply("t1")) == 0
+    plain.searched = None  # the same move run as the rules run it
+    plain.apply("t1")
+    assert labels(s) == labels(plain) == ["t2", "t3"]
+    assert s.to_json() == plain.to_json() and s.log == plain.log
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_clone_reaching_a_searched_position_tries_nothing_again(engine, monkeypatch):
+    root = loaded(MOST_SUM_UP_TO_6, engine).new_game(2, 1)
+    first, second = root.clone(), root.clone()
+    # with a bound the first decision stops at the first way to 6: t5 leaves t1 untried
+    assert _trials_while(monkeypatch, lambda: first.apply("t5")) > 0
+    assert _trials_while(monkeypatch, lambda: second.apply("t5")) == 0  # found by first
+    assert labels(first) == labels(second) == ["t1"]
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_clone_whose_cards_were_changed_takes_on_no_search_made_before(engine):
+    # as a sample of hidden cards does: the clone's pool is not the one searched
+    s = loaded(MOST_TOKENS, engine).new_game(2, 1)
+    changed, plain = s.clone(), s.clone()
+    plain.searched = None
+    for st in (changed, plain):
+        t6 = st.prog.card_label.index("t6")
+        st.zones[st.loc[t6]].remove(t6)
+        taken = st._zone_index("taken", 1)
+        st.zones[taken].append(t6)
+        st.loc[t6] = taken
+        st.apply("t1")
+    assert changed.to_json() == plain.to_json() and labels(changed) == labels(plain)
+
+
+def test_a_trial_under_a_bound_lists_the_next_options_up_to_the_first(monkeypatch):
+    # generated code: a decision's options up to the first while a trial under `up to`
+    # runs (its first option mostly reaches the bound), all of them in play
+    s = loaded(MOST_SUM_UP_TO_6, "generated").new_game(2, 1)
+    ask = next(ins for proc in s.prog.procs for ins in proc.code
+               if getattr(ins, "first", None) is not None)
+    listed = {"every": 0, "first": 0}
+    names = ask.fast.__globals__  # what the generated procedures call
+    for name, f in list(names.items()):
+        for kind, made in (("every", ask.fast), ("first", ask.first)):
+            if f is made:
+                monkeypatch.setitem(names, name, lambda st, L, f=f, kind=kind: (
+                    listed.__setitem__(kind, listed[kind] + 1) or f(st, L)))
+    s.pending = None  # the first decision's trials again
+    assert labels(s) == ["t1", "t2", "t3", "t5", "t4", "t6"]
+    assert listed["first"] > 0 and listed["every"] == 0
+    s.apply("t5")  # taken on from its trial: its options listed in full
+    assert labels(s) == ["t1"] and listed["every"] == 0
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_clones_that_take_on_the_same_moves_keep_their_games_apart(engine):
+    root = loaded(MOST_SUM_UP_TO_6, engine).new_game(2, 1)
+    first, second, plain = root.clone(), root.clone(), root.clone()
+    plain.searched = None
+    for st in (first, second, plain):
+        for label in ("t5", "t1", "stop"):
+            st.apply(label)
+        if st is first:  # plays on, the move run in its lists: the others' stay apart
+            st.searched = None
+            st.apply(labels(st)[0])
+    assert second.to_json() == plain.to_json() != first.to_json()

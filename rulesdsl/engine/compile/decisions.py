@@ -181,7 +181,7 @@ class Decisions:
             ins.question_by_seat = self.seat_text(s.question)
         if self.generate:
             ins.who_source = python.unparse(self.to_python.emit(who_node, 0))
-            tree = OptionsBackEnd(self.to_python).function(op)
+            tree = ins.tree = OptionsBackEnd(self.to_python).function(op)
             ins.fast = self.generated_function(
                 python.text(tree.body), f"the options of the decision at {rules_place(s.span)}",
                 s.span)

@@ -31,6 +31,8 @@ from typing import Optional
 
 import attrs
 
+from rulesdsl.engine.ir import python
+from rulesdsl.engine.ir.python_options import first_option_only
 from rulesdsl.engine.runtime.errors import runaway
 from rulesdsl.engine.runtime.places import comment_text, rules_place
 
@@ -187,7 +189,7 @@ def _inline_decision(ins, pc: int, name: str, ref) -> list:
              "if _s is not None:"] + ([f"    {bind}"] if bind else []) + [
              "    st.memo = {}  # the state stands still: pure definitions are memoised",
              "    try:",
-             f"        _o = {ref(ins.fast, 'O')}(st, L)",
+             f"        _o = {_options_call(ins, ref)}",
              "    finally:",
              "        st.memo = None",
              "    if _o:",
@@ -197,6 +199,16 @@ def _inline_decision(ins, pc: int, name: str, ref) -> list:
     if not ins.optional:
         lines.append(f"    {name}.no_option(_s)")
     return [INDENT + line for line in lines]
+
+
+def _options_call(ins, ref) -> str:
+    """The call that lists a decision's options; in a program with sequences, only the
+    first while a trial that stops at its bound asks (State.exploring, sequences.py)."""
+    fast = f"{ref(ins.fast, 'O')}(st, L)"
+    first = getattr(ins, "first", None)
+    if first is None:
+        return fast
+    return f"{ref(first, 'O')}(st, L) if st.exploring is not None and st.exploring[2] else {fast}"
 
 
 def step_one(st, fr):
@@ -215,6 +227,16 @@ def generate_procs(compiler) -> None:
     prog = compiler.p
     ns = compiler.ns
     ns.update({"LIMIT": prog.step_limit, "RUNAWAY": Runaway(prog), "STEP": step_one})
+    for proc in prog.procs:
+        for ins in proc.code:
+            tree = getattr(ins, "tree", None)
+            if tree is None:
+                continue
+            ins.tree = None  # kept only for this
+            if prog.sequences:
+                ins.first = compiler.generated_function(
+                    python.text(first_option_only(tree).body),
+                    f"the first option of the decision at {rules_place(ins.span)}", ins.span)
     text: list = []  # every procedure's lines
     owners: dict = {}  # line of the module (from 1) -> pc
     places: dict = {}  # line of `text` (from 0) -> the rules' span its comment names

@@ -145,7 +145,7 @@ class Ask:
     suspends the game unless it is optional and nobody has an option."""
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
-                 "quiet", "fast", "build", "who_source", "question_by_seat")
+                 "quiet", "fast", "build", "tree", "first", "who_source", "question_by_seat")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -164,6 +164,8 @@ class Ask:
         # (engine/ir nodes.Ask) by the interpreter, and by the Python back end, if any
         self.build = None
         self.fast = None
+        self.tree = None   # the Python back end's tree of `fast`, to build `first` from
+        self.first = None  # `fast` up to the first option, in a program with sequences
         self.who_source = None  # who decides, as generated source (the decision inlined)
 
     def targets(self) -> list:

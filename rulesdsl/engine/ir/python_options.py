@@ -46,6 +46,27 @@ class _Holes(py.NodeTransformer):
         return node
 
 
+class _FirstOnly(py.NodeTransformer):
+    """Each `out.append(...)` followed by `return out`."""
+
+    def visit_Expr(self, node: py.Expr) -> Any:
+        call = node.value
+        if isinstance(call, py.Call) and isinstance(call.func, py.Attribute) and \
+                call.func.attr == "append" and isinstance(call.func.value, py.Name) and \
+                call.func.value.id == "out":
+            return [node, py.Return(py.Name("out", py.Load()))]
+        return node
+
+
+def first_option_only(tree: py.Module, fn: str = "first_option") -> py.Module:
+    """A copy of an options function (`OptionsBackEnd.function`) that returns once it has
+    made an option: a sequence's trial under `up to` tries options one by one and mostly
+    stops at the first (engine/sequences.py)."""
+    out = _FirstOnly().visit(copy.deepcopy(tree))
+    out.body[0].name = fn
+    return py.fix_missing_locations(out)
+
+
 def fill(statements: list, **holes: Any) -> list:
     """A copy of a template's statements, each hole (a name) replaced by its tree, or by
     its statements where it stands as a statement."""

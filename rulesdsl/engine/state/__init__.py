@@ -18,7 +18,7 @@ from rulesdsl.engine.payoffs import checked_zero_sum, win_payoffs
 from rulesdsl.lang.errors import IllegalAction
 from rulesdsl.engine.runtime.truths import keep_truths
 from rulesdsl.engine.state.machine import _NATIVE, Machine
-from rulesdsl.engine.sequences import narrow
+from rulesdsl.engine.sequences import adopt, narrow, shared
 from rulesdsl.engine.state.views import Views
 from rulesdsl.engine.state.saving import Saving
 from rulesdsl.engine.state.chance import (Chance, begin as begin_segment, choose_outcome,
@@ -39,7 +39,7 @@ class State(Machine, Views, Saving):
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
                  "_actions", "_origin", "_origin_at", "memo", "scenario", "inferred",
-                 "exploring", "chance")
+                 "exploring", "chance", "searched")
 
     def __init__(self, game, prog: Program):
         self.game = game
@@ -64,7 +64,10 @@ class State(Machine, Views, Saving):
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # type: dict | None  # the scenario it started from (saved)
         self.inferred = None  # a sample's (seat, moves, exclusions, requirements, amounts)
-        self.exploring = None  # in a sequence's trial: (its frame, its Region), sequences.py
+        # in a sequence's trial: (its frame, its Region, options up to the first?), sequences.py
+        self.exploring = None
+        # at a decision inside a sequence: (its pending, the options tried, from where)
+        self.searched = None  # type: tuple | None
         # explicit chance (state/chance.py); None: the seeded generator draws
         self.chance = None  # type: Chance | None
 
@@ -201,8 +204,9 @@ class State(Machine, Views, Saving):
             self._origin = self._snapshot()  # bounds the replay after an error
             self._origin_at = before
         try:
-            self._choose(seat, chosen)
-            self.run()
+            if self.searched is None or not adopt(self, seat, chosen):
+                self._choose(seat, chosen)
+                self.run()
         except BaseException:  # a rules error, or Ctrl-C anywhere: back to before
             self._rewind(before)
             raise
@@ -272,9 +276,10 @@ class State(Machine, Views, Saving):
         return v
 
     def clone(self) -> "State":
-        return self._copy(self._history.copy(), self._events.copy(), self.pending,
-                          self._actions,
-                          None if self.chance is None else self.chance.copy())
+        s = self._copy(self._history.copy(), self._events.copy(), self.pending,
+                       self._actions, None if self.chance is None else self.chance.copy())
+        s.searched = shared(self)  # what was tried holds where the position is the same
+        return s
 
     def trial_copy(self) -> "State":
         """A copy for trying moves (engine/sequences.py): the game's data and position,
@@ -308,7 +313,27 @@ class State(Machine, Views, Saving):
         s.inferred = self.inferred
         s.exploring = None
         s.chance = chance
+        s.searched = None
         return s
+
+    def take_position(self, src: "State", only_here: bool) -> None:
+        """Become the position of `src`, a trial's copy of this game (sequences.adopt):
+        its data and frames, copied where a clone may take it on too (else taken as they
+        are: `only_here`), nothing pending."""
+        if only_here:
+            self.zones, self.loc, self.vars, self.frames = src.zones, src.loc, src.vars, \
+                src.frames
+        else:
+            self.zones = [z[:] for z in src.zones]
+            self.loc = src.loc[:]
+            self.vars = src.vars[:]
+            self.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in src.frames]
+        self.over = src.over
+        self.winners = src.winners[:]
+        self.cancelled = src.cancelled
+        self.effect_depth = src.effect_depth
+        self.pending = None
+        self._actions = None
 
     def determinize(self, seat: int, seed: int) -> "State":
         """A complete state `seat` cannot tell from this one, sampled from what it knows

@@ -18,5 +18,6 @@ cdef class Machine:
     cdef public object seed, _actions, _origin, _origin_at, memo, scenario, inferred
     cdef public object exploring
     cdef public object chance
+    cdef public object searched
     # run is called by C from the state's apply (State._apply_chosen), not looked up
     cpdef run(self)
