@@ -349,7 +349,7 @@ CLOSE = 4       # at most this many actions compared in pairs
 MIN_ROUNDS = 8  # samples the pairs get at least, even past the CPU cap
 # standard errors by which the look-ahead on the pairs' samples must fall short of the
 # search's favourite for that favourite to become the default: a low bar, since the
-# look-ahead it replaces came from one sample (Hanabi's blind plays; GOPS unchanged)
+# look-ahead it replaces came from one sample (a card played blind that happened to fit)
 LUCK = 0.5
 
 

@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 import rulesdsl
 from rulesdsl.agents import LEVELS, make_agent
 from rulesdsl.agents.ismcts import ISMCTSAgent
