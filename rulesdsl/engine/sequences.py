@@ -176,7 +176,7 @@ def adopt(st, seat: Optional[int], chosen: tuple) -> bool:
     st._events.extend(copy._events)
     budget = st.prog.budget
     budget.refill()
-    _charge(budget, tried.move_cost, None)  # what the run up to this decision spends
+    _spend_again(budget, tried.move_cost, None)  # what the run up to this decision spends
     st.pending = copy.pending  # all of its options: narrowed here, as a run would
     if tried.partial:
         _list_every_option(st)
@@ -197,7 +197,7 @@ def _try(st, seat: int, option: tuple, depth: int, region: Region, made: int,
     budget = st.prog.budget
     tried = known.get(option[0]) if known else None
     if tried is not None:
-        _charge(budget, tried.cost, region.span)
+        _spend_again(budget, tried.cost, region.span)
         return tried
     before = _left(budget)
     budget.spend(1, region.span)
@@ -284,7 +284,7 @@ def _spent(budget, before: tuple) -> tuple:
     return (before[0] - budget.work, before[1] - budget.moves, before[2] - budget.texts)
 
 
-def _charge(budget, cost: tuple, span) -> None:
+def _spend_again(budget, cost: tuple, span) -> None:
     """Spend again what a trial cost when it was made (R005, R006, R031 as it would)."""
     budget.spend(cost[0], span)
     budget.move(cost[1], span)
