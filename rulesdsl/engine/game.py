@@ -94,6 +94,8 @@ class Game:
         self.min_players = model.min_players
         self.max_players = model.max_players
         self.cooperative = model.cooperative  # the players win or lose together
+        present = getattr(model, "present", None)
+        self.about: tuple = tuple(present.about) if present and present.about else ()
         self.options = self._resolve_options(options or {})
         self.source_hash = source_hash(sources)
         self.step_limit = step_limit if step_limit is not None else limit("steps")

@@ -10,6 +10,7 @@ from rulesdsl.agents import agent_names
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.agents.seats import parse_seats
 from rulesdsl.play.answers import parse_names, parse_options
+from rulesdsl.play.rulestext import wrap
 from rulesdsl.play.runner import DEFAULT_OPPONENT, HUMAN, InputEnded, Quit, Runner, log_lines
 from rulesdsl.play.saves import (default_save_path, read_save, read_script, replay_path_for,
                                  write_file)
@@ -74,11 +75,16 @@ def choose_game(out: IO, inp: IO) -> tuple:
             break
         print(f"  type a number from 1 to {len(games)}", file=out)
     name, g = pick
+    if g.about:  # what the chosen game is about, short enough for a small terminal
+        for line in wrap(g.about[0], 78, "  "):
+            print(line, file=out)
+        if len(g.about) > 1:
+            print(f"  (the whole rules: rulesdsl rules {name})", file=out)
     players = g.min_players
     if g.max_players > g.min_players:
         while True:
             text = ask(f"how many players? ({g.min_players}-{g.max_players}, "
-                       f"Enter for {g.min_players}) ") if True else ""
+                       f"Enter for {g.min_players}) ")
             if text == "":
                 break
             if text.isdecimal() and g.min_players <= bounded_int(text) <= g.max_players:

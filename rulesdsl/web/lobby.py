@@ -69,7 +69,8 @@ class Catalogue:
         return {name: src for name, src in self.offered.items() if os.path.isfile(src)}
 
     def summary(self) -> list:
-        """For the lobby: each game's name, title, player counts and options."""
+        """For the lobby: each game's name, title, `about` paragraphs, player counts and
+        options."""
         out = []
         for name in self.offered:
             try:
@@ -77,7 +78,8 @@ class Catalogue:
             except RulesError as e:
                 out.append({"name": name, "error": e.message})
                 continue
-            out.append({"name": name, "title": g.name, "min_players": g.min_players,
+            out.append({"name": name, "title": g.name, "about": list(g.about),
+                        "min_players": g.min_players,
                         "max_players": g.max_players, "options": dict(g.options)})
         return out
 

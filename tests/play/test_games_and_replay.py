@@ -96,6 +96,9 @@ def test_play_without_a_game_offers_the_bundled_games(capsys, monkeypatch, tmp_p
     assert code == 0, err
     assert "bundled games:" in out and all(n in out for n in names)
     assert "Ivanhoe: 4 players" in out and "P2 ismcts, P3 ismcts, P4 ismcts" in out
+    first = rulesdsl.load("ivanhoe").about[0]   # the chosen game's summary, then its rules' command
+    assert " ".join(first.split()[:8]) in " ".join(out.split())
+    assert "(the whole rules: rulesdsl rules ivanhoe)" in out
     saves = list((tmp_path / ".rulesdsl" / "saves").glob("ivanhoe-*.json"))
     assert saves and f"--resume {saves[0]}" in out
 

@@ -104,7 +104,11 @@ def test_a_game_goes_on_after_the_server_restarts(tmp_path, browser):
 def test_the_lobby_makes_a_game_and_opens_its_table(server, browser):
     page = browser.new_page()
     page.goto(server.url + "/")
-    page.click("[data-game=hex]")
+    tile = page.locator("[data-game=hex]")
+    about = rulesdsl.load("hex").about
+    assert about and tile.locator(".about").inner_text() == about[0]   # what it is, at a glance
+    tile.click()
+    assert page.inner_text("#setup-about").split("\n\n") == list(about)
     page.select_option("[data-seat='1']", "random")
     page.click("#start")                      # one person: straight to the seat's table
     page.wait_for_url("**/play/*")

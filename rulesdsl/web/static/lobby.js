@@ -30,7 +30,8 @@ async function load() {
     onclick: () => choose(g),
   }, h("h3", { text: g.title || g.name }),
      h("div", { class: "meta", text: g.error ? g.error :
-       `${g.min_players === g.max_players ? g.min_players : g.min_players + "–" + g.max_players} players · ${g.name}` }))));
+       `${g.min_players === g.max_players ? g.min_players : g.min_players + "–" + g.max_players} players · ${g.name}` }),
+     ...(g.about && g.about.length ? [h("p", { class: "about", text: g.about[0] })] : []))));
   showRecent();
 }
 function choose(g) {
@@ -41,6 +42,7 @@ function choose(g) {
   document.getElementById("links").hidden = true;
   document.getElementById("lobby-error").textContent = "";
   document.getElementById("setup-title").textContent = g.title;
+  document.getElementById("setup-about").replaceChildren(...(g.about || []).map(text => h("p", { text })));
   const players = document.getElementById("players");
   players.replaceChildren();
   for (let n = g.min_players; n <= g.max_players; n++) players.append(h("option", { value: n, text: n }));
