@@ -93,7 +93,7 @@ def _not_joined(ray, address: Optional[str], error: Exception) -> RulesError:
     says "failed to connect" also when the cluster refused this process's authentication
     token, so the cluster is asked again to tell which."""
     where = f"the Ray cluster at {address}" if address else "the Ray cluster"
-    if _host_port(address) and _refuses_token(ray, address):
+    if address and _host_port(address) and _refuses_token(ray, address):
         return RulesError("C013", f"{where} answers but refused this process's "
                                   "authentication token", hints=[_TOKEN_HINT])
     return RulesError("C013", f"cannot join {where}: {error}",
