@@ -82,6 +82,10 @@ class Checker(Declarations, Layouts, Bodies, Statements, Types, Names):
         """Hints for an unknown name: where a declaration of it was refused (a built-in
         name), to rename it everywhere; else `fallback`."""
         what = self.refused.get(name)
+        seat = re.fullmatch(r"[Pp]([1-9][0-9]?)", name)
+        if what is None and seat and not fallback:  # as the log and the runner name seats
+            return [f"write 'seat({int(seat[1]) - 1})' for {name.upper()}: the rules count "
+                    "seats from 0, the table from P1"]
         if what is None:
             return fallback
         return [f"'{name}' is a built-in name, so its {what} was not declared: rename it "
