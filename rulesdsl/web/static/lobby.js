@@ -4,18 +4,6 @@
 const COLOURS = ["#b3413a", "#2f62ad", "#2e8a4f", "#b8860b", "#7b4aa8", "#c0632a", "#2b8f8b", "#a83e72"];
 let GAMES = [], KINDS = [], chosen = null;
 
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
-  return el;
-}
 function kindName(kind) {
   if (kind === "human") return "a person";
   const [name, level] = kind.split(":");

@@ -20,21 +20,6 @@ let overShown = false;
 let live = null;       // in a replay: the latest table of the game itself, shown again after
 
 // ------------------------------------------------------------------ small helpers
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
 const SVG = "http://www.w3.org/2000/svg";
 function s(tag, attrs, ...children) {
   const el = document.createElementNS(SVG, tag);
