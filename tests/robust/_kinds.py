@@ -337,6 +337,19 @@ def save_input(rng: random.Random, ws: Workspace, detail: list) -> str:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def whole_then_played(state, rng: random.Random, moves: int, lost: str) -> None:
+    """Every card in exactly one place (else AssertionError `lost`), then up to `moves`
+    random actions played: a state built from untrusted input must hold and play on."""
+    ncards = len(state.prog.card_label)
+    if sorted(c for z in state.zones for c in z) != list(range(ncards)):
+        raise AssertionError(lost)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+
+
 def restore_input(rng: random.Random, ws: Workspace, detail: list) -> str:
     """A damaged save through the API: refused (S001/S002) or consistent and playable."""
     import rulesdsl
@@ -344,15 +357,8 @@ def restore_input(rng: random.Random, ws: Workspace, detail: list) -> str:
     text = damaged_json(rng, state.to_json())
 
     def body():
-        restored = rulesdsl.restore(game, text)
-        ncards = len(restored.prog.card_label)
-        if sorted(c for z in restored.zones for c in z) != list(range(ncards)):
-            raise AssertionError("a restored save holds a card twice or lost one")
-        for _ in range(4):
-            if restored.is_over:
-                break
-            actions = restored.legal_actions()
-            restored.apply(actions[rng.randrange(len(actions))])
+        whole_then_played(rulesdsl.restore(game, text), rng, 4,
+                          "a restored save holds a card twice or lost one")
     return judged(body, ws, detail)
 
 
@@ -488,15 +494,8 @@ def scenario_input(rng: random.Random, ws: Workspace, detail: list) -> str:
         given = str(path)
 
     def body():
-        state = game.new_game(players=game.min_players, seed=5, scenario=given)
-        ncards = len(state.prog.card_label)
-        if sorted(c for z in state.zones for c in z) != list(range(ncards)):
-            raise AssertionError("a scenario left a card twice or lost one")
-        for _ in range(10):
-            if state.is_over:
-                break
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
+        whole_then_played(game.new_game(players=game.min_players, seed=5, scenario=given),
+                          rng, 10, "a scenario left a card twice or lost one")
     return judged(body, ws, detail)
 
 
