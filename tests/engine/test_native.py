@@ -205,3 +205,43 @@ def test_the_shuffle_draws_splitmix64s_numbers():
         if hasattr(machine, "_shuffled64"):  # the pure module: the C loop's text as Python
             z = list(range(n))
             assert (machine._shuffled64(z, x), z) == (want_x, want), (n, x)
+
+
+EXPLICIT_PLAYOUTS = """
+import json, random, sys
+import rulesdsl
+game = rulesdsl.load(sys.argv[1])
+played = []
+for seed in range(6):
+    rng, st, steps = random.Random(seed), game.new_game(2, chance="explicit"), []
+    while not st.is_over:
+        if st.is_chance:  # a card from the lazily shuffled deck, by its odds
+            outcomes = st.chance_outcomes()
+            steps.append(outcomes[rng.randrange(len(outcomes))])
+            st.apply(steps[-1][0])
+        else:
+            actions = st.legal_actions()
+            steps.append(actions[rng.randrange(len(actions))].label)
+            st.apply(steps[-1])
+    played.append([steps, st.payoffs, st.log])
+procs = game.program(2).procs
+print(json.dumps([played, all(type(p.run).__name__ == "cython_function_or_method"
+                              for p in procs)]))
+"""
+
+
+def test_explicit_chance_and_lazy_piles_play_alike_as_c(engine):
+    """Leduc poker with chance="explicit" (a hidden deck decided card by card,
+    state/piles.py, beside the C machine): the same outcomes and their odds, the same
+    play, payoffs and log as the pure-Python engine, random events chosen alike."""
+    leduc = str(ROOT / "tests" / "integrations" / "rules" / "leduc_poker.rules")
+    runs = {}
+    for mode in ("generated", "native"):
+        done = subprocess.run([sys.executable, "-c", EXPLICIT_PLAYOUTS, leduc],
+                              capture_output=True, text=True, timeout=900,
+                              env={**os.environ, "RULESDSL_ENGINE": mode})
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs[mode] = json.loads(done.stdout)
+    (pure, pure_is_c), (native, native_is_c) = runs["generated"], runs["native"]
+    assert native_is_c and not pure_is_c
+    assert native == pure and any(len(steps) > 8 for steps, _, _ in pure)
