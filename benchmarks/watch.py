@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arena import agent_seed  # noqa: E402
-from gauntlet import AGENT, canonical, load, make_seat  # noqa: E402
+from arena import agent_seed
+from gauntlet import AGENT, canonical, load, make_seat
 
 
 def describe(analysis: list, top: int = 4) -> str:
