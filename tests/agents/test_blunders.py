@@ -2,6 +2,7 @@
 from the bundled games or examples in which the computer (`ismcts` at `medium`) must choose the
 sensible move for at least 9 seeds of 10."""
 
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -123,6 +124,40 @@ def test_intrige_pays_no_large_bribe_that_buys_nothing():
         st.apply(st.legal_actions()[0])
     picked = choices(st)
     assert sensible(picked, lambda label: int(label) > 30_000) >= 9, picked
+
+
+def _host_choice_after_unequal_bribes(seed):
+    """An Intrige game played on (first options, bribes of 10,000 or 30,000 at random) to
+    the first host's choice among figures whose owners paid different bribes; with what
+    each paid."""
+    st = rulesdsl.load("intrige").new_game(players=3, seed=seed)
+    rng = random.Random(seed)
+    paid = {}
+    while not st.is_over:
+        question = st.question() or ""
+        labels = [a.label for a in st.legal_actions()]
+        if "want in" in question or "who gets the area" in question:
+            figures = [label.split(" keeps ")[0] for label in labels]
+            if len({paid.get(f) for f in figures}) == len(figures):
+                return st, {label: paid[f] for label, f in zip(labels, figures)}
+        if " offers " in question:
+            label = rng.choice([x for x in labels if x in ("10000", "30000")])
+            paid[question.split(" for ")[1].split(":")[0]] = int(label)
+        else:
+            label = labels[rng.randrange(len(labels))]
+        st.apply(label)
+    raise AssertionError("no choice between unequal bribes")
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_intrige_host_takes_in_the_figure_that_paid_more(seed):
+    """A host lets in the figure whose owner paid more: without it, a search sees every host
+    choose at random, and a higher bribe, as it judges, never buys a place (the rule-of-thumb
+    player and people take the higher bribe). The file's evaluation counts it (`favour`)."""
+    st, paid = _host_choice_after_unequal_bribes(seed)
+    best = max(paid, key=paid.get)
+    picked = choices(st)
+    assert picked[best] >= 9, (paid, picked)
 
 
 # ------------------------------------------------------------------ Skull (an example)
