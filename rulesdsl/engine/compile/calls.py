@@ -200,7 +200,7 @@ class Calls:
             if value is None:
                 return any_
             return lambda st, L: any(values(st, L))
-        if name == "count":
+        if name == "count" and where is not None:  # a value alone: the number of values, below
             def count(st, L):
                 n = 0
                 s = src(st, L)
