@@ -97,19 +97,19 @@ class Layout:
     # ------------------------------------------------------------------ cards
     def build_cards(self):
         m, p = self.m, self.p
-        field_types = {}
+        field_types: dict[str, str] = {}
         for k in m.kinds.values():
             for f, (t, _) in k.fields.items():
                 field_types.setdefault(f, t)
-        fields = {f: [] for f in field_types}
-        members = {k: [] for k in self.kinds}
+        fields: dict[str, list] = {f: [] for f in field_types}  # field -> its value by card
+        members: dict[str, list[bool]] = {k: [] for k in self.kinds}  # kind -> by card
         label_room = limit("card_labels")  # `check` counted the written text; holes now
         kind_index = {k: i for i, k in enumerate(self.kinds)}
         for deck in m.decks:
             zone = p.zones[deck.zone]
             seats = range(self.n) if deck.per_player else [None]
             for seat in seats:
-                L = [None] * max(1, m.nslots.get(id(deck), 1))
+                L: list = [None] * max(1, m.nslots.get(id(deck), 1))
                 if seat is not None:
                     L[0] = seat
                 zone_index = zone.base + (seat or 0)

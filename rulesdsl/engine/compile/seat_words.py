@@ -64,7 +64,8 @@ class SeatWords:
         everyone = range(n)
 
         def render(st, L):
-            full, by_seat = [], [[] for _ in everyone]
+            full: list[str] = []
+            by_seat: list[list[str]] = [[] for _ in everyone]
             for t, x, readers in parts:
                 if t is None:
                     shown = hidden = x
