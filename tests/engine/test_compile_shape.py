@@ -59,3 +59,20 @@ def test_no_class_is_made_of_the_package_s_classes():
     mixed = {k: v for k, v in mixed.items() if v}
     assert not mixed, ("pass a part what it needs (its `connect`) instead of inheriting "
                        f"from it: {mixed}")
+
+
+def test_whether_python_is_generated_is_set_once_per_part():
+    """`generate` is fixed where a Unit is made (unit.py), never flipped while compiling:
+    a part that must not generate is another part, made so."""
+    flipped = []
+    for path in sorted(ROOT.rglob("*.py")):
+        if path.name == "unit.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                for part in ast.walk(target):
+                    if isinstance(part, ast.Attribute) and part.attr == "generate":
+                        flipped.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not flipped, f"`generate` set while compiling: {flipped}"

@@ -54,9 +54,26 @@ class Compiler:
         self.moves = Moves(unit)
         self.decisions = Decisions(unit)
         self.seat_words = SeatWords(unit)
-        for part in (self.layout, self.exprs, self.calls, self.functions, self.source,
-                     self.flow, self.effects, self.moves, self.decisions, self.seat_words):
-            part.connect(self)
+        # what generated code leaves to closures is compiled by parts that generate none
+        # (sharing the definitions' bodies compiled already); without generated code, the
+        # parts themselves
+        closures, closure_calls = self.exprs, self.calls
+        if generate:
+            quiet = unit.closures_only()
+            closures, closure_calls = Expressions(quiet), Calls(quiet)
+            closures.connect(closure_calls, self.functions, self.source, self.layout)
+            closure_calls.connect(closures, self.functions, self.calls.define_bodies)
+        self.layout.connect(self.exprs)
+        self.exprs.connect(self.calls, self.functions, self.source, self.layout)
+        self.calls.connect(self.exprs, self.functions)
+        self.functions.connect(self.calls, self.exprs, self.source)
+        self.source.connect(self.exprs, closures, self.flow, self.functions)
+        self.flow.connect(self.exprs, self.source, (self.effects, self.moves, self.decisions))
+        self.effects.connect(self.exprs, self.flow, self.layout, self.moves, self.seat_words,
+                             self.source)
+        self.moves.connect(self.exprs, self.flow, self.seat_words, self.source)
+        self.decisions.connect(self.exprs, self.flow, self.seat_words, self.source)
+        self.seat_words.connect(self.exprs)
         self.p.labeller = self.layout.make_labeller()
 
     def build(self) -> Program:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
@@ -13,8 +13,9 @@ from rulesdsl.engine.pieces import number_words
 from rulesdsl.engine.runtime.numbers import MAX_RANGE
 from rulesdsl.engine.compile.unit import Unit
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.functions import Functions
 
 GENERATED_AGGREGATES = (  # those with a generated loop (functions.py)
     "any", "all", "count", "first", "sum", "max", "min")
@@ -26,18 +27,22 @@ class Calls:
     def __init__(self, unit: Unit):
         self.unit = unit
         self.m, self.p, self.b, self.scanner = unit.m, unit.p, unit.b, unit.scanner
-        self._define_bodies: dict = {}  # definition -> (body, modifiers, frame size)
+        self.define_bodies: dict = {}  # definition -> (body, modifiers, frame size)
         self._plain_call = False  # compiling a memoised call as it is, for outside options
 
-    def connect(self, parts: Compiler) -> None:
-        self.exprs, self.functions = parts.exprs, parts.functions
+    def connect(self, exprs: Expressions, functions: Functions,
+                define_bodies: Optional[dict] = None) -> None:
+        """The parts it uses; `define_bodies`: another Calls' bodies, to share them."""
+        self.exprs, self.functions = exprs, functions
+        if define_bodies is not None:
+            self.define_bodies = define_bodies
 
     def define_call(self, name: str, args: list, span=None) -> Callable:
         """A call of a definition. Each call spends one unit of work, counted inline (no
         extra call): a chain of definitions can call each other 3^40 times in one step. A
         simple definition (hoist.Scanner.simple_define) spends none: it calls no other."""
         d = self.m.defines[name]
-        cache = self._define_bodies
+        cache = self.define_bodies
         if name in cache and cache[name] is None:  # a call from inside its own body
             return recursive_call(cache, name, args, len(d.params), d.decl.span)
         if name not in cache:

@@ -15,8 +15,11 @@ from rulesdsl.engine.ir.python_options import OptionsBackEnd
 from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.compile.unit import Unit
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.flow import Flow
+    from rulesdsl.engine.compile.seat_words import SeatWords
+    from rulesdsl.engine.compile.source import Source
 
 
 class Decisions:
@@ -26,9 +29,9 @@ class Decisions:
         self.unit = unit
         self.m, self.p, self.b = unit.m, unit.p, unit.b
 
-    def connect(self, parts: Compiler) -> None:
-        self.exprs, self.flow = parts.exprs, parts.flow
-        self.seat_words, self.source = parts.seat_words, parts.source
+    def connect(self, exprs: Expressions, flow: Flow, seat_words: SeatWords,
+                source: Source) -> None:
+        self.exprs, self.flow, self.seat_words, self.source = exprs, flow, seat_words, source
 
     def s_Ask(self, s: ast.Ask):
         who = self.exprs.expr(s.who)

@@ -12,8 +12,13 @@ from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.runtime.errors import untrue_fact
 from rulesdsl.engine.compile.unit import Unit
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.flow import Flow
+    from rulesdsl.engine.compile.layout import Layout
+    from rulesdsl.engine.compile.moves import Moves
+    from rulesdsl.engine.compile.seat_words import SeatWords
+    from rulesdsl.engine.compile.source import Source
 
 
 class Effects:
@@ -24,9 +29,10 @@ class Effects:
         self.m, self.p, self.b, self.kinds = unit.m, unit.p, unit.b, unit.kinds
         self._responds_in_effect: Optional[list] = None
 
-    def connect(self, parts: Compiler) -> None:
-        self.exprs, self.flow, self.layout = parts.exprs, parts.flow, parts.layout
-        self.moves, self.seat_words, self.source = parts.moves, parts.seat_words, parts.source
+    def connect(self, exprs: Expressions, flow: Flow, layout: Layout, moves: Moves,
+                seat_words: SeatWords, source: Source) -> None:
+        self.exprs, self.flow, self.layout = exprs, flow, layout
+        self.moves, self.seat_words, self.source = moves, seat_words, source
 
     def s_Let(self, s: ast.Let):
         self.flow.emit_operation(nodes.SetLocal(s.span, self.m.slots[id(s)],

@@ -15,8 +15,11 @@ from rulesdsl.engine.ir.lower import Lowering
 from rulesdsl.engine.runtime.places import quoted
 from rulesdsl.engine.compile.unit import Unit
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.calls import Calls
+    from rulesdsl.engine.compile.functions import Functions
+    from rulesdsl.engine.compile.source import Source
+    from rulesdsl.engine.compile.layout import Layout
 
 
 class Expressions:
@@ -31,9 +34,16 @@ class Expressions:
         self.lowering = Lowering(self)
         self.interpreter = Interpreter(self)
 
-    def connect(self, parts: Compiler) -> None:
-        self.calls, self.functions, self.source = parts.calls, parts.functions, parts.source
-        self.enum_fields = parts.layout.enum_fields  # for lowering: filled as it lays out
+    def connect(self, calls: Calls, functions: Functions, source: Source,
+                layout: Layout) -> None:
+        self.calls, self.functions, self.source = calls, functions, source
+        self.enum_fields = layout.enum_fields  # for lowering: filled as it lays out
+
+    def in_loops_of(self, other: Expressions) -> Expressions:
+        """This compiler, compiling inside the loops `other` has open (the compiler of
+        closures only, taking over a part from the generating one)."""
+        self.loop_stack = other.loop_stack
+        return self
 
     def expr(self, e) -> Callable:
         t = type(e)
@@ -177,7 +187,7 @@ class Expressions:
         f = self.expr(e)
         if self.m.types.get(id(e)) == "zone":
             g = lambda st, L: st.zones[f(st, L)]  # noqa: E731
-            text = self.source.source_text(f)
+            text = self.source.source_text(f) if self.unit.generate else None
             return g if text is None else self.source.known_as(g, f"st.zones[{text}]")
         return f
 
@@ -234,7 +244,8 @@ class Expressions:
                 parts.append((self.m.types.get(id(part), "any"), self.expr(part)))
         if all(t is None for t, _ in parts):
             s = "".join(x for _, x in parts)
-            return self.source.known_as(lambda st, L: s, quoted(s))
+            constant = lambda st, L: s  # noqa: E731
+            return self.source.known_as(constant, quoted(s)) if self.unit.generate else constant
         if self.unit.generate:
             f = self.source.generated_lambda(text, self.source.text_source(text))
             if f is not None:

@@ -13,8 +13,12 @@ from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.sequences import Region, SequenceEnd
 from rulesdsl.engine.compile.unit import Unit
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.source import Source
+    from rulesdsl.engine.compile.effects import Effects
+    from rulesdsl.engine.compile.moves import Moves
+    from rulesdsl.engine.compile.decisions import Decisions
 
 
 class Flow:
@@ -29,9 +33,11 @@ class Flow:
         self.playable_sources: dict = {}  # id(check) -> (its condition's closure, slots)
         self.statements: dict = {}  # statement class name -> the part's method compiling it
 
-    def connect(self, parts: Compiler) -> None:
-        self.exprs, self.source = parts.exprs, parts.source
-        for part in (self, parts.effects, parts.moves, parts.decisions):
+    def connect(self, exprs: Expressions, source: Source,
+                statements: tuple[Effects, Moves, Decisions]) -> None:
+        """`statements`: the parts whose `s_` methods compile statements, beside its own."""
+        self.exprs, self.source = exprs, source
+        for part in (self, *statements):
             for name in dir(part):
                 if name.startswith("s_"):
                     self.statements[name[2:]] = getattr(part, name)

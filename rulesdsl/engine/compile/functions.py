@@ -17,8 +17,10 @@ from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import python
 from rulesdsl.engine.compile.unit import Unit
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.calls import Calls
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.source import Source
 
 
 class Functions:
@@ -31,8 +33,8 @@ class Functions:
         self.define_inline: dict = {}  # simple definition -> (its value's source, parameters)
         self.memo_fns: dict = {}  # "memo_<definition>_<arity>" -> its generated memo function
 
-    def connect(self, parts: Compiler) -> None:
-        self.calls, self.exprs, self.source = parts.calls, parts.exprs, parts.source
+    def connect(self, calls: Calls, exprs: Expressions, source: Source) -> None:
+        self.calls, self.exprs, self.source = calls, exprs, source
 
     # ------------------------------------------------------------------ lists
     def spent_list(self, fn: str, source: str, span) -> list:

@@ -14,8 +14,8 @@ from rulesdsl.engine.grid import grid_tables
 from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.compile.unit import Unit
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
 
 
 class Layout:
@@ -25,8 +25,8 @@ class Layout:
         self.m, self.n, self.p, self.kinds = unit.m, unit.n, unit.p, unit.kinds
         self.enum_fields: dict = {}  # (enum, field) -> its values by enum value
 
-    def connect(self, parts: Compiler) -> None:
-        self.exprs = parts.exprs
+    def connect(self, exprs: Expressions) -> None:
+        self.exprs = exprs
 
     def instances(self, name: str, dims: list):
         """The sizes of a per-player/per-enum family, and each instance's keys and name."""

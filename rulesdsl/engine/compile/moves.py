@@ -9,8 +9,11 @@ from rulesdsl.engine.compile.program import MASK, mask_cards
 from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.compile.unit import Unit
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.flow import Flow
+    from rulesdsl.engine.compile.seat_words import SeatWords
+    from rulesdsl.engine.compile.source import Source
 
 
 class Moves:
@@ -20,9 +23,9 @@ class Moves:
         self.unit = unit
         self.m, self.p = unit.m, unit.p
 
-    def connect(self, parts: Compiler) -> None:
-        self.exprs, self.flow = parts.exprs, parts.flow
-        self.seat_words, self.source = parts.seat_words, parts.source
+    def connect(self, exprs: Expressions, flow: Flow, seat_words: SeatWords,
+                source: Source) -> None:
+        self.exprs, self.flow, self.seat_words, self.source = exprs, flow, seat_words, source
 
     def cards_of(self, e) -> Callable:
         """A closure giving a fresh list of card ids for a card, a list or a zone."""
@@ -33,7 +36,7 @@ class Moves:
                 c = f(st, L)
                 return [] if c is None else [c]
             return one
-        text = self.source.source_text(f)
+        text = self.source.source_text(f) if self.unit.generate else None
         if t == "zone":
             g = lambda st, L: list(st.zones[f(st, L)])  # noqa: E731
             return g if text is None else self.source.known_as(g, f"list(st.zones[{text}])")

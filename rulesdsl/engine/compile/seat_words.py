@@ -22,8 +22,8 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.secrets import hole_reads
 from rulesdsl.engine.compile.unit import Unit
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
 
 
 class SeatWords:
@@ -32,8 +32,8 @@ class SeatWords:
     def __init__(self, unit: Unit):
         self.m, self.n, self.p, self.b = unit.m, unit.n, unit.p, unit.b
 
-    def connect(self, parts: Compiler) -> None:
-        self.exprs = parts.exprs
+    def connect(self, exprs: Expressions) -> None:
+        self.exprs = exprs
 
     def seat_text(self, text: ast.Text, in_move_words: bool = False) -> Optional[Callable]:
         """The text as each seat may read it; None where every seat may read all of it.

@@ -29,8 +29,10 @@ from rulesdsl.engine.journal import Later
 from rulesdsl.engine.compile.generate import Statement, compiled
 from rulesdsl.engine.runtime.places import quoted, rules_place
 
-if TYPE_CHECKING:
-    from rulesdsl.engine.compile import Compiler
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.flow import Flow
+    from rulesdsl.engine.compile.functions import Functions
 
 
 # helpers the generated code calls (the errors on its failing paths only), by the names
@@ -57,7 +59,6 @@ class Source:
     """Compiles expression trees to generated Python functions."""
 
     def __init__(self, unit: Unit, native: Optional[Module] = None):
-        self.unit = unit
         self.m, self.n, self.p, self.b = unit.m, unit.n, unit.p, unit.b
         # the generated code's globals: tables and closures by name (with the builtins
         # from the start, as exec would add them: names are numbered by the namespace's size)
@@ -83,8 +84,11 @@ class Source:
         self.generated_room = limit("generated_code")  # characters still to generate
         self.to_python = PythonBackEnd(self)
 
-    def connect(self, parts: Compiler) -> None:
-        self.exprs, self.flow, self.functions = parts.exprs, parts.flow, parts.functions
+    def connect(self, exprs: Expressions, closures: Expressions, flow: Flow,
+                functions: Functions) -> None:
+        """`closures`: the expressions' compiler that generates no Python, for the parts
+        left to closures (Compiler.__init__)."""
+        self.exprs, self.closures, self.flow, self.functions = exprs, closures, flow, functions
 
     # ------------------------------------------------------------------ names
     def ref(self, obj, stem: str = "K") -> str:
@@ -124,13 +128,9 @@ class Source:
         return f"_{identifier_part(stem)}{self.temps}"
 
     def closure_of(self, node: nodes.Node):
-        """The interpreter's closure of a lowered node (for the Python back end, where a
-        node has no Python form or nests too deep)."""
-        saved, self.unit.generate = self.unit.generate, False
-        try:
-            return self.exprs.interpreter.closure(node)
-        finally:
-            self.unit.generate = saved
+        """The interpreter's closure of a lowered node, with no Python generated beneath it
+        (for the Python back end, where a node has no Python form or nests too deep)."""
+        return self.closures.in_loops_of(self.exprs).interpreter.closure(node)
 
     def opaque_ast(self, node: nodes.Opaque, depth: int) -> py.expr:
         """An Opaque part as a Python tree: a statement's value as the compiler chose to
@@ -211,9 +211,8 @@ class Source:
 
     def known_as(self, f, text: str):
         """Note that closure `f` computes the expression `text`: call_source writes that
-        instead of calling it. Returns f."""
-        if self.unit.generate:
-            self.lambda_sources[id(f)] = (f, text)
+        instead of calling it (where the program is generated). Returns f."""
+        self.lambda_sources[id(f)] = (f, text)
         return f
 
     def source_text(self, f):
@@ -276,11 +275,7 @@ class Source:
         if text is not None:
             return text
         if self.xs_depth >= MAX_DEPTH:  # Python's parser nests 200 parentheses at most
-            saved, self.unit.generate = self.unit.generate, False
-            try:
-                return self.closure_call(e)
-            finally:
-                self.unit.generate = saved
+            return self.frame_call(self.closures.in_loops_of(self.exprs).expr(e))
         if self.exprs.lowering.handles(e):
             return self.lowered_source(e)
         method = getattr(self, "xs_" + type(e).__name__, None)

@@ -3,6 +3,8 @@ options, the program being built and its work budget, and whether Python is gene
 
 from __future__ import annotations
 
+import copy
+
 from rulesdsl.lang.check import Model
 from rulesdsl.engine.hoist import Scanner
 from rulesdsl.engine.compile.program import Program
@@ -21,5 +23,12 @@ class Unit:
         self.scanner = Scanner(model)
         self.kinds = list(model.kinds)  # kind names, in the order of their ids
         self.p.kind_names = self.kinds
-        # False: closures only (the reference the tests compare)
+        # False: closures only (the reference the tests compare); set once, never flipped
         self.generate = generate
+
+    def closures_only(self) -> Unit:
+        """The same game, for the parts that compile to closures only: the parts of
+        generated code Python has no form for, or that nest past its parser."""
+        unit = copy.copy(self)
+        unit.generate = False
+        return unit
