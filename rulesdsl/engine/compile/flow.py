@@ -32,6 +32,14 @@ class Flow:
         self.response_ids: list = []  # the procedures of the responses, in order
         self.playable_sources: dict = {}  # id(check) -> (its condition's closure, slots)
         self.statements: dict = {}  # statement class name -> the part's method compiling it
+        # the procedure being compiled (compile_proc starts each afresh)
+        self.code: list[Optional[Callable]] = []  # its instructions
+        self.spans: list[Optional[Span]] = []  # each instruction's place in the rules
+        self.stmts: list[Optional[Statement]] = []  # each instruction's source form, or None
+        self.loops: list[list[int]] = []  # each open loop's `break` jumps, to patch at its end
+        self.named_cards: list = []  # the card choices around the statement compiled (respond)
+        self.sequences: list[Region] = []  # its `sequence` statements
+        self.nslots = 0  # its locals, hidden ones included
 
     def connect(self, exprs: Expressions, source: Source,
                 statements: tuple[Effects, Moves, Decisions]) -> None:
@@ -55,13 +63,8 @@ class Flow:
     def compile_proc(self, pid: int, node):
         m = self.m
         proc = self.p.procs[pid]
-        self.code: list[Optional[Callable]] = []
-        self.spans: list[Optional[Span]] = []
-        self.stmts: list[Optional[Statement]] = []  # each instruction's source form, or None
-        self.loops: list[list[int]] = []  # each loop's `break` jumps, to patch at its end
-        self.named_cards: list = []  # the card choices around the statement compiled (respond)
-        self.sequences: list[Region] = []  # its `sequence` statements
-        self.context_node = node
+        self.code, self.spans, self.stmts = [], [], []
+        self.loops, self.named_cards, self.sequences = [], [], []
         if isinstance(node, ast.Phase):
             body = node.body
             nslots = m.nslots.get(id(node), 0)
