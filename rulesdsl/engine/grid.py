@@ -112,13 +112,13 @@ def joins_closure(adj: list, args: list, budget, span) -> Callable:
     return joins
 
 
-def prefix_closure(compiler, e: ast.Prefix) -> Callable:
+def prefix_closure(exprs, e: ast.Prefix) -> Callable:
     """`[x in L while COND]`: the leading elements of L for which COND holds. When COND
     reads `v[x] == E` (or `!=`) with E not using x, the run is read straight from the
     variable's values: the common "cells from here while they hold the other colour"."""
-    slot = compiler.m.slots[id(e)]
-    src = compiler.source_of(e.source)
-    fast = _var_compare(compiler, e.binder, e.cond)
+    slot = exprs.m.slots[id(e)]
+    src = exprs.source_of(e.source)
+    fast = _var_compare(exprs, e.binder, e.cond)
     if fast is not None:
         base, op, rhs = fast
 
@@ -132,7 +132,7 @@ def prefix_closure(compiler, e: ast.Prefix) -> Callable:
                 out.append(x)
             return out
         return run_fast
-    cond = compiler.expr(e.cond)
+    cond = exprs.expr(e.cond)
 
     def run(st, L):
         out = []
@@ -145,20 +145,20 @@ def prefix_closure(compiler, e: ast.Prefix) -> Callable:
     return run
 
 
-def var_filter_aggregate(compiler, name: str, a) -> Optional[Callable]:
+def var_filter_aggregate(exprs, name: str, a) -> Optional[Callable]:
     """`any`, `all` or `count` of `x in L where v[x] == E` (or `!=`), E not using x: the
     variable's values are compared directly, with no closure per element. Board games ask
     this of every cell and its neighbours, at every decision."""
     if name not in ("any", "all", "count") or not isinstance(a, ast.Comprehension) or \
             a.value is not None or a.where is None:
         return None
-    fast = _var_compare(compiler, a.binder, a.where)
+    fast = _var_compare(exprs, a.binder, a.where)
     if fast is None:
         return None
     base, op, rhs = fast
-    src = compiler.source_of(a.source)
+    src = exprs.source_of(a.source)
     same = op == "=="
-    if compiler.generate:  # the same loop as generated code: no calls for E or the list
+    if exprs.unit.generate:  # the same loop as generated code: no calls for E or the list
         meets = f"values[{base} + x] {'==' if same else '!='} want"
         body = {"count": ["    n = 0", "    for x in s:", f"        if {meets}:",
                           "            n += 1", "    return n"],
@@ -166,9 +166,9 @@ def var_filter_aggregate(compiler, name: str, a) -> Optional[Callable]:
                         "    return False"],
                 "all": ["    for x in s:", f"        if not {meets}:", "            return False",
                         "    return True"]}[name]
-        made = compiler.with_fresh_memo(  # E may read the loop's memo: emptied inside
-            ["def aggregate(st, L):", f"    want = {compiler.call_source(rhs)}",
-             "    values = st.vars", f"    s = {compiler.call_source(src)}"] + body,
+        made = exprs.functions.with_fresh_memo(  # E may read the loop's memo: emptied inside
+            ["def aggregate(st, L):", f"    want = {exprs.source.call_source(rhs)}",
+             "    values = st.vars", f"    s = {exprs.source.call_source(src)}"] + body,
             f"{name} over a variable at {rules_place(a.span)}", a.span)
         if made is not None:
             return made
@@ -195,7 +195,7 @@ def var_filter_aggregate(compiler, name: str, a) -> Optional[Callable]:
     return all_
 
 
-def _var_compare(compiler, binder: str, c) -> Optional[tuple]:
+def _var_compare(exprs, binder: str, c) -> Optional[tuple]:
     """(base, op, rhs closure) when `c` is `v[binder] == E` or `!=`, v a variable with one
     index and E not using the binder; else None."""
     if not (isinstance(c, ast.Binary) and c.op in ("==", "!=")):
@@ -206,13 +206,13 @@ def _var_compare(compiler, binder: str, c) -> Optional[tuple]:
     if not (isinstance(right, ast.Index) and len(right.args) == 1 and
             isinstance(right.args[0], ast.Name) and right.args[0].name == binder):
         return None
-    kind, var = compiler.m.resolved.get(id(right), ("", None))
+    kind, var = exprs.m.resolved.get(id(right), ("", None))
     if kind != "var" or _mentions(left, binder):
         return None
-    layout = compiler.p.vars[var]
+    layout = exprs.p.vars[var]
     if len(layout.dims) != 1:
         return None
-    return layout.base, c.op, compiler.expr(left)
+    return layout.base, c.op, exprs.expr(left)
 
 
 def _mentions(node, name: str) -> bool:

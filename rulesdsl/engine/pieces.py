@@ -40,10 +40,10 @@ class Pieces:
         return "".join(p if type(p) is str else labeller(p[1], values[p[0] + c]) for p in parts)
 
 
-def layout_pieces(compiler) -> Optional[Pieces]:
+def layout_pieces(layout) -> Optional[Pieces]:
     """After the cards are made: a block of variables per changing field, each card's
     starting value taken from its deck entry (or the field's default)."""
-    m, p = compiler.m, compiler.p
+    m, p = layout.m, layout.p
     if not m.piece_fields:
         return None
     ncards = len(p.card_kind)
@@ -58,7 +58,7 @@ def layout_pieces(compiler) -> Optional[Pieces]:
     rolled, parts, neutral, changes = [], [], [], []
     label_parts = {}
     for k in kinds:
-        label_parts[k.name] = _label_parts(compiler, k, base)
+        label_parts[k.name] = _label_parts(layout, k, base)
     for c in range(ncards):
         k = kinds[p.card_kind[c]] if p.card_kind[c] < len(kinds) else None
         own = k.changing if k is not None else set()
@@ -77,10 +77,10 @@ def layout_pieces(compiler) -> Optional[Pieces]:
                   parts, changes, neutral)
 
 
-def _label_parts(compiler, k, base) -> list:
+def _label_parts(layout, k, base) -> list:
     """A kind's label as parts: text, (base, type) for a changing field, (None, type, field)
     for a fixed one. Without a label: the kind's name and its fields' values."""
-    text = compiler.kind_label(k)
+    text = layout.kind_label(k)
     if text is not None:
         out: list = []
         for part in text.parts:
@@ -91,7 +91,7 @@ def _label_parts(compiler, k, base) -> list:
                 out.append((base[part.name], t) if part.name in k.changing else
                            (None, t, part.name))
             else:
-                out.append(str(compiler.expr(part)(None, [None])))
+                out.append(str(layout.exprs.expr(part)(None, [None])))
         return out
     out = [k.name.replace("_", " ")]  # (and the fields' parts after it)
     for f, (t, _) in k.fields.items():
@@ -123,14 +123,14 @@ def field_reader(pieces: Pieces, name: str, obj: Callable, span) -> Callable:
     return read
 
 
-def field_setter(compiler, s: ast.SetField) -> Callable:
+def field_setter(effects, s: ast.SetField) -> Callable:
     """`set c.rank = king`, `set d.face += 1`: the instruction."""
-    pieces = compiler.p.pieces
+    pieces = effects.p.pieces
     base = pieces.base[s.name]
-    piece, value = compiler.expr(s.piece), compiler.expr(s.value)
+    piece, value = effects.exprs.expr(s.piece), effects.exprs.expr(s.value)
     sign = 0 if s.op == "=" else (1 if s.op == "+=" else -1)
-    kinds = _kinds_with(compiler, s.name)
-    kind_of = compiler.p.card_kind
+    kinds = _kinds_with(effects, s.name)
+    kind_of = effects.p.card_kind
     name, span = s.name, s.span
 
     def set_field(st, fr):
@@ -149,16 +149,16 @@ def field_setter(compiler, s: ast.SetField) -> Callable:
     return set_field
 
 
-def _kinds_with(compiler, field: str) -> list:
+def _kinds_with(effects, field: str) -> list:
     """Per kind id: does it have the changing field?"""
-    return [field in compiler.m.kinds[k].changing for k in compiler.kinds]
+    return [field in effects.m.kinds[k].changing for k in effects.kinds]
 
 
-def roller(compiler, s: ast.Roll) -> Callable:
+def roller(effects, s: ast.Roll) -> Callable:
     """`roll cup[p]`: each piece's ranged changing fields take a random value; the log
     tells the faces to the seats that see them (the zone's), and how many to the others."""
-    what = compiler.cards_of(s.what)
-    prog = compiler.p
+    what = effects.moves.cards_of(s.what)
+    prog = effects.p
     span = s.span
 
     def roll(st, fr):

@@ -89,7 +89,8 @@ class AskTogether:
 
 
 def compile_ask_together(c, s) -> None:
-    """Emit `ask together q in SOURCE [where C] { OPTIONS }` into compiler `c`:
+    """Emit `ask together q in SOURCE [where C] { OPTIONS }` through `c`, the compiler's
+    Decisions (compile/decisions.py):
 
         init    the seats, no choices yet (none listed: straight to the end)
         at      AskTogether: asks each seat in turn, keeps the choices
@@ -97,9 +98,9 @@ def compile_ask_together(c, s) -> None:
         reveal  the next kept choice: log it, bind it, run its body; none left: the end
     """
     binder = c.m.slots[id(s)]
-    src = c.expr(s.source)
-    where = c.expr(s.where) if s.where is not None else None
-    seats, k, picks, done = (c.hidden_slot() for _ in range(4))
+    src = c.exprs.expr(s.source)
+    where = c.exprs.expr(s.where) if s.where is not None else None
+    seats, k, picks, done = (c.flow.hidden_slot() for _ in range(4))
     span = s.span
 
     def init(st, fr):
@@ -114,13 +115,13 @@ def compile_ask_together(c, s) -> None:
         L[seats], L[k], L[picks], L[done] = chosen, 0, [], 0
         if not chosen:
             fr[1] = end_pc[0]
-    c.emit(init, span)
-    at = c.here()
+    c.flow.emit(init, span)
+    at = c.flow.here()
     def who(st, L):
         return L[seats][L[k]]
     c.ask(s, who, c.compiled_part(s, who), s.choices, optional=False)
-    inner = c.code[at]
-    reveal_pc = c.here()  # where every body ends (the inner decision's decline_pc)
+    inner = c.flow.code[at]
+    reveal_pc = c.flow.here()  # where every body ends (the inner decision's decline_pc)
     assert inner.decline_pc == reveal_pc
     end_pc = [reveal_pc + 1]
 
@@ -137,8 +138,8 @@ def compile_ask_together(c, s) -> None:
         if not (alt[0] == "binder" and alt[6] == "card"):  # a card shows through its move
             st._events.append(("choice", seat, label))
         inner.choose(st, fr, (label, ai, value))
-    c.emit(reveal, span)
-    c.code[at] = AskTogether(inner, binder, seats, k, picks, done, span)
+    c.flow.emit(reveal, span)
+    c.flow.code[at] = AskTogether(inner, binder, seats, k, picks, done, span)
 
 
 def hide_pending_choices(st, seat: int, rnd) -> int:

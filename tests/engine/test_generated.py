@@ -528,3 +528,13 @@ def test_gathering_cards_spends_what_moving_each_card_spends(tmp_path, monkeypat
         monkeypatch.setenv("RULESDSL_LIMITS", "moves=6")
         st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
         assert st.zone("stock") == ["card 1", "card 2", "card 3"]
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_count_of_values_counts_every_element(tmp_path, monkeypatch, engine):
+    """`count(v for x in L)`: one for each element, whatever its value, its values worked
+    out as `sum` works them out (a value but no `where` once failed as a missing value)."""
+    body = ("phase main {\n  set n = count(c.value * 0 for c in stock) + "
+            "count(1 for q in players)\n  win seat(0)\n}\n")
+    st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+    assert st.var("n") == 5

@@ -73,8 +73,8 @@ def generated_texts(text: str, path: str, players: int | None = None) -> list[st
     game = Game(model, sources, path, {})
     compiler = Compiler(model, players or game.min_players, game.options)
     prog = compiler.build()
-    module, _ = native.module_text(compiler.pieces, compiler.ns)
-    return [t for _, t in compiler.pieces] + [module, prog.generated]
+    module, _ = native.module_text(compiler.source.pieces, compiler.source.ns)
+    return [t for _, t in compiler.source.pieces] + [module, prog.generated]
 
 
 def shape(text: str) -> str:

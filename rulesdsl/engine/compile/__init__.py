@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import warnings
 
+from typing import Callable, Optional, Sequence
+
 from rulesdsl.lang.check import Model
-from rulesdsl.engine.hoist import Scanner
-from rulesdsl.engine.grid import grid_tables
 from rulesdsl.engine.pieces import layout_pieces
+from rulesdsl.engine.compile.unit import Unit
 from rulesdsl.engine.compile.layout import Layout
 from rulesdsl.engine.compile.flow import Flow
 from rulesdsl.engine.compile.effects import Effects
@@ -28,19 +29,110 @@ from rulesdsl.engine.compile.functions import Functions
 from rulesdsl.engine.compile.seat_words import SeatWords
 from rulesdsl.engine.compile.generate import generate_procs
 from rulesdsl.engine.compile import native
-from rulesdsl.engine.ir.interpret import Interpreter
-from rulesdsl.engine.ir.lower import Lowering
-from rulesdsl.engine.ir.python import PythonBackEnd
+from rulesdsl.engine.compile.native import Module
 # the program and the decision instruction are this package's API to the engine
 from rulesdsl.engine.compile.program import Ask, Program, Truth
 from rulesdsl.engine.runtime.seats import seat_label
 
 
-class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Source,
-               Functions, SeatWords):
-    def per_seat(self, decl):
+class Compiler:
+    """The parts that compile one game, each an object with its own state, and the order
+    they run in. A part reads the others through `connect`: what it names there is all
+    it uses of them."""
+
+    def __init__(self, model: Model, nplayers: int, options: dict, generate: bool = True,
+                 native: Optional[Module] = None):
+        unit = self.unit = Unit(model, nplayers, options, generate)
+        self.m, self.n, self.p = model, nplayers, unit.p
+        self.layout = Layout(unit)
+        self.exprs = Expressions(unit)
+        self.calls = Calls(unit)
+        self.functions = Functions(unit)
+        self.source = Source(unit, native)
+        self.flow = Flow(unit)
+        self.effects = Effects(unit)
+        self.moves = Moves(unit)
+        self.decisions = Decisions(unit)
+        self.seat_words = SeatWords(unit)
+        # what generated code leaves to closures is compiled by parts that generate none
+        # (sharing the definitions' bodies compiled already); without generated code, the
+        # parts themselves
+        closures, closure_calls = self.exprs, self.calls
+        if generate:
+            quiet = unit.closures_only()
+            closures, closure_calls = Expressions(quiet), Calls(quiet)
+            closures.connect(closure_calls, self.functions, self.source, self.layout)
+            closure_calls.connect(closures, self.functions, self.calls.define_bodies)
+        self.layout.connect(self.exprs)
+        self.exprs.connect(self.calls, self.functions, self.source, self.layout)
+        self.calls.connect(self.exprs, self.functions)
+        self.functions.connect(self.calls, self.exprs, self.source)
+        self.source.connect(self.exprs, closures, self.flow, self.functions)
+        self.flow.connect(self.exprs, self.source, (self.effects, self.moves, self.decisions))
+        self.effects.connect(self.exprs, self.flow, self.layout, self.moves, self.seat_words,
+                             self.source)
+        self.moves.connect(self.exprs, self.flow, self.seat_words, self.source)
+        self.decisions.connect(self.exprs, self.flow, self.seat_words, self.source)
+        self.seat_words.connect(self.exprs)
+        self.p.labeller = self.layout.make_labeller()
+
+    def build(self) -> Program:
+        m, p, layout, flow = self.m, self.p, self.layout, self.flow
+        layout.layout_zones()
+        layout.layout_vars()
+        layout.layout_boards()
+        # procs first get ids, so calls can refer to them before they are compiled
+        for name, ph in m.phases.items():
+            flow.declare_proc(name, ph.decl)
+        kinds = self.unit.kinds
+        for r in m.responses:
+            flow.response_ids.append(flow.declare_proc(f"response {r.name}", r))
+        p.on_play = [None] * len(kinds)
+        p.playable = [None] * len(kinds)
+        handler_of = {}
+        for k in m.kinds.values():
+            if k.decl.on_play is not None:
+                handler_of[k.name] = flow.declare_proc(f"on play of {k.name}", k.decl.on_play)
+        for i, kname in enumerate(kinds):
+            for anc in m.kinds[kname].ancestors:
+                if anc in handler_of:
+                    p.on_play[i] = handler_of[anc]
+                    break
+        if m.setup is not None:
+            p.setup = flow.declare_proc("setup", m.setup)
+        p.flow = flow.proc_ids[m.flow]
+        layout.build_cards()
+        p.pieces = layout_pieces(layout)
+        # playability conditions
+        for i, kname in enumerate(kinds):
+            for anc in m.kinds[kname].ancestors:
+                d = m.kinds[anc].decl
+                if d.playable is not None:
+                    p.playable[i] = flow.compile_playable(d.playable)
+                    break
+        # compile bodies
+        for pid, node in flow.pending:
+            flow.compile_proc(pid, node)
+        if m.score is not None:
+            p.score = self.per_seat(m.score)
+            p.score_visibility = m.score.visibility
+        if m.evaluate is not None:
+            p.evaluate = self.per_seat(m.evaluate)
+        if m.payoff is not None:
+            p.payoff = self.per_seat(m.payoff)
+        p.cooperative = m.cooperative
+        p.truths = tuple(self.truth(d) for d in m.truths.values())
+        for v in p.vars.values():
+            d = m.vars[v.name].decl
+            v.default = self.exprs.expr(d.default)
+        self.compile_shows()
+        if self.unit.generate:
+            generate_procs(self.source)
+        return p
+
+    def per_seat(self, decl) -> Callable:
         """`score(p: player) = ...`, `evaluate(...)` or `payoff(...)` as f(st, seat)."""
-        f = self.expr(decl.value)
+        f = self.exprs.expr(decl.value)
         size = self.m.nslots.get(id(decl), 1)
 
         def per_seat(st, seat, f=f, size=size):
@@ -53,7 +145,7 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
     def truth(self, decl) -> Truth:
         """`invariant NAME(params) = COND` as a Truth: COND as f(st, args), and the values
         each parameter is tried with."""
-        f = self.expr(decl.value)
+        f = self.exprs.expr(decl.value)
         size = self.m.nslots.get(id(decl), 1)
 
         def holds(st, args, f=f, size=size):
@@ -64,6 +156,8 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
         domains, words = [], []
         for prm in decl.params:
             t = prm.type
+            values: Sequence
+            said: dict
             if t.name == "player":
                 values = range(self.n)
                 said = {s: seat_label(s) for s in values}
@@ -79,111 +173,16 @@ class Compiler(Layout, Flow, Effects, Moves, Decisions, Expressions, Calls, Sour
             words.append(said)
         return Truth(decl.name, decl.span, holds, tuple(domains), tuple(words))
 
-    def __init__(self, model: Model, nplayers: int, options: dict, generate: bool = True,
-                 native=None):
-        self.generate = generate  # False: closures only (the reference the tests compare)
-        self.init_source(native)
-        self.m = model
-        self.n = nplayers
-        self.options = options
-        self.p = Program(model.title, nplayers, dict(options),
-                         {k: list(v.values) for k, v in model.enums.items()})
-        self.p.labeller = self.make_labeller()
-        self.loop_stack: list = []  # LoopContexts of the candidate loops being compiled
-        self.scanner = Scanner(model)
-        self.b = self.p.budget
-        # expressions: lowered to engine/ir's typed nodes, then closures or Python
-        self.lowering = Lowering(self)
-        self.interpreter = Interpreter(self)
-        self.to_python = PythonBackEnd(self)
-
-    # ------------------------------------------------------------------ layout
-    def build(self) -> Program:
-        m, p = self.m, self.p
-        self.layout_zones()
-        self.layout_vars()
-        for name, e in m.enums.items():
-            if e.is_board:
-                adj = [[] for _ in e.values]
-                for a, b in e.borders:
-                    adj[a].append(b)
-                    adj[b].append(a)
-                p.adjacency[name] = [sorted(x) for x in adj]
-            if e.grid:
-                p.grids[name] = grid_tables(*e.grid, e.hex)
-            if e.layout:
-                p.layouts[name] = [list(row) for row in e.layout]
-        self.enum_fields = {}
-        for name, e in m.enums.items():
-            for f in e.fields:
-                self.enum_fields[(name, f)] = [self.const(a[f]) for a in e.attrs]
-        # procs first get ids, so calls can refer to them before they are compiled
-        self.proc_ids = {}
-        self.pending = []
-        for name, ph in m.phases.items():
-            self.declare_proc(name, ph.decl)
-        self.kinds = list(m.kinds)
-        p.kind_names = self.kinds
-        self.response_ids = []
-        for r in m.responses:
-            self.response_ids.append(self.declare_proc(f"response {r.name}", r))
-        p.on_play = [None] * len(self.kinds)
-        p.playable = [None] * len(self.kinds)
-        self.playable_sources = {}  # id(check) -> (its condition's closure, slots)
-        handler_of = {}
-        for k in m.kinds.values():
-            if k.decl.on_play is not None:
-                handler_of[k.name] = self.declare_proc(f"on play of {k.name}", k.decl.on_play)
-        for i, kname in enumerate(self.kinds):
-            for anc in m.kinds[kname].ancestors:
-                if anc in handler_of:
-                    p.on_play[i] = handler_of[anc]
-                    break
-        if m.setup is not None:
-            p.setup = self.declare_proc("setup", m.setup)
-        p.flow = self.proc_ids[m.flow]
-        self.build_cards()
-        p.pieces = layout_pieces(self)
-        # playability conditions
-        for i, kname in enumerate(self.kinds):
-            for anc in m.kinds[kname].ancestors:
-                d = m.kinds[anc].decl
-                if d.playable is not None:
-                    p.playable[i] = self.compile_playable(d.playable)
-                    break
-        # compile bodies
-        for pid, node in self.pending:
-            self.compile_proc(pid, node)
-        if m.score is not None:
-            p.score = self.per_seat(m.score)
-            p.score_visibility = m.score.visibility
-        if m.evaluate is not None:
-            p.evaluate = self.per_seat(m.evaluate)
-        if m.payoff is not None:
-            p.payoff = self.per_seat(m.payoff)
-        p.cooperative = m.cooperative
-        p.truths = tuple(self.truth(d) for d in m.truths.values())
-        for v in p.vars.values():
-            d = m.vars[v.name].decl
-            v.default = self.expr(d.default)
-        self.compile_shows()
-        if self.generate:
-            generate_procs(self)
-        return p
-
-    def compile_shows(self):
+    def compile_shows(self) -> None:
         """`show` declarations: each a closure (state, seat) -> the definition's value."""
         present = getattr(self.m, "present", None)
         self.p.present = present
         for name, title, vis, per_player, cond in (present.shows if present else ()):
-            if cond is not None and not self.const(cond):
+            if cond is not None and not self.exprs.const(cond):
                 continue  # not in a game of this many players, or with these options
-            call = self.define_call(name, [(lambda st, L: L[0])] if per_player else [])
+            call = self.calls.define_call(name, [(lambda st, L: L[0])] if per_player else [])
             value = _for_seat(call)
             self.p.shows.append((title, value, self.m.defines[name].type, vis, per_player))
-
-    def const(self, e):
-        return self.expr(e)(None, [None] * 4)
 
 
 def _for_seat(call):
@@ -201,7 +200,7 @@ def compile_program(model: Model, nplayers: int, options: dict,
         return closures_only(model, nplayers, options, step_limit)
     if native.requested() and prog.generated:
         try:
-            module = native.built_module(compiler.pieces, compiler.ns)
+            module = native.built_module(compiler.source.pieces, compiler.source.ns)
         except native.NativeUnavailable as e:
             warnings.warn(f"RULESDSL_ENGINE=native: {e}; running the pure-Python code",
                           RuntimeWarning, stacklevel=2)

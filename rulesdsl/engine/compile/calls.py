@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
@@ -11,6 +11,11 @@ from rulesdsl.engine.recursion import recursive_call
 from rulesdsl.engine.grid import grid_builtin, joins_closure, var_filter_aggregate
 from rulesdsl.engine.pieces import number_words
 from rulesdsl.engine.runtime.numbers import MAX_RANGE
+from rulesdsl.engine.compile.unit import Unit
+
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.functions import Functions
 
 GENERATED_AGGREGATES = (  # those with a generated loop (functions.py)
     "any", "all", "count", "first", "sum", "max", "min")
@@ -19,31 +24,42 @@ GENERATED_AGGREGATES = (  # those with a generated loop (functions.py)
 class Calls:
     """Compiles calls: definitions, aggregates, built-ins."""
 
+    def __init__(self, unit: Unit):
+        self.unit = unit
+        self.m, self.p, self.b, self.scanner = unit.m, unit.p, unit.b, unit.scanner
+        self.define_bodies: dict = {}  # definition -> (body, modifiers, frame size)
+        self._plain_call = False  # compiling a memoised call as it is, for outside options
+
+    def connect(self, exprs: Expressions, functions: Functions,
+                define_bodies: Optional[dict] = None) -> None:
+        """The parts it uses; `define_bodies`: another Calls' bodies, to share them."""
+        self.exprs, self.functions = exprs, functions
+        if define_bodies is not None:
+            self.define_bodies = define_bodies
+
     def define_call(self, name: str, args: list, span=None) -> Callable:
         """A call of a definition. Each call spends one unit of work, counted inline (no
         extra call): a chain of definitions can call each other 3^40 times in one step. A
         simple definition (hoist.Scanner.simple_define) spends none: it calls no other."""
         d = self.m.defines[name]
-        cache = getattr(self, "_define_bodies", None)
-        if cache is None:
-            cache = self._define_bodies = {}
+        cache = self.define_bodies
         if name in cache and cache[name] is None:  # a call from inside its own body
             return recursive_call(cache, name, args, len(d.params), d.decl.span)
         if name not in cache:
             cache[name] = None  # placeholder while compiling: a call from the body recurses
-            outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
-            body = self.expr(d.decl.body)
+            outer, self.exprs.loop_stack = self.exprs.loop_stack, []  # a body has its own locals
+            body = self.exprs.expr(d.decl.body)
             mods = []
             size = max([self.m.nslots.get(id(d.decl), 0)] +
                        [self.m.nslots.get(id(mod), 0) for mod in d.modifiers] + [1])
             for mod in d.modifiers:
-                mods.append((self.expr(mod.cond), self.expr(mod.value)))
-            self.loop_stack = outer
+                mods.append((self.exprs.expr(mod.cond), self.exprs.expr(mod.value)))
+            self.exprs.loop_stack = outer
             cache[name] = (body, mods, size)
         body, mods, size = cache[name]
         k = len(d.params)
         if len(args) <= 2 and self.scanner.memoised_define(name) and \
-                not getattr(self, "_plain_call", False):
+                not self._plain_call:
             self._plain_call = True  # first the call as it is, for outside options
             try:
                 plain = self.define_call(name, args, span)
@@ -134,22 +150,22 @@ class Calls:
     def aggregate(self, e: ast.Call):
         name = e.name
         a = e.args[0]
-        fast = var_filter_aggregate(self, name, a)
+        fast = var_filter_aggregate(self.exprs, name, a)
         if fast is not None:
             return fast
         if isinstance(a, ast.Comprehension):
             slot = self.m.slots[id(a)]
-            src = self.source_of(a.source)  # its length is spent inline below
-            if self.generate and name in GENERATED_AGGREGATES and \
+            src = self.exprs.source_of(a.source)  # its length is spent inline below
+            if self.unit.generate and name in GENERATED_AGGREGATES and \
                     (a.where is not None or a.value is not None):
-                f = self.generated_aggregate(name, a, src, e.span)
+                f = self.functions.generated_aggregate(name, a, src, e.span)
                 if f is not None:
                     return f
-            where = self.expr(a.where) if a.where is not None else None
-            value = self.expr(a.value) if a.value is not None else None
+            where = self.exprs.expr(a.where) if a.where is not None else None
+            value = self.exprs.expr(a.value) if a.value is not None else None
         else:
             slot, where, value = None, None, None
-            src = self.source_of(a)  # counted where it is aggregated, below
+            src = self.exprs.source_of(a)  # counted where it is aggregated, below
         if name == "all" and where is not None and value is None:
             b, span = self.b, e.span
             # all(x in L where cond): every element satisfies the condition
@@ -163,11 +179,11 @@ class Calls:
                 return True
             return all_
         if slot is None or (where is None and value is None):
-            if self.generate:
-                f = self.generated_plain_aggregate(name, src, e.span)
+            if self.unit.generate:
+                f = self.functions.generated_plain_aggregate(name, src, e.span)
                 if f is not None:
                     return f
-            return self.plain_aggregate(name, self.counted(src, e.span))
+            return self.plain_aggregate(name, self.exprs.counted(src, e.span))
         b, span = self.b, e.span
 
         def values(st, L):
@@ -189,7 +205,7 @@ class Calls:
             if value is None:
                 return any_
             return lambda st, L: any(values(st, L))
-        if name == "count":
+        if name == "count" and where is not None:  # a value alone: the number of values, below
             def count(st, L):
                 n = 0
                 s = src(st, L)
@@ -236,7 +252,7 @@ class Calls:
         """Built-in calls engine/ir does not lower yet (lower.BUILTINS are lowered)."""
         name = e.name
         span = e.span
-        args = [self.expr(a) for a in e.args]
+        args = [self.exprs.expr(a) for a in e.args]
         if name in ("top", "bottom"):  # the top or bottom k cards (one card: engine/ir)
             z, k = args
             if name == "top":
@@ -247,15 +263,16 @@ class Calls:
             f = args[0]
             return lambda st, L: abs(f(st, L))
         if name == "random":
-            src = self.source_of(e.args[0])
+            src = self.exprs.source_of(e.args[0])
             return lambda st, L: st.random_choice(src(st, L))
         if name in ("column_of", "row_of", "neighbour", "ray", "around", "distance",
                     "opposite"):
             board = self.m.types.get(id(e.args[0]))
             tables = self.p.grids.get(board) or next(iter(self.p.grids.values()), None)
+            assert tables is not None  # the checker allows these only where a board has a grid
             return grid_builtin(name, tables, args, span)
         if name == "sorted":  # numbers and enum values by value, cards in deck order
-            src = self.source_of(e.args[0])
+            src = self.exprs.source_of(e.args[0])
             return lambda st, L: sorted(src(st, L), key=lambda x: (x is not None, x))
         if name == "roll":
             count, sides = args

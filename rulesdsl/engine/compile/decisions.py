@@ -3,7 +3,7 @@ options made by both back ends of engine/ir from one node (nodes.Ask)."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import elem_of
@@ -13,22 +13,37 @@ from rulesdsl.engine.compile.program import Ask
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.python_options import OptionsBackEnd
 from rulesdsl.engine.runtime.places import rules_place
+from rulesdsl.engine.compile.unit import Unit
+
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.flow import Flow
+    from rulesdsl.engine.compile.seat_words import SeatWords
+    from rulesdsl.engine.compile.source import Source
 
 
 class Decisions:
     """Compiles the statements that ask a player to decide."""
 
+    def __init__(self, unit: Unit):
+        self.unit = unit
+        self.m, self.p, self.b = unit.m, unit.p, unit.b
+
+    def connect(self, exprs: Expressions, flow: Flow, seat_words: SeatWords,
+                source: Source) -> None:
+        self.exprs, self.flow, self.seat_words, self.source = exprs, flow, seat_words, source
+
     def s_Ask(self, s: ast.Ask):
-        who = self.expr(s.who)
-        self.ask(s, who, self.value_part(s.who, who), s.choices, optional=False)
+        who = self.exprs.expr(s.who)
+        self.ask(s, who, self.flow.value_part(s.who, who), s.choices, optional=False)
 
     def s_AskEach(self, s: ast.AskEach):
         # for q in source where cond: ask q, optionally; a break inside ends the round
         slot = self.m.slots[id(s)]
         who = nodes.Local("player", slot, s.binder)
-        self.each(s, self.value_part(s.source),
-                  lambda: self.ask(s, self.interpreter.closure(who), who, s.choices,
-                                   optional=True, openly=s.openly))
+        self.flow.each(s, self.flow.value_part(s.source),
+                       lambda: self.ask(s, self.exprs.interpreter.closure(who), who, s.choices,
+                                        optional=True, openly=s.openly))
 
     def s_AskTogether(self, s: ast.AskTogether):
         compile_ask_together(self, s)
@@ -38,13 +53,13 @@ class Decisions:
         and its node."""
         srcs, ets = [], []
         for src in ch.sources:
-            f = self.expr(src)
+            f = self.exprs.expr(src)
             if self.m.types.get(id(src)) == "zone":
                 f = (lambda zf: lambda st, L: st.zones[zf(st, L)])(f)
             srcs.append(f)
             ets.append(elem_of(self.m.types.get(id(src), "any")) or "any")
-        where = self.expr(ch.where) if ch.where is not None else None
-        text = self.text(ch.label) if ch.label is not None else None
+        where = self.exprs.expr(ch.where) if ch.where is not None else None
+        text = self.exprs.text(ch.label) if ch.label is not None else None
         slots = self.m.slots[id(ch)]
         node = nodes.Choice(
             "tuple", body_pc, self.text_part(ch.label, text), self.compiled_part(ch.where, where),
@@ -58,24 +73,24 @@ class Decisions:
         per decision)."""
         slot = self.m.slots[id(ch)]
         et = elem_of(self.m.types.get(id(ch.source), "any")) or "any"
-        src = self.expr(ch.source)
+        src = self.exprs.expr(ch.source)
         from_zone = self.m.types.get(id(ch.source)) == "zone"
         if from_zone:
             zf = src
             src = _cards_of_zone(zf)
-            if self.generate:
-                self.known_as(src, f"st.zones[{self.xs_or(ch.source, zf)}]")
-        ctx = self.open_loop(slot, (ch.where, ch.label))
-        where = self.expr(ch.where) if ch.where is not None else None
-        text = self.text(ch.label) if ch.label is not None else None
-        self.close_loop(ctx)
-        src = self.fresh_memo_on(ctx, src)
+            if self.unit.generate:
+                self.source.known_as(src, f"st.zones[{self.source.xs_or(ch.source, zf)}]")
+        ctx = self.exprs.open_loop(slot, (ch.where, ch.label))
+        where = self.exprs.expr(ch.where) if ch.where is not None else None
+        text = self.exprs.text(ch.label) if ch.label is not None else None
+        self.exprs.close_loop(ctx)
+        src = self.exprs.fresh_memo_on(ctx, src)
         table, ids = None, False  # the labels by value, where worked out here
         resolved = tuple(self.m.resolved.get(id(ch.source), ()))
-        if self.generate and et in self.m.enums and text is None and \
+        if self.unit.generate and et in self.m.enums and text is None and \
                 resolved[:1] == ("enum_all",):
             table, ids = list(self.m.enums[et].values), True  # each value once
-        if self.generate and et == "card" and text is not None:
+        if self.unit.generate and et == "card" and text is not None and ch.label is not None:
             table = self.card_label_table(ch.label, slot)
             ids = from_zone or resolved == ("builtin", "cards")  # cards' ids, never none
         node = nodes.Choice(
@@ -91,7 +106,8 @@ class Decisions:
         if f is None:
             return None
         node = nodes.Opaque(self.m.types.get(id(e), "any"), e)
-        self.known_parts[id(node)] = (node, f, self.call_source(f) if self.generate else None)
+        text = self.source.call_source(f) if self.unit.generate else None
+        self.source.known_parts[id(node)] = (node, f, text)
         return node
 
     def text_part(self, text: Optional[ast.Text], f: Optional[Callable]) -> Optional[nodes.Node]:
@@ -146,13 +162,14 @@ class Decisions:
             openly: bool = False):
         """A decision point: compute the options, suspend, resume in the chosen body."""
         alts, made = [], []
-        at = self.jump_placeholder(s.span)
+        at = self.flow.jump_placeholder(s.span)
         bodies_end = []
         for ch in choices:
-            body_pc = self.here()
+            body_pc = self.flow.here()
             if isinstance(ch, ast.NamedChoice):
-                label = self.text(ch.label)
-                cond = self.expr(ch.cond) if ch.cond is not None else None
+                assert ch.label is not None  # the grammar gives a named option its label
+                label = self.exprs.text(ch.label)
+                cond = self.exprs.expr(ch.cond) if ch.cond is not None else None
                 alt = ("named", label, cond, body_pc, None, None, None)
                 node = nodes.Choice("named", body_pc, self.text_part(ch.label, label),
                                     self.compiled_part(ch.cond, cond))
@@ -163,26 +180,26 @@ class Decisions:
             alts.append(alt)
             made.append(node)
             chosen = self.cards_chosen(ch, who_node)
-            self.named_cards.extend(chosen)
-            self.block(ch.body)
-            del self.named_cards[len(self.named_cards) - len(chosen):]
-            bodies_end.append(self.jump_placeholder(ch.span))
-        decline_pc = self.here()  # declining an optional ask continues after the bodies
+            self.flow.named_cards.extend(chosen)
+            self.flow.block(ch.body)
+            del self.flow.named_cards[len(self.flow.named_cards) - len(chosen):]
+            bodies_end.append(self.flow.jump_placeholder(ch.span))
+        decline_pc = self.flow.here()  # declining an optional ask continues after the bodies
         for j in bodies_end:
-            self.patch_jump(j)
-        ins = self.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span,
-                                  openly)
+            self.flow.patch_jump(j)
+        ins = self.flow.code[at] = Ask(who, alts, optional, decline_pc, self.p.labeller, s.span,
+                                       openly)
         op = nodes.Ask(s.span, who_node, tuple(made), optional, openly,
                        self.p.card_label if self.p.pieces is None else None,
                        self.p.zone_unordered)
-        ins.build = self.interpreter.options(op)
+        ins.build = self.exprs.interpreter.options(op)
         if getattr(s, "question", None) is not None:
-            ins.question = self.text(s.question)
-            ins.question_by_seat = self.seat_text(s.question)
-        if self.generate:
-            ins.who_source = python.unparse(self.to_python.emit(who_node, 0))
-            tree = ins.tree = OptionsBackEnd(self.to_python).function(op)
-            ins.fast = self.generated_function(
+            ins.question = self.exprs.text(s.question)
+            ins.question_by_seat = self.seat_words.seat_text(s.question)
+        if self.unit.generate:
+            ins.who_source = python.unparse(self.source.to_python.emit(who_node, 0))
+            tree = ins.tree = OptionsBackEnd(self.source.to_python).function(op)
+            ins.fast = self.source.generated_function(
                 python.text(tree.body), f"the options of the decision at {rules_place(s.span)}",
                 s.span)
 

@@ -4,7 +4,7 @@ typed nodes and run by one of its back ends; the rest is compiled here."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.hoist import MISSING, LoopContext
@@ -12,14 +12,38 @@ from rulesdsl.engine.grid import prefix_closure
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.lower import Lowering
+from rulesdsl.engine.runtime.places import quoted
+from rulesdsl.engine.compile.unit import Unit
+
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.calls import Calls
+    from rulesdsl.engine.compile.functions import Functions
+    from rulesdsl.engine.compile.source import Source
+    from rulesdsl.engine.compile.layout import Layout
 
 
 class Expressions:
     """Compiles an expression once into a closure."""
-    # set by the Compiler: engine/ir's lowering and back ends, over this compiler
-    lowering: Lowering
-    interpreter: Interpreter
-    to_python: python.PythonBackEnd
+
+    def __init__(self, unit: Unit):
+        self.unit = unit
+        self.m, self.n, self.p, self.b = unit.m, unit.n, unit.p, unit.b
+        self.options, self.scanner = unit.options, unit.scanner
+        self.loop_stack: list[LoopContext] = []  # the candidate loops being compiled
+        # lowered to engine/ir's typed nodes, then run as closures or written as Python
+        self.lowering = Lowering(self)
+        self.interpreter = Interpreter(self)
+
+    def connect(self, calls: Calls, functions: Functions, source: Source,
+                layout: Layout) -> None:
+        self.calls, self.functions, self.source = calls, functions, source
+        self.enum_fields = layout.enum_fields  # for lowering: filled as it lays out
+
+    def in_loops_of(self, other: Expressions) -> Expressions:
+        """This compiler, compiling inside the loops `other` has open (the compiler of
+        closures only, taking over a part from the generating one)."""
+        self.loop_stack = other.loop_stack
+        return self
 
     def expr(self, e) -> Callable:
         t = type(e)
@@ -41,46 +65,51 @@ class Expressions:
             return ctx.run_with_memo(f)
         if self.lowering.handles(e):
             return self.compiled(self.lowering.lower(e), e)
-        if self.generate:
-            f = self.inline_root(e)
+        if self.unit.generate:
+            f = self.source.inline_root(e)
             if f is not None:
                 return f
         f = getattr(self, "e_" + t.__name__)(e)
-        if self.generate and t is ast.Name:  # a definition: generated code calls it directly
-            text = self.define_call_source(self.m.resolved[id(e)][1], [])
+        if self.unit.generate and t is ast.Name:  # a definition: generated code calls it directly
+            text = self.functions.define_call_source(self.m.resolved[id(e)][1], [])
             if text is not None:
-                self.known_as(f, text)
+                self.source.known_as(f, text)
         return f
+
+    def const(self, e):
+        """The value of an expression that reads no state and no local (a count, an
+        enum's field), worked out once while compiling."""
+        return self.expr(e)(None, [None] * 4)
 
     def compiled(self, node: nodes.Node, e) -> Callable:
         """A lowered expression as a closure: generated (one lambda over the node's Python
         tree) where the program is generated and the node is more than a leaf, else the
         interpreter's (a leaf's is as quick, and known by its Python form)."""
-        if self.generate and not node.is_leaf:
-            tree = self.to_python.root(node, 1)  # a function of its own: depth from 1
+        if self.unit.generate and not node.is_leaf:
+            tree = self.source.to_python.root(node, 1)  # a function of its own: depth from 1
             if tree is not None:
-                f = self.generated_expression(e, tree, python.reads(node))
+                f = self.source.generated_expression(e, tree, python.reads(node))
                 if f is not None:
                     return f
         f = self.interpreter.closure(node)
-        if self.generate and node.is_leaf:
-            self.known_as(f, python.unparse(self.to_python.emit(node, 0)))
+        if self.unit.generate and node.is_leaf:
+            self.source.known_as(f, python.unparse(self.source.to_python.emit(node, 0)))
         return f
 
     def closure_part(self, node: nodes.Node) -> Callable:
         """For the interpreter: the closure of a part of a node, generated where the
         program is (as `expr` would compile it)."""
-        known = self.known_parts.get(id(node))
-        if known is not None and known[0] is node:  # a statement's value, compiled already
+        known = self.source.known_parts.get(id(node))
+        if known is not None and known[0] is node and known[1] is not None:  # a statement's value
             return known[1]
-        if self.generate and not node.is_leaf and not isinstance(node, nodes.Opaque):
+        if self.unit.generate and not node.is_leaf and not isinstance(node, nodes.Opaque):
             return self.compiled(node, node)
         return self.interpreter.closure(node)
 
     def kept(self, e) -> bool:
         """For lowering: is `e` compiled here rather than lowered into its parent (a loop's
         invariant read from its memo or a local, a call a loop may hoist)?"""
-        if self.local_invariants and id(e) in self.local_invariants:
+        if self.source.local_invariants and id(e) in self.source.local_invariants:
             return True
         return bool(self.loop_stack) and type(e) is ast.Call
 
@@ -102,11 +131,13 @@ class Expressions:
         """`ctx.reset_on(source)`, and in generated code the same as one expression: the
         loop's memo emptied, then its candidates."""
         wrapped = ctx.reset_on(source)
-        known = self.source_text(source) if self.generate and wrapped is not source else None
+        known = self.source.source_text(source) \
+            if self.unit.generate and wrapped is not source else None
         if known is not None:
-            self.ns.setdefault("MISSING", MISSING)
-            self.known_as(wrapped, f"({self.ref(ctx.cell, 'CELL')}.__setitem__(0, [MISSING] * "
-                                   f"{ctx.size}) or {known})")
+            self.source.ns.setdefault("MISSING", MISSING)
+            cell = self.source.ref(ctx.cell, "CELL")
+            self.source.known_as(wrapped, f"({cell}.__setitem__(0, [MISSING] * {ctx.size}) "
+                                          f"or {known})")
         return wrapped
 
     def hoisted(self, e) -> Optional[Callable]:
@@ -127,13 +158,13 @@ class Expressions:
                 finally:
                     self.loop_stack = saved
                 invariant = ctx.memoised(f)
-                known = self.source_text(f) if self.generate else None
+                known = self.source.source_text(f) if self.unit.generate else None
                 if known is not None:  # read from the memo inline; computed on first use
-                    cell, i, t = self.ref(ctx.cell, "CELL"), ctx.size - 1, self.temp()
-                    self.ns.setdefault("MISSING", MISSING)
-                    self.known_as(invariant, f"({t} if ({t} := {cell}[0][{i}]) is not MISSING "
-                                             f"else {cell}[0].__setitem__({i}, ({t} := {known})) "
-                                             f"or {t})")
+                    cell, i, t = self.source.ref(ctx.cell, "CELL"), ctx.size - 1, self.source.temp()
+                    self.source.ns.setdefault("MISSING", MISSING)
+                    self.source.known_as(
+                        invariant, f"({t} if ({t} := {cell}[0][{i}]) is not MISSING "
+                                   f"else {cell}[0].__setitem__({i}, ({t} := {known})) or {t})")
                 return invariant
         return None
 
@@ -142,11 +173,11 @@ class Expressions:
 
     def e_Name(self, e):
         """A definition without arguments (every other name is lowered)."""
-        return self.define_call(self.m.resolved[id(e)][1], [], e.span)
+        return self.calls.define_call(self.m.resolved[id(e)][1], [], e.span)
 
     def e_Prefix(self, e):
-        if self.generate:
-            f = self.generated_prefix(e)
+        if self.unit.generate:
+            f = self.functions.generated_prefix(e)
             if f is not None:
                 return f
         return prefix_closure(self, e)
@@ -156,8 +187,8 @@ class Expressions:
         f = self.expr(e)
         if self.m.types.get(id(e)) == "zone":
             g = lambda st, L: st.zones[f(st, L)]  # noqa: E731
-            text = self.source_text(f)
-            return g if text is None else self.known_as(g, f"st.zones[{text}]")
+            text = self.source.source_text(f) if self.unit.generate else None
+            return g if text is None else self.source.known_as(g, f"st.zones[{text}]")
         return f
 
     def counted(self, src: Callable, span) -> Callable:
@@ -173,8 +204,8 @@ class Expressions:
     def e_Comprehension(self, e):
         slot = self.m.slots[id(e)]
         src = self.source_of(e.source)
-        if self.generate and (e.where is not None or e.value is not None):
-            f = self.generated_comprehension(e, e.span)
+        if self.unit.generate and (e.where is not None or e.value is not None):
+            f = self.functions.generated_comprehension(e, e.span)
             if f is not None:
                 return f
         where = self.expr(e.where) if e.where is not None else None
@@ -197,7 +228,32 @@ class Expressions:
     def e_Call(self, e):
         kind, payload = self.m.resolved[id(e)]
         if kind == "define":
-            return self.define_call(payload, [self.expr(a) for a in e.args], e.span)
+            return self.calls.define_call(payload, [self.expr(a) for a in e.args], e.span)
         if kind == "aggregate":
-            return self.aggregate(e)
-        return self.builtin(e)
+            return self.calls.aggregate(e)
+        return self.calls.builtin(e)
+
+    # ------------------------------------------------------------------ texts
+    def text(self, text: ast.Text) -> Callable:
+        parts: list[tuple] = []  # (None, its text) or (its type, its closure) per part
+        label = self.p.labeller
+        for part in text.parts:
+            if isinstance(part, str):
+                parts.append((None, part))
+            else:
+                parts.append((self.m.types.get(id(part), "any"), self.expr(part)))
+        if all(t is None for t, _ in parts):
+            s = "".join(x for _, x in parts)
+            constant = lambda st, L: s  # noqa: E731
+            return self.source.known_as(constant, quoted(s)) if self.unit.generate else constant
+        if self.unit.generate:
+            f = self.source.generated_lambda(text, self.source.text_source(text))
+            if f is not None:
+                return f
+
+        b, span = self.b, text.span
+
+        def render(st, L):
+            s = "".join(x if t is None else label(t, x(st, L), st) for t, x in parts)
+            return s if len(s) <= b.short_text else b.check_text(s, span)
+        return render

@@ -3,17 +3,52 @@
 from __future__ import annotations
 
 import ast as py
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional, cast
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.errors import Span
 from rulesdsl.engine.compile.program import Proc
-from rulesdsl.engine.compile.generate import Goto, Statement, pad_name
+from rulesdsl.engine.compile.generate import Goto, Statement
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.sequences import Region, SequenceEnd
+from rulesdsl.engine.compile.unit import Unit
+
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.source import Source
+    from rulesdsl.engine.compile.effects import Effects
+    from rulesdsl.engine.compile.moves import Moves
+    from rulesdsl.engine.compile.decisions import Decisions
 
 
 class Flow:
     """Turns phases and blocks into instructions with resumable positions."""
+
+    def __init__(self, unit: Unit):
+        self.unit = unit
+        self.m, self.n, self.p = unit.m, unit.n, unit.p
+        self.proc_ids: dict = {}  # phase name -> its procedure's id
+        self.pending: list = []  # (procedure id, its node): declared, to be compiled
+        self.response_ids: list = []  # the procedures of the responses, in order
+        self.playable_sources: dict = {}  # id(check) -> (its condition's closure, slots)
+        self.statements: dict = {}  # statement class name -> the part's method compiling it
+        # the procedure being compiled (compile_proc starts each afresh)
+        self.code: list[Optional[Callable]] = []  # its instructions
+        self.spans: list[Optional[Span]] = []  # each instruction's place in the rules
+        self.stmts: list[Optional[Statement]] = []  # each instruction's source form, or None
+        self.loops: list[list[int]] = []  # each open loop's `break` jumps, to patch at its end
+        self.named_cards: list = []  # the card choices around the statement compiled (respond)
+        self.sequences: list[Region] = []  # its `sequence` statements
+        self.nslots = 0  # its locals, hidden ones included
+
+    def connect(self, exprs: Expressions, source: Source,
+                statements: tuple[Effects, Moves, Decisions]) -> None:
+        """`statements`: the parts whose `s_` methods compile statements, beside its own."""
+        self.exprs, self.source = exprs, source
+        for part in (self, *statements):
+            for name in dir(part):
+                if name.startswith("s_"):
+                    self.statements[name[2:]] = getattr(part, name)
 
     # ------------------------------------------------------------------ procs
     def declare_proc(self, name: str, node) -> int:
@@ -28,13 +63,8 @@ class Flow:
     def compile_proc(self, pid: int, node):
         m = self.m
         proc = self.p.procs[pid]
-        self.code = []
-        self.spans = []
-        self.stmts = []  # each instruction's source form, or None (see generate.py)
-        self.loops = []  # (break jump indexes list)
-        self.named_cards = []  # the card choices around the statement compiled (respond)
-        self.sequences = []  # its `sequence` statements, as sequences.Region
-        self.context_node = node
+        self.code, self.spans, self.stmts = [], [], []
+        self.loops, self.named_cards, self.sequences = [], [], []
         if isinstance(node, ast.Phase):
             body = node.body
             nslots = m.nslots.get(id(node), 0)
@@ -44,12 +74,12 @@ class Flow:
             nslots = m.nslots.get(id(node), 2)
             proc.nparams = 2
             if node.where is not None:
-                cond = self.expr(node.where)
+                cond = self.exprs.expr(node.where)
 
                 def guard(st, fr, cond=cond):
                     if not cond(st, fr[2]):
                         st.return_from(fr)
-                self.emit(guard, node.where.span)
+                self.emit(guard, span_of(node.where))
         elif isinstance(node, ast.Setup):
             body = node.body
             nslots = m.nslots.get(id(node), 0)
@@ -83,9 +113,9 @@ class Flow:
         """A statement's value as a node, its closure (`compiled`, or compiled here as
         `expr` compiles it) kept for both back ends, which then compile it no second
         time."""
-        f = self.expr(e) if compiled is None else compiled
-        node = self.lowering.part(e)
-        self.known_parts[id(node)] = (node, f, None)
+        f = self.exprs.expr(e) if compiled is None else compiled
+        node = self.exprs.lowering.part(e)
+        self.source.known_parts[id(node)] = (node, f, None)
         return node
 
     def collection_part(self, e) -> nodes.Node:
@@ -98,14 +128,14 @@ class Flow:
         """Where the program is generated, `node` (a statement's value) as `text`, which
         computes it in another form (a log's words written when read), if given."""
         if text is not None:
-            self.known_parts[id(node)] = self.known_parts[id(node)][:2] + (text,)
+            self.source.known_parts[id(node)] = self.source.known_parts[id(node)][:2] + (text,)
 
     def emit_operation(self, op: nodes.Operation, at: Optional[int] = None) -> None:
         """An operation as an instruction (placed at `at`, a placeholder, if given): the
         interpreter's closure and, where the program is generated, its Python, both made
         from the one node."""
-        closure = self.interpreter.operation(op)
-        stmt = self.operation_statement(op) if self.generate else None
+        closure = self.exprs.interpreter.operation(op)
+        stmt = self.operation_statement(op) if self.unit.generate else None
         if at is None:
             self.emit(closure, op.span, stmt)
         else:
@@ -117,17 +147,17 @@ class Flow:
         if type(op) is nodes.Jump:
             return Statement("jump", target=op.target)
         if type(op) is nodes.JumpUnless:
-            return Statement("unless", cond=python.unparse(self.to_python.emit(op.cond, 0)),
+            return Statement("unless", cond=python.unparse(self.source.to_python.emit(op.cond, 0)),
                              target=op.target)
         if op.leaves:
-            return Statement("leave", self.to_python.lines(op))
+            return Statement("leave", self.source.to_python.lines(op))
         return Statement("do", self.operation_lines(op))
 
     def operation_lines(self, op: nodes.Operation) -> tuple:
         """An operation that falls through as lines, each way out of a loop (an ExitIf)
         as a test and a Goto, which generate.py writes as a jump."""
         out: list = []
-        for stmt in self.to_python.statements(op):
+        for stmt in self.source.to_python.statements(op):
             if isinstance(stmt, python.ExitIf):
                 out += [f"if {py.unparse(stmt.test)}:",
                         *("    " + line for line in python.text(stmt.then)),
@@ -136,16 +166,13 @@ class Flow:
                 out += python.text([stmt])
         return tuple(out)
 
-    def pad(self, proc: Optional[int], nargs: int) -> str:
-        return pad_name(self.pads, proc, nargs)
-
     def place(self, at: int, ins, stmt: Optional[Statement] = None) -> None:
         """Fill a placeholder (a jump or test whose target was not known yet)."""
         self.code[at] = ins
         self.stmts[at] = self.generating(ins, stmt)
 
     def generating(self, ins, stmt: Optional[Statement]) -> Optional[Statement]:
-        if stmt is None or not self.generate:
+        if stmt is None or not self.unit.generate:
             return None
         stmt.closure = ins
         return stmt
@@ -163,7 +190,7 @@ class Flow:
 
     def compile_playable(self, playable):
         who, cond = playable
-        f = self.expr(cond)
+        f = self.exprs.expr(cond)
         size = max(2, self.m.nslots.get(id(playable), 2))
 
         def check(st, card, seat, f=f, size=size):
@@ -175,13 +202,13 @@ class Flow:
         return check
 
     # ------------------------------------------------------------------ statements
-    def block(self, block: ast.Block):
-        for s in block.stmts:
+    def block(self, block: Optional[ast.Block]) -> None:
+        """The statements of a block (the checker gives every statement its block)."""
+        for s in block.stmts if block is not None else ():
             self.stmt(s)
 
     def stmt(self, s):
-        method = getattr(self, "s_" + type(s).__name__)
-        method(s)
+        self.statements[type(s).__name__](s)
 
     def s_If(self, s: ast.If):
         ends = []
@@ -207,17 +234,17 @@ class Flow:
         start = self.here()
         self.loop_begin()
         self.block(s.body)
-        self.emit_operation(nodes.JumpUnless(s.until.span, self.value_part(s.until), start))
+        self.emit_operation(nodes.JumpUnless(span_of(s.until), self.value_part(s.until), start))
         self.loop_end(start)
 
     def s_While(self, s: ast.While):
         start = self.here()
         c = self.value_part(s.cond)
-        test_at = self.jump_placeholder(s.cond.span)
+        test_at = self.jump_placeholder(span_of(s.cond))
         self.loop_begin()
         self.block(s.body)
         self.emit_operation(nodes.Jump(s.span, start))
-        self.emit_operation(nodes.JumpUnless(s.cond.span, c, self.here()), test_at)
+        self.emit_operation(nodes.JumpUnless(span_of(s.cond), c, self.here()), test_at)
         self.loop_end(start)
 
     def s_For(self, s: ast.For):
@@ -257,10 +284,10 @@ class Flow:
         bound_slot = None
         if s.bound is not None:  # worked out once, as the sequence starts
             bound_slot = self.hidden_slot()
-            self.emit_operation(nodes.SetLocal(s.bound.span, bound_slot,
+            self.emit_operation(nodes.SetLocal(span_of(s.bound), bound_slot,
                                                self.value_part(s.bound)))
-        region = Region(self.here(), self.expr(s.key) if s.key is not None else None, s.span,
-                        bound_slot)
+        key = self.exprs.expr(s.key) if s.key is not None else None
+        region = Region(self.here(), key, s.span, bound_slot)
         self.block(s.body)
         region.end = self.emit(SequenceEnd(region), s.span)
         self.sequences.append(region)
@@ -282,3 +309,9 @@ class Flow:
 
     def s_EndGame(self, s: ast.EndGame):
         self.emit_operation(nodes.Finish(s.span, None))
+
+
+def span_of(e: object) -> Span:
+    """The place of a checked expression (the tree types a statement's expressions as
+    `object`)."""
+    return cast("ast.Expr", e).span

@@ -5,6 +5,8 @@ Python cannot compile is left to the closures (Source.generated_function returns
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import ast as py
 from ast import literal_eval
 
@@ -13,20 +15,35 @@ from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import python
+from rulesdsl.engine.compile.unit import Unit
+
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.calls import Calls
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.source import Source
 
 
 class Functions:
-    """Generated functions for aggregates and definitions (mixed into Compiler
-    beside Source, whose `xs`, `ref` and `generated_function` they use)."""
+    """Generated functions for aggregates and definitions, written through Source (its
+    `xs`, `ref` and `generated_function`)."""
+
+    def __init__(self, unit: Unit):
+        self.m, self.b, self.scanner = unit.m, unit.b, unit.scanner
+        self.define_fns: dict = {}  # definition -> its generated function's name (or None)
+        self.define_inline: dict = {}  # simple definition -> (its value's source, parameters)
+        self.memo_fns: dict = {}  # "memo_<definition>_<arity>" -> its generated memo function
+
+    def connect(self, calls: Calls, exprs: Expressions, source: Source) -> None:
+        self.calls, self.exprs, self.source = calls, exprs, source
 
     # ------------------------------------------------------------------ lists
     def spent_list(self, fn: str, source: str, span) -> list:
         """The first lines of a generated function over a list: read it into `s` and
         spend its length from the work budget, as the closures' `counted` does."""
-        budget = self.ref(self.b, "BUDGET")
+        budget = self.source.ref(self.b, "BUDGET")
         return [f"def {fn}(st, L):",
                 f"    s = {source}",
-                *spend_lines(budget, "len(s)", self.ref(span, 'S'), "    ")]
+                *spend_lines(budget, "len(s)", self.source.ref(span, 'S'), "    ")]
 
     def loop_sources(self, comp) -> tuple:
         """The where's and the value's source for a generated loop over `comp`, and the
@@ -39,32 +56,34 @@ class Functions:
         bound = {slot}
         for part in (comp.where, comp.value):
             bound |= self.scanner.scan(part)[1]
-        found = []
+        found: list = []
         for part in (comp.where, comp.value):
             self.find_local_invariants(part, bound, found)
         starts = []
-        own, self.loop_stack = self.loop_stack, self.loop_stack[:-1]  # not in its memo
+        own = self.exprs.loop_stack
+        self.exprs.loop_stack = own[:-1]  # not in its memo
         try:
-            texts = [self.xs(node) for node in found]
+            texts = [self.source.xs(node) for node in found]
         finally:
-            self.loop_stack = own
+            self.exprs.loop_stack = own
         for node, text in zip(found, texts):
             try:
                 literal_eval(text)
                 continue  # a constant already
             except (ValueError, SyntaxError):
                 pass
-            t = self.temp()
-            self.local_invariants[id(node)] = f"({t} if {t} is not MISSING else ({t} := {text}))"
+            t = self.source.temp()
+            self.source.local_invariants[id(node)] = \
+                f"({t} if {t} is not MISSING else ({t} := {text}))"
             starts.append(f"    {t} = MISSING")
         if starts:
-            self.ns.setdefault("MISSING", MISSING)
+            self.source.ns.setdefault("MISSING", MISSING)
         try:
-            where = self.xs(comp.where) if comp.where is not None else None
-            value = self.xs(comp.value) if comp.value is not None else None
+            where = self.source.xs(comp.where) if comp.where is not None else None
+            value = self.source.xs(comp.value) if comp.value is not None else None
         finally:
             for node in found:
-                self.local_invariants.pop(id(node), None)
+                self.source.local_invariants.pop(id(node), None)
         return where, value, starts
 
     def find_local_invariants(self, e, bound: set, found: list) -> None:
@@ -72,7 +91,7 @@ class Functions:
         operators: a call or a list inside is a function of its own, where no local of
         this loop's function can be read."""
         kind = type(e)
-        if kind in (ast.Binary, ast.Attr, ast.Index, ast.Unary) and self.plain_value(e) or \
+        if kind in (ast.Binary, ast.Attr, ast.Index, ast.Unary) and self.source.plain_value(e) or \
                 kind is ast.Call and self.m.resolved.get(id(e), ("",))[0] == "define":
             reads, _, pure = self.scanner.scan(e)
             if pure and not reads & bound:
@@ -93,7 +112,7 @@ class Functions:
         slot = self.m.slots[id(comp)]
         where, value, starts = self.loop_sources(comp)
         value = value or "x"
-        lines = self.spent_list("comprehension", self.collection_source(comp.source), span)
+        lines = self.spent_list("comprehension", self.source.collection_source(comp.source), span)
         lines += starts
         lines += ["    out = []",
                  "    for x in s:",
@@ -109,14 +128,14 @@ class Functions:
         """The generated loop function of `lines`, emptying its loop's memo of invariants
         itself (what LoopContext.run_with_memo does around a closure), so no wrapper runs
         around it. Marked with the loop it serves (`memo_of`)."""
-        ctx = self.loop_stack[-1] if self.loop_stack else None
+        ctx = self.exprs.loop_stack[-1] if self.exprs.loop_stack else None
         if ctx is not None and ctx.size:
-            cell = self.ref(ctx.cell, "CELL")
-            self.ns.setdefault("MISSING", MISSING)
+            cell = self.source.ref(ctx.cell, "CELL")
+            self.source.ns.setdefault("MISSING", MISSING)
             lines = [lines[0], f"    saved = {cell}[0]", f"    {cell}[0] = [MISSING] * {ctx.size}",
                      "    try:"] + ["    " + line for line in lines[1:]] + [
                      "    finally:", f"        {cell}[0] = saved"]
-        fn = self.generated_function(lines, title, span)
+        fn = self.source.generated_function(lines, title, span)
         if fn is not None and ctx is not None:
             fn.memo_of = ctx
         return fn
@@ -126,13 +145,13 @@ class Functions:
         slot = self.m.slots[id(e)]
         lines = ["def prefix(st, L):",
                  "    out = []",
-                 f"    for x in {self.collection_source(e.source)}:",
+                 f"    for x in {self.source.collection_source(e.source)}:",
                  f"        L[{slot}] = x",
-                 f"        if not {self.xs(e.cond)}:",
+                 f"        if not {self.source.xs(e.cond)}:",
                  "            break",
                  "        out.append(x)",
                  "    return out"]
-        return self.generated_function(lines, f"list at {rules_place(e.span)}", e.span)
+        return self.source.generated_function(lines, f"list at {rules_place(e.span)}", e.span)
 
     # ------------------------------------------------------------------ aggregates
     PLAIN = {"count": "len(s)", "sum": "sum([x for x in s if x is not None])",
@@ -145,9 +164,9 @@ class Functions:
         length spent as the closures spend it (Calls.plain_aggregate over `counted`)."""
         if name not in self.PLAIN:
             return None
-        lines = self.spent_list("aggregate", self.call_source(src), span)
+        lines = self.spent_list("aggregate", self.source.call_source(src), span)
         lines.append(f"    return {self.PLAIN[name]}")
-        return self.generated_function(lines, f"{name} at {rules_place(span)}", span)
+        return self.source.generated_function(lines, f"{name} at {rules_place(span)}", span)
 
     def generated_aggregate(self, name: str, comp, src, span):
         """`any`, `all`, `count`, `first`, `sum`, `max` or `min` of `x in L where ...` as one
@@ -155,7 +174,7 @@ class Functions:
         closures do."""
         slot = self.m.slots[id(comp)]
         where, value, starts = self.loop_sources(comp)
-        lines = self.spent_list("aggregate", self.call_source(src), span) + starts
+        lines = self.spent_list("aggregate", self.source.call_source(src), span) + starts
         if name == "count":
             if where is None or value is not None:
                 return None
@@ -200,16 +219,17 @@ class Functions:
         if inline is not None:
             return self.inline_call(inline, args)
         size = self.define_frame_size(name)
-        values = [self.xs(a) for a in args] + ["None"] * (size - len(args))
+        values = [self.source.xs(a) for a in args] + ["None"] * (size - len(args))
         call = f"{fn}(st, [{', '.join(values)}])"
         if len(args) <= 2 and self.scanner.memoised_define(name):
-            self.define_call(name, [self.expr(a) for a in args], d.decl.span)  # the closures'
-            m = self.temp()
+            # the closures' call
+            self.calls.define_call(name, [self.exprs.expr(a) for a in args], d.decl.span)
+            m = self.source.temp()
             if all(self.hashable(a) for a in args):
                 return self.memo_inline(name, fn, args, size, m)
             memo = self.memo_function(name, fn, len(args), size)
             return (f"({call} if ({m} := st.memo) is None else "
-                    f"{memo}(st, {m}{''.join(', ' + self.xs(a) for a in args)}))")
+                    f"{memo}(st, {m}{''.join(', ' + self.source.xs(a) for a in args)}))")
         return call
 
     def body_source(self, e, as_tree: bool) -> tuple:
@@ -217,8 +237,8 @@ class Functions:
         be inlined, whose reads of its frame are renamed where it is called) as a Python
         tree, else None."""
         if not as_tree:
-            return self.xs(e), None
-        tree = self.source_ast(e, self.xs_depth)
+            return self.source.xs(e), None
+        tree = self.source.source_ast(e, self.source.xs_depth)
         return python.unparse(tree), tree
 
     def note_inline(self, name: str, value: py.expr, nparams: int, lets: list) -> None:
@@ -238,8 +258,8 @@ class Functions:
         """A simple definition's value where it is called: each argument computed once,
         in order, then its lets, then the value over them."""
         value, nparams, lets = inline
-        names = {k: self.temp() for k in range(nparams)}
-        names.update((slot, self.temp()) for slot, _ in lets)
+        names = {k: self.source.temp() for k in range(nparams)}
+        names.update((slot, self.source.temp()) for slot, _ in lets)
 
         def local(tree):
             return python.unparse(python.with_locals(tree, names))
@@ -254,7 +274,7 @@ class Functions:
         """`text` over temporaries `names`, each first set to its argument, in order."""
         if not args:
             return f"({text})"
-        bound = " and ".join(f"(({x} := {self.xs(a)}) is None or True)"
+        bound = " and ".join(f"(({x} := {self.source.xs(a)}) is None or True)"
                              for x, a in zip(names, args))
         return f"({text} if {bound} else None)"
 
@@ -267,10 +287,10 @@ class Functions:
         """A pure definition's call with the memo read inline (the keys memo_function and
         Calls.memo_define_call use): the arguments once, then the memo's answer, else the
         definition's."""
-        xs = [self.temp() for _ in args]
+        xs = [self.source.temp() for _ in args]
         call = f"{fn}(st, [{', '.join(xs + ['None'] * (size - len(args)))}])"
-        key, v = self.temp(), self.temp()
-        self.ns.setdefault("MISSING", MISSING)
+        key, v = self.source.temp(), self.source.temp()
+        self.source.ns.setdefault("MISSING", MISSING)
         keyed = f"({name!r}, {', '.join(xs)})" if xs else repr(name)
         text = (f"({call} if ({m} := st.memo) is None else "
                 f"{v} if ({v} := {m}.get(({key} := {keyed}), MISSING)) is not MISSING else "
@@ -298,11 +318,11 @@ class Functions:
                   "    if v is MISSING:",
                   f"        v = m[key] = {fn}(st, {frame})",
                   "    return v"]
-        self.ns.setdefault("MISSING", MISSING)
+        self.source.ns.setdefault("MISSING", MISSING)
         span = self.m.defines[name].decl.span
-        made = self.generated_function(lines, f"define {name}, remembered while options are "
+        made = self.source.generated_function(lines, f"define {name}, remembered while options are "
                                        f"computed ({rules_place(span)})", span)
-        self.memo_fns[key] = self.ref(made, f"memo_{name}_")
+        self.memo_fns[key] = self.source.ref(made, f"memo_{name}_")
         return self.memo_fns[key]
 
     def define_frame_size(self, name: str) -> int:
@@ -319,12 +339,12 @@ class Functions:
             return made
         d = self.m.defines[name]
         self.define_fns[name] = None  # while its body is generated: a call of itself
-        budget, span = self.ref(self.b, "BUDGET"), self.ref(d.decl.span, "S")
+        budget, span = self.source.ref(self.b, "BUDGET"), self.source.ref(d.decl.span, "S")
         simple = self.scanner.simple_define(name)  # spends no work: no lines for it
         lines = [f"def define(st, L):  # {name}"] + (
             [] if simple else spend_lines(budget, "1", span, "    "))
-        outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
-        saved, self.xs_depth = self.xs_depth, 0
+        outer, self.exprs.loop_stack = self.exprs.loop_stack, []  # a body has its own locals
+        saved, self.source.xs_depth = self.source.xs_depth, 0
         try:
             e = d.decl.body
             lets = []  # (slot, its value as a Python tree: None unless simple)
@@ -336,23 +356,23 @@ class Functions:
             value, tree = self.body_source(e, simple)
             if simple:
                 self.note_inline(name, tree, len(d.params), lets)
-            loop = self.body_of_call(value) if not d.modifiers else None
+            loop = self.source.body_of_call(value) if not d.modifiers else None
             if loop is not None:  # a generated loop over these locals (`any(...)`): its
                 lines += loop     # lines here, its returns this one's: one call, not two
             else:
                 lines.append(f"    v = {value}")
                 k = len(d.params)
                 for mod in d.modifiers:  # each modifier sees the value so far as its last name
-                    lines += [f"    L[{k}] = v", f"    if {self.xs(mod.cond)}:",
-                              f"        v = {self.xs(mod.value)}"]
+                    lines += [f"    L[{k}] = v", f"    if {self.source.xs(mod.cond)}:",
+                              f"        v = {self.source.xs(mod.value)}"]
                 lines.append("    return v")
         finally:
-            self.loop_stack, self.xs_depth = outer, saved
-        made = self.generated_function(lines, f"define {name} ({rules_place(d.decl.span)})",
-                                       d.decl.span)
+            self.exprs.loop_stack, self.source.xs_depth = outer, saved
+        made = self.source.generated_function(lines, f"define {name} ({rules_place(d.decl.span)})",
+                                              d.decl.span)
         if made is None:
             return None
-        fn = self.define_fns[name] = self.ref(made, f"define_{name}_")
+        fn = self.define_fns[name] = self.source.ref(made, f"define_{name}_")
         return fn
 
 

@@ -222,10 +222,11 @@ def step_one(st, fr):
     return r
 
 
-def generate_procs(compiler) -> None:
-    """Give every procedure of the compiled program its generated function."""
-    prog = compiler.p
-    ns = compiler.ns
+def generate_procs(source) -> None:
+    """Give every procedure of the compiled program its generated function (`source`:
+    compile/source.py's Source, which holds the generated code's namespace)."""
+    prog = source.p
+    ns = source.ns
     ns.update({"LIMIT": prog.step_limit, "RUNAWAY": Runaway(prog), "STEP": step_one})
     for proc in prog.procs:
         for ins in proc.code:
@@ -234,7 +235,7 @@ def generate_procs(compiler) -> None:
                 continue
             ins.tree = None  # kept only for this
             if prog.sequences:
-                ins.first = compiler.generated_function(
+                ins.first = source.generated_function(
                     python.text(first_option_only(tree).body),
                     f"the first option of the decision at {rules_place(ins.span)}", ins.span)
     text: list = []  # every procedure's lines
@@ -244,23 +245,22 @@ def generate_procs(compiler) -> None:
         stmts = [s if s is not None and s.closure is ins else None
                  for ins, s in zip(proc.code, getattr(proc, "stmts", None) or
                                    [None] * len(proc.code))]
-        name, lines, where, comments = proc_source(pid, proc, stmts, compiler.ref)
+        name, lines, where, comments = proc_source(pid, proc, stmts, source.ref)
         offset = len(text) + 1  # line numbers of the module count from 1
         for i, pc in where.items():
             owners[offset + i] = pc
         places.update((len(text) + i, span) for i, span in comments.items())
         text += lines + [""]
-    source = "\n".join(text)
-    fill_pads(compiler.pads, prog, ns)
+    fill_pads(source.pads, prog, ns)
     try:
-        made = compiler.materialize(source, "procs")
+        made = source.materialize("\n".join(text), "procs")
     except (SyntaxError, RecursionError, MemoryError):  # rules nested past what Python
         return  # compiles: the closures run them, as they would without generation
     ns.update(made)
     for pid, proc in enumerate(prog.procs):
         proc.run = made[f"proc_{pid}"]
         proc.owner_lines = owners
-    prog.generated, prog.generated_places = listing(prog, compiler.generated, text, places)
+    prog.generated, prog.generated_places = listing(prog, source.generated, text, places)
 
 
 def pad_name(pads: set, pid, nargs: int) -> str:

@@ -4,17 +4,29 @@ their labels."""
 from __future__ import annotations
 
 import itertools
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RulesError
 from rulesdsl.lang.limits import ENV, limit
 from rulesdsl.engine.compile.program import VarLayout, ZoneLayout
+from rulesdsl.engine.grid import grid_tables
 from rulesdsl.engine.runtime.seats import seat_label
+from rulesdsl.engine.compile.unit import Unit
+
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
 
 
 class Layout:
     """Numbers every zone, variable and card once per game."""
+
+    def __init__(self, unit: Unit):
+        self.m, self.n, self.p, self.kinds = unit.m, unit.n, unit.p, unit.kinds
+        self.enum_fields: dict = {}  # (enum, field) -> its values by enum value
+
+    def connect(self, exprs: Expressions) -> None:
+        self.exprs = exprs
 
     def instances(self, name: str, dims: list):
         """The sizes of a per-player/per-enum family, and each instance's keys and name."""
@@ -44,6 +56,25 @@ class Layout:
                 p.zone_layout_of.append(name)
             base += len(instances)
 
+    def layout_boards(self) -> None:
+        """Each board's adjacency, grid and layout, and each enum field's values."""
+        p = self.p
+        for name, e in self.m.enums.items():
+            if e.is_board:
+                adj: list[list[int]] = [[] for _ in e.values]
+                for a, b in e.borders:
+                    adj[a].append(b)
+                    adj[b].append(a)
+                p.adjacency[name] = [sorted(x) for x in adj]
+            if e.grid:
+                width, height = e.grid
+                p.grids[name] = grid_tables(width, height, e.hex)
+            if e.layout:
+                p.layouts[name] = [list(row) for row in e.layout]
+        for name, e in self.m.enums.items():
+            for f in e.fields:
+                self.enum_fields[(name, f)] = [self.exprs.const(a[f]) for a in e.attrs]
+
     def key_label(self, dim: str, k: int) -> str:
         return seat_label(k) if dim == "player" else self.m.enums[dim].values[k]
 
@@ -58,27 +89,27 @@ class Layout:
             base += len(instances)
         p.nvars = base
 
-    def instance(self, layout, args: list, span) -> Callable:
+    def instance(self, layout, args: Sequence, span) -> Callable:
         """A closure giving the flat index of a zone or variable instance at the checked
         keys `args` (engine/ir lowers it; its interpreter runs it)."""
-        return self.interpreter.closure(self.lowering.instance(layout, args, span))
+        return self.exprs.interpreter.closure(self.exprs.lowering.instance(layout, args, span))
 
     # ------------------------------------------------------------------ cards
     def build_cards(self):
         m, p = self.m, self.p
-        field_types = {}
+        field_types: dict[str, str] = {}
         for k in m.kinds.values():
             for f, (t, _) in k.fields.items():
                 field_types.setdefault(f, t)
-        fields = {f: [] for f in field_types}
-        members = {k: [] for k in self.kinds}
+        fields: dict[str, list] = {f: [] for f in field_types}  # field -> its value by card
+        members: dict[str, list[bool]] = {k: [] for k in self.kinds}  # kind -> by card
         label_room = limit("card_labels")  # `check` counted the written text; holes now
         kind_index = {k: i for i, k in enumerate(self.kinds)}
         for deck in m.decks:
             zone = p.zones[deck.zone]
             seats = range(self.n) if deck.per_player else [None]
             for seat in seats:
-                L = [None] * max(1, m.nslots.get(id(deck), 1))
+                L: list = [None] * max(1, m.nslots.get(id(deck), 1))
                 if seat is not None:
                     L[0] = seat
                 zone_index = zone.base + (seat or 0)
@@ -90,13 +121,13 @@ class Layout:
                         ftype = kinfo.fields[fname][0]
                         if i < len(entry.args):
                             a = entry.args[i]
-                            v = self.expr(a)(None, L)
+                            v = self.exprs.expr(a)(None, L)
                             t = m.types.get(id(a), "any")
                             values.append(list(v) if t.startswith("list of") and
                                           not ftype.startswith("list of") else [v])
                         else:
                             default = kinfo.fields[fname][1]
-                            values.append([self.expr(default)(None, L)])
+                            values.append([self.exprs.expr(default)(None, L)])
                     # count first: a deck of ten million cards is refused before it exists
                     need = entry.count
                     for v in values:
@@ -149,11 +180,11 @@ class Layout:
                 if isinstance(part, str):
                     out.append(part)
                 elif isinstance(part, ast.Name) and part.name in values:
-                    out.append(self.p.labeller(kinfo.fields[part.name][0], values[part.name]))
+                    out.append(self.p.label(kinfo.fields[part.name][0], values[part.name]))
                 else:
-                    out.append(str(self.expr(part)(None, [None])))
+                    out.append(str(self.exprs.expr(part)(None, [None])))
             return "".join(out)
-        shown = [self.p.labeller(kinfo.fields[f][0], v) for f, v in values.items()]
+        shown = [self.p.label(kinfo.fields[f][0], v) for f, v in values.items()]
         return " ".join([kinfo.name.replace("_", " ")] + shown)
 
     def make_labeller(self):

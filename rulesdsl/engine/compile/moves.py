@@ -2,47 +2,63 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.program import MASK, mask_cards
 from rulesdsl.engine.ir import nodes
+from rulesdsl.engine.compile.unit import Unit
+
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.flow import Flow
+    from rulesdsl.engine.compile.seat_words import SeatWords
+    from rulesdsl.engine.compile.source import Source
 
 
 class Moves:
     """Compiles the statements that move cards between zones."""
 
+    def __init__(self, unit: Unit):
+        self.unit = unit
+        self.m, self.p = unit.m, unit.p
+
+    def connect(self, exprs: Expressions, flow: Flow, seat_words: SeatWords,
+                source: Source) -> None:
+        self.exprs, self.flow, self.seat_words, self.source = exprs, flow, seat_words, source
+
     def cards_of(self, e) -> Callable:
         """A closure giving a fresh list of card ids for a card, a list or a zone."""
         t = self.m.types.get(id(e), "any")
-        f = self.expr(e)
+        f = self.exprs.expr(e)
         if t == "card":
             def one(st, L):
                 c = f(st, L)
                 return [] if c is None else [c]
             return one
-        text = self.source_text(f)
+        text = self.source.source_text(f) if self.unit.generate else None
         if t == "zone":
             g = lambda st, L: list(st.zones[f(st, L)])  # noqa: E731
-            return g if text is None else self.known_as(g, f"list(st.zones[{text}])")
+            return g if text is None else self.source.known_as(g, f"list(st.zones[{text}])")
         g = lambda st, L: list(f(st, L))  # noqa: E731
-        return g if text is None else self.known_as(g, f"list({text})")
+        return g if text is None else self.source.known_as(g, f"list({text})")
 
     def s_Move(self, s: ast.Move):
         if s.words is not None:
-            by_seat = self.seat_text(s.words, in_move_words=True)
+            by_seat = self.seat_words.seat_text(s.words, in_move_words=True)
             if by_seat is not None:
-                self.move_with_seat_words(s, self.cards_of(s.what), self.expr(s.to), by_seat)
+                self.move_with_seat_words(s, self.cards_of(s.what), self.exprs.expr(s.to), by_seat)
                 return
         one = self.m.types.get(id(s.what)) == "card"
-        what = self.value_part(s.what) if one else self.collection_part(s.what)
+        what = self.flow.value_part(s.what) if one else self.flow.collection_part(s.what)
         shape = ("general", False) if s.openly else self.move_shape(s)
         if s.words is not None and shape[0] not in ("card", "general"):
             shape = ("general", False)  # the words go in the entry State.move_cards makes
-        self.emit_operation(nodes.MoveCards(s.span, what, one, self.value_part(s.to), s.bottom,
-                                            *shape, openly=s.openly,
-                                            **self.move_words(s, one),
-                                            short_piles=len(self.p.card_label) < 1000))
+        to = self.flow.value_part(s.to)
+        fields: dict[str, Any] = {**self.move_words(s, one), "openly": s.openly,
+                                  "short_piles": len(self.p.card_label) < 1000}
+        self.flow.emit_operation(nodes.MoveCards(s.span, what, one, to, s.bottom, *shape,
+                                                 **fields))
 
     def move_words(self, s: ast.Move, one: bool) -> dict:
         """The words of `move ... as "{p} plays {c}"` for MoveCards: once as everyone may
@@ -52,14 +68,14 @@ class Moves:
         if s.words is None:
             return {}
         hidden = mask_cards(s.words, self.m.types)
-        words = self.value_part(s.words, self.text(s.words))
-        masked = self.value_part(hidden, self.text(hidden))
-        later = self.later_words([s.words, hidden], count=None if one else "len(_c)") \
-            if self.generate else None
+        words = self.flow.value_part(s.words, self.exprs.text(s.words))
+        masked = self.flow.value_part(hidden, self.exprs.text(hidden))
+        later = self.source.later_words([s.words, hidden], count=None if one else "len(_c)") \
+            if self.unit.generate else None
         if later is None:
             return {"words": words, "masked": masked}
         node = nodes.Opaque("text", s.words, never_none=True)
-        self.known_parts[id(node)] = (node, None, later)
+        self.source.known_parts[id(node)] = (node, None, later)
         return {"words": words, "masked": masked, "later": node}
 
     def move_shape(self, s: ast.Move) -> tuple:
@@ -82,9 +98,9 @@ class Moves:
     def known_zone(self, e) -> Optional[int]:
         """The zone `e` names where that is known when the game loads (its lowered node
         is a constant), else None."""
-        if not self.lowering.handles(e) or self.kept(e):
+        if not self.exprs.lowering.handles(e) or self.exprs.kept(e):
             return None
-        node = self.lowering.lower(e)
+        node = self.exprs.lowering.lower(e)
         return node.value if type(node) is nodes.Const and type(node.value) is int else None
 
     def zone_like(self, e) -> Optional[int]:
@@ -101,7 +117,9 @@ class Moves:
     def move_with_seat_words(self, s: ast.Move, what, to, full):
         """move_with_words where a hole reads what not every seat may (seat_words.py):
         the full and the masked words, each also as every seat reads it."""
-        masked = self.seat_text_always(mask_cards(s.words, self.m.types), in_move_words=True)
+        assert s.words is not None  # called for a move with words only
+        masked = self.seat_words.seat_text_always(mask_cards(s.words, self.m.types),
+                                                  in_move_words=True)
         bottom = s.bottom
 
         def move(st, fr):
@@ -114,17 +132,18 @@ class Moves:
             st.move_cards(cards, to(st, L), bottom, words=(
                 words, hid.replace(MASK, told), words_by_seat,
                 tuple(w.replace(MASK, told) for w in hid_by_seat)))
-        self.emit(move, s.span, self.plain(move))
+        self.flow.emit(move, s.span, self.source.plain(move))
 
     def s_Shuffle(self, s: ast.Shuffle):
-        self.emit_operation(nodes.Shuffle(s.span, self.value_part(s.zone)))
+        self.flow.emit_operation(nodes.Shuffle(s.span, self.flow.value_part(s.zone)))
 
     def s_Deal(self, s: ast.Deal):
-        count = self.value_part(s.count) if s.count is not None else None
-        source = self.value_part(s.source)
-        start = self.value_part(s.start) if s.start is not None else None
-        self.emit_operation(nodes.Deal(s.span, source, self.p.zones[s.family].base, count,
-                                       start))
+        count = self.flow.value_part(s.count) if s.count is not None else None
+        source = self.flow.value_part(s.source)
+        start = self.flow.value_part(s.start) if s.start is not None else None
+        self.flow.emit_operation(nodes.Deal(s.span, source, self.p.zones[s.family].base, count,
+                                            start))
 
     def s_Swap(self, s: ast.Swap):
-        self.emit_operation(nodes.Swap(s.span, self.value_part(s.a), self.value_part(s.b)))
+        self.flow.emit_operation(nodes.Swap(s.span, self.flow.value_part(s.a),
+                                            self.flow.value_part(s.b)))

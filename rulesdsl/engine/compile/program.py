@@ -84,6 +84,10 @@ class VarLayout:
     default: Optional[Callable] = None
 
 
+def _unlabelled(t: str, v, st=None) -> str:
+    raise AssertionError("a value labelled before the compiler made the program's labeller")
+
+
 @attrs.define
 class Program:
     """Everything the engine needs to run one game for a fixed number of players."""
@@ -125,7 +129,8 @@ class Program:
     layouts: dict = attrs.Factory(dict)  # laid-out board name -> rows of cell names or None
     step_limit: int = 1_000_000
     depth_limit: int = 200
-    labeller: Optional[Callable] = None  # set as the cards are laid out (layout.py)
+    # (type, value[, state]) -> its text; set before the cards are laid out (layout.py)
+    labeller: Callable = attrs.field(default=_unlabelled)
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
     present: Any = None  # the model's Presentation: about, titles, texts, internal
     shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
@@ -136,8 +141,11 @@ class Program:
     sequences: bool = False  # does any procedure hold a `sequence` (decisions narrowed)
 
     def label(self, t: str, v) -> str:
-        assert self.labeller is not None
         return self.labeller(t, v)
+
+
+def _unbuilt(st, L) -> list:
+    raise AssertionError("a decision asked before the compiler built its options")
 
 
 class Ask:
@@ -162,8 +170,8 @@ class Ask:
         self.quiet = [alt[0] == "binder" and alt[6] == "card" for alt in alts]
         # the options, (st, L) -> [(label, alt, value)], made from the decision's node
         # (engine/ir nodes.Ask) by the interpreter, and by the Python back end, if any
-        self.build = None
-        self.fast = None
+        self.build: Callable = _unbuilt  # set by Decisions.ask, once its node is made
+        self.fast: Optional[Callable] = None
         self.tree = None   # the Python back end's tree of `fast`, to build `first` from
         self.first = None  # `fast` up to the first option, in a program with sequences
         self.who_source = None  # who decides, as generated source (the decision inlined)

@@ -16,25 +16,35 @@ A text whose every hole every seat may read keeps the plain forms."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.secrets import hole_reads
+from rulesdsl.engine.compile.unit import Unit
+
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
 
 
 class SeatWords:
     """Compiles texts into closures `(st, L) -> (full words, the words by seat)`."""
 
+    def __init__(self, unit: Unit):
+        self.m, self.n, self.p, self.b = unit.m, unit.n, unit.p, unit.b
+
+    def connect(self, exprs: Expressions) -> None:
+        self.exprs = exprs
+
     def seat_text(self, text: ast.Text, in_move_words: bool = False) -> Optional[Callable]:
         """The text as each seat may read it; None where every seat may read all of it.
         In a move's words a hole that tells a card is masked by the move's places instead
         (moves.py), so it is left as it is here."""
-        parts = []
+        parts: list[tuple] = []  # (type, text or closure, readers) per part
         for part in text.parts:
             if isinstance(part, str):
                 parts.append((None, part, None))
                 continue
-            parts.append((self.m.types.get(id(part), "any"), self.expr(part),
+            parts.append((self.m.types.get(id(part), "any"), self.exprs.expr(part),
                           self.readers(part, in_move_words)))
         if all(readers is None for _, _, readers in parts):
             return None
@@ -45,7 +55,7 @@ class SeatWords:
         by_seat = self.seat_text(text, in_move_words)
         if by_seat is not None:
             return by_seat
-        full, n = self.text(text), self.n
+        full, n = self.exprs.text(text), self.n
         return lambda st, L: (lambda words: (words, (words,) * n))(full(st, L))
 
     def render_by_seat(self, parts: list, span) -> Callable:
@@ -54,7 +64,8 @@ class SeatWords:
         everyone = range(n)
 
         def render(st, L):
-            full, by_seat = [], [[] for _ in everyone]
+            full: list[str] = []
+            by_seat: list[list[str]] = [[] for _ in everyone]
             for t, x, readers in parts:
                 if t is None:
                     shown = hidden = x
@@ -81,7 +92,7 @@ class SeatWords:
             return None
         if any(r.owner is None for r in reads):
             return lambda st, L: ()
-        owners = [(self.expr(r.owner), r.others) for r in reads]
+        owners = [(self.exprs.expr(r.owner), r.others) for r in reads]
         everyone = frozenset(range(self.n))
 
         def readers(st, L):

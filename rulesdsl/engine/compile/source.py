@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast as py
 import builtins
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.limits import limit
@@ -21,10 +21,18 @@ from rulesdsl.engine.compile.program import MASK
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.engine.ir import nodes, python
-from rulesdsl.engine.ir.python import MAX_DEPTH
+from rulesdsl.engine.ir.python import MAX_DEPTH, PythonBackEnd
+from rulesdsl.engine.compile.native import Module
+from rulesdsl.engine.compile.unit import Unit
+from rulesdsl.engine.compile.generate import pad_name
 from rulesdsl.engine.journal import Later
 from rulesdsl.engine.compile.generate import Statement, compiled
 from rulesdsl.engine.runtime.places import quoted, rules_place
+
+if TYPE_CHECKING:  # the parts it is connected to
+    from rulesdsl.engine.compile.expressions import Expressions
+    from rulesdsl.engine.compile.flow import Flow
+    from rulesdsl.engine.compile.functions import Functions
 
 
 # helpers the generated code calls (the errors on its failing paths only), by the names
@@ -50,27 +58,37 @@ class GeneratedTooLarge(Exception):
 class Source:
     """Compiles expression trees to generated Python functions."""
 
-    def init_source(self, native=None) -> None:
+    def __init__(self, unit: Unit, native: Optional[Module] = None):
+        self.m, self.n, self.p, self.b = unit.m, unit.n, unit.p, unit.b
         # the generated code's globals: tables and closures by name (with the builtins
         # from the start, as exec would add them: names are numbered by the namespace's size)
         self.ns = {"__builtins__": builtins, **HELPERS}
         self.native = native  # a built module's functions to use instead (native.py)
-        self.pieces = []  # (mode, text) of every generated piece, in the order made
-        self.ns_ids = {}  # id(object) -> its name in ns
-        self.generated = []  # every generated definition, in order, for --show
-        self.lambda_sources = {}  # id(generated lambda) -> (it, its expression's source)
-        self.function_lines = {}  # id(generated function) -> (it, its lines)
-        self.memo_fns = {}  # "memo_<definition>_<arity>" -> its generated memo function
+        self.pieces: list[tuple[str, str]] = []  # (mode, text) of every generated piece, in order
+        self.ns_ids: dict[int, str] = {}  # id(object) -> its name in ns
+        # every generated definition, in order, for --show: (title, span, text, where)
+        self.generated: list[tuple[str, Any, str, Optional[int]]] = []
+        # id(generated lambda) -> (it, its expression's source)
+        self.lambda_sources: dict[int, tuple[Callable, str]] = {}
+        # id(generated function) -> (it, its lines)
+        self.function_lines: dict[int, tuple[Callable, Sequence[str]]] = {}
         self.temps = 0
-        self.known_parts = {}  # id(node) -> (node, its closure, its Python or None)
-        self.frame_calls = {}  # "Kn(st, L)" -> the function it calls (frame_call)
-        self.pads = set()  # (phase or None, arguments): paddings the calls name (pad_name)
+        # id(node) -> (node, its closure, its Python or None)
+        self.known_parts: dict[int, tuple[nodes.Node, Optional[Callable], Optional[str]]] = {}
+        self.frame_calls: dict[str, Callable] = {}  # "Kn(st, L)" -> the function it calls
+        # (phase or None, arguments): paddings the calls name (pad_name)
+        self.pads: set[tuple[Optional[int], int]] = set()
         self.xs_depth = 0  # operators nested in the expression being generated
-        self.define_fns = {}  # definition -> its generated function's name (or None)
-        self.define_inline = {}  # simple definition -> (its value's source, parameters)
         self.playable_fn = None  # playable(c, p) as one generated function, once made
-        self.local_invariants = {}  # id(node) -> its source as a loop function's local
+        self.local_invariants: dict[int, str] = {}  # id(node) -> its source as a loop's local
         self.generated_room = limit("generated_code")  # characters still to generate
+        self.to_python = PythonBackEnd(self)
+
+    def connect(self, exprs: Expressions, closures: Expressions, flow: Flow,
+                functions: Functions) -> None:
+        """`closures`: the expressions' compiler that generates no Python, for the parts
+        left to closures (Compiler.__init__)."""
+        self.exprs, self.closures, self.flow, self.functions = exprs, closures, flow, functions
 
     # ------------------------------------------------------------------ names
     def ref(self, obj, stem: str = "K") -> str:
@@ -101,19 +119,18 @@ class Source:
             self.ns_ids[id(obj)] = name
         return name
 
+    def pad(self, proc: Optional[int], nargs: int) -> str:
+        return pad_name(self.pads, proc, nargs)
+
     def temp(self, stem: str = "t") -> str:
         """A fresh temporary of generated code, named after what it holds."""
         self.temps += 1
         return f"_{identifier_part(stem)}{self.temps}"
 
     def closure_of(self, node: nodes.Node):
-        """The interpreter's closure of a lowered node (for the Python back end, where a
-        node has no Python form or nests too deep)."""
-        saved, self.generate = self.generate, False
-        try:
-            return self.interpreter.closure(node)
-        finally:
-            self.generate = saved
+        """The interpreter's closure of a lowered node, with no Python generated beneath it
+        (for the Python back end, where a node has no Python form or nests too deep)."""
+        return self.closures.in_loops_of(self.exprs).interpreter.closure(node)
 
     def opaque_ast(self, node: nodes.Opaque, depth: int) -> py.expr:
         """An Opaque part as a Python tree: a statement's value as the compiler chose to
@@ -134,8 +151,8 @@ class Source:
         saved, self.xs_depth = self.xs_depth, depth
         try:
             text = self.hooked_source(e)
-            if text is None and self.lowering.handles(e) and depth < MAX_DEPTH:
-                return self.to_python.emit(self.lowering.lower(e), depth)
+            if text is None and self.exprs.lowering.handles(e) and depth < MAX_DEPTH:
+                return self.to_python.emit(self.exprs.lowering.lower(e), depth)
             if text is None:
                 text = self.xs(e)
         finally:
@@ -143,7 +160,7 @@ class Source:
         return py.parse(text, mode="eval").body
 
     def closure_call(self, e) -> str:
-        return self.frame_call(self.expr(e))
+        return self.frame_call(self.exprs.expr(e))
 
     # ------------------------------------------------------------------ entry points
     def generated_lambda(self, e, text: str):
@@ -194,9 +211,8 @@ class Source:
 
     def known_as(self, f, text: str):
         """Note that closure `f` computes the expression `text`: call_source writes that
-        instead of calling it. Returns f."""
-        if self.generate:
-            self.lambda_sources[id(f)] = (f, text)
+        instead of calling it (where the program is generated). Returns f."""
+        self.lambda_sources[id(f)] = (f, text)
         return f
 
     def source_text(self, f):
@@ -219,7 +235,7 @@ class Source:
         self.frame_calls[text] = f
         return text
 
-    def generated_function(self, lines: list, title: str, span):
+    def generated_function(self, lines: Sequence[str], title: str, span):
         """The one function `lines` define, compiled in the program's namespace and noted
         for --show under `title` (which names the place of `span` in the rules, if any);
         None if Python cannot compile it (then the closures do the work)."""
@@ -232,7 +248,7 @@ class Source:
         self.function_lines[id(f)] = (f, lines)
         return f
 
-    def body_of_call(self, text: str) -> Optional[list]:
+    def body_of_call(self, text: str) -> Optional[Sequence[str]]:
         """The body lines of the generated function a source `Kn(st, L)` calls, or None."""
         f = self.frame_calls.get(text)
         made = self.function_lines.get(id(f))
@@ -245,8 +261,8 @@ class Source:
             local = self.local_invariants.get(id(e))
             if local is not None:
                 return local
-        if self.loop_stack and type(e) in (ast.Call, ast.Comprehension, ast.Name):
-            f = self.hoisted(e)  # a loop invariant: computed once per run of the loop
+        if self.exprs.loop_stack and type(e) in (ast.Call, ast.Comprehension, ast.Name):
+            f = self.exprs.hoisted(e)  # a loop invariant: computed once per run of the loop
             if f is not None:
                 return self.call_source(f)
             if type(e) is ast.Comprehension:
@@ -259,12 +275,8 @@ class Source:
         if text is not None:
             return text
         if self.xs_depth >= MAX_DEPTH:  # Python's parser nests 200 parentheses at most
-            saved, self.generate = self.generate, False
-            try:
-                return self.closure_call(e)
-            finally:
-                self.generate = saved
-        if self.lowering.handles(e):
+            return self.frame_call(self.closures.in_loops_of(self.exprs).expr(e))
+        if self.exprs.lowering.handles(e):
             return self.lowered_source(e)
         method = getattr(self, "xs_" + type(e).__name__, None)
         if method is not None:
@@ -279,7 +291,7 @@ class Source:
 
     def lowered_source(self, e) -> str:
         """An expression engine/ir lowers, through its Python back end."""
-        return python.unparse(self.to_python.emit(self.lowering.lower(e), self.xs_depth))
+        return python.unparse(self.to_python.emit(self.exprs.lowering.lower(e), self.xs_depth))
 
     def collection_source(self, e) -> str:
         """The elements of a list or a zone (its live list: read it, do not change it)."""
@@ -289,7 +301,7 @@ class Source:
     def xs_or(self, e, f) -> str:
         """Source for `e` whose closure `f` is compiled already: reuse it where `e` has no
         source form, rather than compiling it twice."""
-        if self.lowering.handles(e):
+        if self.exprs.lowering.handles(e):
             return self.lowered_source(e)
         method = getattr(self, "xs_" + type(e).__name__, None)
         text = method(e) if method is not None else None
@@ -302,7 +314,7 @@ class Source:
 
     def index_source(self, layout, args: list, span) -> str:
         """The flat index of a zone or variable instance, lowered (nodes.Instance)."""
-        at = self.lowering.instance(layout, args, span)
+        at = self.exprs.lowering.instance(layout, args, span)
         return python.unparse(self.to_python.emit(at, self.xs_depth))
 
     def cards_source(self, e, closure) -> str:
@@ -460,7 +472,7 @@ class Source:
     def xs_Name(self, e):
         """A definition without arguments (every other name is lowered; xs hoists it in
         loops)."""
-        return self.define_call_source(self.m.resolved[id(e)][1], [])
+        return self.functions.define_call_source(self.m.resolved[id(e)][1], [])
 
     # ------------------------------------------------------------------ operators
     def xs_Call(self, e):
@@ -468,7 +480,7 @@ class Source:
 the others stay closures."""
         kind, payload = self.m.resolved.get(id(e), ("", None))
         if kind == "define":
-            return self.define_call_source(payload, e.args)
+            return self.functions.define_call_source(payload, e.args)
         if kind == "aggregate":
             return None
         if e.name in ("neighbour", "ray", "around", "column_of", "row_of") and self.p.grids:
@@ -491,7 +503,7 @@ the others stay closures."""
         if fn is None:
             kinds: dict = {}  # (condition, slots) -> the kinds it decides
             for k, check in enumerate(self.p.playable):
-                got = self.playable_sources[id(check)] if check is not None else None
+                got = self.flow.playable_sources[id(check)] if check is not None else None
                 kinds.setdefault(got, []).append(k)
             lines = ["def playable(st, c, seat):", "    if c is None:", "        return False",
                      f"    k = {self.ref(self.p.card_kind, 'KIND_OF')}[c]"]
