@@ -6,7 +6,7 @@ import ast as py
 from typing import Callable, Optional
 
 from rulesdsl.lang import ast
-from rulesdsl.engine.compile.program import Proc
+from rulesdsl.engine.compile.program import Ask, Proc
 from rulesdsl.engine.compile.generate import Goto, Statement, pad_name
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.sequences import Region, SequenceEnd
@@ -118,7 +118,7 @@ class Flow:
             return Statement("jump", target=op.target)
         if type(op) is nodes.JumpUnless:
             return Statement("unless", cond=python.unparse(self.to_python.emit(op.cond, 0)),
-                             target=op.target)
+                             target=op.target, hands_memo=op.hands_memo)
         if op.leaves:
             return Statement("leave", self.to_python.lines(op))
         return Statement("do", self.operation_lines(op))
@@ -190,7 +190,7 @@ class Flow:
             test_at = self.jump_placeholder(cond.span)
             self.block(block)
             ends.append(self.jump_placeholder(block.span))
-            self.emit_operation(nodes.JumpUnless(cond.span, c, self.here()), test_at)
+            self.emit_operation(self.test_before(cond, c, test_at), test_at)
         if s.else_ is not None:
             self.block(s.else_)
         for at in ends:
@@ -217,8 +217,18 @@ class Flow:
         self.loop_begin()
         self.block(s.body)
         self.emit_operation(nodes.Jump(s.span, start))
-        self.emit_operation(nodes.JumpUnless(s.cond.span, c, self.here()), test_at)
+        self.emit_operation(self.test_before(s.cond, c, test_at), test_at)
         self.loop_end(start)
+
+    def test_before(self, test, cond: nodes.Node, test_at: int) -> nodes.JumpUnless:
+        """The test at `test_at` that skips the block after it to here; where that block
+        starts with a decision and the test calls a definition the decision's memo keeps,
+        the test hands it its memo (nodes.JumpUnless.hands_memo)."""
+        decision = self.code[test_at + 1]
+        hands = isinstance(decision, Ask) and self.scanner.calls_memoised(test)
+        if hands:
+            decision.memo_handed = True  # reached from the test alone, its memo begun there
+        return nodes.JumpUnless(test.span, cond, self.here(), hands_memo=hands)
 
     def s_For(self, s: ast.For):
         self.each(s, self.collection_part(s.source), lambda: self.block(s.body))

@@ -392,9 +392,14 @@ class Jump(Operation):
 
 @attrs.frozen(eq=False)
 class JumpUnless(Operation):
-    """Go on at instruction `target` unless `cond` holds (else at the next one)."""
+    """Go on at instruction `target` unless `cond` holds (else at the next one).
+    `hands_memo`: the next one is a decision (`while can_move(p) { ask p ... }`), so
+    the state stands still from the test to the options: the test is read with the
+    decision's memo (`st.memo`), which the options go on with when it holds, and the
+    definitions both call are computed once."""
     cond: Node
     target: int
+    hands_memo: bool = False
 
 
 @attrs.frozen(eq=False)
