@@ -238,7 +238,12 @@ class Functions:
         """A simple definition's value where it is called: each argument computed once,
         in order, then its lets, then the value over them."""
         value, nparams, lets = inline
-        names = {k: self.temp() for k in range(nparams)}
+        args = list(args)
+        names: dict = {}
+        for k, a in enumerate(args):  # a constant or a local is read where it is used
+            tree = py.parse(self.xs(a), mode="eval").body
+            names[k] = tree if python.read_again(tree) else self.temp()
+        names.update((k, self.temp()) for k in range(len(args), nparams))
         names.update((slot, self.temp()) for slot, _ in lets)
 
         def local(tree):
@@ -248,7 +253,9 @@ class Functions:
             body = (f"({body} if " + " and ".join(
                 f"(({names[slot]} := {local(tree)}) is None or True)" for slot, tree in lets)
                 + " else None)")
-        return self.with_arguments(body, [names[k] for k in range(nparams)], args)
+        computed = [k for k in range(nparams) if isinstance(names[k], str)]
+        return self.with_arguments(body, [names[k] for k in computed],
+                                   [args[k] for k in computed])
 
     def with_arguments(self, text: str, names: list, args: list) -> str:
         """`text` over temporaries `names`, each first set to its argument, in order."""

@@ -118,6 +118,23 @@ class Item(Node):
     key: Node
     span: Any
 
+    @property
+    def may_be_none(self) -> bool:
+        """Not an item of a table that holds no none (an enum's values: `Pip[k]`)."""
+        return not isinstance(self.seq, Table) or None in self.seq.value
+
+
+def within(key: Node, size: int) -> bool:
+    """Is `key` sure to be a number from 0 to size - 1 (a key that needs no range check):
+    such a constant, or an item of a table of such numbers (`checkers[p, Pip[k]]`)?"""
+    if isinstance(key, Const):
+        values = [key.value]
+    elif isinstance(key, Item) and isinstance(key.seq, Table):
+        values = key.seq.value
+    else:
+        return False
+    return all(type(v) is int and 0 <= v < size for v in values)
+
 
 @attrs.frozen(eq=False)
 class Field(Node):

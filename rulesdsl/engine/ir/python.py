@@ -232,28 +232,45 @@ class PythonBackEnd:
         span = self.place(node.span)
         if len(node.keys) == 1:
             key = node.keys[0]
+            if n.within(key, node.sizes[0]):
+                return const(node.base + key.value) if isinstance(key, n.Const) else \
+                    _flat_number(node.base, [self.emit(key, depth)], [1])
             again, first = self.operand(key, depth, "key")
             in_range = chain(const(0), again, const(node.sizes[0]))
             ok = both(is_none(first, negated=True), in_range) if key.may_be_none else \
                 both(bound_test(first), in_range) if first is not again else in_range
             return if_else(ok, py.BinOp(const(node.base), py.Add(), again),
                            call("_bad_index", const(node.name), again, span))
-        temps = [self.host.temp(_temp_stem(k, "key")) for k in node.keys]
+        base, keys, strides = node.base, [], []  # the keys' temporaries, or trees
         checks = []
-        for t, k, size in zip(temps, node.keys, node.sizes):
+        last = len(node.keys) - 1
+        for i, (k, size, stride) in enumerate(zip(node.keys, node.sizes,
+                                                  n.strides(node.sizes))):
+            # a key sure to be in range goes into the sum as it is: a constant anywhere, an
+            # item of a table last (computed after the others' checks, as in the closures)
+            if n.within(k, size) and isinstance(k, n.Const):
+                base += k.value * stride
+                continue
+            strides.append(stride)
+            if n.within(k, size) and i == last:
+                keys.append(self.emit(k, depth))
+                continue
+            t = self.host.temp(_temp_stem(k, "key"))
+            keys.append(t)
             computed = walrus(t, self.emit(k, depth))
-            checks += [is_none(computed, negated=True) if k.may_be_none else
-                       bound_test(computed), chain(const(0), name(t), const(size))]
-        total: py.expr = const(node.base)
-        for t, stride in zip(temps, n.strides(node.sizes)):
-            total = py.BinOp(total, py.Add(), py.BinOp(name(t), py.Mult(), const(stride)))
+            checks.append(is_none(computed, negated=True) if k.may_be_none else
+                          bound_test(computed))
+            if not n.within(k, size):
+                checks.append(chain(const(0), name(t), const(size)))
+        total = _flat_number(base, keys, strides)
+        if not checks:
+            return total
         return if_else(both(*checks), total, call("_bad_indexes", const(node.name), span))
 
     def p_VarAt(self, node: n.VarAt, depth: int) -> py.expr:
         at = self.p_Instance(node.at, depth)
-        if len(node.at.keys) == 1:  # st.vars[base + k] inside the test, as one read
-            assert isinstance(at, py.IfExp)
-            at.body = index(state("vars"), at.body)
+        if len(node.at.keys) == 1 and isinstance(at, py.IfExp):  # st.vars[base + k] inside
+            at.body = index(state("vars"), at.body)  # the test, as one read
             return at
         return index(state("vars"), at)
 
@@ -261,6 +278,11 @@ class PythonBackEnd:
         return index(state("zones"), self.emit(node.zone, depth))
 
     def p_Item(self, node: n.Item, depth: int) -> py.expr:
+        if isinstance(node.seq, n.Table):  # its length known: no len() at each read
+            table, k, size = self.emit(node.seq, depth), self.host.temp("k"), len(node.seq.value)
+            ok = chain(const(-size), walrus(k, self.emit(node.key, depth)), const(size))
+            return if_else(ok, index(table, name(k)),
+                           call("_bad_item", name(k), table, self.place(node.span)))
         seq, k = self.host.temp("seq"), self.host.temp("k")
         length = call("len", name(seq))
         ok = chain(py.UnaryOp(py.USub(), call("len", walrus(seq, self.emit(node.seq, depth)))),
@@ -804,6 +826,20 @@ class PythonBackEnd:
                           [py.Expr(method(state("_events"), "append", entry))], [])]
         return out
 
+def _flat_number(base: int, keys: list, strides: list) -> py.expr:
+    """base + key * stride + ..., over the keys (temporaries' names, or trees): no `0 +`,
+    no `* 1`."""
+    keys = [name(k) if isinstance(k, str) else k for k in keys]
+    terms: list = [k if stride == 1 else py.BinOp(k, py.Mult(), const(stride))
+                   for k, stride in zip(keys, strides)]
+    if base or not terms:
+        terms.insert(0, const(base))
+    total = terms[0]
+    for term in terms[1:]:
+        total = py.BinOp(total, py.Add(), term)
+    return total
+
+
 def pushed(proc: py.expr, args: list, effect: bool, pad: py.expr, depth_limit: int) -> list:
     """Machine.call inline: the frame of `proc` (a card effect's where `effect`) with its
     locals, `args` padded to the procedure's slots by `pad` (too deep: Machine.call says
@@ -867,7 +903,8 @@ class _NamedReads(py.NodeTransformer):
     def visit_Subscript(self, node: py.Subscript) -> py.expr:
         key = _read_key(node)
         if key is not None and key in self.names:
-            return name(self.names[key])
+            read = self.names[key]
+            return name(read) if isinstance(read, str) else copy.deepcopy(read)
         self.generic_visit(node)
         return node
 
@@ -883,6 +920,15 @@ def _read_key(node: py.Subscript) -> Optional[tuple]:
             isinstance(value.value, py.Name) and value.value.id == "st":
         return ("vars", node.slice.value)
     return None
+
+
+def read_again(tree: py.expr) -> bool:
+    """Is `tree` read again as cheaply as a temporary, with the same value whenever an
+    expression reads it (a constant, a slot of the frame: an expression writes none it
+    reads)? An argument such as this is written where a definition inlined reads it."""
+    return isinstance(tree, py.Constant) or \
+        isinstance(tree, py.Subscript) and _read_key(tree) is not None and \
+        _read_key(tree)[0] == "L"
 
 
 def frame_slots(tree: py.expr) -> Optional[set]:
@@ -901,7 +947,8 @@ def frame_slots(tree: py.expr) -> Optional[set]:
 
 
 def with_locals(tree: py.expr, names: dict) -> py.expr:
-    """A copy of `tree` reading slot k of the frame as the name `names[k]`."""
+    """A copy of `tree` reading slot k of the frame as the name `names[k]` (or as the
+    tree `names[k]`, written again at each read)."""
     return _NamedReads({("L", k): local for k, local in names.items()}).visit(
         copy.deepcopy(tree))
 
