@@ -528,3 +528,21 @@ def test_gathering_cards_spends_what_moving_each_card_spends(tmp_path, monkeypat
         monkeypatch.setenv("RULESDSL_LIMITS", "moves=6")
         st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
         assert st.zone("stock") == ["card 1", "card 2", "card 3"]
+
+
+def test_a_definition_written_where_it_is_called_reads_its_plain_arguments_there(
+        tmp_path, monkeypatch):
+    """`at(k, 2)` inside a list over k: the arguments, a loop's element and a constant,
+    are read where the definition's value uses them, not bound to temporaries first; an
+    argument that computes something (`k + 1`) still is: computed once, before the rest."""
+    body = """define at(k: int, j: int) = k * 10 + j
+phase main {
+  set n = sum(at(k, 2) for k in 1..3) + sum(at(k + 1, 2) for k in 1..3)
+  win seat(0)
+}
+"""
+    game = load(tmp_path, body, "generated", monkeypatch)
+    assert game.new_game(seed=1).var("n") == 66 + 96
+    text = game.program(2).generated
+    assert not re.search(r"\(_t\d+ := (L\[\d+\]|2)\) is None or True", text), text
+    assert re.search(r"\(\(_t\d+ := \(\(_v\d+ if", text), text  # k + 1: bound first
