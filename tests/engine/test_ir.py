@@ -164,6 +164,23 @@ def test_a_key_read_from_a_table_of_keys_is_not_checked_again():
     assert "0 <= _key" not in text and "-4 <= (_k" in text and "len(" not in text, text
 
 
+def test_a_range_known_when_the_game_loads_is_made_then():
+    """`1..24`: its values written in the generated code once, its length spent at each
+    use; a range with a bound read in play is made in play."""
+    one = nodes.Const("int", 1)
+    known = source(nodes.Range("list of int", one, nodes.Const("int", 4), one, SPAN))
+    assert known.startswith("_known_range((1, 2, 3, 4), BUDGET"), known
+    read = source(nodes.Range("list of int", one, nodes.Local("int", 0, "n"), one, SPAN))
+    assert read.startswith("_range_list(1, L[0], 1, BUDGET"), read
+
+
+def test_a_text_reads_as_itself_without_the_labeller():
+    """A text in a text (`"{place(a)}/{place(b)}"`) reads as the labeller would write it,
+    without calling it: itself, or "none"."""
+    text = source(shown("text", 0))
+    assert "LABEL" not in text and "str(" in text, text
+
+
 SUITED = """game "Suited"
 players 2
 enum Suit { clubs, hearts }

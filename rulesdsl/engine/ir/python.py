@@ -22,7 +22,7 @@ from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import MASK, move_card, moves_cost, pile_cards
-from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
+from rulesdsl.engine.runtime.numbers import MAX_INT, known_range, range_list
 from rulesdsl.engine.runtime.options import (alike_in_zone, by_position, first_of_each_label,
                                              number_option, unique_label)
 
@@ -32,7 +32,7 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_none_enum_field": errors.none_enum_field, "_none_operand": errors.none_operand,
            "_too_big": errors.too_big, "_bad_index": errors.bad_index,
            "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
-           "_range_list": range_list,
+           "_range_list": range_list, "_known_range": known_range,
            "_turns_from_none": errors.turns_from_none, "moves_cost": moves_cost,
            "_move_card": move_card, "_reveal_pieces": reveal_pieces,
            "_unique_label": unique_label, "_by_position": by_position,
@@ -402,6 +402,11 @@ class PythonBackEnd:
         return py.List([self.emit(i, depth) for i in node.items], py.Load())
 
     def p_Range(self, node: n.Range, depth: int) -> py.expr:
+        bounds = [b.value if isinstance(b, n.Const) and type(b.value) is int else None
+                  for b in (node.start, node.stop, node.step)]
+        if None not in bounds and bounds[2] > 0 and (bounds[1] - bounds[0]) // bounds[2] < 64:
+            values = tuple(range(bounds[0], bounds[1] + 1, bounds[2]))  # made once, here
+            return call("_known_range", const(values), self.budget(), self.place(node.span))
         return call("_range_list", self.emit(node.start, depth), self.emit(node.stop, depth),
                     self.emit(node.step, depth), self.budget(), self.place(node.span))
 
@@ -471,7 +476,7 @@ class PythonBackEnd:
         elif node.of == "player":  # as runtime.seats.seat_label writes it
             words = py.BinOp(const("P"), py.Add(), call("str", py.BinOp(x, py.Add(),
                                                                          const(1))))
-        elif node.of == "int":
+        elif node.of in ("int", "text"):  # as the labeller writes them
             words = call("str", x)
         else:
             return call(self.host.named(node.labeller, "LABEL"), const(node.of), x, name("st"))
@@ -881,7 +886,7 @@ def unlogged(dest: py.expr) -> py.Call:
 
 def _own_words(node: n.Shown) -> bool:
     """Does the Python back end write the words itself (not the labeller)?"""
-    return node.names is not None or node.of in ("player", "int")
+    return node.names is not None or node.of in ("player", "int", "text")
 
 
 def method(obj: py.expr, attr: str, *args: py.expr) -> py.Call:
