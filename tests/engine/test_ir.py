@@ -5,6 +5,7 @@ check only where a node's type allows none."""
 from __future__ import annotations
 
 import ast as py
+import re
 import types
 
 import pytest
@@ -162,6 +163,10 @@ def test_a_key_read_from_a_table_of_keys_is_not_checked_again():
         nodes.Item("Suit", nodes.Table("list of Suit", [0, 1, 2, 3], "Suit"),
                    nodes.Local("int", 1, "k"), SPAN)), SPAN))
     assert "0 <= _key" not in text and "-4 <= (_k" in text and "len(" not in text, text
+    after = nodes.NextSeat("player", "next", 1, 2, nodes.Local("player", 0, "p"), SPAN)
+    text = source(nodes.Instance("int", "score", 0, (2, 4), (after, nodes.Local(
+        "int", 1, "k")), SPAN))  # `score[next(p), k]`: a seat among the 2, k checked
+    assert "0 <= _key" not in text and re.search(r"0 <= _k\d+ < 4", text), text
 
 
 def test_a_range_known_when_the_game_loads_is_made_then():

@@ -126,7 +126,10 @@ class Item(Node):
 
 def within(key: Node, size: int) -> bool:
     """Is `key` sure to be a number from 0 to size - 1 (a key that needs no range check):
-    such a constant, or an item of a table of such numbers (`checkers[p, Pip[k]]`)?"""
+    such a constant, an item of a table of such numbers (`checkers[p, Pip[k]]`), or a
+    seat (`next(p)`, `seat(1)`: each fails itself rather than give another) among `size`?"""
+    if isinstance(key, (NextSeat, Seat)):
+        return key.seats == size
     if isinstance(key, Const):
         values = [key.value]
     elif isinstance(key, Item) and isinstance(key.seq, Table):
