@@ -240,9 +240,12 @@ class Functions:
         value, nparams, lets = inline
         args = list(args)
         names: dict = {}
-        for k, a in enumerate(args):  # a constant or a local is read where it is used
-            tree = py.parse(self.xs(a), mode="eval").body
-            names[k] = tree if python.read_again(tree) else self.temp()
+        reads = python.slot_reads([value] + [tree for _, tree in lets])
+        for k, a in enumerate(args):  # a constant, or a local read at most twice, is read
+            tree = py.parse(self.xs(a), mode="eval").body  # where it is used (python.operand)
+            again = python.read_again(tree) and (isinstance(tree, py.Constant) or
+                                                 reads.get(k, 0) <= 2)
+            names[k] = tree if again else self.temp()
         names.update((k, self.temp()) for k in range(len(args), nparams))
         names.update((slot, self.temp()) for slot, _ in lets)
 

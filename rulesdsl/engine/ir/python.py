@@ -241,7 +241,8 @@ class PythonBackEnd:
                 both(bound_test(first), in_range) if first is not again else in_range
             return if_else(ok, py.BinOp(const(node.base), py.Add(), again),
                            call("_bad_index", const(node.name), again, span))
-        base, keys, strides = node.base, [], []  # the keys' temporaries, or trees
+        base, strides = node.base, []
+        keys: list = []  # the keys' temporaries, or trees
         checks = []
         last = len(node.keys) - 1
         for i, (k, size, stride) in enumerate(zip(node.keys, node.sizes,
@@ -402,10 +403,8 @@ class PythonBackEnd:
         return py.List([self.emit(i, depth) for i in node.items], py.Load())
 
     def p_Range(self, node: n.Range, depth: int) -> py.expr:
-        bounds = [b.value if isinstance(b, n.Const) and type(b.value) is int else None
-                  for b in (node.start, node.stop, node.step)]
-        if None not in bounds and bounds[2] > 0 and (bounds[1] - bounds[0]) // bounds[2] < 64:
-            values = tuple(range(bounds[0], bounds[1] + 1, bounds[2]))  # made once, here
+        values = _known_values(node)
+        if values is not None:  # made once, here
             return call("_known_range", const(values), self.budget(), self.place(node.span))
         return call("_range_list", self.emit(node.start, depth), self.emit(node.stop, depth),
                     self.emit(node.step, depth), self.budget(), self.place(node.span))
@@ -831,6 +830,15 @@ class PythonBackEnd:
                           [py.Expr(method(state("_events"), "append", entry))], [])]
         return out
 
+def _known_values(node: n.Range) -> Optional[tuple]:
+    """The values of a range of a few numbers whose bounds are constants, else None."""
+    bounds = [b.value for b in (node.start, node.stop, node.step)
+              if isinstance(b, n.Const) and type(b.value) is int]
+    if len(bounds) < 3 or bounds[2] <= 0 or (bounds[1] - bounds[0]) // bounds[2] >= 64:
+        return None
+    return tuple(range(bounds[0], bounds[1] + 1, bounds[2]))
+
+
 def _flat_number(base: int, keys: list, strides: list) -> py.expr:
     """base + key * stride + ..., over the keys (temporaries' names, or trees): no `0 +`,
     no `* 1`."""
@@ -931,9 +939,21 @@ def read_again(tree: py.expr) -> bool:
     """Is `tree` read again as cheaply as a temporary, with the same value whenever an
     expression reads it (a constant, a slot of the frame: an expression writes none it
     reads)? An argument such as this is written where a definition inlined reads it."""
-    return isinstance(tree, py.Constant) or \
-        isinstance(tree, py.Subscript) and _read_key(tree) is not None and \
-        _read_key(tree)[0] == "L"
+    if isinstance(tree, py.Constant):
+        return True
+    key = _read_key(tree) if isinstance(tree, py.Subscript) else None
+    return key is not None and key[0] == "L"
+
+
+def slot_reads(trees: list) -> dict:
+    """How often the trees read each slot of the frame (`L[k]`): slot -> reads."""
+    counts: dict = {}
+    for tree in trees:
+        for node in py.walk(tree):
+            key = _read_key(node) if isinstance(node, py.Subscript) else None
+            if key is not None and key[0] == "L":
+                counts[key[1]] = counts.get(key[1], 0) + 1
+    return counts
 
 
 def frame_slots(tree: py.expr) -> Optional[set]:
