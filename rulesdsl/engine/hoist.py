@@ -164,6 +164,20 @@ class Scanner:
         return self.pure_define(name) and all(
             t != "card" for _, t in self.m.defines[name].params)
 
+    def calls_memoised(self, e) -> bool:
+        """Does the expression call a definition that a decision's memo answers (directly;
+        a definition's own calls are its business)? A test before a decision hands it the
+        memo only then (compile/flow.py test_before)."""
+        if e is None or isinstance(e, str):
+            return False
+        resolved = self.m.resolved.get(id(e))
+        if isinstance(e, (ast.Name, ast.Call)) and resolved is not None and \
+                resolved[0] == "define" and self.memoised_define(resolved[1]):
+            return True
+        parts = [e.source, e.where, e.value] if isinstance(e, ast.Comprehension) else \
+            _children(e)
+        return any(self.calls_memoised(part) for part in parts)
+
     def pure_playable(self) -> bool:
         if self._playable_pure is None:
             self._playable_pure = False

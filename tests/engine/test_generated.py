@@ -538,3 +538,27 @@ def test_a_count_of_values_counts_every_element(tmp_path, monkeypatch, engine):
             "count(1 for q in players)\n  win seat(0)\n}\n")
     st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
     assert st.var("n") == 5
+
+
+def test_a_definition_written_where_it_is_called_reads_its_plain_arguments_there(
+        tmp_path, monkeypatch):
+    """`at(k, 2)` inside a list over k: the arguments, a loop's element and a constant,
+    are read where the definition's value uses them, not bound to temporaries first; an
+    argument that computes something (`k + 1`) still is: computed once, before the rest;
+    so is a local the value reads three times (a temporary is read quicker then)."""
+    body = """define at(k: int, j: int) = k * 10 + j
+phase main {
+  set n = sum(at(k, 2) for k in 1..3) + sum(at(k + 1, 2) for k in 1..3)
+  win seat(0)
+}
+"""
+    game = load(tmp_path, body, "generated", monkeypatch)
+    assert game.new_game(seed=1).var("n") == 66 + 96
+    text = game.program(2).generated
+    assert not re.search(r"\(_t\d+ := (L\[\d+\]|2)\) is None or True", text), text
+    assert re.search(r"\(\(_t\d+ := \(\(_v\d+ if", text), text  # k + 1: bound first
+    thrice = load(tmp_path, body.replace("k * 10 + j", "k * 10 + k + k + j"), "generated",
+                  monkeypatch)
+    assert thrice.new_game(seed=1).var("n") == (12 * 6 + 6) + (12 * 9 + 6)
+    assert re.search(r"\(\(_t\d+ := L\[\d+\]\) is None or True\)",
+                     thrice.program(2).generated)

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import rulesdsl
 from rulesdsl.engine import hoist
 from rulesdsl.lang import ast
+
+from _golden import loaded_by
 
 HERE = Path(__file__).parent
 
@@ -49,3 +53,24 @@ def test_a_random_draw_is_never_pure():
     game = rulesdsl.load(str(HERE / "rules" / "invariants.rules"))
     draw = ast.Call(None, name="random", args=(ast.Name(None, name="pool"),))
     assert not hoist.Scanner(game.model).scan(draw)[2]
+
+
+GUARDED = HERE / "rules" / "guarded_decision.rules"
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_loop_test_hands_its_definitions_to_the_decision_after_it(engine, monkeypatch):
+    """`while room(p) > ... { ask p ... room(p) ... }`: room's 6,000 units of work are
+    spent once, not once by the test and again by the options (12,000 would pass 9,000)."""
+    monkeypatch.setenv("RULESDSL_LIMITS", "work=9000")
+    state = loaded_by(GUARDED, {}, engine, 2).new_game(seed=1)
+    assert [a.label for a in state.legal_actions()] == ["take 1", "take 2"]
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_failed_loop_test_leaves_no_memo_to_the_rules_after_it(engine):
+    """The test fails, the rules change what room reads, and the next decision reads it
+    anew: 1,998 left, not the 2,998 the test saw."""
+    state = loaded_by(GUARDED, {}, engine, 2).new_game(seed=1)
+    state.apply("take 2")
+    assert [a.label for a in state.legal_actions()] == ["done, 1998 left"]

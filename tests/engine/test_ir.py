@@ -5,6 +5,7 @@ check only where a node's type allows none."""
 from __future__ import annotations
 
 import ast as py
+import re
 import types
 
 import pytest
@@ -140,15 +141,76 @@ def test_a_divisor_known_not_zero_is_not_tested():
 
 
 def test_a_key_known_not_none_is_not_tested_for_none():
-    """A constant key (`score[P2]`-like) is range-checked only: no `3 is not None`, which
-    Python warns about when it compiles it."""
-    at = nodes.Instance("int", "score", 4, (3,), (nodes.Const("int", 1),), SPAN)
+    """A constant key (`score[P2]`-like) is never tested for none (`3 is not None`, which
+    Python warns about when it compiles it); one out of range is range-checked, one in
+    range is a part of the number."""
+    at = nodes.Instance("int", "score", 4, (3,), (nodes.Const("int", 7),), SPAN)
     text = source(nodes.VarAt("int", at))
-    assert "is not None" not in text and "0 <= 1 < 3" in text, text
+    assert "is not None" not in text and "0 <= 7 < 3" in text, text
+    at = nodes.Instance("int", "score", 4, (3,), (nodes.Const("int", 1),), SPAN)
+    assert source(nodes.VarAt("int", at)) == "st.vars[5]"
     many = nodes.Instance("int", "hand", 0, (2, 3), (nodes.Const("int", 1),
                                                      nodes.Local("int", 0, "k")), SPAN)
     text = source(many)
-    assert text.count("is not None") == 1, text
+    assert text.count("is not None") == 1 and text.startswith("(3 + _k"), text
+
+
+def test_a_key_read_from_a_table_of_keys_is_not_checked_again():
+    """`score[p, Suit[k]]`: an enum's value read by its position is never none and is
+    within the enum, so only the position is checked, against the table's known length."""
+    text = source(nodes.Instance("int", "score", 0, (2, 4), (
+        nodes.Local("int", 0, "p"),
+        nodes.Item("Suit", nodes.Table("list of Suit", [0, 1, 2, 3], "Suit"),
+                   nodes.Local("int", 1, "k"), SPAN)), SPAN))
+    assert "0 <= _key" not in text and "-4 <= (_k" in text and "len(" not in text, text
+    after = nodes.NextSeat("player", "next", 1, 2, nodes.Local("player", 0, "p"), SPAN)
+    text = source(nodes.Instance("int", "score", 0, (2, 4), (after, nodes.Local(
+        "int", 1, "k")), SPAN))  # `score[next(p), k]`: a seat among the 2, k checked
+    assert "0 <= _key" not in text and re.search(r"0 <= _k\d+ < 4", text), text
+
+
+def test_a_range_known_when_the_game_loads_is_made_then():
+    """`1..24`: its values written in the generated code once, its length spent at each
+    use; a range with a bound read in play is made in play."""
+    one = nodes.Const("int", 1)
+    known = source(nodes.Range("list of int", one, nodes.Const("int", 4), one, SPAN))
+    assert known.startswith("_known_range((1, 2, 3, 4), BUDGET"), known
+    read = source(nodes.Range("list of int", one, nodes.Local("int", 0, "n"), one, SPAN))
+    assert read.startswith("_range_list(1, L[0], 1, BUDGET"), read
+
+
+def test_a_text_reads_as_itself_without_the_labeller():
+    """A text in a text (`"{place(a)}/{place(b)}"`) reads as the labeller would write it,
+    without calling it: itself, or "none"."""
+    text = source(shown("text", 0))
+    assert "LABEL" not in text and "str(" in text, text
+
+
+SUITED = """game "Suited"
+players 2
+enum Suit { clubs, hearts }
+var score: int per player per Suit = 0
+var n: int = 0
+flow main
+phase main {
+  set score[seat(1), hearts] = 7
+  set n = score[seat(1), Suit[K]] + score[seat(0), Suit[0 - 2]]
+  win seat(0)
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("k, expected", [(1, 7), (-1, 7), (0, 0), (2, "R014"), (-3, "R014")])
+def test_an_enum_read_by_its_position_as_a_key(tmp_path, monkeypatch, engine, k, expected):
+    """The same values and errors on both engines: the position counts from the end when
+    negative, outside the enum it fails (R014)."""
+    game = load_text(tmp_path, SUITED.replace("K", str(k) if k >= 0 else f"0 - {-k}"),
+                     engine, monkeypatch)
+    try:
+        assert game.new_game(seed=1).var("n") == expected
+    except RulesError as e:
+        assert e.code == expected
 
 
 class ClosureHost:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable, Optional, cast
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import Span
-from rulesdsl.engine.compile.program import Proc
+from rulesdsl.engine.compile.program import Ask, Proc
 from rulesdsl.engine.compile.generate import Goto, Statement
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.sequences import Region, SequenceEnd
@@ -148,7 +148,7 @@ class Flow:
             return Statement("jump", target=op.target)
         if type(op) is nodes.JumpUnless:
             return Statement("unless", cond=python.unparse(self.source.to_python.emit(op.cond, 0)),
-                             target=op.target)
+                             target=op.target, hands_memo=op.hands_memo)
         if op.leaves:
             return Statement("leave", self.source.to_python.lines(op))
         return Statement("do", self.operation_lines(op))
@@ -217,7 +217,7 @@ class Flow:
             test_at = self.jump_placeholder(cond.span)
             self.block(block)
             ends.append(self.jump_placeholder(block.span))
-            self.emit_operation(nodes.JumpUnless(cond.span, c, self.here()), test_at)
+            self.emit_operation(self.test_before(cond, c, test_at), test_at)
         if s.else_ is not None:
             self.block(s.else_)
         for at in ends:
@@ -244,8 +244,18 @@ class Flow:
         self.loop_begin()
         self.block(s.body)
         self.emit_operation(nodes.Jump(s.span, start))
-        self.emit_operation(nodes.JumpUnless(span_of(s.cond), c, self.here()), test_at)
+        self.emit_operation(self.test_before(s.cond, c, test_at), test_at)
         self.loop_end(start)
+
+    def test_before(self, test: object, cond: nodes.Node, test_at: int) -> nodes.JumpUnless:
+        """The test at `test_at` that skips the block after it to here; where that block
+        starts with a decision and the test calls a definition the decision's memo keeps,
+        the test hands it its memo (nodes.JumpUnless.hands_memo)."""
+        decision = self.code[test_at + 1]
+        hands = isinstance(decision, Ask) and self.unit.scanner.calls_memoised(test)
+        if hands and isinstance(decision, Ask):
+            decision.memo_handed = True  # reached from the test alone, its memo begun there
+        return nodes.JumpUnless(span_of(test), cond, self.here(), hands_memo=hands)
 
     def s_For(self, s: ast.For):
         self.each(s, self.collection_part(s.source), lambda: self.block(s.body))

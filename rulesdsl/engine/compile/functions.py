@@ -258,7 +258,15 @@ class Functions:
         """A simple definition's value where it is called: each argument computed once,
         in order, then its lets, then the value over them."""
         value, nparams, lets = inline
-        names = {k: self.source.temp() for k in range(nparams)}
+        args = list(args)
+        names: dict = {}
+        reads = python.slot_reads([value] + [tree for _, tree in lets])
+        for k, a in enumerate(args):  # a constant, or a local read at most twice, is read
+            tree = py.parse(self.source.xs(a), mode="eval").body  # where used (python.operand)
+            again = python.read_again(tree) and (isinstance(tree, py.Constant) or
+                                                 reads.get(k, 0) <= 2)
+            names[k] = tree if again else self.source.temp()
+        names.update((k, self.source.temp()) for k in range(len(args), nparams))
         names.update((slot, self.source.temp()) for slot, _ in lets)
 
         def local(tree):
@@ -268,7 +276,9 @@ class Functions:
             body = (f"({body} if " + " and ".join(
                 f"(({names[slot]} := {local(tree)}) is None or True)" for slot, tree in lets)
                 + " else None)")
-        return self.with_arguments(body, [names[k] for k in range(nparams)], args)
+        computed = [k for k in range(nparams) if isinstance(names[k], str)]
+        return self.with_arguments(body, [names[k] for k in computed],
+                                   [args[k] for k in computed])
 
     def with_arguments(self, text: str, names: list, args: list) -> str:
         """`text` over temporaries `names`, each first set to its argument, in order."""

@@ -58,6 +58,7 @@ class Statement:
     cond: Optional[str] = None
     target: Optional[int] = None
     closure: object = None  # the instruction it stands for: replaced instructions fall back
+    hands_memo: bool = False  # "unless" before a decision: its test reads the decision's memo
 
 
 @attrs.frozen
@@ -158,6 +159,9 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
                         lines.append(INDENT + line)
             elif st.kind == "jump":
                 lines += _goto(st.target, pc, span_ref, INDENT)
+            elif st.kind == "unless" and st.hands_memo:
+                lines += [INDENT + line for line in _test_handing_memo(st.cond)]
+                lines += _goto(st.target, pc, span_ref, INDENT + "    ")
             elif st.kind == "unless":
                 lines.append(f"{INDENT}if not {st.cond}:")
                 lines += _goto(st.target, pc, span_ref, INDENT + "    ")
@@ -178,6 +182,19 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
     return name, lines, where, places
 
 
+def _test_handing_memo(cond: str) -> list:
+    """The test before a decision (nodes.JumpUnless.hands_memo), read with the memo the
+    decision's options go on with where it holds; the lines end in `if not ...:`."""
+    return ["st.memo = {}  # the decision's, from here",
+            "try:",
+            f"    _holds = {cond}",
+            "except BaseException:",
+            "    st.memo = None",
+            "    raise",
+            "if not _holds:",
+            "    st.memo = None"]
+
+
 def _inline_decision(ins, pc: int, name: str, ref) -> list:
     """A decision as lines (Ask.__call__ without its calls): who decides, the options, and
     the game waits. Nobody to ask or no option: the lines after it run the instruction,
@@ -187,7 +204,8 @@ def _inline_decision(ins, pc: int, name: str, ref) -> list:
     bind = getattr(ins, "bind_source", None)  # ask together: the player's name first
     lines = [f"_s = {ins.who_source}",
              "if _s is not None:"] + ([f"    {bind}"] if bind else []) + [
-             "    st.memo = {}  # the state stands still: pure definitions are memoised",
+             *([] if getattr(ins, "memo_handed", False) else  # the test's (_test_handing_memo)
+               ["    st.memo = {}  # the state stands still: pure definitions are memoised"]),
              "    try:",
              f"        _o = {_options_call(ins, ref)}",
              "    finally:",

@@ -153,7 +153,8 @@ class Ask:
     suspends the game unless it is optional and nobody has an option."""
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
-                 "quiet", "fast", "build", "tree", "first", "who_source", "question_by_seat")
+                 "quiet", "fast", "build", "tree", "first", "who_source", "question_by_seat",
+                 "memo_handed")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -175,6 +176,7 @@ class Ask:
         self.tree = None   # the Python back end's tree of `fast`, to build `first` from
         self.first = None  # `fast` up to the first option, in a program with sequences
         self.who_source = None  # who decides, as generated source (the decision inlined)
+        self.memo_handed = False  # a test just before begins its memo (JumpUnless.hands_memo)
 
     def targets(self) -> list:
         """The positions a frame goes on from after this decision: each alternative's
@@ -182,7 +184,8 @@ class Ask:
         return [alt[3] for alt in self.alts] + [self.decline_pc]
 
     def options(self, st, fr) -> list:
-        st.memo = {}  # the state stands still: pure definitions are computed once per args
+        if st.memo is None:  # else the test just before began it (JumpUnless.hands_memo)
+            st.memo = {}  # the state stands still: pure definitions are computed once per args
         try:
             return (self.fast if self.fast is not None else self.build)(st, fr[2])
         finally:

@@ -344,7 +344,7 @@ class Source:
             shown = f"'P' + str({x} + 1)"
         elif t in self.m.enums:
             shown = f"{self.ref(list(self.m.enums[t].values), 'NAMES_' + t + '_')}[{x}]"
-        elif t == "int":
+        elif t in ("int", "text"):  # as the labeller writes them
             shown = f"str({x})"
         else:
             return None

@@ -428,7 +428,18 @@ class Interpreter:
         def test(st, fr):
             if not c(st, fr[2]):
                 fr[1] = target
-        return test
+
+        def test_handing_memo(st, fr):
+            st.memo = {}  # the decision's, from here: Ask.options goes on with it
+            try:
+                holds = c(st, fr[2])
+            except BaseException:
+                st.memo = None
+                raise
+            if not holds:
+                st.memo = None
+                fr[1] = target
+        return test_handing_memo if op.hands_memo else test
 
     def o_Return(self, op: n.Return) -> Callable[[Any, Any], None]:
         return lambda st, fr: st.return_from(fr)

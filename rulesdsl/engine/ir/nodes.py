@@ -118,6 +118,26 @@ class Item(Node):
     key: Node
     span: Any
 
+    @property
+    def may_be_none(self) -> bool:
+        """Not an item of a table that holds no none (an enum's values: `Pip[k]`)."""
+        return not isinstance(self.seq, Table) or None in self.seq.value
+
+
+def within(key: Node, size: int) -> bool:
+    """Is `key` sure to be a number from 0 to size - 1 (a key that needs no range check):
+    such a constant, an item of a table of such numbers (`checkers[p, Pip[k]]`), or a
+    seat (`next(p)`, `seat(1)`: each fails itself rather than give another) among `size`?"""
+    if isinstance(key, (NextSeat, Seat)):
+        return key.seats == size
+    if isinstance(key, Const):
+        values = [key.value]
+    elif isinstance(key, Item) and isinstance(key.seq, Table):
+        values = key.seq.value
+    else:
+        return False
+    return all(type(v) is int and 0 <= v < size for v in values)
+
 
 @attrs.frozen(eq=False)
 class Field(Node):
@@ -392,9 +412,14 @@ class Jump(Operation):
 
 @attrs.frozen(eq=False)
 class JumpUnless(Operation):
-    """Go on at instruction `target` unless `cond` holds (else at the next one)."""
+    """Go on at instruction `target` unless `cond` holds (else at the next one).
+    `hands_memo`: the next one is a decision (`while can_move(p) { ask p ... }`), so
+    the state stands still from the test to the options: the test is read with the
+    decision's memo (`st.memo`), which the options go on with when it holds, and the
+    definitions both call are computed once."""
     cond: Node
     target: int
+    hands_memo: bool = False
 
 
 @attrs.frozen(eq=False)

@@ -22,7 +22,7 @@ from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.pieces import reveal_pieces
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import MASK, move_card, moves_cost, pile_cards
-from rulesdsl.engine.runtime.numbers import MAX_INT, range_list
+from rulesdsl.engine.runtime.numbers import MAX_INT, known_range, range_list
 from rulesdsl.engine.runtime.options import (alike_in_zone, by_position, first_of_each_label,
                                              number_option, unique_label)
 
@@ -32,7 +32,7 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_none_enum_field": errors.none_enum_field, "_none_operand": errors.none_operand,
            "_too_big": errors.too_big, "_bad_index": errors.bad_index,
            "_by_zero": errors.by_zero, "_no_seat": errors.no_seat, "MAX_INT": MAX_INT,
-           "_range_list": range_list,
+           "_range_list": range_list, "_known_range": known_range,
            "_turns_from_none": errors.turns_from_none, "moves_cost": moves_cost,
            "_move_card": move_card, "_reveal_pieces": reveal_pieces,
            "_unique_label": unique_label, "_by_position": by_position,
@@ -232,28 +232,46 @@ class PythonBackEnd:
         span = self.place(node.span)
         if len(node.keys) == 1:
             key = node.keys[0]
+            if n.within(key, node.sizes[0]):
+                return const(node.base + key.value) if isinstance(key, n.Const) else \
+                    _flat_number(node.base, [self.emit(key, depth)], [1])
             again, first = self.operand(key, depth, "key")
             in_range = chain(const(0), again, const(node.sizes[0]))
             ok = both(is_none(first, negated=True), in_range) if key.may_be_none else \
                 both(bound_test(first), in_range) if first is not again else in_range
             return if_else(ok, py.BinOp(const(node.base), py.Add(), again),
                            call("_bad_index", const(node.name), again, span))
-        temps = [self.host.temp(_temp_stem(k, "key")) for k in node.keys]
+        base, strides = node.base, []
+        keys: list = []  # the keys' temporaries, or trees
         checks = []
-        for t, k, size in zip(temps, node.keys, node.sizes):
+        last = len(node.keys) - 1
+        for i, (k, size, stride) in enumerate(zip(node.keys, node.sizes,
+                                                  n.strides(node.sizes))):
+            # a key sure to be in range goes into the sum as it is: a constant anywhere, an
+            # item of a table last (computed after the others' checks, as in the closures)
+            if n.within(k, size) and isinstance(k, n.Const):
+                base += k.value * stride
+                continue
+            strides.append(stride)
+            if n.within(k, size) and i == last:
+                keys.append(self.emit(k, depth))
+                continue
+            t = self.host.temp(_temp_stem(k, "key"))
+            keys.append(t)
             computed = walrus(t, self.emit(k, depth))
-            checks += [is_none(computed, negated=True) if k.may_be_none else
-                       bound_test(computed), chain(const(0), name(t), const(size))]
-        total: py.expr = const(node.base)
-        for t, stride in zip(temps, n.strides(node.sizes)):
-            total = py.BinOp(total, py.Add(), py.BinOp(name(t), py.Mult(), const(stride)))
+            checks.append(is_none(computed, negated=True) if k.may_be_none else
+                          bound_test(computed))
+            if not n.within(k, size):
+                checks.append(chain(const(0), name(t), const(size)))
+        total = _flat_number(base, keys, strides)
+        if not checks:
+            return total
         return if_else(both(*checks), total, call("_bad_indexes", const(node.name), span))
 
     def p_VarAt(self, node: n.VarAt, depth: int) -> py.expr:
         at = self.p_Instance(node.at, depth)
-        if len(node.at.keys) == 1:  # st.vars[base + k] inside the test, as one read
-            assert isinstance(at, py.IfExp)
-            at.body = index(state("vars"), at.body)
+        if len(node.at.keys) == 1 and isinstance(at, py.IfExp):  # st.vars[base + k] inside
+            at.body = index(state("vars"), at.body)  # the test, as one read
             return at
         return index(state("vars"), at)
 
@@ -261,6 +279,11 @@ class PythonBackEnd:
         return index(state("zones"), self.emit(node.zone, depth))
 
     def p_Item(self, node: n.Item, depth: int) -> py.expr:
+        if isinstance(node.seq, n.Table):  # its length known: no len() at each read
+            table, k, size = self.emit(node.seq, depth), self.host.temp("k"), len(node.seq.value)
+            ok = chain(const(-size), walrus(k, self.emit(node.key, depth)), const(size))
+            return if_else(ok, index(table, name(k)),
+                           call("_bad_item", name(k), table, self.place(node.span)))
         seq, k = self.host.temp("seq"), self.host.temp("k")
         length = call("len", name(seq))
         ok = chain(py.UnaryOp(py.USub(), call("len", walrus(seq, self.emit(node.seq, depth)))),
@@ -380,6 +403,9 @@ class PythonBackEnd:
         return py.List([self.emit(i, depth) for i in node.items], py.Load())
 
     def p_Range(self, node: n.Range, depth: int) -> py.expr:
+        values = _known_values(node)
+        if values is not None:  # made once, here
+            return call("_known_range", const(values), self.budget(), self.place(node.span))
         return call("_range_list", self.emit(node.start, depth), self.emit(node.stop, depth),
                     self.emit(node.step, depth), self.budget(), self.place(node.span))
 
@@ -449,7 +475,7 @@ class PythonBackEnd:
         elif node.of == "player":  # as runtime.seats.seat_label writes it
             words = py.BinOp(const("P"), py.Add(), call("str", py.BinOp(x, py.Add(),
                                                                          const(1))))
-        elif node.of == "int":
+        elif node.of in ("int", "text"):  # as the labeller writes them
             words = call("str", x)
         else:
             return call(self.host.named(node.labeller, "LABEL"), const(node.of), x, name("st"))
@@ -804,6 +830,29 @@ class PythonBackEnd:
                           [py.Expr(method(state("_events"), "append", entry))], [])]
         return out
 
+def _known_values(node: n.Range) -> Optional[tuple]:
+    """The values of a range of a few numbers whose bounds are constants, else None."""
+    bounds = [b.value for b in (node.start, node.stop, node.step)
+              if isinstance(b, n.Const) and type(b.value) is int]
+    if len(bounds) < 3 or bounds[2] <= 0 or (bounds[1] - bounds[0]) // bounds[2] >= 64:
+        return None
+    return tuple(range(bounds[0], bounds[1] + 1, bounds[2]))
+
+
+def _flat_number(base: int, keys: list, strides: list) -> py.expr:
+    """base + key * stride + ..., over the keys (temporaries' names, or trees): no `0 +`,
+    no `* 1`."""
+    keys = [name(k) if isinstance(k, str) else k for k in keys]
+    terms: list = [k if stride == 1 else py.BinOp(k, py.Mult(), const(stride))
+                   for k, stride in zip(keys, strides)]
+    if base or not terms:
+        terms.insert(0, const(base))
+    total = terms[0]
+    for term in terms[1:]:
+        total = py.BinOp(total, py.Add(), term)
+    return total
+
+
 def pushed(proc: py.expr, args: list, effect: bool, pad: py.expr, depth_limit: int) -> list:
     """Machine.call inline: the frame of `proc` (a card effect's where `effect`) with its
     locals, `args` padded to the procedure's slots by `pad` (too deep: Machine.call says
@@ -845,7 +894,7 @@ def unlogged(dest: py.expr) -> py.Call:
 
 def _own_words(node: n.Shown) -> bool:
     """Does the Python back end write the words itself (not the labeller)?"""
-    return node.names is not None or node.of in ("player", "int")
+    return node.names is not None or node.of in ("player", "int", "text")
 
 
 def method(obj: py.expr, attr: str, *args: py.expr) -> py.Call:
@@ -867,7 +916,8 @@ class _NamedReads(py.NodeTransformer):
     def visit_Subscript(self, node: py.Subscript) -> py.expr:
         key = _read_key(node)
         if key is not None and key in self.names:
-            return name(self.names[key])
+            read = self.names[key]
+            return name(read) if isinstance(read, str) else copy.deepcopy(read)
         self.generic_visit(node)
         return node
 
@@ -883,6 +933,27 @@ def _read_key(node: py.Subscript) -> Optional[tuple]:
             isinstance(value.value, py.Name) and value.value.id == "st":
         return ("vars", node.slice.value)
     return None
+
+
+def read_again(tree: py.expr) -> bool:
+    """Is `tree` read again as cheaply as a temporary, with the same value whenever an
+    expression reads it (a constant, a slot of the frame: an expression writes none it
+    reads)? An argument such as this is written where a definition inlined reads it."""
+    if isinstance(tree, py.Constant):
+        return True
+    key = _read_key(tree) if isinstance(tree, py.Subscript) else None
+    return key is not None and key[0] == "L"
+
+
+def slot_reads(trees: list) -> dict:
+    """How often the trees read each slot of the frame (`L[k]`): slot -> reads."""
+    counts: dict = {}
+    for tree in trees:
+        for node in py.walk(tree):
+            key = _read_key(node) if isinstance(node, py.Subscript) else None
+            if key is not None and key[0] == "L":
+                counts[key[1]] = counts.get(key[1], 0) + 1
+    return counts
 
 
 def frame_slots(tree: py.expr) -> Optional[set]:
@@ -901,7 +972,8 @@ def frame_slots(tree: py.expr) -> Optional[set]:
 
 
 def with_locals(tree: py.expr, names: dict) -> py.expr:
-    """A copy of `tree` reading slot k of the frame as the name `names[k]`."""
+    """A copy of `tree` reading slot k of the frame as the name `names[k]` (or as the
+    tree `names[k]`, written again at each read)."""
     return _NamedReads({("L", k): local for k, local in names.items()}).visit(
         copy.deepcopy(tree))
 

@@ -197,7 +197,7 @@ class State(Machine, Views, Saving):
             else:
                 begin_segment(self, (seat, chosen))
             return
-        self.memo = None  # left over only if Ctrl-C hit the very end of an options run
+        self.memo = None  # left over only if Ctrl-C hit an options run or the test before it
         history = self._history
         before = history._frozen + len(history._tail)  # len(history), without a Python call
         if before - self._origin_at >= REPLAY_SPAN or self._origin is None:
