@@ -119,7 +119,8 @@ class ISMCTSAgent:
         # where the mover holds cards the others cannot see, its own samples teach only its
         # own tree, and every other iteration the others' trees learn from a sample in
         # which its cards are dealt again as one of them sees them
-        others = everyone - {me} if self.secrets and _holds_secrets(state, me) else None
+        others = everyone - {me} if self.secrets and _holds_secrets(state, me, knowledge) \
+            else None
         while done < budget:
             try:
                 sample = knowledge.sample(rng.getrandbits(63))
@@ -450,14 +451,41 @@ def _settled(stats: dict, me: int, actions: list, left: int) -> bool:
     return first - second > left
 
 
-def _holds_secrets(state, me: int) -> bool:
-    """Does `me` see cards some other seat does not (a hand, a card looked at)?"""
-    zones = state.zones
-    for zi in range(len(zones)):
-        if zones[zi] and state.can_see(zi, me) and any(
-                not state.can_see(zi, q) for q in range(state.players) if q != me):
+def _holds_secrets(state, me: int, knowledge) -> bool:
+    """Does some other seat not know which cards `me` holds out of its sight (a hand, a
+    card looked at)? A hand hidden from the others but known to them all the same (dealt
+    from the mover's own deck, the rest played face up) is no secret: dealt again as they
+    see it, it comes out the same, and splitting the search would only halve it. Asked of
+    a sample (what the others could know of a state that looks like this one to `me`), so
+    the answer depends on nothing `me` cannot see."""
+    sample = None
+    for q in range(state.players):
+        if q == me:
+            continue
+        mine = [zi for zi in range(len(state.zones)) if state.zones[zi]
+                and state.can_see(zi, me) and not state.can_see(zi, q)]
+        if not mine:
+            continue
+        if sample is None:
+            sample = knowledge.sample(0)
+        if not _known_to(SeenKnowledge(sample, q), sample, mine):
             return True
     return False
+
+
+def _known_to(seen: SeenKnowledge, s, zones: list) -> bool:
+    """Would `seen`'s seat deal `zones` of `s` again exactly as they are: each of their
+    cards can lie only where it is, no other card may lie there, and their order is either
+    irrelevant (unordered) or nothing to guess (a single card)?"""
+    unordered = s.prog.zone_unordered
+    for zi in zones:
+        if len(s.zones[zi]) > 1 and not unordered[zi]:
+            return False
+        if any(seen.allowed.get(c, (zi,)) != (zi,) for c in s.zones[zi]):
+            return False
+    wanted = set(zones)
+    return not any(s.loc[c] not in wanted and wanted.intersection(where)
+                   for c, where in seen.allowed.items())
 
 
 def _as_seen_by(sample, q: int, seed: int):
