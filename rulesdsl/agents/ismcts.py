@@ -250,14 +250,18 @@ class ISMCTSAgent:
                     if learns:
                         ch.avail += 1
                     tried.append(ch)
-            expand = untried and len(tried) < WIDEN * math.sqrt(node.visits + 1)
-            if expand:
-                label = _best_untried(untried, prior, rng)
-            elif not learns:
+            expand = learns and untried and len(tried) < WIDEN * math.sqrt(node.visits + 1)
+            if not learns:
                 # a seat that does not learn here plays its search's mixed strategy so far
                 # (by visits), not UCB's one favourite of the moment: against a hand the
-                # samples all share, a favourite that happens to guess it would always win
-                label = _by_visits(keys, children, rng)
+                # samples all share, a favourite that happens to guess it would always win.
+                # Where its tree knows nothing yet, the playout policy (a random pick would
+                # make the mover's tree optimistic), and its tree is not grown: the walk
+                # goes on for the mover's tree below
+                label = _by_visits(keys, children, rng) if tried else \
+                    options[policy.pick(mover, options)][0]
+            elif expand:
+                label = _best_untried(untried, prior, rng)
             else:
                 label, best_value = None, -1.0
                 w = self.bias
