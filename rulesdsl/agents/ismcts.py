@@ -7,7 +7,9 @@ the rewards up.
 The search keeps one tree per player (their "multiple-observer" variant): the player to
 move chooses from its own tree, in which the others' moves appear as it saw them, so a
 card bid face down does not tell the opponent's statistics what was bid. A node's
-statistics are from the point of view of the player who moved into it.
+statistics are from the point of view of the player who moved into it. The others' trees
+learn only from samples in which the mover's hidden cards are dealt again as they see
+them, so the search does not play as if its hand were open.
 
 Strength is set by budgets of iterations, never by wall time: the same seed gives the
 same move on a busy machine and an idle one. A cap on the CPU time of the thread that
@@ -25,6 +27,7 @@ from rulesdsl.agents.choosing import actions_to_choose
 from rulesdsl.agents.outcome import Judge
 from rulesdsl.agents.playout import Horizon, MoveAverages, play_on
 from rulesdsl.engine.determinize import Knowledge
+from rulesdsl.engine.knowledge import SeenKnowledge
 from rulesdsl.lang.errors import RulesError
 
 # level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon)
@@ -57,7 +60,8 @@ class ISMCTSAgent:
     iterations: samples per decision; seconds: a cap on the CPU time of one decision
     (None: no cap, fully reproducible); exploration: UCB1's c; horizon: decisions per
     playout before the evaluation judges it (None: play to the end, or to the end of the
-    round); epsilon: how often a playout move is uniform rather than the best-rated.
+    round); epsilon: how often a playout move is uniform rather than the best-rated;
+    secrets: keep the others' trees from learning the mover's hidden cards (see `choose`).
     """
 
     name = "ismcts"
@@ -66,7 +70,7 @@ class ISMCTSAgent:
                  iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7, horizon: int | None = -1,
                  epsilon: float | None = None, bias: float = 1.0,
-                 playout_cap: int | None = -1):
+                 playout_cap: int | None = -1, secrets: bool = True):
         if level is None and iterations is None:
             level = "medium"
         depth, eps = 24, 0.25
@@ -89,6 +93,7 @@ class ISMCTSAgent:
         self.horizon = None if horizon in (None, 0) else int(horizon)
         self.epsilon = eps if epsilon is None else float(epsilon)
         self.bias = float(bias)
+        self.secrets = bool(secrets)
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
         self.dropped = 0           # the same, over the agent's life
@@ -110,9 +115,24 @@ class ISMCTSAgent:
         cap = None if self.seconds is None else time.thread_time() + self.seconds
         budget = self.iterations
         done = dropped = 0
+        everyone = frozenset(range(state.players))
+        # where the mover holds cards the others cannot see, its own samples teach only its
+        # own tree, and every other iteration the others' trees learn from a sample in
+        # which its cards are dealt again as one of them sees them
+        others = everyone - {me} if self.secrets and _holds_secrets(state, me, knowledge) \
+            else None
         while done < budget:
             try:
-                self._iterate(roots, knowledge.sample(rng.getrandbits(63)), judge, policy)
+                sample = knowledge.sample(rng.getrandbits(63))
+                learners = everyone
+                if others is not None:
+                    if done % 2:
+                        sample = _as_seen_by(sample, rng.choice(sorted(others)),
+                                             rng.getrandbits(63))
+                        learners = others
+                    else:
+                        learners = frozenset((me,))
+                self._iterate(roots, sample, judge, policy, learners)
             except RulesError:
                 dropped += 1  # a sample whose play breaks the rules: dropped, counted
             done += 1
@@ -195,10 +215,14 @@ class ISMCTSAgent:
             results = [results[i] for i in order]
         return _beats_default(close, results)
 
-    def _iterate(self, roots: list, s, judge: Judge, policy: MoveAverages) -> None:
+    def _iterate(self, roots: list, s, judge: Judge, policy: MoveAverages,
+                 learners=None) -> None:
         """One iteration over one tree per player (multiple-observer ISMCTS): each player
         chooses from its own tree, and the others' trees follow the move as they saw it,
-        so no one's statistics depend on what it could not see (a card bid face down)."""
+        so no one's statistics depend on what it could not see (a card bid face down).
+        Only the trees (and move averages) of the seats in `learners` (None: all) learn
+        from this sample: a sample that holds the searcher's real hand must not teach
+        the others to guess it."""
         rng = self.rng
         c = self.exploration
         n = len(roots)
@@ -212,7 +236,10 @@ class ISMCTSAgent:
             node = at[mover]
             children = node.children
             keys = [(mover, o[0]) for o in options]
-            prior = self._prior(node, s, mover, options, judge)
+            learns = learners is None or mover in learners
+            # a seat that does not learn from this sample takes no look-ahead from it either
+            prior = self._prior(node, s, mover, options, judge) if learns else \
+                (node.prior or {})
             tried = []
             untried = []
             for k in keys:
@@ -220,10 +247,20 @@ class ISMCTSAgent:
                 if ch is None or not ch.visits:  # never backed up: its sample was dropped
                     untried.append(k)
                 else:
-                    ch.avail += 1
+                    if learns:
+                        ch.avail += 1
                     tried.append(ch)
-            expand = untried and len(tried) < WIDEN * math.sqrt(node.visits + 1)
-            if expand:
+            expand = learns and untried and len(tried) < WIDEN * math.sqrt(node.visits + 1)
+            if not learns:
+                # a seat that does not learn here plays its search's mixed strategy so far
+                # (by visits), not UCB's one favourite of the moment: against a hand the
+                # samples all share, a favourite that happens to guess it would always win.
+                # Where its tree knows nothing yet, the playout policy (a random pick would
+                # make the mover's tree optimistic), and its tree is not grown: the walk
+                # goes on for the mover's tree below
+                label = _by_visits(keys, children, rng) if tried else \
+                    options[policy.pick(mover, options)][0]
+            elif expand:
                 label = _best_untried(untried, prior, rng)
             else:
                 label, best_value = None, -1.0
@@ -249,14 +286,17 @@ class ISMCTSAgent:
                 child = at[q].children.get(key)
                 if child is None:
                     child = at[q].children[key] = _Node(mover)
-                    if q == mover:
-                        child.avail = 1
+                if q == mover and learns and not child.avail:
+                    child.avail = 1  # made where this seat did not learn: first offered now
                 at[q] = child
                 paths[q].append(child)
             if expand:
                 break
         play_on(s, policy, horizon, taken, depth)
         reward = judge.rewards(s)
+        if learners is not None:
+            taken = [t for t in taken if t[0] in learners]
+            paths = [path for q, path in enumerate(paths) if q in learners]
         policy.learn(taken, reward)
         for path in paths:
             for node in path:
@@ -315,6 +355,18 @@ def _best_untried(untried: list, prior: dict, rng) -> str:
             if rng.randrange(ties) == 0:
                 best = k[1]
     return best
+
+
+def _by_visits(keys: list, children: dict, rng) -> str:
+    """A tried action drawn with probability proportional to its visits."""
+    weights = [(k[1], children[k].visits) for k in keys
+               if k in children and children[k].visits]
+    pick = rng.randrange(sum(v for _, v in weights))
+    for label, v in weights:
+        pick -= v
+        if pick < 0:
+            return label
+    return weights[-1][0]
 
 
 def _better(a: list, b: list, z: float = 2.0) -> bool:
@@ -401,6 +453,52 @@ def _settled(stats: dict, me: int, actions: list, left: int) -> bool:
         elif v > second:
             second = v
     return first - second > left
+
+
+def _holds_secrets(state, me: int, knowledge) -> bool:
+    """Does some other seat not know which cards `me` holds out of its sight (a hand, a
+    card looked at)? A hand hidden from the others but known to them all the same (dealt
+    from the mover's own deck, the rest played face up) is no secret: dealt again as they
+    see it, it comes out the same, and splitting the search would only halve it. Asked of
+    a sample (what the others could know of a state that looks like this one to `me`), so
+    the answer depends on nothing `me` cannot see."""
+    sample = None
+    for q in range(state.players):
+        if q == me:
+            continue
+        mine = [zi for zi in range(len(state.zones)) if state.zones[zi]
+                and state.can_see(zi, me) and not state.can_see(zi, q)]
+        if not mine:
+            continue
+        if sample is None:
+            sample = knowledge.sample(0)
+        if not _known_to(SeenKnowledge(sample, q), sample, mine):
+            return True
+    return False
+
+
+def _known_to(seen: SeenKnowledge, s, zones: list) -> bool:
+    """Would `seen`'s seat deal `zones` of `s` again exactly as they are: each of their
+    cards can lie only where it is, no other card may lie there, and their order is either
+    irrelevant (unordered) or nothing to guess (a single card)?"""
+    unordered = s.prog.zone_unordered
+    for zi in zones:
+        if len(s.zones[zi]) > 1 and not unordered[zi]:
+            return False
+        if any(seen.allowed.get(c, (zi,)) != (zi,) for c in s.zones[zi]):
+            return False
+    wanted = set(zones)
+    return not any(s.loc[c] not in wanted and wanted.intersection(where)
+                   for c, where in seen.allowed.items())
+
+
+def _as_seen_by(sample, q: int, seed: int):
+    """`sample` with every card `q` cannot see dealt again from what q saw: the searcher's
+    hand as q could think it is, q's own cards (the searcher's guess) kept. Variables stay
+    as the sample has them."""
+    knowledge = SeenKnowledge(sample, q)
+    knowledge.amounts = sample.vars  # hidden variables: the sample's values, not a default
+    return knowledge.sample(seed)
 
 
 def _seen_as(s, new: list, q: int, label: str):
