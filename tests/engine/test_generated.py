@@ -562,3 +562,18 @@ phase main {
     assert thrice.new_game(seed=1).var("n") == (12 * 6 + 6) + (12 * 9 + 6)
     assert re.search(r"\(\(_t\d+ := L\[\d+\]\) is None or True\)",
                      thrice.program(2).generated)
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+@pytest.mark.parametrize("statement", ["set n = z % 2", "set w = Colour[z]"])
+def test_a_missing_value_is_told_in_the_rules_words(tmp_path, monkeypatch, engine, statement):
+    """R001, where Python itself stops a rule: the reason in words, never Python's own
+    message ("'<=' not supported between instances of 'int' and 'NoneType'")."""
+    body = ("enum Colour { red, blue }\nvar z: int = none\nvar w: Colour = none\n"
+            f"phase main {{\n  {statement}\n}}\n")
+    with pytest.raises(RulesError) as info:
+        load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+    e = info.value
+    assert e.code == "R001", str(e)
+    assert e.message == ("the rules used a missing value here (none where a number, card "
+                         "or player was needed)")

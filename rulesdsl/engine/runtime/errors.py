@@ -77,3 +77,18 @@ def untrue_fact(zone: str, lacks: bool, span) -> None:
                             "and it does not", span,
                             ["tell a fact only where it is true: test it first with "
                              "any(x in ZONE where ...)"])
+
+
+def missing_value_reason(e: Exception) -> str:
+    """What a Python error inside a rule (R001's catch-all) says, in the rules' words: no
+    Python type names ('NoneType', 'int') in front of an author."""
+    text = str(e)
+    if "NoneType" in text or "None" in text:
+        return "none where a number, card or player was needed"
+    if isinstance(e, IndexError):
+        return "a position past the end of a list"
+    if isinstance(e, ZeroDivisionError):
+        return "a division by zero"
+    if isinstance(e, ValueError) and "empty" in text:
+        return "an empty list where a value was needed"
+    return "a value of the wrong kind"

@@ -8,7 +8,7 @@ from rulesdsl.lang.errors import RulesError, RuntimeRulesError
 from rulesdsl.engine.state.data import fold_repeats
 from rulesdsl.engine.runtime.randoms import MASK64, splitmix64
 from rulesdsl.engine.runtime.cards import move_card
-from rulesdsl.engine.runtime.errors import runaway
+from rulesdsl.engine.runtime.errors import missing_value_reason, runaway
 from rulesdsl.engine.runtime.places import failing_pc
 from rulesdsl.engine.sequences import narrow
 from rulesdsl.engine.state.piles import HiddenPile
@@ -81,7 +81,8 @@ class Machine:
             except RulesError:
                 raise
             except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError) as e:
-                raise RuntimeRulesError("R001", f"the rules used a missing value here ({e})",
+                raise RuntimeRulesError("R001", "the rules used a missing value here "
+                                        f"({missing_value_reason(e)})",
                                         proc.spans[self._failed_at(proc, pc, e)],
                                         ["check for none before using a card or a player"],
                                         self._trace()) from None
