@@ -25,7 +25,7 @@ import time
 
 from rulesdsl.agents.choosing import actions_to_choose
 from rulesdsl.agents.outcome import Judge
-from rulesdsl.agents.playout import Horizon, MoveAverages, play_on
+from rulesdsl.agents.playout import Horizon, MoveAverages, NoOption, options_of, play_on
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.knowledge import SeenKnowledge
 from rulesdsl.lang.errors import RulesError
@@ -133,7 +133,7 @@ class ISMCTSAgent:
                     else:
                         learners = frozenset((me,))
                 self._iterate(roots, sample, judge, policy, learners)
-            except RulesError:
+            except (RulesError, NoOption):
                 dropped += 1  # a sample whose play breaks the rules: dropped, counted
             done += 1
             if done % CHECK_EVERY == 0 and (
@@ -202,7 +202,7 @@ class ISMCTSAgent:
                     look = judge.rewards(s)[me]
                     play_on(s, replay, horizon, [], 1)
                     row.append((judge.rewards(s)[me], look))
-                except RulesError:
+                except (RulesError, NoOption):
                     self.last_dropped += 1
                     break
             if len(row) == len(close):  # a sample that broke the rules for one: for none
@@ -232,7 +232,7 @@ class ISMCTSAgent:
         horizon = self._horizon(s, judge)
         depth = 0
         while not s.is_over and not horizon.reached(s, depth):
-            mover, options = s.options()
+            mover, options = options_of(s)
             node = at[mover]
             children = node.children
             keys = [(mover, o[0]) for o in options]

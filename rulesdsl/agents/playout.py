@@ -98,12 +98,26 @@ class MoveAverages:
         return best
 
 
+class NoOption(Exception):
+    """A sample reached a decision that offers nothing: the world a seat's guess dealt
+    (another seat's hand re-dealt as it sees it) is one the rules cannot go on from. The
+    search drops such a sample and counts it, as one whose play breaks the rules."""
+
+
+def options_of(state) -> tuple:
+    """(seat, options) of `state`'s decision; NoOption where it offers none."""
+    seat, options = state.options()
+    if not options:
+        raise NoOption(f"a sample reached a decision of seat {seat} with nothing to choose")
+    return seat, options
+
+
 def play_on(state, policy: MoveAverages, horizon: Horizon, taken: list, done: int) -> None:
     """Play `state` on with the policy until it is over or the horizon is reached; `done`
     decisions were already taken since the search's position. Appends (seat, label) of
     every choice to `taken`."""
     while not state.is_over and not horizon.reached(state, done):
-        seat, options = state.options()
+        seat, options = options_of(state)
         chosen = options[policy.pick(seat, options)]
         taken.append((seat, chosen[0]))
         state.apply_option(seat, chosen)

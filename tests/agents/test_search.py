@@ -141,6 +141,20 @@ def test_a_sample_that_breaks_the_rules_late_in_a_playout_is_dropped():
     assert dropped > 0
 
 
+def test_a_sample_that_reaches_a_decision_with_nothing_to_choose_is_dropped():
+    """Ivanhoe, 4 players: a hand dealt again as another seat sees it (the others' part
+    of the search) can leave a seat that chose a colour with no card to play in it. The
+    search drops that sample and counts it; it once stopped the game (randrange of an
+    empty range, in `rulesdsl play`)."""
+    game = rulesdsl.load("ivanhoe")
+    st = game.new_game(players=4, seed=1)
+    agents = [make_agent("ismcts:iterations=60", 1 + q) for q in range(4)]
+    st.apply(agents[st.to_move].choose(st))
+    agent = agents[st.to_move]
+    assert agent.choose(st).label in [a.label for a in st.legal_actions()]
+    assert agent.last_dropped == 1 and agent.last_iterations == 60
+
+
 def test_simulate_counts_the_dropped_samples(tmp_path):
     from rulesdsl.analysis.simulate import simulate
     result = simulate(str(RULES / "sample_breaks.rules"), players=2, games=2,
