@@ -113,25 +113,10 @@ def joins_closure(adj: list, args: list, budget, span) -> Callable:
 
 
 def prefix_closure(exprs, e: ast.Prefix) -> Callable:
-    """`[x in L while COND]`: the leading elements of L for which COND holds. When COND
-    reads `v[x] == E` (or `!=`) with E not using x, the run is read straight from the
-    variable's values: the common "cells from here while they hold the other colour"."""
+    """`[x in L while COND]`: the leading elements of L for which COND holds (var_prefix
+    is the common form, read straight from a variable's values)."""
     slot = exprs.m.slots[id(e)]
     src = exprs.source_of(e.source)
-    fast = _var_compare(exprs, e.binder, e.cond)
-    if fast is not None:
-        base, op, rhs = fast
-
-        def run_fast(st, L):
-            want = rhs(st, L)
-            values = st.vars
-            out = []
-            for x in src(st, L):
-                if (values[base + x] == want) != (op == "=="):
-                    break
-                out.append(x)
-            return out
-        return run_fast
     cond = exprs.expr(e.cond)
 
     def run(st, L):
@@ -145,6 +130,43 @@ def prefix_closure(exprs, e: ast.Prefix) -> Callable:
     return run
 
 
+def var_prefix(exprs, e: ast.Prefix) -> Optional[Callable]:
+    """`[x in L while v[x] == E]` (or `!=`), E not using x: E is worked out once (when L
+    has an element) and the run read straight from the variable's values, with no call
+    per element: the common "cells from here while they hold the other colour". As
+    generated code where the program is generated. None for any other condition."""
+    fast = _var_compare(exprs, e.binder, e.cond)
+    if fast is None:
+        return None
+    base, op, rhs = fast
+    src = exprs.source_of(e.source)
+    same = op == "=="
+    if exprs.unit.generate:
+        source = exprs.source
+        made = source.generated_function(
+            ["def prefix(st, L):", f"    s = {source.call_source(src)}", "    out = []",
+             "    if s:", f"        want = {source.call_source(rhs)}", "        values = st.vars",
+             "        for x in s:",
+             f"            if values[{base} + x] {'!=' if same else '=='} want:",
+             "                break", "            out.append(x)", "    return out"],
+            f"list at {rules_place(e.span)}", e.span)
+        if made is not None:
+            return made
+
+    def run_fast(st, L):
+        s = src(st, L)
+        out = []
+        if s:
+            want = rhs(st, L)
+            values = st.vars
+            for x in s:
+                if (values[base + x] == want) != same:
+                    break
+                out.append(x)
+        return out
+    return run_fast
+
+
 def var_filter_aggregate(exprs, name: str, a) -> Optional[Callable]:
     """`any`, `all` or `count` of `x in L where v[x] == E` (or `!=`), E not using x: the
     variable's values are compared directly, with no closure per element. Board games ask
@@ -152,7 +174,7 @@ def var_filter_aggregate(exprs, name: str, a) -> Optional[Callable]:
     if name not in ("any", "all", "count") or not isinstance(a, ast.Comprehension) or \
             a.value is not None or a.where is None:
         return None
-    fast = _var_compare(exprs, a.binder, a.where)
+    fast = _var_compare(exprs, a.binder, a.where, own_loop=True)
     if fast is None:
         return None
     base, op, rhs = fast
@@ -195,9 +217,11 @@ def var_filter_aggregate(exprs, name: str, a) -> Optional[Callable]:
     return all_
 
 
-def _var_compare(exprs, binder: str, c) -> Optional[tuple]:
+def _var_compare(exprs, binder: str, c, own_loop: bool = False) -> Optional[tuple]:
     """(base, op, rhs closure) when `c` is `v[binder] == E` or `!=`, v a variable with one
-    index and E not using the binder; else None."""
+    index and E not using the binder; else None. `own_loop`: the innermost loop being
+    compiled is the one over the binder, which reads E once before it starts: E is
+    compiled outside that loop's memo of invariants (a memo there would only cost)."""
     if not (isinstance(c, ast.Binary) and c.op in ("==", "!=")):
         return None
     left, right = c.left, c.right
@@ -212,7 +236,14 @@ def _var_compare(exprs, binder: str, c) -> Optional[tuple]:
     layout = exprs.p.vars[var]
     if len(layout.dims) != 1:
         return None
-    return layout.base, c.op, exprs.expr(left)
+    if not own_loop:
+        return layout.base, c.op, exprs.expr(left)
+    loops = exprs.loop_stack
+    exprs.loop_stack = loops[:-1]
+    try:
+        return layout.base, c.op, exprs.expr(left)
+    finally:
+        exprs.loop_stack = loops
 
 
 def _mentions(node, name: str) -> bool:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.hoist import MISSING, LoopContext
-from rulesdsl.engine.grid import prefix_closure
+from rulesdsl.engine.grid import prefix_closure, var_prefix
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.lower import Lowering
@@ -176,6 +176,9 @@ class Expressions:
         return self.calls.define_call(self.m.resolved[id(e)][1], [], e.span)
 
     def e_Prefix(self, e):
+        fast = var_prefix(self, e)
+        if fast is not None:
+            return fast
         if self.unit.generate:
             f = self.functions.generated_prefix(e)
             if f is not None:
