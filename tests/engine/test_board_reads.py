@@ -1,7 +1,10 @@
 """Board reads in both engines: a run of cells read straight from a variable's values, an
-aggregate over a variable with no memo of its own; the same values and errors either way."""
+aggregate over a variable with no memo of its own, and `let` locals whose value is never
+none read without a none check; the same values and errors either way."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -66,3 +69,45 @@ def test_an_aggregate_over_a_variable_keeps_no_memo_of_its_own(tmp_path, monkeyp
     if engine == "generated":
         loop = function_of(game.program(2).generated, "any over a variable")
         assert "want = " in loop and "MISSING" not in loop, loop
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_let_of_a_count_is_read_without_a_none_check(tmp_path, monkeypatch, engine):
+    """`let k = count(...) in k > 0 and k < size(r)`: a count is never none, so neither is
+    k; generated code compares it as it is. A `let` of a value that may be none keeps its
+    check (and fails as before)."""
+    defines = ("define run(c: Cell) = let r = ray(c, east) in "
+               "let k = count(x in r while disc[x] == seat(1)) in "
+               "if k > 0 and k < size(r) then k else 0\n"
+               "define ahead(c: Cell) = let v = level[c] in v == 1 or v > 1")
+    game = board(tmp_path, monkeypatch, engine, "set n = run(a1) * 10 + run(b1)", defines)
+    assert game.new_game(seed=1).var("n") == 21
+    if engine == "generated":
+        text = game.program(2).generated
+        assert "_none_operand" not in function_of(text, "define run"), text
+    failing = board(tmp_path, monkeypatch, engine, "set n = if ahead(a1) then 1 else 0",
+                    defines)
+    if engine == "generated":  # (ahead is written where it is called)
+        assert "_none_operand" in failing.program(2).generated
+    with pytest.raises(RulesError) as info:
+        failing.new_game(seed=1)
+    assert info.value.code == "R013" and info.value.span.line == 8
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_elements_of_a_zone_or_the_seats_are_read_without_checks(tmp_path, monkeypatch, engine):
+    """A card of a zone, a seat of `players`, a cell of the board: never none and in range,
+    so a list's condition and value read their fields and index by them unchecked; a card
+    field no card leaves none is compared unchecked too."""
+    defines = "var score: int per player = 2"
+    body = ("set n = count(c in cards where c.value > 1) * 100 + "
+            "sum(score[q] for q in players) * 10 + count(x in Cell where disc[x] == seat(1))")
+    text = BOARD.replace("players 2\n", "players 2\nkind card {{ value: int }}\nzone stock public\n"
+                         "deck stock {{ card(1..3) }}\n")
+    game = load_text(tmp_path, text.format(defines=defines, body=body), engine, monkeypatch)
+    assert game.new_game(seed=1).var("n") == 242
+    if engine == "generated":
+        generated = game.program(2).generated
+        for title in ("count at", "sum at"):
+            loop = function_of(generated, title)
+            assert not re.search(r"_none_|_bad_index|L\[\d+\] is not None", loop), loop

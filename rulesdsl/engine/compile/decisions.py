@@ -80,6 +80,7 @@ class Decisions:
             src = _cards_of_zone(zf)
             if self.unit.generate:
                 self.source.known_as(src, f"st.zones[{self.source.xs_or(ch.source, zf)}]")
+        self.exprs.lowering.loop_bound(slot, (ch.where, ch.label), ch.source)
         ctx = self.exprs.open_loop(slot, (ch.where, ch.label))
         where = self.exprs.expr(ch.where) if ch.where is not None else None
         text = self.exprs.text(ch.label) if ch.label is not None else None

@@ -55,6 +55,7 @@ class Expressions:
                                       type(e.args[0]) is ast.Comprehension and
                                       self.m.resolved.get(id(e), ("",))[0] == "aggregate"):
             c = e if t is ast.Comprehension else e.args[0]
+            self.lowering.loop_bound(self.m.slots[id(c)], (c.where, c.value), c.source)
             ctx = self.open_loop(self.m.slots[id(c)], (c.where, c.value), c.source)
             try:
                 f = getattr(self, "e_" + t.__name__)(e)

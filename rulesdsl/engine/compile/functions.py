@@ -359,6 +359,7 @@ class Functions:
             e = d.decl.body
             lets = []  # (slot, its value as a Python tree: None unless simple)
             while type(e) is ast.LetIn:  # `let x = v in ...` as statements
+                self.exprs.lowering.let_bound(e)
                 text, tree = self.body_source(e.value, simple)
                 lets.append((self.m.slots[id(e)], tree))
                 lines.append(f"    L[{lets[-1][0]}] = {text}")

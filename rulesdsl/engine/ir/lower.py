@@ -5,7 +5,9 @@ itself (`Rules.kept`)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Optional, Protocol
+
+import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.ir import nodes as n
@@ -16,6 +18,8 @@ COMPARE = {"<", ">", "<=", ">="}
 DIVIDE = {"/", "%"}
 # built-in calls of one argument lowered here; the others are still the compiler's
 BUILTINS = {"next", "previous", "size", "seat", "top", "bottom", "others"}
+# calls the compiler keeps that never give none: numbers and truths over a list, lists
+SURE_CALLS = {"count", "sum", "any", "all", "ray", "around"}
 
 
 class Rules(Protocol):
@@ -34,6 +38,10 @@ class Lowering:
     def __init__(self, rules: Rules):
         self.rules = rules
         self.tables: dict = {}  # name -> its list 0..k-1, one list however often it is read
+        # reads of locals (ids of Name nodes) whose value is never none -> the number their
+        # value is below (a card id, an enum value, a seat), 0 where not known
+        self.sure_reads: dict = {}
+        self.tables_without_none: dict = {}  # id(table) -> (table, holds no none?)
 
     def table(self, t: str, name: str, size: int) -> n.Node:
         """The numbers 0..size-1 under the rules' `name` (the seats, the cards, an enum's
@@ -66,8 +74,59 @@ class Lowering:
     def part(self, e: Any) -> n.Node:
         """A part of a lowered expression: lowered too, or Opaque."""
         if not self.handles(e) or self.rules.kept(e):
-            return n.Opaque(self.type_of(e), e)
+            return n.Opaque(self.type_of(e), e, never_none=self.sure_opaque(e))
         return self.lower(e)
+
+    def sure_opaque(self, e: Any) -> bool:
+        """Whether an expression the compiler keeps never gives none (a list built, a count)."""
+        t = type(e)
+        return t is ast.Comprehension or t is ast.Prefix or \
+            t is ast.Call and e.name in SURE_CALLS and \
+            self.rules.m.resolved.get(id(e), ("",))[0] != "define"
+
+    def loop_bound(self, slot: int, parts: tuple, source: Any) -> None:
+        """Before the parts of a loop over `source` binding `slot` are compiled (a list's
+        `where` and value, an option's condition and label): where no element of the source
+        can be none (a zone's cards, an enum's values, the seats, a range, a board's cells),
+        the parts' reads of the element are known never none, and known below a bound
+        where the elements are (sure_elements)."""
+        below = self.sure_elements(source)
+        if below is not None:
+            self.sure(parts, slot, below)
+
+    def sure_elements(self, e: Any) -> Optional[int]:
+        """Whether no element of the list `e` gives can be none: None if one may be; else
+        the number every element is below (0: not known). A zone holds card ids."""
+        rules = self.rules
+        if self.type_of(e) == "zone":
+            return len(rules.p.card_label)
+        if type(e) is ast.Range:
+            return 0
+        resolved = rules.m.resolved.get(id(e), ("", None))
+        if type(e) is ast.Name:
+            kind, payload = resolved
+            if kind == "enum_all":
+                return len(rules.m.enums[payload].values)
+            return {("builtin", "players"): rules.n,
+                    ("builtin", "cards"): len(rules.p.card_label)}.get(resolved)
+        if type(e) is ast.Call and resolved[0] != "define":
+            return {"ray": 0, "around": 0, "others": rules.n}.get(e.name)
+        return None
+
+    def sure(self, parts: tuple, slot: int, below: int) -> None:
+        """The reads of local `slot` in `parts` known never none (and below `below`)."""
+        resolved = self.rules.m.resolved
+        for part in parts:
+            for x in _names(part):
+                if resolved.get(id(x)) == ("local", slot):
+                    self.sure_reads[id(x)] = below
+
+    def let_bound(self, e: Any) -> None:
+        """Before the body of `let x = v in body` is compiled: where v is never none, the
+        body's reads of x are known never none (their none checks are dropped). A `let`
+        local is never set again, and no local hides another (E502)."""
+        if not self.part(e.value).may_be_none:
+            self.sure((e.body,), self.rules.m.slots[id(e)], 0)
 
     def type_of(self, e: Any, default: str = "any") -> str:
         return self.rules.m.types.get(id(e), default)
@@ -94,7 +153,8 @@ class Lowering:
         kind, payload = rules.m.resolved[id(e)]
         t = self.type_of(e)
         if kind == "local":
-            return n.Local(t, payload, e.name)
+            below = self.sure_reads.get(id(e))
+            return n.Local(t, payload, e.name, below is not None, below or 0)
         if kind == "var":
             return n.Var(t, rules.p.vars[payload].base, e.name)
         if kind == "zone":
@@ -126,9 +186,17 @@ class Lowering:
         pieces = rules.p.pieces
         if kind == "card_field" and pieces is not None and payload in pieces.base:
             return n.PieceField(t, payload, pieces.base[payload], obj, e.span)
-        if kind == "card_field":
-            return n.Field(t, payload, rules.p.fields[payload], "card", obj, e.span)
-        return n.Field(t, payload[1], rules.enum_fields[payload], payload[0], obj, e.span)
+        table = rules.p.fields[payload] if kind == "card_field" else rules.enum_fields[payload]
+        name, of = (payload, "card") if kind == "card_field" else (payload[1], payload[0])
+        return n.Field(t, name, table, of, obj, e.span, self.holds_no_none(table))
+
+    def holds_no_none(self, table: list) -> bool:
+        """Whether no value of a field's table (by card or enum value) is none: worked
+        out once per table (a deck may have many cards)."""
+        known = self.tables_without_none.get(id(table))
+        if known is None or known[0] is not table:
+            known = self.tables_without_none[id(table)] = (table, None not in table)
+        return known[1]
 
     def lower_Index(self, e: Any) -> n.Node:
         rules = self.rules
@@ -186,6 +254,7 @@ class Lowering:
                         e.negated)
 
     def lower_LetIn(self, e: Any) -> n.Node:
+        self.let_bound(e)
         return n.Let(self.type_of(e), self.rules.m.slots[id(e)], e.name, self.part(e.value),
                      self.part(e.body))
 
@@ -212,3 +281,16 @@ class Lowering:
         if name == "others":
             return n.Others(t, self.rules.n, arg)
         return n.End(t, -1 if name == "top" else 0, n.Pile("list of card", arg))
+
+
+def _names(node: Any):
+    """Every Name node in a checked expression."""
+    if isinstance(node, ast.Name):
+        yield node
+    elif isinstance(node, (tuple, list)):
+        for x in node:
+            yield from _names(x)
+    elif attrs.has(type(node)):
+        for f in attrs.fields(type(node)):
+            if f.name != "span":
+                yield from _names(getattr(node, f.name))

@@ -66,9 +66,17 @@ class Table(Sure):
 @attrs.frozen(eq=False)
 class Local(Node):
     """A name the rules bind (a parameter, a `let`, a loop's element): slot `slot` of the
-    frame."""
+    frame. `never_none`: bound to a value that is never none (a `let` of a count, an
+    element of a zone or an enum); `below`: where more than 0, it is also a number from 0
+    to below - 1 (a card's id, an enum's value, a seat) and needs no range check as a key."""
     slot: int
     name: str
+    never_none: bool = False
+    below: int = 0
+
+    @property
+    def may_be_none(self) -> bool:
+        return not self.never_none
 
     @property
     def is_leaf(self) -> bool:
@@ -130,6 +138,8 @@ def within(key: Node, size: int) -> bool:
     seat (`next(p)`, `seat(1)`: each fails itself rather than give another) among `size`?"""
     if isinstance(key, (NextSeat, Seat)):
         return key.seats == size
+    if isinstance(key, Local):
+        return 0 < key.below <= size
     if isinstance(key, Const):
         values = [key.value]
     elif isinstance(key, Item) and isinstance(key.seq, Table):
@@ -142,12 +152,18 @@ def within(key: Node, size: int) -> bool:
 @attrs.frozen(eq=False)
 class Field(Node):
     """`obj.name` read from a table by card id or enum value; none fails with R013.
-    `of`: "card" or an enum's name (the message differs)."""
+    `of`: "card" or an enum's name (the message differs). `never_none`: no value of the
+    table is none."""
     name: str
     table: list
     of: str
     obj: Node
     span: Any
+    never_none: bool = False
+
+    @property
+    def may_be_none(self) -> bool:
+        return not self.never_none
 
 
 @attrs.frozen(eq=False)
