@@ -15,6 +15,7 @@ from rulesdsl.lang.check import DIRECTIONS
 from rulesdsl.lang.check.model import HEX_DIRECTIONS
 from rulesdsl.engine.runtime.errors import none_for
 from rulesdsl.engine.runtime.places import rules_place
+from rulesdsl.engine.runtime.work import spend_lines
 
 
 @attrs.define
@@ -142,13 +143,9 @@ def var_prefix(exprs, e: ast.Prefix) -> Optional[Callable]:
     src = exprs.source_of(e.source)
     same = op == "=="
     if exprs.unit.generate:
-        source = exprs.source
-        made = source.generated_function(
-            ["def prefix(st, L):", f"    s = {source.call_source(src)}", "    out = []",
-             "    if s:", f"        want = {source.call_source(rhs)}", "        values = st.vars",
-             "        for x in s:",
-             f"            if values[{base} + x] {'!=' if same else '=='} want:",
-             "                break", "            out.append(x)", "    return out"],
+        made = exprs.source.generated_function(
+            ["def prefix(st, L):", "    out = []"] +
+            _run_lines(exprs, src, rhs, base, same, "out.append(x)") + ["    return out"],
             f"list at {rules_place(e.span)}", e.span)
         if made is not None:
             return made
@@ -165,6 +162,53 @@ def var_prefix(exprs, e: ast.Prefix) -> Optional[Callable]:
                 out.append(x)
         return out
     return run_fast
+
+
+def var_prefix_count(exprs, e: ast.Prefix, span) -> Optional[Callable]:
+    """`count(x in L while v[x] == E)`: the length of var_prefix's run, counted with no
+    list made, then spent from the work budget as `count` spends a list's length (the
+    length of a run of cells: Reversi's "how many discs does this line close")."""
+    fast = _var_compare(exprs, e.binder, e.cond)
+    if fast is None:
+        return None
+    base, op, rhs = fast
+    src = exprs.source_of(e.source)
+    same = op == "=="
+    b = exprs.b
+    if exprs.unit.generate:
+        source = exprs.source
+        made = source.generated_function(
+            ["def aggregate(st, L):", "    n = 0"] +
+            _run_lines(exprs, src, rhs, base, same, "n += 1") +
+            spend_lines(source.ref(b, "BUDGET"), "n", source.ref(span, "S"), "    ") +
+            ["    return n"], f"count at {rules_place(span)}", span)
+        if made is not None:
+            return made
+
+    def count_run(st, L):
+        s = src(st, L)
+        n = 0
+        if s:
+            want = rhs(st, L)
+            values = st.vars
+            for x in s:
+                if (values[base + x] == want) != same:
+                    break
+                n += 1
+        b.spend(n, span)
+        return n
+    return count_run
+
+
+def _run_lines(exprs, src, rhs, base: int, same: bool, step: str) -> list:
+    """The generated loop over a run of `src` while `values[base + x] == want` (`same`,
+    else `!=`), `want` worked out once when there is an element: `step` for each."""
+    source = exprs.source
+    return ([f"    s = {source.call_source(src)}", "    if s:",
+             f"        want = {source.call_source(rhs)}", "        values = st.vars",
+             "        for x in s:",
+             f"            if values[{base} + x] {'!=' if same else '=='} want:",
+             "                break", f"            {step}"])
 
 
 def var_filter_aggregate(exprs, name: str, a) -> Optional[Callable]:

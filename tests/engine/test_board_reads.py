@@ -111,3 +111,21 @@ def test_elements_of_a_zone_or_the_seats_are_read_without_checks(tmp_path, monke
         for title in ("count at", "sum at"):
             loop = function_of(generated, title)
             assert not re.search(r"_none_|_bad_index|L\[\d+\] is not None", loop), loop
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_count_of_a_run_makes_no_list_and_spends_its_length(tmp_path, monkeypatch, engine):
+    """`count(x in ray(a1, east) while disc[x] == seat(1))`: counted in one loop, with no
+    list made, and spent from the work budget as the count of a list is (its length): the
+    same as a condition of another form, counted from the list of the run."""
+    run = "count(x in ray(a1, east) while disc[x] == seat(1))"
+    left = []
+    for count in (run, run.replace("== seat(1))", "== seat(1) and true)"), "2"):
+        game = board(tmp_path, monkeypatch, engine, f"set n = {count}")
+        assert game.new_game(seed=1).var("n") == 2
+        left.append(game.program(2).budget.work)
+    assert left[0] == left[1] == left[2] - 2
+    if engine == "generated":
+        text = board(tmp_path, monkeypatch, engine, f"set n = {run}").program(2).generated
+        loop = function_of(text, "count at")
+        assert "n += 1" in loop and "append" not in loop and "work -= n" in loop, loop

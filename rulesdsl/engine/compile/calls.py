@@ -8,7 +8,8 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.recursion import recursive_call
-from rulesdsl.engine.grid import grid_builtin, joins_closure, var_filter_aggregate
+from rulesdsl.engine.grid import (grid_builtin, joins_closure, var_filter_aggregate,
+                                  var_prefix_count)
 from rulesdsl.engine.pieces import number_words
 from rulesdsl.engine.runtime.numbers import MAX_RANGE
 from rulesdsl.engine.compile.unit import Unit
@@ -150,6 +151,10 @@ class Calls:
     def aggregate(self, e: ast.Call):
         name = e.name
         a = e.args[0]
+        if name == "count" and type(a) is ast.Prefix:
+            run = var_prefix_count(self.exprs, a, e.span)
+            if run is not None:
+                return run
         fast = var_filter_aggregate(self.exprs, name, a)
         if fast is not None:
             return fast
