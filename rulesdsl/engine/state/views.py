@@ -189,6 +189,12 @@ class Views:
         from rulesdsl.engine.words import shown
         return shown(self, seat)
 
+    def shown_on_boards(self) -> list:
+        """The declared `show`s worked out for each cell of a board, public ones only:
+        [(title, board, {cell: text or None})], drawn as the board."""
+        from rulesdsl.engine.words import shown_on_boards
+        return shown_on_boards(self)
+
     def phase_path(self) -> list:
         """The names of the phases being run, outermost first (e.g. ["game", "tournament",
         "turn"]): where in the flow the pending decision stands. Empty once over."""
