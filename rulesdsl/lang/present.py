@@ -14,6 +14,7 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.look import check_look, empty_look
+from rulesdsl.lang.secrets import reads_secret
 
 W_NO_QUESTION = "W705"
 
@@ -132,6 +133,15 @@ def _show(checker, d: ast.Show) -> Optional[Shown]:
         checker.err("E601", f"show {d.name} is private but {whose}", d.span,
                     ["make it a definition of a player: define NAME(p: player) = ..."])
         return None
+    if d.visibility == "public":
+        found = reads_secret([define.decl.body] + [(x.cond, x.value) for x in define.modifiers],
+                             m)
+        if found:
+            checker.warn("W708", f"show {d.name} is public, and {d.name} reads {found}, which "
+                         "not every seat may see: every seat would read it",
+                         checker.name_at(d.span, d.name, r"show\s+"),
+                         ["show it `private` (a definition of a player, read by that player "
+                          "only), or `hidden`; a zone's size is public: size(hand[p])"])
     checker.used.add(d.name)          # a shown definition is used
     if d.cond is not None and not _game_constant(checker, d):
         return None
