@@ -343,3 +343,26 @@ def test_a_hand_hidden_but_known_to_all_is_no_secret():
         st = rulesdsl.load(str(path)).new_game(players=2, seed=3)
         me = st.to_move
         assert _holds_secrets(st, me, Knowledge(st, me)) is secret, path
+
+
+def test_a_split_search_counts_only_the_movers_samples_as_visits_left(monkeypatch):
+    """The early stop asks whether the favourite can be overtaken in the visits the mover's
+    root can still have. Where the search is split, only the mover's own samples (every
+    other iteration) visit its root: counting every iteration left (before) kept it
+    searching long after the choice was made."""
+    from rulesdsl.agents import ismcts
+    game = rulesdsl.load(str(RULES / "guess_my_card.rules"))
+    st = game.new_game(players=2, seed=1)
+    told, made = [], []
+
+    def watch(stats, me, actions, left):
+        told.append(left)
+        made.append(sum(node.visits for node in stats.values()))
+        return False  # search on to the end: count the visits the rest of it makes
+
+    monkeypatch.setattr(ismcts, "_settled", watch)
+    agent = ISMCTSAgent(seed=5, iterations=160, seconds=None)
+    agent.choose(st)
+    assert agent.last_iterations == 160 and not agent.last_dropped and told
+    total = sum(visits for _, visits, _ in agent.analysis)
+    assert told == [total - so_far for so_far in made]
