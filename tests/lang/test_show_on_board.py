@@ -126,4 +126,5 @@ def test_backgammon_is_drawn_from_p1s_side(tmp_path):
     assert all(len(line) <= 80 for line in text), text
     assert text[1].split() == [f"pt{k}" for k in range(13, 25)], text
     assert text[3].split() == [f"pt{k}" for k in range(12, 0, -1)], text
-    assert "P1 (you) on the bar: 0 · borne off: 0" in text, text
+    assert "P1 (you) on the bar: 0" in text, text
+    assert "scores: P1 0  P2 0" in text, text                # the checkers borne off
