@@ -82,6 +82,8 @@ def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
     ("var z: int = none\nphase main {\n  set n = 1\n  set n = n + z\n}\n", "R013", 12),
     ("phase main {\n  while true {\n    set n = 1\n  }\n}\n", "R003", None),
     ("phase main {\n  let xs = [1, 2]\n  set n = xs[5]\n}\n", "R014", 11),
+    ("var dice: list of int = [3, 4]\nphase main {\n  set n = dice[1]\n  set n = dice[2]\n}\n",
+     "R014", 12),                 # a list variable of no index is indexed as its list is
     ("phase main {\n  set n = 1\n  set n = 7 / (n - 1)\n}\n", "R015", 11),
     ("var z: int = none\nphase main {\n  set n = 1\n  set n = z % 2\n}\n", "R001", 12),
     ("phase main {\n  set n = 1\n  if seat(n + 4) == seat(0) { set n = 2 }\n}\n", "R017", 11),
@@ -577,3 +579,11 @@ def test_a_missing_value_is_told_in_the_rules_words(tmp_path, monkeypatch, engin
     assert e.code == "R001", str(e)
     assert e.message == ("the rules used a missing value here (none where a number, card "
                          "or player was needed)")
+
+
+@pytest.mark.parametrize("engine", ["generated", "closures"])
+def test_a_list_variable_of_no_index_is_indexed_as_a_list(tmp_path, monkeypatch, engine):
+    game = load(tmp_path, 'var dice: list of int = [3, 4]\n'
+                'phase main {\n  log "{dice[0]} {dice[1]}"\n  win seat(0)\n}\n',
+                engine, monkeypatch)
+    assert game.new_game(2, seed=1).log[-2:-1] == ["3 4"]
