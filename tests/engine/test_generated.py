@@ -556,11 +556,11 @@ phase main {
     assert game.new_game(seed=1).var("n") == 66 + 96
     text = game.program(2).generated
     assert not re.search(r"\(_t\d+ := (L\[\d+\]|2)\) is None or True", text), text
-    assert re.search(r"\(\(_t\d+ := \(\(_v\d+ if", text), text  # k + 1: bound first
+    assert re.search(r"\(_t\d+ := \(+_v\d+ if", text), text  # k + 1: bound first
     thrice = load(tmp_path, body.replace("k * 10 + j", "k * 10 + k + k + j"), "generated",
                   monkeypatch)
     assert thrice.new_game(seed=1).var("n") == (12 * 6 + 6) + (12 * 9 + 6)
-    assert re.search(r"\(\(_t\d+ := L\[\d+\]\) is None or True\)",
+    assert re.search(r"\(_t\d+ := L\[\d+\]\) is None or True",
                      thrice.program(2).generated)
 
 

@@ -11,6 +11,7 @@ from rulesdsl.lang.limits import limit
 from rulesdsl.engine.together import compile_ask_together
 from rulesdsl.engine.compile.program import Ask
 from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.ir.python import index, state
 from rulesdsl.engine.ir.python_options import OptionsBackEnd
 from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.compile.unit import Unit
@@ -79,7 +80,7 @@ class Decisions:
             zf = src
             src = _cards_of_zone(zf)
             if self.unit.generate:
-                self.source.known_as(src, f"st.zones[{self.source.xs_or(ch.source, zf)}]")
+                self.source.known_as(src, index(state("zones"), self.source.xs_or(ch.source, zf)))
         ctx = self.exprs.open_loop(slot, (ch.where, ch.label))
         where = self.exprs.expr(ch.where) if ch.where is not None else None
         text = self.exprs.text(ch.label) if ch.label is not None else None
@@ -106,8 +107,8 @@ class Decisions:
         if f is None:
             return None
         node = nodes.Opaque(self.m.types.get(id(e), "any"), e)
-        text = self.source.call_source(f) if self.unit.generate else None
-        self.source.known_parts[id(node)] = (node, f, text)
+        tree = self.source.call_source(f) if self.unit.generate else None
+        self.source.known_parts[id(node)] = (node, f, tree)
         return node
 
     def text_part(self, text: Optional[ast.Text], f: Optional[Callable]) -> Optional[nodes.Node]:

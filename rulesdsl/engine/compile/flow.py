@@ -124,11 +124,11 @@ class Flow:
         node = self.value_part(e)
         return nodes.Pile("list of card", node) if self.m.types.get(id(e)) == "zone" else node
 
-    def written_as(self, node: nodes.Node, text: Optional[str]) -> None:
-        """Where the program is generated, `node` (a statement's value) as `text`, which
+    def written_as(self, node: nodes.Node, tree: Optional[py.expr]) -> None:
+        """Where the program is generated, `node` (a statement's value) as `tree`, which
         computes it in another form (a log's words written when read), if given."""
-        if text is not None:
-            self.source.known_parts[id(node)] = self.source.known_parts[id(node)][:2] + (text,)
+        if tree is not None:
+            self.source.known_parts[id(node)] = self.source.known_parts[id(node)][:2] + (tree,)
 
     def emit_operation(self, op: nodes.Operation, at: Optional[int] = None) -> None:
         """An operation as an instruction (placed at `at`, a placeholder, if given): the

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.program import MASK, mask_cards
 from rulesdsl.engine.ir import nodes
+from rulesdsl.engine.ir.python import call, index, name, state
 from rulesdsl.engine.compile.unit import Unit
 
 if TYPE_CHECKING:  # the parts it is connected to
@@ -36,12 +37,13 @@ class Moves:
                 c = f(st, L)
                 return [] if c is None else [c]
             return one
-        text = self.source.source_text(f) if self.unit.generate else None
+        known = self.source.source_tree(f) if self.unit.generate else None
         if t == "zone":
             g = lambda st, L: list(st.zones[f(st, L)])  # noqa: E731
-            return g if text is None else self.source.known_as(g, f"list(st.zones[{text}])")
+            return g if known is None else \
+                self.source.known_as(g, call("list", index(state("zones"), known)))
         g = lambda st, L: list(f(st, L))  # noqa: E731
-        return g if text is None else self.source.known_as(g, f"list({text})")
+        return g if known is None else self.source.known_as(g, call("list", known))
 
     def s_Move(self, s: ast.Move):
         if s.words is not None:
@@ -70,8 +72,8 @@ class Moves:
         hidden = mask_cards(s.words, self.m.types)
         words = self.flow.value_part(s.words, self.exprs.text(s.words))
         masked = self.flow.value_part(hidden, self.exprs.text(hidden))
-        later = self.source.later_words([s.words, hidden], count=None if one else "len(_c)") \
-            if self.unit.generate else None
+        count = None if one else call("len", name("_c"))  # the cards moved
+        later = self.source.later_words([s.words, hidden], count) if self.unit.generate else None
         if later is None:
             return {"words": words, "masked": masked}
         node = nodes.Opaque("text", s.words, never_none=True)
