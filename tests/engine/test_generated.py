@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -577,3 +578,30 @@ def test_a_missing_value_is_told_in_the_rules_words(tmp_path, monkeypatch, engin
     assert e.code == "R001", str(e)
     assert e.message == ("the rules used a missing value here (none where a number, card "
                          "or player was needed)")
+
+
+def test_words_by_seat_are_written_in_the_generated_code_as_the_closures_write_them(
+        monkeypatch):
+    """A log line and a move's words with a hole not every seat may read are operations of
+    the typed form (LogBySeat, MoveBySeat over SeatWords), which both back ends write: the
+    generated procedures call no instruction's closure for them, and every seat reads the
+    same log and story from either engine."""
+    path = Path(rulesdsl.__file__).parent.parent / "tests" / "play" / "secret_words.rules"
+    seen = {}
+    for engine in ("closures", "generated"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        game = rulesdsl.load(str(path))
+        for players in (2, 3):
+            state = game.new_game(players=players, seed=1)
+            state.apply("go on")
+            state.apply("take")
+            seen[engine, players] = (state.log, [state.view(s)["log"] for s in range(players)],
+                                     [state.story(s) for s in range(players)])
+        if engine == "generated":
+            text = game.program(3).generated
+            procs = text[text.index("def proc_"):]
+            assert not re.search(r"^\s+I\d+\(st, fr\)$", procs, re.M), procs
+    for players in (2, 3):
+        assert seen["closures", players] == seen["generated", players]
+    full, by_seat, _ = seen["generated", 2]
+    assert "P1's secret is 42" in full and "P1's secret is ?" in by_seat[1]

@@ -106,10 +106,7 @@ class Decisions:
         its expression inline), reading a loop's invariants as the closure was compiled to."""
         if f is None:
             return None
-        node = nodes.Opaque(self.m.types.get(id(e), "any"), e)
-        tree = self.source.call_source(f) if self.unit.generate else None
-        self.source.known_parts[id(node)] = (node, f, tree)
-        return node
+        return self.flow.compiled_part(e, f, self.m.types.get(id(e), "any"))
 
     def text_part(self, text: Optional[ast.Text], f: Optional[Callable]) -> Optional[nodes.Node]:
         """An option's label: a constant where it has no holes, else its compiled text."""
@@ -196,7 +193,9 @@ class Decisions:
         ins.build = self.exprs.interpreter.options(op)
         if getattr(s, "question", None) is not None:
             ins.question = self.exprs.text(s.question)
-            ins.question_by_seat = self.seat_words.seat_text(s.question)
+            by_seat = self.seat_words.seat_text(s.question)
+            if by_seat is not None:
+                ins.question_by_seat = self.exprs.interpreter.part(by_seat)
         if self.unit.generate:
             ins.who_source = python.unparse(self.source.to_python.emit(who_node, 0))
             tree = ins.tree = OptionsBackEnd(self.source.to_python).function(op)

@@ -118,6 +118,15 @@ class Flow:
         self.source.known_parts[id(node)] = (node, f, None)
         return node
 
+    def compiled_part(self, e, f: Callable, t: str) -> nodes.Opaque:
+        """`e` compiled already, as closure `f` giving a value of type `t`, as a node both
+        back ends take as it is: the interpreter its closure, the Python back end its
+        call (or its expression inline)."""
+        node = nodes.Opaque(t, e)
+        tree = self.source.call_source(f) if self.unit.generate else None
+        self.source.known_parts[id(node)] = (node, f, tree)
+        return node
+
     def collection_part(self, e) -> nodes.Node:
         """The elements of a list, or the cards of a zone, as a statement's value
         (value_part)."""
