@@ -6,6 +6,7 @@ check.DIRECTIONS.
 
 from __future__ import annotations
 
+import ast as py
 from typing import Callable, Optional
 
 import attrs
@@ -167,8 +168,8 @@ def var_filter_aggregate(exprs, name: str, a) -> Optional[Callable]:
                 "all": ["    for x in s:", f"        if not {meets}:", "            return False",
                         "    return True"]}[name]
         made = exprs.functions.with_fresh_memo(  # E may read the loop's memo: emptied inside
-            ["def aggregate(st, L):", f"    want = {exprs.source.call_source(rhs)}",
-             "    values = st.vars", f"    s = {exprs.source.call_source(src)}"] + body,
+            ["def aggregate(st, L):", f"    want = {py.unparse(exprs.source.call_source(rhs))}",
+             "    values = st.vars", f"    s = {py.unparse(exprs.source.call_source(src))}"] + body,
             f"{name} over a variable at {rules_place(a.span)}", a.span)
         if made is not None:
             return made

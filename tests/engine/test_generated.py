@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -558,11 +559,11 @@ phase main {
     assert game.new_game(seed=1).var("n") == 66 + 96
     text = game.program(2).generated
     assert not re.search(r"\(_t\d+ := (L\[\d+\]|2)\) is None or True", text), text
-    assert re.search(r"\(\(_t\d+ := \(\(_v\d+ if", text), text  # k + 1: bound first
+    assert re.search(r"\(_t\d+ := \(+_v\d+ if", text), text  # k + 1: bound first
     thrice = load(tmp_path, body.replace("k * 10 + j", "k * 10 + k + k + j"), "generated",
                   monkeypatch)
     assert thrice.new_game(seed=1).var("n") == (12 * 6 + 6) + (12 * 9 + 6)
-    assert re.search(r"\(\(_t\d+ := L\[\d+\]\) is None or True\)",
+    assert re.search(r"\(_t\d+ := L\[\d+\]\) is None or True",
                      thrice.program(2).generated)
 
 
@@ -587,3 +588,30 @@ def test_a_list_variable_of_no_index_is_indexed_as_a_list(tmp_path, monkeypatch,
                 'phase main {\n  log "{dice[0]} {dice[1]}"\n  win seat(0)\n}\n',
                 engine, monkeypatch)
     assert game.new_game(2, seed=1).log[-2:-1] == ["3 4"]
+
+
+def test_words_by_seat_are_written_in_the_generated_code_as_the_closures_write_them(
+        monkeypatch):
+    """A log line and a move's words with a hole not every seat may read are operations of
+    the typed form (LogBySeat, MoveBySeat over SeatWords), which both back ends write: the
+    generated procedures call no instruction's closure for them, and every seat reads the
+    same log and story from either engine."""
+    path = Path(rulesdsl.__file__).parent.parent / "tests" / "play" / "secret_words.rules"
+    seen = {}
+    for engine in ("closures", "generated"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        game = rulesdsl.load(str(path))
+        for players in (2, 3):
+            state = game.new_game(players=players, seed=1)
+            state.apply("go on")
+            state.apply("take")
+            seen[engine, players] = (state.log, [state.view(s)["log"] for s in range(players)],
+                                     [state.story(s) for s in range(players)])
+        if engine == "generated":
+            text = game.program(3).generated
+            procs = text[text.index("def proc_"):]
+            assert not re.search(r"^\s+I\d+\(st, fr\)$", procs, re.M), procs
+    for players in (2, 3):
+        assert seen["closures", players] == seen["generated", players]
+    full, by_seat, _ = seen["generated", 2]
+    assert "P1's secret is 42" in full and "P1's secret is ?" in by_seat[1]
