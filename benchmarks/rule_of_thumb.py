@@ -869,6 +869,28 @@ class Backgammon(RuleOfThumb):
         return self.best(labels, key)
 
 
+class GoFish(RuleOfThumb):
+    """Ask for the rank I hold most of, from a player the table last heard holds it
+    (they asked for it, or it was handed to them), else from whoever holds most cards."""
+
+    FACT = re.compile(r"^(P\d+)'s hand (holds one of|holds none of|shows): (\w+) of")
+
+    def decide(self, seen, labels):
+        held = Counter(label.split(" of ")[0] for label in seen.mine("hand"))
+        known: dict = {}                      # rank -> seats heard to hold it
+        for line in seen.state.story(seen.me):
+            m = self.FACT.match(line)
+            if m:
+                who, what, rank = m.groups()
+                seats = known.setdefault(rank, set())
+                (seats.discard if what == "holds none of" else seats.add)(who)
+
+        def key(label):
+            _, who, _, rank = label.split()
+            return (who in known.get(rank, ()), held[rank], seen.count(f"hand[{who}]"))
+        return self.best(labels, key)
+
+
 class Kalah(RuleOfThumb):
     """Sow a pit whose last seed falls in my store (I move again); else one whose last
     seed takes the pit opposite, the bigger take first; else the pit nearest my store."""
@@ -917,6 +939,7 @@ PLAYERS = {
     "coup": Coup,
     "backgammon": Backgammon,
     "kalah": Kalah,
+    "go_fish": GoFish,
 }
 
 

@@ -1,5 +1,6 @@
 """The linter and the type checker, over the packages pyproject.toml names for each
-([tool.ruff], [tool.mypy]: the language and the engine), as part of the one test command."""
+([tool.ruff], [tool.mypy]: the language, the engine and the agents), as part of the one
+test command."""
 
 from __future__ import annotations
 

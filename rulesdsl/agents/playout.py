@@ -30,7 +30,8 @@ class Horizon:
 
     def __init__(self, state, decisions: Optional[int], at_least: Optional[int]):
         self.decisions = decisions
-        self.at_least = at_least
+        # read only where there is an anchor, which there is only with at_least given
+        self.at_least = 0 if at_least is None else at_least
         frames = state.frames
         # the round's frame
         self.anchor = frames[1] if len(frames) >= 2 and at_least is not None else None

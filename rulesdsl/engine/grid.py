@@ -6,6 +6,7 @@ check.DIRECTIONS.
 
 from __future__ import annotations
 
+import ast as py
 from typing import Callable, Optional
 
 import attrs
@@ -204,8 +205,8 @@ def _run_lines(exprs, src, rhs, base: int, same: bool, step: str) -> list:
     """The generated loop over a run of `src` while `values[base + x] == want` (`same`,
     else `!=`), `want` worked out once when there is an element: `step` for each."""
     source = exprs.source
-    return ([f"    s = {source.call_source(src)}", "    if s:",
-             f"        want = {source.call_source(rhs)}", "        values = st.vars",
+    return ([f"    s = {py.unparse(source.call_source(src))}", "    if s:",
+             f"        want = {py.unparse(source.call_source(rhs))}", "        values = st.vars",
              "        for x in s:",
              f"            if values[{base} + x] {'!=' if same else '=='} want:",
              "                break", f"            {step}"])
@@ -233,8 +234,8 @@ def var_filter_aggregate(exprs, name: str, a) -> Optional[Callable]:
                 "all": ["    for x in s:", f"        if not {meets}:", "            return False",
                         "    return True"]}[name]
         made = exprs.functions.with_fresh_memo(  # E may read the loop's memo: emptied inside
-            ["def aggregate(st, L):", f"    want = {exprs.source.call_source(rhs)}",
-             "    values = st.vars", f"    s = {exprs.source.call_source(src)}"] + body,
+            ["def aggregate(st, L):", f"    want = {py.unparse(exprs.source.call_source(rhs))}",
+             "    values = st.vars", f"    s = {py.unparse(exprs.source.call_source(src))}"] + body,
             f"{name} over a variable at {rules_place(a.span)}", a.span)
         if made is not None:
             return made

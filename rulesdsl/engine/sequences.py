@@ -230,7 +230,11 @@ def _try(st, seat: int, option: tuple, depth: int, region: Region, made: int,
 def _goal_at_end(trial, locals_, region: Region, bound):
     if region.key is None:
         return (True, 1)
-    value = region.key(trial, locals_)
+    trial.memo = {}  # the position stands still: KEY's definitions once per arguments
+    try:
+        value = region.key(trial, locals_)
+    finally:
+        trial.memo = None
     if bound is not None and value is not None and value > bound:
         _refuse(f"a sequence made {value}, more than the {bound} it can make at most "
                 "(its `up to`)", region, "give a bound no way of playing can pass")

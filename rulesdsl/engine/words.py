@@ -102,21 +102,38 @@ def story(state, seat: Optional[int] = None) -> list:
 
 
 def shown(state, seat: Optional[int] = None) -> list:
-    """[(title, {owner seat or None: value text})] for the declared `show`s `seat` may see."""
+    """[(title, {owner seat or None: value text})] for the declared `show`s `seat` may see,
+    but those worked out for each cell of a board (`shown_on_boards`)."""
     prog = state.prog
     out = []
-    for title, value, typ, vis, per_player in prog.shows:
+    for title, value, typ, vis, per in prog.shows:
         values: dict = {}
-        if not per_player:
+        if not per:
             if vis == "public":
                 values[None] = prog.label(typ, value(state, None))
-        else:
+        elif per == "player":
             for p in range(prog.nplayers):
                 if vis == "public" or (vis == "private" and p == seat) or seat is None \
                         and vis != "hidden":
                     values[p] = prog.label(typ, value(state, p))
         if values:
             out.append((title, values))
+    return out
+
+
+def shown_on_boards(state) -> list:
+    """[(title, board, {cell: value text or None})] for the public `show`s worked out for
+    each cell of a board: every seat sees them alike, drawn as the board."""
+    prog = state.prog
+    out = []
+    for title, value, typ, vis, per in prog.shows:
+        if per in ("", "player") or vis != "public":
+            continue
+        cells = {}
+        for k, cell in enumerate(prog.enums[per]):
+            v = value(state, k)
+            cells[cell] = None if v is None else prog.label(typ, v)
+        out.append((title, per, cells))
     return out
 
 
@@ -140,4 +157,5 @@ def presentation(state) -> dict:
             "enum_titles": enum_titles}
 
 
-__all__ = ["presentation", "question", "story", "shown", "place", "title_of"]
+__all__ = ["presentation", "question", "story", "shown", "shown_on_boards", "place",
+           "title_of"]

@@ -68,7 +68,7 @@ FAMILIES = (
                            "payoff declared zero-sum (E615)"),
     Family("E699", "E699", "a construct the checker does not know: a bug in rulesdsl, to "
                            "report with the file"),
-    Family("W700", "W707", "warnings: unused declarations (W700), phases never run (W701), a "
+    Family("W700", "W708", "warnings: unused declarations (W700), phases never run (W701), a "
                            "kind's `on play` or `playable` that nothing reaches because no "
                            "rule plays a card (W702), a kind no deck makes (W703), an `ask "
                            "each` whose players asked depend on a private or hidden zone "
@@ -76,7 +76,8 @@ FAMILIES = (
                            "option's label that reads a private or hidden zone or variable, "
                            "which every seat would read (W706), a hole of a `log` line, "
                            "question or move's words that reads a secret no one player owns, "
-                           "so no seat reads it (W707)"),
+                           "so no seat reads it (W707), a public `show` that reads a private "
+                           "or hidden zone or variable (W708)"),
     Family("R001", "R034", "errors while running rules, with the phase chain; a decision "
                            "with no legal option (R019, also when an agent is asked to choose "
                            "from none); long texts past the `long_texts` limit before a "
@@ -171,6 +172,7 @@ ENTRIES = (
     ("W705", "a decision without a question for the player"),
     ("W706", "an option's label reads what not every seat may see"),
     ("W707", "a hole no seat may read"),
+    ("W708", "a public `show` reads what not every seat may see"),
     ("R001", "the rules used a missing value"),
     ("R002", "the rules nest too deeply while running"),
     ("R003", "a definition called itself too deeply"),

@@ -14,6 +14,7 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.look import check_look, empty_look
+from rulesdsl.lang.secrets import reads_secret
 
 W_NO_QUESTION = "W705"
 
@@ -25,9 +26,28 @@ class Presentation:
     titles: dict = attrs.Factory(dict)      # declared name -> title
     texts: dict = attrs.Factory(dict)       # declared name -> list of lines
     internal: set = attrs.Factory(set)      # variable names
-    # (definition, title, visibility, per player, condition or None)
-    shows: list = attrs.Factory(list)
+    shows: list = attrs.Factory(list)       # Shown, in declaration order
     look: dict = attrs.Factory(empty_look)  # the browser table's hints (rulesdsl.lang.look)
+
+
+@attrs.frozen
+class Shown:
+    """A checked `show`: the definition, its title, its visibility, what it is worked out
+    for (`per`: "" once for the table, "player" once a player, or a board's name once a
+    cell of that board, drawn as the board) and its condition (or None)."""
+    name: str
+    title: str
+    visibility: str
+    per: str = ""
+    cond: object = None
+
+    @property
+    def per_player(self) -> bool:
+        return self.per == "player"
+
+    @property
+    def board(self) -> Optional[str]:
+        return self.per if self.per not in ("", "player") else None
 
 
 def named_things(m) -> dict:
@@ -85,7 +105,7 @@ def check_presentation(checker, decls) -> Presentation:
     return p
 
 
-def _show(checker, d: ast.Show) -> Optional[tuple]:
+def _show(checker, d: ast.Show) -> Optional[Shown]:
     m = checker.m
     define = m.defines.get(d.name)
     if define is None:
@@ -95,23 +115,37 @@ def _show(checker, d: ast.Show) -> Optional[tuple]:
                     ["declare it first: define NAME(p: player) = ..."])
         return None
     params = define.params
-    if len(params) > 1 or (params and params[0][1] != "player"):
-        checker.err("E400", f"show needs a definition with no parameters or one player, and "
-                    f"{d.name} takes ({', '.join(f'{n}: {t}' for n, t in params)})",
+    per = params[0][1] if len(params) == 1 else ""
+    board = m.enums.get(per)
+    if len(params) > 1 or (params and per != "player" and not (board and board.is_board)):
+        checker.err("E400", f"show needs a definition with no parameters, one player or one "
+                    f"cell of a board, and {d.name} takes "
+                    f"({', '.join(f'{n}: {t}' for n, t in params)})",
                     checker.name_at(d.span, d.name, r"show\s+"),
-                    ["show a definition such as total(p: player)"])
+                    ["show a definition such as total(p: player), or stack(c: Cell) for a "
+                     "board drawn with each cell's value"])
         return None
     if d.visibility == "others":
         checker.others_only_for_zones(d, f"show {d.name}")
         return None
-    if d.visibility == "private" and not params:
-        checker.err("E601", f"show {d.name} is private but belongs to no player", d.span,
+    if d.visibility == "private" and per != "player":
+        whose = "is worked out for a cell of a board" if per else "belongs to no player"
+        checker.err("E601", f"show {d.name} is private but {whose}", d.span,
                     ["make it a definition of a player: define NAME(p: player) = ..."])
         return None
+    if d.visibility == "public":
+        found = reads_secret([define.decl.body] + [(x.cond, x.value) for x in define.modifiers],
+                             m)
+        if found:
+            checker.warn("W708", f"show {d.name} is public, and {d.name} reads {found}, which "
+                         "not every seat may see: every seat would read it",
+                         checker.name_at(d.span, d.name, r"show\s+"),
+                         ["show it `private` (a definition of a player, read by that player "
+                          "only), or `hidden`; a zone's size is public: size(hand[p])"])
     checker.used.add(d.name)          # a shown definition is used
     if d.cond is not None and not _game_constant(checker, d):
         return None
-    return (d.name, d.title or d.name.replace("_", " "), d.visibility, bool(params), d.cond)
+    return Shown(d.name, d.title or d.name.replace("_", " "), d.visibility, per, d.cond)
 
 
 # what a show's condition may read: it is worked out once, when a game starts

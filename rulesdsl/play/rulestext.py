@@ -112,10 +112,11 @@ def rules_text(game, players: int, width: int = 88, options: Optional[dict] = No
         head = f"  {title(game, name)}"
         lines += wrap(" ".join(texts.get(name, [])), width, "      ", head + (
             ": " if name in texts else ""))
-    for shown_name, shown_title, vis, per_player, _cond in (p.shows if p else ()):
-        head = f"  {shown_title}" + (" (each player's)" if per_player else "")
-        lines += wrap(" ".join(texts.get(shown_name, [])), width, "      ",
-                      head + (": " if shown_name in texts else ""))
+    for show in (p.shows if p else ()):
+        head = f"  {show.title}" + (" (each player's)" if show.per_player else
+                                    f" (on {title(game, show.board)})" if show.board else "")
+        lines += wrap(" ".join(texts.get(show.name, [])), width, "      ",
+                      head + (": " if show.name in texts else ""))
     lines.append("")
     if m.options:
         lines.append("Options (rulesdsl play GAME --option NAME=VALUE):")

@@ -307,8 +307,8 @@ class Layout:
             if len(entries) == 1 and not entries[0][0]:
                 shown = value_text(entries[0][1])
                 item = [(f"{base.replace('_', ' ')}: ", None), (self.enum_text(shown), "bold")]
-            elif board is not None and "borders" in self.info:
-                item = [(BOARD, None), (base, board, entries)]
+            elif board is not None and "borders" in self.info and owner is None:
+                item = [(BOARD, None), (base, board, entries)]  # the table's: a map
             elif board is not None:
                 item = owners_item(base, board, entries)
             elif typ == "bool":
@@ -450,7 +450,16 @@ class Layout:
         grids.update(var_grids)
         per_var = self.var_items(variables)
 
-        for title, values in shown or ():      # the rules' `show` values
+        on_maps: list = []
+        for item in shown or ():               # the rules' `show` values
+            if len(item) == 3:                 # (title, board, {cell: text}): drawn as the board
+                title, board, cells = item
+                if board in self.drawn_boards():
+                    grids[(title, board)] = cells
+                else:
+                    on_maps.append((title, board, [([c], v) for c, v in cells.items()]))
+                continue
+            title, values = item
             for owner, text in values.items():
                 per_var.setdefault(owner, []).append([(f"{title}: ", None),
                                                       (number_text(text), "bold")])
@@ -461,7 +470,7 @@ class Layout:
                  for n, v in per_zone.get(None, [])] + \
             [v for v in per_var.get(None, []) if not any(v is b for b in boards)]
         map_lines: list = []
-        for _, (title, board, entries) in maps_found:
+        for title, board, entries in [m for _, m in maps_found] + on_maps:
             if maps == "full":
                 map_lines += self.board_lines(title, board, entries)
             else:
@@ -571,14 +580,20 @@ def _joined(items: list, head: str, width: int, style: Optional[str] = None) -> 
 SEAT_SIGNS = ["●", "○", "▲", "△", "■", "□", "◆", "◇"]
 SEAT_STYLES = ["bold red", "bold cyan", "bold yellow", "bold magenta", "bold green",
                "bold blue", "bold bright_red", "bold bright_cyan"]
-_SEAT_PIECE = re.compile(r"^P([1-9])(?: (\w)\w*)?(\+\d+)?$")
+_SEAT_PIECE = re.compile(r"^P([1-9])(?: (\d+|\w)\w*)?(\+\d+)?$")
 
 
 def legend_lines(signs: dict, texts: dict) -> list:
     """Under a drawn board, what each seat's sign stands for ("● P1   ○ P2"), when a
     sign is not the text itself; no line when none is."""
-    legend = {sign: (text, style) for (sign, style), text in
-              ((signs[k], texts[k]) for k in sorted(texts)) if sign != text}
+    legend = {}
+    for k in sorted(texts):
+        (sign, style), text = signs[k], texts[k]
+        counted = _SEAT_PIECE.match(text)
+        if counted and (counted.group(2) or "").isdigit():
+            sign, text = sign[0], f"P{counted.group(1)}"   # "●12": the seat, not the count
+        if sign != text:
+            legend[sign] = (text, style)
     if not legend:
         return []
     return [[("  ", None)] + [piece for k, (sign, (text, style)) in
@@ -589,8 +604,9 @@ def legend_lines(signs: dict, texts: dict) -> list:
 
 def piece_sign(text: str) -> tuple:
     """How a cell shows what lies on it: (sign, style). A seat ("P2") is its seat's sign, a
-    seat's piece ("P2 rook") the sign and the piece's initial ("○r"), with "+N" for N
-    more under it; anything else as it reads."""
+    seat's piece ("P2 rook") the sign and the piece's initial ("○r"), a seat's number of
+    pieces ("P2 12") the sign and the number ("○12"), with "+N" for N more under it;
+    anything else as it reads."""
     m = _SEAT_PIECE.match(text)
     if not m or int(m.group(1)) > len(SEAT_SIGNS):
         return text, None if text == "." else "bold"

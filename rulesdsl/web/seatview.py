@@ -96,6 +96,7 @@ def seat_message(state, seat: Optional[int], names: Sequence[str],
         "vars": view.get("vars") or {},
         "scores": view.get("scores"),
         "shown": _shown(state, seat),
+        "on_boards": _shown_on_boards(state),
         "question": _question(state) if mine else None,
         "actions": actions,
         "log": stories.lines(state, seat) if stories is not None else story_of(state, seat),
@@ -219,6 +220,17 @@ def _shown(state, seat: Optional[int]) -> list:
     except RulesError:
         return []
     return [row for row in each[0] if all(row in rows for rows in each[1:])]
+
+
+def _shown_on_boards(state) -> list:
+    """The rules' public `show`s worked out for each cell of a board: [[title, board,
+    {cell: text or null}]], the same for every seat."""
+    try:
+        return [[title, board, {cell: None if text is None else str(text)
+                                for cell, text in cells.items()}]
+                for title, board, cells in state.shown_on_boards()]
+    except RulesError:
+        return []
 
 
 def _question(state) -> Optional[str]:

@@ -172,3 +172,18 @@ def test_skull_bets_no_disc_past_its_own_skull():
     assert st.to_move == 0 and "bet 3" in [a.label for a in st.legal_actions()]
     picked = choices(st)
     assert sensible(picked, lambda label: label == "bet 3") >= 9, picked
+
+
+# ------------------------------------------------------------------ Go Fish
+
+def test_go_fish_asks_the_player_the_table_heard_holds_the_rank():
+    # P2 asked for a seven, so the table knows P2 holds one; P3 said "go fish" to sevens
+    st = position(str(EXAMPLES / "go_fish.rules"), 3, {
+        "hand[P1]": ["seven of clubs", "nine of hearts", "four of clubs"],
+        "hand[P2]": ["seven of hearts", "king of clubs", "jack of hearts"],
+        "hand[P3]": ["queen of spades", "five of diamonds", "six of clubs"]}, "stock")
+    for label in ("ask P3 for four", "ask P3 for seven", "ask P1 for queen"):
+        st.apply(label)                  # each a miss, then a card drawn that is no catch
+    assert st.to_move == 0 and "P2's hand holds a seven" in st.story(0)
+    picked = choices(st)
+    assert sensible(picked, lambda label: label != "ask P2 for seven") >= 9, picked

@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,6 +83,8 @@ def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
     ("var z: int = none\nphase main {\n  set n = 1\n  set n = n + z\n}\n", "R013", 12),
     ("phase main {\n  while true {\n    set n = 1\n  }\n}\n", "R003", None),
     ("phase main {\n  let xs = [1, 2]\n  set n = xs[5]\n}\n", "R014", 11),
+    ("var dice: list of int = [3, 4]\nphase main {\n  set n = dice[1]\n  set n = dice[2]\n}\n",
+     "R014", 12),                 # a list variable of no index is indexed as its list is
     ("phase main {\n  set n = 1\n  set n = 7 / (n - 1)\n}\n", "R015", 11),
     ("var z: int = none\nphase main {\n  set n = 1\n  set n = z % 2\n}\n", "R001", 12),
     ("phase main {\n  set n = 1\n  if seat(n + 4) == seat(0) { set n = 2 }\n}\n", "R017", 11),
@@ -556,11 +559,11 @@ phase main {
     assert game.new_game(seed=1).var("n") == 66 + 96
     text = game.program(2).generated
     assert not re.search(r"\(_t\d+ := (L\[\d+\]|2)\) is None or True", text), text
-    assert re.search(r"\(\(_t\d+ := \(+_v\d+ if", text), text  # k + 1: bound first
+    assert re.search(r"\(_t\d+ := \(+_v\d+ if", text), text  # k + 1: bound first
     thrice = load(tmp_path, body.replace("k * 10 + j", "k * 10 + k + k + j"), "generated",
                   monkeypatch)
     assert thrice.new_game(seed=1).var("n") == (12 * 6 + 6) + (12 * 9 + 6)
-    assert re.search(r"\(\(_t\d+ := L\[\d+\]\) is None or True\)",
+    assert re.search(r"\(_t\d+ := L\[\d+\]\) is None or True",
                      thrice.program(2).generated)
 
 
@@ -577,3 +580,38 @@ def test_a_missing_value_is_told_in_the_rules_words(tmp_path, monkeypatch, engin
     assert e.code == "R001", str(e)
     assert e.message == ("the rules used a missing value here (none where a number, card "
                          "or player was needed)")
+
+
+@pytest.mark.parametrize("engine", ["generated", "closures"])
+def test_a_list_variable_of_no_index_is_indexed_as_a_list(tmp_path, monkeypatch, engine):
+    game = load(tmp_path, 'var dice: list of int = [3, 4]\n'
+                'phase main {\n  log "{dice[0]} {dice[1]}"\n  win seat(0)\n}\n',
+                engine, monkeypatch)
+    assert game.new_game(2, seed=1).log[-2:-1] == ["3 4"]
+
+
+def test_words_by_seat_are_written_in_the_generated_code_as_the_closures_write_them(
+        monkeypatch):
+    """A log line and a move's words with a hole not every seat may read are operations of
+    the typed form (LogBySeat, MoveBySeat over SeatWords), which both back ends write: the
+    generated procedures call no instruction's closure for them, and every seat reads the
+    same log and story from either engine."""
+    path = Path(rulesdsl.__file__).parent.parent / "tests" / "play" / "secret_words.rules"
+    seen = {}
+    for engine in ("closures", "generated"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        game = rulesdsl.load(str(path))
+        for players in (2, 3):
+            state = game.new_game(players=players, seed=1)
+            state.apply("go on")
+            state.apply("take")
+            seen[engine, players] = (state.log, [state.view(s)["log"] for s in range(players)],
+                                     [state.story(s) for s in range(players)])
+        if engine == "generated":
+            text = game.program(3).generated
+            procs = text[text.index("def proc_"):]
+            assert not re.search(r"^\s+I\d+\(st, fr\)$", procs, re.M), procs
+    for players in (2, 3):
+        assert seen["closures", players] == seen["generated", players]
+    full, by_seat, _ = seen["generated", 2]
+    assert "P1's secret is 42" in full and "P1's secret is ?" in by_seat[1]

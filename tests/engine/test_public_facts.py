@@ -28,11 +28,24 @@ def test_asking_tells_the_table_the_asker_holds_the_rank(game):
     s = deal(game, 3, [["two 1", "four 1", "five 1"], ["three 1", "four 2", "five 2"],
                        ["two 2", "three 2", "four 3"]])
     s.apply("two")  # P2 holds no two: the table learns that too
-    for seat in range(3):
+    for seat in range(3):   # the twos are the cards of rank two: the fact names the rank
         log = s.view(seat)["log"]
-        assert "hand[P1] holds one of: two 1, two 2, two 3" in log
-        assert "hand[P2] holds none of: two 1, two 2, two 3" in log
-    assert "P1's hand holds one of: two 1, two 2, two 3" in s.story(2)
+        assert "hand[P1] holds a two" in log
+        assert "hand[P2] holds no two" in log
+    assert "P1's hand holds a two" in s.story(2)
+
+
+def test_a_fact_no_one_field_says_lists_the_cards_it_admits(game):
+    s = deal(game, 2, [["two 1", "four 1"], ["three 1"]])
+    ids = {s.prog.card_label[c]: c for c in range(len(s.prog.card_label))}
+    some_twos = ("fact", 0, (ids["two 1"], ids["two 2"]), False)
+    assert s.fact_text(some_twos) == "holds one of: two 1, two 2"
+    assert s.fact_text(some_twos[:3] + (True,)) == "holds none of: two 1, two 2"
+    assert s.fact_text(("fact", 0, (ids["four 3"],), False)) == "holds one of: four 3"
+    assert s.fact_text(("fact", 0, (ids["two 1"], ids["two 2"], ids["two 3"]), False)) == \
+        "holds a two"
+    assert s.fact_text(("fact", 0, tuple(ids[f"four {n}"] for n in (1, 2, 3)), True)) == \
+        "holds no four"
 
 
 def test_samples_keep_what_the_facts_tell(game):

@@ -211,6 +211,38 @@ def test_a_bound_spares_the_trials_a_full_search_makes():
     assert tried(MOST_SUM_UP_TO_6) * 2 < tried(MOST_SUM)  # work: the moves tried, and more
 
 
+KEY_READ_TWICE = """
+game "Key"
+players 2
+define worth(n: int) = sum(k for k in 1..n * 10)
+flow main
+phase main {
+  let n = 0
+  sequence most KEY {
+    while n < 2 {
+      ask seat(0) "more?" { "one" { set n += 1 } "two" { set n += 2 } }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_key_works_out_each_definition_once_per_arguments(engine, tmp_path):
+    # the position stands still while KEY is read: a definition it asks twice is worked
+    # out once (what the rest of the work budget spends on it tells)
+    def work(key):
+        path = tmp_path / "key.rules"
+        path.write_text(KEY_READ_TWICE.replace("KEY", key))
+        s = loaded_by(path, {}, engine, 2).new_game(2, 1)
+        budget = s.prog.budget
+        budget.refill()
+        s.pending = None  # the first decision's options again, counting the trials
+        assert labels(s) == ["one"]  # one then two makes 3
+        return budget.work_limit - budget.work
+    assert work("worth(n) + worth(n)") == work("worth(n) * 2")
+
+
 def _trials_while(monkeypatch, act) -> int:
     """How many moves are tried on copies of the game while `act` runs."""
     from rulesdsl.engine.state import State

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import check_file_tree
 from rulesdsl.lang.fmt import format_source
+from rulesdsl.lang.present import Shown
 from rulesdsl.lang.syntax import parse
 
 SOURCE = '''game "Stall"
@@ -66,7 +67,7 @@ def test_checked_model_carries_the_presentation():
     p = model.present
     assert p.about == ["A stall.", "Sell crates."]
     assert p.titles == {"stall": "the stall"} and p.internal == {"sold"}
-    assert p.shows == [("on_stall", "crates on the stall", "public", False, None)]
+    assert p.shows == [Shown("on_stall", "crates on the stall", "public", "", None)]
     assert not [w for w in warnings if w.code == "W705"]
 
 

@@ -73,3 +73,23 @@ def test_a_laid_out_board_is_drawn_as_its_rows_and_a_click_sows(server, browser)
     assert t["vars"]["seeds[a3]"] == 0 and t["vars"]["seeds[store_a]"] == 1
     assert table.errors == []
     page.close()
+
+
+def test_a_show_worked_out_for_each_cell_is_drawn_on_its_board(server, browser):
+    # examples/backgammon.rules keeps counts per player and point; `show stack` draws them
+    # on a laid-out board from P1's side, each point in its holder's colour
+    table = seat_page(server, browser, "backgammon", ["human", "human"])
+    table.settle()
+    page = table.page
+    page.wait_for_selector("svg.board.layout")
+    assert len(page.query_selector_all("svg.board.layout .place")) == 24
+    text = {p: page.text_content(f'[data-place="{p}"] .piece-text')
+            for p in ("pt24", "pt13", "pt8", "pt6", "pt1", "pt12", "pt17", "pt19")}
+    assert text == {"pt24": "2", "pt13": "5", "pt8": "3", "pt6": "5",
+                    "pt1": "2", "pt12": "5", "pt17": "3", "pt19": "5"}, text
+    fill = {p: page.get_attribute(f'[data-place="{p}"] circle.stone', "fill")
+            for p in ("pt24", "pt6", "pt1", "pt19")}
+    assert fill["pt24"] == fill["pt6"] != fill["pt1"] == fill["pt19"], fill
+    assert page.query_selector('[data-place="pt20"] circle.stone') is None   # an empty point
+    assert table.errors == []
+    page.close()

@@ -177,16 +177,16 @@ class Compiler:
         """`show` declarations: each a closure (state, seat) -> the definition's value."""
         present = getattr(self.m, "present", None)
         self.p.present = present
-        for name, title, vis, per_player, cond in (present.shows if present else ()):
-            if cond is not None and not self.exprs.const(cond):
+        for show in (present.shows if present else ()):
+            if show.cond is not None and not self.exprs.const(show.cond):
                 continue  # not in a game of this many players, or with these options
-            call = self.calls.define_call(name, [(lambda st, L: L[0])] if per_player else [])
-            value = _for_seat(call)
-            self.p.shows.append((title, value, self.m.defines[name].type, vis, per_player))
+            call = self.calls.define_call(show.name, [(lambda st, L: L[0])] if show.per else [])
+            self.p.shows.append((show.title, _for_seat(call), self.m.defines[show.name].type,
+                                 show.visibility, show.per))
 
 
 def _for_seat(call):
-    """A definition's closure (st, L) as (st, seat): the seat its only local."""
+    """A definition's closure (st, L) as (st, seat or cell): that its only local."""
     return lambda st, seat: call(st, [seat])
 
 

@@ -11,6 +11,7 @@ from rulesdsl.lang.limits import limit
 from rulesdsl.engine.together import compile_ask_together
 from rulesdsl.engine.compile.program import Ask
 from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.ir.python import index, state
 from rulesdsl.engine.ir.python_options import OptionsBackEnd
 from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.compile.unit import Unit
@@ -79,7 +80,7 @@ class Decisions:
             zf = src
             src = _cards_of_zone(zf)
             if self.unit.generate:
-                self.source.known_as(src, f"st.zones[{self.source.xs_or(ch.source, zf)}]")
+                self.source.known_as(src, index(state("zones"), self.source.xs_or(ch.source, zf)))
         self.exprs.lowering.loop_bound(slot, (ch.where, ch.label), ch.source)
         ctx = self.exprs.open_loop(slot, (ch.where, ch.label))
         where = self.exprs.expr(ch.where) if ch.where is not None else None
@@ -106,10 +107,7 @@ class Decisions:
         its expression inline), reading a loop's invariants as the closure was compiled to."""
         if f is None:
             return None
-        node = nodes.Opaque(self.m.types.get(id(e), "any"), e)
-        text = self.source.call_source(f) if self.unit.generate else None
-        self.source.known_parts[id(node)] = (node, f, text)
-        return node
+        return self.flow.compiled_part(e, f, self.m.types.get(id(e), "any"))
 
     def text_part(self, text: Optional[ast.Text], f: Optional[Callable]) -> Optional[nodes.Node]:
         """An option's label: a constant where it has no holes, else its compiled text."""
@@ -196,7 +194,9 @@ class Decisions:
         ins.build = self.exprs.interpreter.options(op)
         if getattr(s, "question", None) is not None:
             ins.question = self.exprs.text(s.question)
-            ins.question_by_seat = self.seat_words.seat_text(s.question)
+            by_seat = self.seat_words.seat_text(s.question)
+            if by_seat is not None:
+                ins.question_by_seat = self.exprs.interpreter.part(by_seat)
         if self.unit.generate:
             ins.who_source = python.unparse(self.source.to_python.emit(who_node, 0))
             tree = ins.tree = OptionsBackEnd(self.source.to_python).function(op)

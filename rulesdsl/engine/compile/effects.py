@@ -133,11 +133,7 @@ class Effects:
         assert s.text is not None  # the grammar gives a log its text
         by_seat = self.seat_words.seat_text(s.text)
         if by_seat is not None:  # a hole not every seat may read: words for each seat
-            def log(st, fr):
-                full, words = by_seat(st, fr[2])
-                st._events.append(("text", full) if len(set(words)) == 1 and words[0] == full
-                                  else ("text", full, words))
-            self.flow.emit(log, s.span, self.source.plain(log))
+            self.flow.emit_operation(nodes.LogBySeat(s.span, by_seat))
             return
         text = self.flow.value_part(s.text, self.exprs.text(s.text))
         if self.unit.generate:

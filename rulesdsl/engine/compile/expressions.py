@@ -4,15 +4,16 @@ typed nodes and run by one of its back ends; the rest is compiled here."""
 
 from __future__ import annotations
 
+import ast as py
 from typing import TYPE_CHECKING, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.hoist import MISSING, LoopContext
 from rulesdsl.engine.grid import prefix_closure, var_prefix
 from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.ir.python import const, if_else, index, method, name, state, walrus
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.lower import Lowering
-from rulesdsl.engine.runtime.places import quoted
 from rulesdsl.engine.compile.unit import Unit
 
 if TYPE_CHECKING:  # the parts it is connected to
@@ -72,9 +73,9 @@ class Expressions:
                 return f
         f = getattr(self, "e_" + t.__name__)(e)
         if self.unit.generate and t is ast.Name:  # a definition: generated code calls it directly
-            text = self.functions.define_call_source(self.m.resolved[id(e)][1], [])
-            if text is not None:
-                self.source.known_as(f, text)
+            tree = self.functions.define_call_source(self.m.resolved[id(e)][1], [])
+            if tree is not None:
+                self.source.known_as(f, tree)
         return f
 
     def const(self, e):
@@ -94,7 +95,7 @@ class Expressions:
                     return f
         f = self.interpreter.closure(node)
         if self.unit.generate and node.is_leaf:
-            self.source.known_as(f, python.unparse(self.source.to_python.emit(node, 0)))
+            self.source.known_as(f, self.source.to_python.emit(node, 0))
         return f
 
     def closure_part(self, node: nodes.Node) -> Callable:
@@ -132,13 +133,14 @@ class Expressions:
         """`ctx.reset_on(source)`, and in generated code the same as one expression: the
         loop's memo emptied, then its candidates."""
         wrapped = ctx.reset_on(source)
-        known = self.source.source_text(source) \
+        known = self.source.source_tree(source) \
             if self.unit.generate and wrapped is not source else None
         if known is not None:
             self.source.ns.setdefault("MISSING", MISSING)
-            cell = self.source.ref(ctx.cell, "CELL")
-            self.source.known_as(wrapped, f"({cell}.__setitem__(0, [MISSING] * {ctx.size}) "
-                                          f"or {known})")
+            cell = name(self.source.ref(ctx.cell, "CELL"))
+            fresh = py.BinOp(py.List([name("MISSING")], py.Load()), py.Mult(), const(ctx.size))
+            self.source.known_as(wrapped, py.BoolOp(py.Or(), [
+                method(cell, "__setitem__", const(0), fresh), known]))
         return wrapped
 
     def hoisted(self, e) -> Optional[Callable]:
@@ -159,15 +161,21 @@ class Expressions:
                 finally:
                     self.loop_stack = saved
                 invariant = ctx.memoised(f)
-                known = self.source.source_text(f) if self.unit.generate else None
+                known = self.source.source_tree(f) if self.unit.generate else None
                 if known is not None:  # read from the memo inline; computed on first use
-                    cell, i, t = self.source.ref(ctx.cell, "CELL"), ctx.size - 1, self.source.temp()
-                    self.source.ns.setdefault("MISSING", MISSING)
-                    self.source.known_as(
-                        invariant, f"({t} if ({t} := {cell}[0][{i}]) is not MISSING "
-                                   f"else {cell}[0].__setitem__({i}, ({t} := {known})) or {t})")
+                    self.source.known_as(invariant, self.memo_read(ctx, known))
                 return invariant
         return None
+
+    def memo_read(self, ctx: LoopContext, known: py.expr) -> py.expr:
+        """The loop invariant `known` (the last one of loop `ctx`) read from the loop's memo,
+        computed and kept there on its first read."""
+        cell = index(name(self.source.ref(ctx.cell, "CELL")), const(0))
+        i, t = const(ctx.size - 1), self.source.temp()
+        self.source.ns.setdefault("MISSING", MISSING)
+        kept = method(cell, "__setitem__", i, walrus(t, known))
+        return if_else(py.Compare(walrus(t, index(cell, i)), [py.IsNot()], [name("MISSING")]),
+                       name(t), py.BoolOp(py.Or(), [kept, name(t)]))
 
     def e_Text(self, e):
         return self.text(e)
@@ -191,8 +199,8 @@ class Expressions:
         f = self.expr(e)
         if self.m.types.get(id(e)) == "zone":
             g = lambda st, L: st.zones[f(st, L)]  # noqa: E731
-            text = self.source.source_text(f) if self.unit.generate else None
-            return g if text is None else self.source.known_as(g, f"st.zones[{text}]")
+            known = self.source.source_tree(f) if self.unit.generate else None
+            return g if known is None else self.source.known_as(g, index(state("zones"), known))
         return f
 
     def counted(self, src: Callable, span) -> Callable:
@@ -249,7 +257,7 @@ class Expressions:
         if all(t is None for t, _ in parts):
             s = "".join(x for _, x in parts)
             constant = lambda st, L: s  # noqa: E731
-            return self.source.known_as(constant, quoted(s)) if self.unit.generate else constant
+            return self.source.known_as(constant, const(s)) if self.unit.generate else constant
         if self.unit.generate:
             f = self.source.generated_lambda(text, self.source.text_source(text))
             if f is not None:

@@ -118,17 +118,26 @@ class Flow:
         self.source.known_parts[id(node)] = (node, f, None)
         return node
 
+    def compiled_part(self, e, f: Callable, t: str) -> nodes.Opaque:
+        """`e` compiled already, as closure `f` giving a value of type `t`, as a node both
+        back ends take as it is: the interpreter its closure, the Python back end its
+        call (or its expression inline)."""
+        node = nodes.Opaque(t, e)
+        tree = self.source.call_source(f) if self.unit.generate else None
+        self.source.known_parts[id(node)] = (node, f, tree)
+        return node
+
     def collection_part(self, e) -> nodes.Node:
         """The elements of a list, or the cards of a zone, as a statement's value
         (value_part)."""
         node = self.value_part(e)
         return nodes.Pile("list of card", node) if self.m.types.get(id(e)) == "zone" else node
 
-    def written_as(self, node: nodes.Node, text: Optional[str]) -> None:
-        """Where the program is generated, `node` (a statement's value) as `text`, which
+    def written_as(self, node: nodes.Node, tree: Optional[py.expr]) -> None:
+        """Where the program is generated, `node` (a statement's value) as `tree`, which
         computes it in another form (a log's words written when read), if given."""
-        if text is not None:
-            self.source.known_parts[id(node)] = self.source.known_parts[id(node)][:2] + (text,)
+        if tree is not None:
+            self.source.known_parts[id(node)] = self.source.known_parts[id(node)][:2] + (tree,)
 
     def emit_operation(self, op: nodes.Operation, at: Optional[int] = None) -> None:
         """An operation as an instruction (placed at `at`, a placeholder, if given): the

@@ -5,7 +5,7 @@ Python cannot compile is left to the closures (Source.generated_function returns
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 import ast as py
 from ast import literal_eval
@@ -15,6 +15,8 @@ from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import python
+from rulesdsl.engine.ir.python import (bound, both, call, const, if_else, is_none, method,
+                                       name, state, unparse, walrus)
 from rulesdsl.engine.compile.unit import Unit
 
 if TYPE_CHECKING:  # the parts it is connected to
@@ -37,12 +39,12 @@ class Functions:
         self.calls, self.exprs, self.source = calls, exprs, source
 
     # ------------------------------------------------------------------ lists
-    def spent_list(self, fn: str, source: str, span) -> list:
+    def spent_list(self, fn: str, source: py.expr, span) -> list:
         """The first lines of a generated function over a list: read it into `s` and
         spend its length from the work budget, as the closures' `counted` does."""
         budget = self.source.ref(self.b, "BUDGET")
         return [f"def {fn}(st, L):",
-                f"    s = {source}",
+                f"    s = {unparse(source)}",
                 *spend_lines(budget, "len(s)", self.source.ref(span, 'S'), "    ")]
 
     def loop_sources(self, comp) -> tuple:
@@ -63,18 +65,15 @@ class Functions:
         own = self.exprs.loop_stack
         self.exprs.loop_stack = own[:-1]  # not in its memo
         try:
-            texts = [self.source.xs(node) for node in found]
+            trees = [self.source.xs(node) for node in found]
         finally:
             self.exprs.loop_stack = own
-        for node, text in zip(found, texts):
-            try:
-                literal_eval(text)
-                continue  # a constant already
-            except (ValueError, SyntaxError):
-                pass
+        for node, tree in zip(found, trees):
+            if _constant(tree):
+                continue
             t = self.source.temp()
-            self.source.local_invariants[id(node)] = \
-                f"({t} if {t} is not MISSING else ({t} := {text}))"
+            self.source.local_invariants[id(node)] = if_else(
+                py.Compare(name(t), [py.IsNot()], [name("MISSING")]), name(t), walrus(t, tree))
             starts.append(f"    {t} = MISSING")
         if starts:
             self.source.ns.setdefault("MISSING", MISSING)
@@ -111,16 +110,16 @@ class Functions:
         spending the list's length as the closure does."""
         slot = self.m.slots[id(comp)]
         where, value, starts = self.loop_sources(comp)
-        value = value or "x"
+        value = value if value is not None else name("x")
         lines = self.spent_list("comprehension", self.source.collection_source(comp.source), span)
         lines += starts
         lines += ["    out = []",
                  "    for x in s:",
                  f"        L[{slot}] = x"]
         if where is not None:
-            lines += [f"        if {where}:", f"            out.append({value})"]
+            lines += [f"        if {unparse(where)}:", f"            out.append({unparse(value)})"]
         else:
-            lines.append(f"        out.append({value})")
+            lines.append(f"        out.append({unparse(value)})")
         lines.append("    return out")
         return self.with_fresh_memo(lines, f"list at {rules_place(span)}", span)
 
@@ -145,9 +144,9 @@ class Functions:
         slot = self.m.slots[id(e)]
         lines = ["def prefix(st, L):",
                  "    out = []",
-                 f"    for x in {self.source.collection_source(e.source)}:",
+                 f"    for x in {unparse(self.source.collection_source(e.source))}:",
                  f"        L[{slot}] = x",
-                 f"        if not {self.source.xs(e.cond)}:",
+                 f"        if not {unparse(self.source.xs(e.cond))}:",
                  "            break",
                  "        out.append(x)",
                  "    return out"]
@@ -173,7 +172,9 @@ class Functions:
         generated loop (the where and value inline), spending the list's length as the
         closures do."""
         slot = self.m.slots[id(comp)]
-        where, value, starts = self.loop_sources(comp)
+        where_tree, value_tree, starts = self.loop_sources(comp)
+        where = unparse(where_tree) if where_tree is not None else None
+        value = unparse(value_tree) if value_tree is not None else None
         lines = self.spent_list("aggregate", self.source.call_source(src), span) + starts
         if name == "count":
             if where is None or value is not None:
@@ -194,7 +195,8 @@ class Functions:
                     "sum": [f"v = {value or 'x'}", "if v is not None:", "    n += v"]}[name]
             end = {"any": "False", "all": "True", "first": "None", "sum": "n"}[name]
             if name == "all" and value is None:  # all(x in L where c): every x meets c
-                body, where = ["return False"], f"not {where}"
+                assert where_tree is not None
+                body, where = ["return False"], unparse(py.UnaryOp(py.Not(), where_tree))
             lines += ["    n = 0"] if name == "sum" else []
             lines += ["    for x in s:", f"        L[{slot}] = x"]
             if where is not None:
@@ -206,7 +208,7 @@ class Functions:
         return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
 
     # ------------------------------------------------------------------ definitions
-    def define_call_source(self, name: str, args: list):
+    def define_call_source(self, name: str, args: list) -> Optional[py.expr]:
         """A call of a definition: its generated function on a fresh frame of locals.
         Where the closures memoise it (a pure definition of up to two arguments, none a
         card, while a decision's options are computed: Scanner.memoised_define), the memo
@@ -219,8 +221,8 @@ class Functions:
         if inline is not None:
             return self.inline_call(inline, args)
         size = self.define_frame_size(name)
-        values = [self.source.xs(a) for a in args] + ["None"] * (size - len(args))
-        call = f"{fn}(st, [{', '.join(values)}])"
+        values = [self.source.xs(a) for a in args] + [const(None)] * (size - len(args))
+        called = call(fn, python.name("st"), py.List(values, py.Load()))
         if len(args) <= 2 and self.scanner.memoised_define(name):
             # the closures' call
             self.calls.define_call(name, [self.exprs.expr(a) for a in args], d.decl.span)
@@ -228,18 +230,10 @@ class Functions:
             if all(self.hashable(a) for a in args):
                 return self.memo_inline(name, fn, args, size, m)
             memo = self.memo_function(name, fn, len(args), size)
-            return (f"({call} if ({m} := st.memo) is None else "
-                    f"{memo}(st, {m}{''.join(', ' + self.source.xs(a) for a in args)}))")
-        return call
-
-    def body_source(self, e, as_tree: bool) -> tuple:
-        """A part of a definition's body as source, and (`as_tree`: a definition that may
-        be inlined, whose reads of its frame are renamed where it is called) as a Python
-        tree, else None."""
-        if not as_tree:
-            return self.source.xs(e), None
-        tree = self.source.source_ast(e, self.source.xs_depth)
-        return python.unparse(tree), tree
+            return if_else(is_none(walrus(m, state("memo"))), called,
+                           call(memo, python.name("st"), python.name(m),
+                                *[self.source.xs(a) for a in args]))
+        return called
 
     def note_inline(self, name: str, value: py.expr, nparams: int, lets: list) -> None:
         """Keep a simple definition's value, as Python over its parameters and its lets,
@@ -254,58 +248,57 @@ class Functions:
             return
         self.define_inline[name] = (value, nparams, lets)
 
-    def inline_call(self, inline: tuple, args: list) -> str:
+    def inline_call(self, inline: tuple, args: list) -> py.expr:
         """A simple definition's value where it is called: each argument computed once,
         in order, then its lets, then the value over them."""
         value, nparams, lets = inline
-        args = list(args)
         names: dict = {}
+        computed: list = []  # (temporary, the argument's tree) of each argument computed first
         reads = python.slot_reads([value] + [tree for _, tree in lets])
         for k, a in enumerate(args):  # a constant, or a local read at most twice, is read
-            tree = py.parse(self.source.xs(a), mode="eval").body  # where used (python.operand)
+            tree = self.source.xs(a)  # where used (python.operand)
             again = python.read_again(tree) and (isinstance(tree, py.Constant) or
                                                  reads.get(k, 0) <= 2)
             names[k] = tree if again else self.source.temp()
+            if not again:
+                computed.append((names[k], tree))
         names.update((k, self.source.temp()) for k in range(len(args), nparams))
         names.update((slot, self.source.temp()) for slot, _ in lets)
 
-        def local(tree):
-            return python.unparse(python.with_locals(tree, names))
+        def local(tree: py.expr) -> py.expr:
+            return python.with_locals(tree, names)
         body = local(value)
         if lets:  # each let once, after the arguments, in order
-            body = (f"({body} if " + " and ".join(
-                f"(({names[slot]} := {local(tree)}) is None or True)" for slot, tree in lets)
-                + " else None)")
-        computed = [k for k in range(nparams) if isinstance(names[k], str)]
-        return self.with_arguments(body, [names[k] for k in computed],
-                                   [args[k] for k in computed])
-
-    def with_arguments(self, text: str, names: list, args: list) -> str:
-        """`text` over temporaries `names`, each first set to its argument, in order."""
-        if not args:
-            return f"({text})"
-        bound = " and ".join(f"(({x} := {self.source.xs(a)}) is None or True)"
-                             for x, a in zip(names, args))
-        return f"({text} if {bound} else None)"
+            body = if_else(both(*[bound(names[slot], local(tree)) for slot, tree in lets]),
+                           body, const(None))
+        return with_arguments(body, computed)
 
     def hashable(self, e) -> bool:
         """Is `e` a value a memo's key may hold (never a list)?"""
         t = self.m.types.get(id(e), "any")
         return t != "any" and not t.startswith("list")
 
-    def memo_inline(self, name: str, fn: str, args: list, size: int, m: str) -> str:
+    def memo_inline(self, name: str, fn: str, args: list, size: int, m: str) -> py.expr:
         """A pure definition's call with the memo read inline (the keys memo_function and
         Calls.memo_define_call use): the arguments once, then the memo's answer, else the
         definition's."""
         xs = [self.source.temp() for _ in args]
-        call = f"{fn}(st, [{', '.join(xs + ['None'] * (size - len(args)))}])"
+
+        def frame() -> py.expr:  # the definition called on its arguments' temporaries
+            values: list[py.expr] = [python.name(x) for x in xs]
+            values += [const(None)] * (size - len(args))
+            return call(fn, python.name("st"), py.List(values, py.Load()))
         key, v = self.source.temp(), self.source.temp()
         self.source.ns.setdefault("MISSING", MISSING)
-        keyed = f"({name!r}, {', '.join(xs)})" if xs else repr(name)
-        text = (f"({call} if ({m} := st.memo) is None else "
-                f"{v} if ({v} := {m}.get(({key} := {keyed}), MISSING)) is not MISSING else "
-                f"{m}.__setitem__({key}, ({v} := {call})) or {v})")
-        return self.with_arguments(text, xs, args)
+        keyed = py.Tuple([const(name), *map(python.name, xs)], py.Load()) if xs else const(name)
+        found = method(python.name(m), "get", walrus(key, keyed), python.name("MISSING"))
+        remembered = py.BoolOp(py.Or(), [
+            method(python.name(m), "__setitem__", python.name(key), walrus(v, frame())),
+            python.name(v)])
+        tree = if_else(is_none(walrus(m, state("memo"))), frame(), if_else(
+            py.Compare(walrus(v, found), [py.IsNot()], [python.name("MISSING")]),
+            python.name(v), remembered))
+        return with_arguments(tree, list(zip(xs, [self.source.xs(a) for a in args])))
 
     def memo_function(self, name: str, fn: str, k: int, size: int) -> str:
         """A pure definition while a decision's options are computed: once per arguments
@@ -357,25 +350,24 @@ class Functions:
         saved, self.source.xs_depth = self.source.xs_depth, 0
         try:
             e = d.decl.body
-            lets = []  # (slot, its value as a Python tree: None unless simple)
+            lets = []  # (slot, its value as a Python tree)
             while type(e) is ast.LetIn:  # `let x = v in ...` as statements
                 self.exprs.lowering.let_bound(e)
-                text, tree = self.body_source(e.value, simple)
-                lets.append((self.m.slots[id(e)], tree))
-                lines.append(f"    L[{lets[-1][0]}] = {text}")
+                lets.append((self.m.slots[id(e)], self.source.xs(e.value)))
+                lines.append(f"    L[{lets[-1][0]}] = {unparse(lets[-1][1])}")
                 e = e.body
-            value, tree = self.body_source(e, simple)
+            value = self.source.xs(e)
             if simple:
-                self.note_inline(name, tree, len(d.params), lets)
+                self.note_inline(name, value, len(d.params), lets)
             loop = self.source.body_of_call(value) if not d.modifiers else None
             if loop is not None:  # a generated loop over these locals (`any(...)`): its
                 lines += loop     # lines here, its returns this one's: one call, not two
             else:
-                lines.append(f"    v = {value}")
+                lines.append(f"    v = {unparse(value)}")
                 k = len(d.params)
                 for mod in d.modifiers:  # each modifier sees the value so far as its last name
-                    lines += [f"    L[{k}] = v", f"    if {self.source.xs(mod.cond)}:",
-                              f"        v = {self.source.xs(mod.value)}"]
+                    lines += [f"    L[{k}] = v", f"    if {unparse(self.source.xs(mod.cond))}:",
+                              f"        v = {unparse(self.source.xs(mod.value))}"]
                 lines.append("    return v")
         finally:
             self.exprs.loop_stack, self.source.xs_depth = outer, saved
@@ -385,6 +377,23 @@ class Functions:
             return None
         fn = self.define_fns[name] = self.source.ref(made, f"define_{name}_")
         return fn
+
+
+def with_arguments(tree: py.expr, computed: list) -> py.expr:
+    """`tree` over temporaries, each first set to its argument's value, in order
+    (`computed`: (temporary, the argument's tree))."""
+    if not computed:
+        return tree
+    return if_else(both(*[bound(x, value) for x, value in computed]), tree, const(None))
+
+
+def _constant(tree: py.expr) -> bool:
+    """Is `tree` a constant (a literal Python evaluates without running anything)?"""
+    try:
+        literal_eval(tree)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def _depth(text: str) -> int:

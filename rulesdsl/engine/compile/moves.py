@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from rulesdsl.lang import ast
-from rulesdsl.engine.compile.program import MASK, mask_cards
+from rulesdsl.engine.compile.program import mask_cards
 from rulesdsl.engine.ir import nodes
+from rulesdsl.engine.ir.python import call, index, name, state
 from rulesdsl.engine.compile.unit import Unit
 
 if TYPE_CHECKING:  # the parts it is connected to
@@ -36,18 +37,19 @@ class Moves:
                 c = f(st, L)
                 return [] if c is None else [c]
             return one
-        text = self.source.source_text(f) if self.unit.generate else None
+        known = self.source.source_tree(f) if self.unit.generate else None
         if t == "zone":
             g = lambda st, L: list(st.zones[f(st, L)])  # noqa: E731
-            return g if text is None else self.source.known_as(g, f"list(st.zones[{text}])")
+            return g if known is None else \
+                self.source.known_as(g, call("list", index(state("zones"), known)))
         g = lambda st, L: list(f(st, L))  # noqa: E731
-        return g if text is None else self.source.known_as(g, f"list({text})")
+        return g if known is None else self.source.known_as(g, call("list", known))
 
     def s_Move(self, s: ast.Move):
         if s.words is not None:
             by_seat = self.seat_words.seat_text(s.words, in_move_words=True)
             if by_seat is not None:
-                self.move_with_seat_words(s, self.cards_of(s.what), self.exprs.expr(s.to), by_seat)
+                self.move_with_seat_words(s, by_seat)
                 return
         one = self.m.types.get(id(s.what)) == "card"
         what = self.flow.value_part(s.what) if one else self.flow.collection_part(s.what)
@@ -70,8 +72,8 @@ class Moves:
         hidden = mask_cards(s.words, self.m.types)
         words = self.flow.value_part(s.words, self.exprs.text(s.words))
         masked = self.flow.value_part(hidden, self.exprs.text(hidden))
-        later = self.source.later_words([s.words, hidden], count=None if one else "len(_c)") \
-            if self.unit.generate else None
+        count = None if one else call("len", name("_c"))  # the cards moved
+        later = self.source.later_words([s.words, hidden], count) if self.unit.generate else None
         if later is None:
             return {"words": words, "masked": masked}
         node = nodes.Opaque("text", s.words, never_none=True)
@@ -114,25 +116,17 @@ class Moves:
             return None
         return self.p.zones[name].base
 
-    def move_with_seat_words(self, s: ast.Move, what, to, full):
-        """move_with_words where a hole reads what not every seat may (seat_words.py):
-        the full and the masked words, each also as every seat reads it."""
+    def move_with_seat_words(self, s: ast.Move, full: nodes.SeatWords) -> None:
+        """A move whose words have a hole not every seat may read (seat_words.py): the
+        full and the masked words, each also as every seat reads it (MoveBySeat)."""
         assert s.words is not None  # called for a move with words only
-        masked = self.seat_words.seat_text_always(mask_cards(s.words, self.m.types),
-                                                  in_move_words=True)
-        bottom = s.bottom
-
-        def move(st, fr):
-            L = fr[2]
-            cards = what(st, L)
-            n = len(cards)
-            told = "a card" if n == 1 else f"{n} cards"
-            words, words_by_seat = full(st, L)
-            hid, hid_by_seat = masked(st, L)
-            st.move_cards(cards, to(st, L), bottom, words=(
-                words, hid.replace(MASK, told), words_by_seat,
-                tuple(w.replace(MASK, told) for w in hid_by_seat)))
-        self.flow.emit(move, s.span, self.source.plain(move))
+        hidden = mask_cards(s.words, self.m.types)
+        masked: Optional[nodes.Node] = self.seat_words.seat_text(hidden, in_move_words=True)
+        if masked is None:  # every seat reads the masked words whole
+            masked = self.flow.value_part(hidden, self.exprs.text(hidden))
+        what = self.flow.compiled_part(s.what, self.cards_of(s.what), "list of card")
+        self.flow.emit_operation(nodes.MoveBySeat(s.span, what, self.flow.value_part(s.to),
+                                                  s.bottom, full, masked))
 
     def s_Shuffle(self, s: ast.Shuffle):
         self.flow.emit_operation(nodes.Shuffle(s.span, self.flow.value_part(s.zone)))

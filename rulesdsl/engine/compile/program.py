@@ -133,7 +133,8 @@ class Program:
     labeller: Callable = attrs.field(default=_unlabelled)
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
     present: Any = None  # the model's Presentation: about, titles, texts, internal
-    shows: list = attrs.Factory(list)  # (title, value closure (st, seat), type, vis, per player)
+    # (title, value closure (st, seat or cell), type, vis, per: "", "player" or a board)
+    shows: list = attrs.Factory(list)
     budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
     pieces: Any = None  # engine.pieces.Pieces: the changing fields of cards, if any
     generated: str = ""  # the generated Python source (rulesdsl compile --show)

@@ -1,13 +1,14 @@
-"""Expressions as Python source: one generated function per expression tree instead of a
+"""Expressions as Python: one generated function per expression tree instead of a
 closure per node.
 
-`xs(e)` gives a Python expression over `st` (the state) and `L` (the frame's locals) that
-computes what the closure `expr(e)` computes, with the same errors. Nodes it has no source
-form for (comprehensions, most built-ins ...) stay closures, named in the generated code
-and called as `K7(st, L)`; loop invariants stay hoisted because those nodes go through
-`expr`. Texts, card labels and the sources of statements (`index_source`, `cards_source`)
-are here too; whole generated functions are in functions.py. Every generated text is kept
-for `rulesdsl compile GAME --show`, and compiled code is cached by its text."""
+`xs(e)` gives a Python expression tree (`ast`) over `st` (the state) and `L` (the frame's
+locals) that computes what the closure `expr(e)` computes, with the same errors. Nodes it
+has no Python form for (comprehensions, most built-ins ...) stay closures, named in the
+generated code and called as `K7(st, L)`; loop invariants stay hoisted because those nodes
+go through `expr`. Texts and card labels are here too; whole generated functions are in
+functions.py. Trees are only ever built, never read back from text: a function's text is
+written from them once, kept for `rulesdsl compile GAME --show`, and compiled code is
+cached by its text."""
 
 from __future__ import annotations
 
@@ -21,13 +22,14 @@ from rulesdsl.engine.compile.program import MASK
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.engine.ir import nodes, python
-from rulesdsl.engine.ir.python import MAX_DEPTH, PythonBackEnd
+from rulesdsl.engine.ir.python import (MAX_DEPTH, PythonBackEnd, both, call, const, if_else,
+                                       index, is_none, method, name, state, unparse, walrus)
 from rulesdsl.engine.compile.native import Module
 from rulesdsl.engine.compile.unit import Unit
 from rulesdsl.engine.compile.generate import pad_name
 from rulesdsl.engine.journal import Later
 from rulesdsl.engine.compile.generate import Statement, compiled
-from rulesdsl.engine.runtime.places import quoted, rules_place
+from rulesdsl.engine.runtime.places import rules_place
 
 if TYPE_CHECKING:  # the parts it is connected to
     from rulesdsl.engine.compile.expressions import Expressions
@@ -68,19 +70,19 @@ class Source:
         self.ns_ids: dict[int, str] = {}  # id(object) -> its name in ns
         # every generated definition, in order, for --show: (title, span, text, where)
         self.generated: list[tuple[str, Any, str, Optional[int]]] = []
-        # id(generated lambda) -> (it, its expression's source)
-        self.lambda_sources: dict[int, tuple[Callable, str]] = {}
+        # id(generated lambda or closure) -> (it, the Python tree of what it computes)
+        self.lambda_sources: dict[int, tuple[Callable, py.expr]] = {}
         # id(generated function) -> (it, its lines)
         self.function_lines: dict[int, tuple[Callable, Sequence[str]]] = {}
         self.temps = 0
         # id(node) -> (node, its closure, its Python or None)
-        self.known_parts: dict[int, tuple[nodes.Node, Optional[Callable], Optional[str]]] = {}
-        self.frame_calls: dict[str, Callable] = {}  # "Kn(st, L)" -> the function it calls
+        self.known_parts: dict[int, tuple[nodes.Node, Optional[Callable], Optional[py.expr]]] = {}
+        self.frame_calls: dict[str, Callable] = {}  # "Kn" of a call `Kn(st, L)` -> what it calls
         # (phase or None, arguments): paddings the calls name (pad_name)
         self.pads: set[tuple[Optional[int], int]] = set()
         self.xs_depth = 0  # operators nested in the expression being generated
         self.playable_fn = None  # playable(c, p) as one generated function, once made
-        self.local_invariants: dict[int, str] = {}  # id(node) -> its source as a loop's local
+        self.local_invariants: dict[int, py.expr] = {}  # id(node) -> its read as a loop's local
         self.generated_room = limit("generated_code")  # characters still to generate
         self.to_python = PythonBackEnd(self)
 
@@ -134,44 +136,36 @@ class Source:
 
     def opaque_ast(self, node: nodes.Opaque, depth: int) -> py.expr:
         """An Opaque part as a Python tree: a statement's value as the compiler chose to
-        write it (Flow.written_as), else as `xs_or` writes it over the closure compiled
+        write it (Flow.written_as), else as `xs_or` builds it over the closure compiled
         for it already (Flow.value_part); any other as `source_ast`."""
         known = self.known_parts.get(id(node))
         if known is not None and known[0] is node:
-            text = known[2] if known[2] is not None else self.xs_or(node.source, known[1])
-            return py.parse(text, mode="eval").body
+            return known[2] if known[2] is not None else self.xs_or(node.source, known[1])
         return self.source_ast(node.source, depth)
 
     def source_ast(self, e, depth: int) -> py.expr:
-        """A part of a lowered expression that lowering left to the compiler, as a Python
-        tree for the back end. A part that is lowered after all (a call no loop hoists) is
-        emitted directly; one still written as text here (a comprehension, a definition's
-        call...) is read back into a tree: the one place text is parsed, until every
-        construct is lowered."""
+        """A part of a lowered expression that lowering left to the compiler (`xs`), as a
+        Python tree for the back end, nested `depth` deep."""
         saved, self.xs_depth = self.xs_depth, depth
         try:
-            text = self.hooked_source(e)
-            if text is None and self.exprs.lowering.handles(e) and depth < MAX_DEPTH:
-                return self.to_python.emit(self.exprs.lowering.lower(e), depth)
-            if text is None:
-                text = self.xs(e)
+            return self.xs(e)
         finally:
             self.xs_depth = saved
-        return py.parse(text, mode="eval").body
 
-    def closure_call(self, e) -> str:
+    def closure_call(self, e) -> py.expr:
         return self.frame_call(self.exprs.expr(e))
 
     # ------------------------------------------------------------------ entry points
-    def generated_lambda(self, e, text: str):
-        """`lambda st, L: text` in the program's namespace (noted for --show)."""
+    def generated_lambda(self, e, tree: py.expr):
+        """`lambda st, L: tree` in the program's namespace (noted for --show)."""
+        text = unparse(tree)
         try:
             f = self.materialize(f"lambda st, L: {text}", "eval")
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
         self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
                                f"lambda st, L: {text}", None))
-        self.lambda_sources[id(f)] = (f, text)
+        self.lambda_sources[id(f)] = (f, tree)
         return f
 
     def generated_expression(self, e, tree: py.expr, names: dict):
@@ -187,7 +181,7 @@ class Source:
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
         self.generated.append((title, span, text, 1))  # its place beside its `def`
-        self.lambda_sources[id(f)] = (f, python.unparse(tree))
+        self.lambda_sources[id(f)] = (f, tree)
         return f
 
     def materialize(self, text: str, mode: str):
@@ -209,31 +203,31 @@ class Source:
         exec(code, self.ns, scope)
         return scope if mode == "procs" else next(iter(scope.values()))
 
-    def known_as(self, f, text: str):
-        """Note that closure `f` computes the expression `text`: call_source writes that
+    def known_as(self, f, tree: py.expr):
+        """Note that closure `f` computes the expression `tree`: call_source writes that
         instead of calling it (where the program is generated). Returns f."""
-        self.lambda_sources[id(f)] = (f, text)
+        self.lambda_sources[id(f)] = (f, tree)
         return f
 
-    def source_text(self, f):
+    def source_tree(self, f) -> Optional[py.expr]:
         """The expression closure `f` is known to compute, or None."""
         known = self.lambda_sources.get(id(f))
         return known[1] if known is not None and known[0] is f else None
 
-    def call_source(self, f) -> str:
-        """A call of closure `f` as source: a generated lambda's own expression inline
+    def call_source(self, f) -> py.expr:
+        """A call of closure `f` as Python: a generated lambda's own expression inline
         (no call at run time), else `Kn(st, L)`."""
         known = self.lambda_sources.get(id(f))
         if known is not None and known[0] is f:
-            return f"({known[1]})"
+            return known[1]
         return self.frame_call(f)
 
-    def frame_call(self, f) -> str:
+    def frame_call(self, f) -> py.Call:
         """`Kn(st, L)`: a call of `f` over the state and the frame's locals, noted so that
-        body_of_call knows what a text of this form calls."""
-        text = self.ref(f) + "(st, L)"
-        self.frame_calls[text] = f
-        return text
+        body_of_call knows what a call of this form calls."""
+        fn = self.ref(f)
+        self.frame_calls[fn] = f
+        return call(fn, name("st"), name("L"))
 
     def generated_function(self, lines: Sequence[str], title: str, span):
         """The one function `lines` define, compiled in the program's namespace and noted
@@ -248,13 +242,16 @@ class Source:
         self.function_lines[id(f)] = (f, lines)
         return f
 
-    def body_of_call(self, text: str) -> Optional[Sequence[str]]:
-        """The body lines of the generated function a source `Kn(st, L)` calls, or None."""
-        f = self.frame_calls.get(text)
+    def body_of_call(self, tree: py.expr) -> Optional[Sequence[str]]:
+        """The body lines of the generated function a call `Kn(st, L)` calls, or None."""
+        if not (isinstance(tree, py.Call) and isinstance(tree.func, py.Name) and
+                not tree.keywords and [getattr(a, "id", None) for a in tree.args] == ["st", "L"]):
+            return None
+        f = self.frame_calls.get(tree.func.id)
         made = self.function_lines.get(id(f))
         return made[1][1:] if made is not None and made[0] is f else None
 
-    def hooked_source(self, e) -> Optional[str]:
+    def hooked_source(self, e) -> Optional[py.expr]:
         """`e` where a loop already has it: a local of the loop's function, or a loop
         invariant read from the loop's memo (a comprehension in a loop: its closure)."""
         if self.local_invariants:
@@ -269,8 +266,8 @@ class Source:
                 return self.closure_call(e)
         return None
 
-    def xs(self, e) -> str:
-        """Python source for `e`; a closure call where no source form exists."""
+    def xs(self, e) -> py.expr:
+        """Python for `e`, a tree; a closure call where it has no Python form."""
         text = self.hooked_source(e)
         if text is not None:
             return text
@@ -278,103 +275,89 @@ class Source:
             return self.frame_call(self.closures.in_loops_of(self.exprs).expr(e))
         if self.exprs.lowering.handles(e):
             return self.lowered_source(e)
-        method = getattr(self, "xs_" + type(e).__name__, None)
-        if method is not None:
+        build = getattr(self, "xs_" + type(e).__name__, None)
+        if build is not None:
             self.xs_depth += 1
             try:
-                text = method(e)
+                tree = build(e)
             finally:
                 self.xs_depth -= 1
-            if text is not None:
-                return text
+            if tree is not None:
+                return tree
         return self.closure_call(e)
 
-    def lowered_source(self, e) -> str:
+    def lowered_source(self, e) -> py.expr:
         """An expression engine/ir lowers, through its Python back end."""
-        return python.unparse(self.to_python.emit(self.exprs.lowering.lower(e), self.xs_depth))
+        return self.to_python.emit(self.exprs.lowering.lower(e), self.xs_depth)
 
-    def collection_source(self, e) -> str:
+    def collection_source(self, e) -> py.expr:
         """The elements of a list or a zone (its live list: read it, do not change it)."""
-        text = self.xs(e)
-        return f"st.zones[{text}]" if self.m.types.get(id(e)) == "zone" else text
+        tree = self.xs(e)
+        return index(state("zones"), tree) if self.m.types.get(id(e)) == "zone" else tree
 
-    def xs_or(self, e, f) -> str:
-        """Source for `e` whose closure `f` is compiled already: reuse it where `e` has no
-        source form, rather than compiling it twice."""
+    def xs_or(self, e, f) -> py.expr:
+        """Python for `e` whose closure `f` is compiled already: reuse it where `e` has no
+        Python form, rather than compiling it twice."""
         if self.exprs.lowering.handles(e):
             return self.lowered_source(e)
-        method = getattr(self, "xs_" + type(e).__name__, None)
-        text = method(e) if method is not None else None
-        return text if text is not None else self.call_source(f)
+        build = getattr(self, "xs_" + type(e).__name__, None)
+        tree = build(e) if build is not None else None
+        return tree if tree is not None else self.call_source(f)
 
     def plain(self, closure):
         """The source form of an instruction that only changes the game (never the frames,
         never a decision): a call of its closure, without the interpreter around it."""
         return Statement("do", (f"{self.ref(closure, 'I')}(st, fr)",))
 
-    def index_source(self, layout, args: list, span) -> str:
-        """The flat index of a zone or variable instance, lowered (nodes.Instance)."""
-        at = self.exprs.lowering.instance(layout, args, span)
-        return python.unparse(self.to_python.emit(at, self.xs_depth))
-
-    def cards_source(self, e, closure) -> str:
-        """A fresh list of card ids for a card, a list or a zone (`cards_of` as source)."""
-        t = self.m.types.get(id(e), "any")
-        if t == "card":
-            c = self.temp()
-            return f"([] if ({c} := {self.xs(e)}) is None else [{c}])"
-        return self.frame_call(closure)
-
-    def label_source(self, t: str, e) -> str:
+    def label_source(self, t: str, e) -> py.expr:
         """How a value of type `t` reads in a text (the labeller, inlined)."""
         x = self.temp()
         value = self.xs(e)
-        shown = self.shown(t, x)
+        shown = self.shown(t, name(x))
         if shown is None:
-            return f"LABEL({t!r}, {value}, st)"
-        return f"('none' if ({x} := {value}) is None else {shown})"
+            return call("LABEL", const(t), value, name("st"))
+        return if_else(is_none(walrus(x, value)), const("none"), shown)
 
-    def shown(self, t: str, x: str):
-        """The label of the value in variable `x` (not none) of type `t`, as source."""
+    def shown(self, t: str, x: py.expr) -> Optional[py.expr]:
+        """The label of the value `x` (a name, not none) of type `t`, or None where the
+        labeller must say."""
         if t == "card" and self.p.pieces is None:  # a piece's label follows its state
-            shown = f"{self.ref(self.p.card_label, 'CARD_LABELS')}[{x}]"
-        elif t == "card":
-            return None
-        elif t == "player":
-            shown = f"'P' + str({x} + 1)"
-        elif t in self.m.enums:
-            shown = f"{self.ref(list(self.m.enums[t].values), 'NAMES_' + t + '_')}[{x}]"
-        elif t in ("int", "text"):  # as the labeller writes them
-            shown = f"str({x})"
-        else:
-            return None
-        return shown
+            return index(name(self.ref(self.p.card_label, "CARD_LABELS")), x)
+        if t == "player":
+            return py.BinOp(const("P"), py.Add(), call("str", py.BinOp(x, py.Add(), const(1))))
+        if t in self.m.enums:
+            return index(name(self.ref(list(self.m.enums[t].values), "NAMES_" + t + "_")), x)
+        if t in ("int", "text"):  # as the labeller writes them
+            return call("str", x)
+        return None
 
-    def text_source(self, text) -> str:
+    def text_source(self, text) -> py.expr:
         """A text with holes as one expression; the limits as `text()` checks them (a long
         text is counted against the decision's long_texts)."""
         self.ns.setdefault("LABEL", self.p.labeller)
-        pieces = [quoted(part) if isinstance(part, str) else
+        pieces = [const(part) if isinstance(part, str) else
                   self.label_source(self.m.types.get(id(part), "any"), part)
                   for part in text.parts]
-        joined = " + ".join(pieces) if len(pieces) > 1 else f"str({pieces[0]})"
+        joined = _sum(pieces) if len(pieces) > 1 else call("str", pieces[0])
         budget, span, t = self.ref(self.b, "BUDGET"), self.ref(text.span, "S"), self.temp()
-        return (f"({t} if len({t} := {joined}) <= {budget}.short_text else "
-                f"{budget}.check_text({t}, {span}))")
+        short = py.Attribute(name(budget), "short_text", py.Load())
+        return if_else(py.Compare(call("len", walrus(t, joined)), [py.LtE()], [short]), name(t),
+                       method(name(budget), "check_text", name(t), name(span)))
 
-    def later_words(self, texts: list, count: Optional[str] = None) -> Optional[str]:
+    def later_words(self, texts: list, count: Optional[py.expr] = None) -> Optional[py.expr]:
         """Texts for a log entry, written when the log is read: `(LATER, Wn, (values))`,
         where the holes' values are taken now and `Wn(*values)` gives the texts (the last
         one masked: MASK reads "a card", or "N cards" with `count`). None where a hole could
         fail or spend work, or the words could pass the text limit: those are written now,
         as `text_source` writes them, so every error still comes when the move is made."""
-        holes: dict = {}  # id(hole) -> (its parameter, its value's source)
-        rendered = []
+        holes: dict = {}  # id(hole) -> (its parameter, its value's expression)
+        rendered: list[py.expr] = []
         for text in texts:
-            pieces, longest = [], 0
+            pieces: list[py.expr] = []
+            longest = 0
             for part in text.parts:
                 if isinstance(part, str):
-                    pieces.append(quoted(part))
+                    pieces.append(const(part))
                     longest += len(part)
                     continue
                 t = self.m.types.get(id(part), "any")
@@ -384,29 +367,34 @@ class Source:
                 longest += width
                 if id(part) not in holes:
                     holes[id(part)] = (f"a{len(holes)}", part)
-                a = holes[id(part)][0]
-                pieces.append(f"('none' if {a} is None else {self.shown(t, a)})")
+                a = name(holes[id(part)][0])
+                shown = self.shown(t, a)
+                assert shown is not None  # label_width knows the words of the type
+                pieces.append(if_else(is_none(a), const("none"), shown))
             if longest > self.b.text_length:
                 return None
-            rendered.append(" + ".join(pieces) if pieces else "''")
+            rendered.append(_sum(pieces) if pieces else const(""))
         if not holes:
             return None  # a constant text costs nothing now
-        if count is not None:
-            rendered[-1] = (f"({rendered[-1]}).replace({MASK!r}, 'a card' if n == 1 else "
-                            f"f'{{n}} cards')")
+        if count is not None:  # `'a card' if n == 1 else f'{n} cards'`
+            cards = py.JoinedStr([py.FormattedValue(name("n"), -1, None), const(" cards")])
+            told: py.expr = if_else(py.Compare(name("n"), [py.Eq()], [const(1)]),
+                                    const("a card"), cards)
+            rendered[-1] = method(rendered[-1], "replace", const(MASK), told)
         elif len(texts) > 1:
-            rendered[-1] = f"({rendered[-1]}).replace({MASK!r}, 'a card')"
+            rendered[-1] = method(rendered[-1], "replace", const(MASK), const("a card"))
         params = [a for a, _ in holes.values()] + (["n"] if count is not None else [])
         title = f"W{len(self.generated)}"
         render = self.generated_function(
             [f"def {title}({', '.join(params)}):",
-             f"    return ({', '.join(rendered)},)"],
+             f"    return {unparse(py.Tuple(rendered, py.Load()))}"],
             f"{title}, words at {rules_place(texts[0].span)}", texts[0].span)
         if render is None:
             return None
         values = [self.xs(part) for _, part in holes.values()] + \
             ([count] if count is not None else [])
-        return f"(LATER, {self.ref(render, 'W')}, ({', '.join(values)},))"
+        return py.Tuple([name("LATER"), name(self.ref(render, "W")),
+                         py.Tuple(values, py.Load())], py.Load())
 
     def label_width(self, t: str, e) -> Optional[int]:
         """The longest text a hole of type `t` can read as, when its value is plain data
@@ -457,17 +445,17 @@ class Source:
 
     def inline_root(self, e):
         """For `expr`: a generated function for `e`, or None to use the closures."""
-        method = getattr(self, "xs_" + type(e).__name__, None)
-        if method is None or type(e) in LEAVES:
+        build = getattr(self, "xs_" + type(e).__name__, None)
+        if build is None or type(e) in LEAVES:
             return None  # a leaf's closure is as quick as a generated one
         saved, self.xs_depth = self.xs_depth, 1  # a function of its own: depth from 1
         try:
-            text = method(e)
+            tree = build(e)
         finally:
             self.xs_depth = saved
-        if text is None:
+        if tree is None:
             return None
-        return self.generated_lambda(e, text)
+        return self.generated_lambda(e, tree)
 
     def xs_Name(self, e):
         """A definition without arguments (every other name is lowered; xs hoists it in
@@ -515,30 +503,38 @@ the others stay closures."""
                 cond, size = got
                 lines += [f"    if {test}:",
                           f"        L = [c, seat{', None' * (size - 2)}]",
-                          f"        return bool({self.call_source(cond)})"]
+                          f"        return bool({unparse(self.call_source(cond))})"]
             lines.append("    return True")
             fn = self.playable_fn = self.generated_function(lines, "playable", None)
             if fn is None:
                 return None
-        return f"{self.ref(fn, 'PLAYABLE')}(st, {self.xs(e.args[0])}, {seat})"
+        return call(self.ref(fn, "PLAYABLE"), name("st"), self.xs(e.args[0]), seat)
 
     def grid_source(self, e):
         """neighbour(c, d), ray(c, d), around(c): a lookup in the grid's tables;
         column_of(c), row_of(c): arithmetic on the cell's number."""
         board = self.m.types.get(id(e.args[0]))
         tables = self.p.grids.get(board) or next(iter(self.p.grids.values()))
-        span, c, d = self.ref(e.span, "S"), self.temp(), self.temp()
+        span, c, d = name(self.ref(e.span, "S")), self.temp(), self.temp()
+        cell = is_none(walrus(c, self.xs(e.args[0])), negated=True)
         if e.name in ("column_of", "row_of"):  # 1-based, as the closures count
-            rule = f"{c} % {tables.width} + 1" if e.name == "column_of" else \
-                f"{c} // {tables.width} + 1"
-            return (f"({rule} if ({c} := {self.xs(e.args[0])}) is not None else "
-                    f"_grid_none({e.name!r}, {c}, 0, {span}))")
+            op = py.Mod() if e.name == "column_of" else py.FloorDiv()
+            rule = py.BinOp(py.BinOp(name(c), op, const(tables.width)), py.Add(), const(1))
+            return if_else(cell, rule, call("_grid_none", const(e.name), name(c), const(0), span))
         if e.name == "around":
-            table = self.ref(tables.around, "AROUND")
-            return (f"({table}[{c}] if ({c} := {self.xs(e.args[0])}) is not None else "
-                    f"_grid_none('around', {c}, 0, {span}))")
-        table = self.ref(tables.step if e.name == "neighbour" else tables.rays,
-                         "NEIGHBOUR" if e.name == "neighbour" else "RAYS")
-        return (f"({table}[{c}][{d}] if ({c} := {self.xs(e.args[0])}) is not None and "
-                f"({d} := {self.xs(e.args[1])}) is not None else "
-                f"_grid_none({e.name!r}, {c}, {d}, {span}))")
+            table = name(self.ref(tables.around, "AROUND"))
+            return if_else(cell, index(table, name(c)),
+                           call("_grid_none", const("around"), name(c), const(0), span))
+        table = name(self.ref(tables.step if e.name == "neighbour" else tables.rays,
+                              "NEIGHBOUR" if e.name == "neighbour" else "RAYS"))
+        way = is_none(walrus(d, self.xs(e.args[1])), negated=True)
+        return if_else(both(cell, way), index(index(table, name(c)), name(d)),
+                       call("_grid_none", const(e.name), name(c), name(d), span))
+
+
+def _sum(pieces: list) -> py.expr:
+    """`a + b + c`: the texts joined, left to right."""
+    total = pieces[0]
+    for piece in pieces[1:]:
+        total = py.BinOp(total, py.Add(), piece)
+    return total

@@ -299,6 +299,51 @@ class Interpreter:
             return lambda st, L: label(of, f(st, L), st)
         return lambda st, L: (lambda v: "none" if v is None else names[v])(f(st, L))
 
+    def c_SeatWords(self, node: n.SeatWords) -> Closure:
+        """Each hole's words and readers taken once: the same for every seat and the
+        full words."""
+        parts = [(None, p, None) if isinstance(p, str) else
+                 (self.part(p.shown), p.mask, self.readers(p.readers, node.seats))
+                 for p in node.parts]
+        b, span, everyone = self.host.b, node.span, range(node.seats)
+
+        def render(st, L):
+            full: list[str] = []
+            by_seat: list[list[str]] = [[] for _ in everyone]
+            for words, hidden, readers in parts:
+                if words is None:
+                    shown = hidden
+                    who: Any = everyone
+                else:
+                    shown = words(st, L)
+                    who = everyone if readers is None else readers(st, L)
+                full.append(shown)
+                for seat, said in enumerate(by_seat):
+                    said.append(shown if seat in who else hidden)
+            text = "".join(full)
+            if len(text) > b.text_length:
+                text = b.check_text(text, span)
+            return text, tuple("".join(said) for said in by_seat)
+        return render
+
+    def readers(self, readers: Any, seats: int) -> Any:
+        """A closure `(st, L) -> the seats that may read a hole` (Hole.readers), or None
+        where every seat may."""
+        if readers is None:
+            return None
+        if not readers:
+            return lambda st, L: ()
+        owners = [(self.part(owner), others) for owner, others in readers]
+        everyone = frozenset(range(seats))
+
+        def who(st, L):
+            may = everyone
+            for owner, others in owners:
+                seat = owner(st, L)
+                may = may - {seat} if others else may & {seat}
+            return may
+        return who
+
     # ------------------------------------------------------------------ decisions
     def options(self, op: n.Ask) -> Callable[[Any, Any], list]:
         """The options of a decision as a function `(st, L) -> [(label, alt, value)]`."""
@@ -456,6 +501,15 @@ class Interpreter:
         text = self.part(op.text)
         return lambda st, fr: st._events.append(("text", text(st, fr[2])))
 
+    def o_LogBySeat(self, op: n.LogBySeat) -> Callable[[Any, Any], None]:
+        words = self.part(op.words)
+
+        def log(st, fr):
+            full, said = words(st, fr[2])
+            st._events.append(("text", full) if len(set(said)) == 1 and said[0] == full
+                              else ("text", full, said))
+        return log
+
     def o_Finish(self, op: n.Finish) -> Callable[[Any, Any], None]:
         if op.who is None:
             return lambda st, fr: st.finish([])
@@ -573,6 +627,25 @@ class Interpreter:
             st.move_cards(cards, to(st, L), bottom, words=words)
         return move
 
+    def o_MoveBySeat(self, op: n.MoveBySeat) -> Callable[[Any, Any], None]:
+        """The cards, their words, the masked words, then the destination, as read; no
+        moves spent."""
+        what, to, bottom = self.part(op.what), self.part(op.to), op.bottom
+        full, masked, seats = self.part(op.words), self.part(op.masked), op.words.seats
+        by_seat = isinstance(op.masked, n.SeatWords)
+
+        def move(st, fr):
+            L = fr[2]
+            cards = what(st, L)
+            said = told(len(cards))
+            words, words_by_seat = full(st, L)
+            hid = masked(st, L)
+            hid, hid_by_seat = hid if by_seat else (hid, (hid,) * seats)
+            st.move_cards(cards, to(st, L), bottom, words=(
+                words, hid.replace(MASK, said), words_by_seat,
+                tuple(w.replace(MASK, said) for w in hid_by_seat)))
+        return move
+
     def o_Shuffle(self, op: n.Shuffle) -> Callable[[Any, Any], None]:
         z, budget, span = self.part(op.zone), self.host.b, op.span
 
@@ -676,5 +749,6 @@ class Interpreter:
 
 def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))
+
 
 

@@ -354,6 +354,34 @@ class Shown(Sure):
     labeller: Any
 
 
+# ---------------------------------------------------------------- words by seat
+@attrs.frozen(eq=False)
+class Hole:
+    """A hole of words each seat reads as it may: its words (`shown`, a Shown of its
+    value), what a seat that may not read it reads instead (`mask`), and who may:
+    `readers` None (every seat), () (no seat), else (owner, others) pairs, each a seat
+    that must be the owner (`others` false) or must not be (`others` true)."""
+    shown: Node
+    mask: str
+    readers: Optional[tuple]
+
+
+@attrs.frozen(eq=False)
+class SeatWords(Sure):
+    """Words some of whose holes not every seat may read (compile/seat_words.py): the
+    pair (the full words, what each of `seats` seats reads), each hole's value and its
+    readers taken once, in order; the full words past the text limit fail (R008)."""
+    parts: tuple  # a text (str) or a Hole, in order
+    seats: int
+    span: Any
+
+
+def hole_parts(node: SeatWords) -> tuple:
+    """The nodes a SeatWords node is computed from: each hole's words, then its owners."""
+    return tuple(x for h in node.parts if isinstance(h, Hole)
+                 for x in (h.shown, *(owner for owner, _ in h.readers or ())))
+
+
 # ---------------------------------------------------------------- not lowered yet
 @attrs.frozen(eq=False)
 class Opaque(Node):
@@ -372,7 +400,8 @@ def children(node: Node) -> tuple:
     return tuple(getattr(node, f.name) for f in attrs.fields(type(node))
                  if isinstance(getattr(node, f.name), Node)) + \
         (node.keys if isinstance(node, Instance) else ()) + \
-        (node.items if isinstance(node, ListOf) else ())
+        (node.items if isinstance(node, ListOf) else ()) + \
+        (hole_parts(node) if isinstance(node, SeatWords) else ())
 
 
 def strides(sizes: tuple) -> list:
@@ -461,6 +490,13 @@ class Log(Operation):
 
 
 @attrs.frozen(eq=False)
+class LogBySeat(Operation):
+    """`log "..."` whose holes not every seat may read: the entry `("text", full words,
+    what each seat reads)`, or `("text", full words)` where every seat reads them all."""
+    words: SeatWords
+
+
+@attrs.frozen(eq=False)
 class Finish(Operation):
     """`win who` (`one`: a player, else a list of players; none: nobody) or `end game`
     (`who` None): the game is over (State.finish), every frame gone."""
@@ -542,6 +578,20 @@ class MoveCards(Operation):
     masked: Optional[Node] = None
     later: Optional[Node] = None
     short_piles: bool = False  # the game has fewer than 1000 cards: one card costs 1
+
+
+@attrs.frozen(eq=False)
+class MoveBySeat(Operation):
+    """`move what to ZONE as "..."` whose words' holes not every seat may read: the cards
+    (`what`, a fresh list), their words (`words`), the words with the moved cards masked
+    (`masked`: a SeatWords, or a text every seat reads whole), then onto zone `to` by
+    State.move_cards with the words of both kinds, as everyone reads them and by seat,
+    MASK read "a card" or "N cards"."""
+    what: Node
+    to: Node
+    bottom: bool
+    words: SeatWords
+    masked: Node
 
 
 @attrs.frozen(eq=False)

@@ -481,6 +481,46 @@ class PythonBackEnd:
             return call(self.host.named(node.labeller, "LABEL"), const(node.of), x, name("st"))
         return if_else(is_none(x), const("none"), words)
 
+    def p_SeatWords(self, node: n.SeatWords, depth: int) -> py.expr:
+        """`(full, (what seat 0 reads, ...))`: each hole's words and owners first into
+        temporaries, in order (a test that always holds), then the words unrolled by seat;
+        the full words past the text limit fail as Budget.check_text says."""
+        taken: list[py.expr] = []  # each hole's words, then its owners, into temporaries
+        words: dict = {}  # id(hole) -> (its words' temporary, its owners' temporaries)
+        for hole in node.parts:
+            if isinstance(hole, str):
+                continue
+            said = self.host.temp("words")
+            taken.append(bound(said, self.emit(hole.shown, depth)))
+            owners = []
+            for owner, others in hole.readers or ():
+                o = self.host.temp("owner")
+                taken.append(bound(o, self.emit(owner, depth)))
+                owners.append((o, others))
+            words[id(hole)] = (said, owners)
+
+        def piece(part: Any, seat: Optional[int]) -> py.expr:
+            if isinstance(part, str):
+                return const(part)
+            said, owners = words[id(part)]
+            if seat is None or part.readers is None:
+                return name(said)
+            if not part.readers:
+                return const(part.mask)
+            may = both(*[compare(name(o), "!=" if others else "==", const(seat))
+                         for o, others in owners])
+            return if_else(may, name(said), const(part.mask))
+
+        t = self.host.temp("text")
+        full = _joined([piece(p, None) for p in node.parts])
+        limit = py.Attribute(self.budget(), "text_length", py.Load())
+        checked = if_else(compare(call("len", walrus(t, full)), ">", limit),
+                          method(self.budget(), "check_text", name(t), self.place(node.span)),
+                          name(t))
+        by_seat = py.Tuple([_joined([piece(p, seat) for p in node.parts])
+                            for seat in range(node.seats)], py.Load())
+        return if_else(both(*taken), py.Tuple([checked, by_seat], py.Load()), const(None))
+
     # ------------------------------------------------------------------ operations
     def statements(self, op: n.Operation) -> list:
         """An operation as Python statements over `st`, `fr` and its locals `L`."""
@@ -534,6 +574,15 @@ class PythonBackEnd:
         entry = py.Tuple([const("text"), self.emit(op.text, 0)], py.Load())
         return [py.Expr(py.Call(py.Attribute(state("_events"), "append", py.Load()), [entry],
                                 []))]
+
+    def s_LogBySeat(self, op: n.LogBySeat) -> list:
+        """The entry with the words by seat, unless every seat reads the full words."""
+        full, said = name("_w"), name("_s")
+        every = py.BinOp(py.Tuple([full], py.Load()), py.Mult(), const(op.words.seats))
+        entry = if_else(compare(said, "==", every), py.Tuple([const("text"), full], py.Load()),
+                        py.Tuple([const("text"), full, said], py.Load()))
+        return [unpack(("_w", "_s"), self.emit(op.words, 0)),
+                py.Expr(method(state("_events"), "append", entry))]
 
     def s_Finish(self, op: n.Finish) -> list:
         finish = py.Attribute(name("st"), "finish", py.Load())
@@ -741,6 +790,31 @@ class PythonBackEnd:
                                               d, const(False)))],
                       [py.If(count, moved, [])])]
 
+    def s_MoveBySeat(self, op: n.MoveBySeat) -> list:
+        """The cards, MASK's words for them, the words, the masked words, then the
+        destination, as Interpreter.o_MoveBySeat reads them."""
+        c, said, hid, hid_by_seat = name("_c"), name("_t"), name("_h"), name("_hs")
+        count = call("len", c)
+        told = if_else(compare(count, "==", const(1)), const("a card"),
+                       py.BinOp(call("str", copy.deepcopy(count)), py.Add(), const(" cards")))
+        masked = self.emit(op.masked, 0)
+        out = [assign(c, self.emit(op.what, 0)), assign(said, told),
+               unpack(("_w", "_ws"), self.emit(op.words, 0))]
+        if isinstance(op.masked, n.SeatWords):
+            out.append(unpack(("_h", "_hs"), masked))
+            hidden_by_seat: py.expr = py.Tuple([
+                method(index(hid_by_seat, const(k)), "replace", const(MASK), said)
+                for k in range(op.words.seats)], py.Load())
+        else:
+            out.append(assign(hid, masked))
+            hidden_by_seat = py.BinOp(py.Tuple([method(hid, "replace", const(MASK), said)],
+                                               py.Load()), py.Mult(), const(op.words.seats))
+        words = py.Tuple([name("_w"), method(hid, "replace", const(MASK), said), name("_ws"),
+                          hidden_by_seat], py.Load())
+        move = method(name("st"), "move_cards", c, self.emit(op.to, 0), const(op.bottom))
+        move.keywords.append(py.keyword("words", words))
+        return out + [py.Expr(move)]
+
     def s_Shuffle(self, op: n.Shuffle) -> list:
         z = name("_z")
         return [assign(z, self.emit(op.zone, 0)),
@@ -895,6 +969,19 @@ def unlogged(dest: py.expr) -> py.Call:
 def _own_words(node: n.Shown) -> bool:
     """Does the Python back end write the words itself (not the labeller)?"""
     return node.names is not None or node.of in ("player", "int", "text")
+
+
+def _joined(pieces: list) -> py.expr:
+    """Texts one after the other: `a + b + c` (one alone: itself)."""
+    total = pieces[0]
+    for piece in pieces[1:]:
+        total = py.BinOp(total, py.Add(), piece)
+    return total
+
+
+def unpack(targets: tuple, value: py.expr) -> py.Assign:
+    """`a, b = value`."""
+    return py.Assign([py.Tuple([py.Name(t, py.Store()) for t in targets], py.Store())], value)
 
 
 def method(obj: py.expr, attr: str, *args: py.expr) -> py.Call:

@@ -14,6 +14,12 @@ from rulesdsl.engine.runtime.seats import owner_of
 from rulesdsl.engine.pieces import card_text
 
 
+def with_article(noun: str) -> str:
+    """ "a queen", "an ace", "an 8": the article a reader says before the word."""
+    spoken_vowel = noun[:1].lower() in "aeiou" or noun.startswith("8") or noun in ("11", "18")
+    return ("an " if spoken_vowel else "a ") + noun
+
+
 class Views:
     """Derives each seat's view from the declared visibility."""
 
@@ -50,11 +56,33 @@ class Views:
         return card_text(self, entry[2], seat) if self.can_see(entry[3], seat) else "a card"
 
     def fact_text(self, entry) -> str:
-        """What a "fact" entry tells of its zone: "holds one of: red 7, blue 7" (or "holds
-        none of: ..."), each label once, in deck order."""
-        labels = list(dict.fromkeys(self.prog.card_label[c] for c in entry[2]))
-        return ("holds none of: " if entry[3] else "holds one of: ") + \
+        """What a "fact" entry tells of its zone: "holds a queen" (or "holds no queen")
+        where the cards it admits are those of one value of a card field, else "holds one
+        of: red 7, blue 7" (or "holds none of: ..."), each label once, in deck order."""
+        admitted, lacks = entry[2], entry[3]
+        value = self.shared_field_value(admitted)
+        if value is not None:
+            return f"holds no {value}" if lacks else f"holds {with_article(value)}"
+        labels = list(dict.fromkeys(self.prog.card_label[c] for c in admitted))
+        return ("holds none of: " if lacks else "holds one of: ") + \
             (", ".join(labels) or "nothing")
+
+    def shared_field_value(self, cards) -> Optional[str]:
+        """The text of the value of one card field that `cards`, and no other card, have
+        (the rank asked for), or None where no field says just these cards."""
+        if not cards:
+            return None
+        chosen = set(cards)
+        for field, values in self.prog.fields.items():
+            value = values[cards[0]]
+            if value is None or isinstance(value, bool):
+                continue
+            if all((v == value) == (c in chosen) for c, v in enumerate(values)):
+                kinds = getattr(getattr(self.game, "model", None), "kinds", None) or {}
+                typ = next((k.fields[field][0] for k in kinds.values() if field in k.fields),
+                           None)
+                return None if typ is None else self.prog.label(typ, value)
+        return None
 
     def render_log(self, entry, seat: Optional[int] = None) -> str:
         """One event as text, as `seat` may see it (None: everything)."""
@@ -188,6 +216,12 @@ class Views:
         """The declared `show` values `seat` may see: [(title, {owner or None: text})]."""
         from rulesdsl.engine.words import shown
         return shown(self, seat)
+
+    def shown_on_boards(self) -> list:
+        """The declared `show`s worked out for each cell of a board, public ones only:
+        [(title, board, {cell: text or None})], drawn as the board."""
+        from rulesdsl.engine.words import shown_on_boards
+        return shown_on_boards(self)
 
     def phase_path(self) -> list:
         """The names of the phases being run, outermost first (e.g. ["game", "tournament",

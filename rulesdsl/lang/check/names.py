@@ -116,7 +116,9 @@ class Names:
         m = self.m
         if isinstance(e.obj, ast.Name):
             n = e.obj.name
-            if self.scope is None or self.scope.lookup(n) is None:
+            whole = n in m.vars and not m.vars[n].dims and m.vars[n].type.startswith("list of")
+            if (self.scope is None or self.scope.lookup(n) is None) and not whole:
+                # (a list variable of no index: `dice[0]` is its first item)
                 if n in m.zones:
                     self.used.add(n)
                     z = m.zones[n]

@@ -92,6 +92,13 @@ def syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesError:
         if before and f"'{before.group(1)}'" in expected:  # like 'move to pile'
             hints.append(f"'{before.group(1)}' was read as a name here: is something missing "
                          "before it?")
+    if not hints and tok.start_pos is not None:  # a phase named like a keyword: 'move(p)'
+        call = re.search(r"(?m)^\s*([a-z_]+)\s*\([^\n]*\)[ \t]*\n?\s*\Z",
+                         text[max(0, tok.start_pos - 200):tok.start_pos])
+        if call and call.group(1) in keywords():
+            hints.append(f"'{call.group(1)}' begins a statement of the language, so "
+                         f"'{call.group(1)}(...)' is not a phase run: name the phase "
+                         f"otherwise, like {call.group(1)}_phase")
     if not hints and tok.type == "NAME":  # a keyword mistyped: 'privat'
         words = [x.strip("'") for x in expected if x.startswith("'") and x[1:2].isalpha()]
         hints.extend(did_you_mean(str(tok.value), words))

@@ -302,12 +302,16 @@ class Display:
             lines.append(line)
         return lines
 
-    def shown(self, seat: int) -> list:
-        """The values the rules declare for the screen (`show`), as `seat` may see them."""
+    def shown(self, seat: Optional[int]) -> list:
+        """The values the rules declare for the screen (`show`), as `seat` may see them
+        (None: every seat): (title, {owner: text}) each, and (title, board, {cell: text})
+        for those drawn as a board."""
         shown = getattr(self.state, "shown", None)
+        on_boards = getattr(self.state, "shown_on_boards", None)
         try:
-            return shown(seat) if callable(shown) else []
-        except RulesError:
+            return (shown(seat) if callable(shown) else []) + \
+                (on_boards() if callable(on_boards) else [])
+        except (RulesError, AttributeError):
             return []
 
     def question(self) -> str:
@@ -456,7 +460,7 @@ class Display:
         if not view:
             return
         marked = self.last_move_cells()
-        shown = self.shown(seat) if seat is not None else self.shown_to_all()
+        shown = self.shown(seat)
         lines = self.layout.view_lines(view, seat, compact=True, width=self.o.width - 3,
                                        shown=shown, marked=marked)
         if lines:
@@ -479,12 +483,6 @@ class Display:
                     merged["zones"][name] = value
             merged["vars"].update(view.get("vars") or {})
         return merged                  # without scores: said below, every seat's
-
-    def shown_to_all(self) -> list:
-        try:
-            return self.state.shown(None)
-        except (RulesError, AttributeError):
-            return []
 
 
 def _key(value):

@@ -355,6 +355,12 @@ function boardValues(board) {
     const place = keysOf(name)[0];
     (places[place] = places[place] || { vars: [], pieces: null }).pieces = cards;
   }
+  for (const [t, b, cells] of T.on_boards || []) {   // a `show` worked out for each cell
+    if (b !== board) continue;
+    for (const [place, text] of Object.entries(cells)) {
+      if (text !== null) (places[place] = places[place] || { vars: [], pieces: null }).vars.push([t, text]);
+    }
+  }
   return places;
 }
 function marked(board) {
@@ -369,10 +375,16 @@ function marked(board) {
   }
   return out;
 }
+function seatCount(v) {
+  // "P2 12": a seat's number of pieces on a place, as a shown value says it; else null
+  const m = typeof v === "string" ? /^P(\d{1,2}) (\d+)$/.exec(v) : null;
+  return m ? [Number(m[1]) - 1, m[2]] : null;
+}
 function placeFill(at) {
   // the colour of whoever holds a place: a variable naming a player, or its top piece
   if (!at) return null;
   for (const [, v] of at.vars) if (typeof v === "string" && seatOfLabel(v) !== null && v === `P${seatOfLabel(v) + 1}`) return playerColour(seatOfLabel(v));
+  for (const [, v] of at.vars) if (seatCount(v)) return playerColour(seatCount(v)[0]);
   if (Array.isArray(at.pieces) && at.pieces.length) {
     const who = seatOfLabel(at.pieces[at.pieces.length - 1]);
     if (who !== null) return playerColour(who);
@@ -400,8 +412,9 @@ function placeText(at, common) {
     return name + (at.pieces.length > 1 ? `+${at.pieces.length - 1}` : "");
   }
   if (at.pieces && at.pieces.count) return `#${at.pieces.count}`;
-  const other = at.vars.filter(([, v]) => v !== null && v !== false && !(typeof v === "string" && seatOfLabel(v) !== null));
-  return other.map(([, v]) => (v === true ? "•" : valueText(v))).join(" ");
+  const other = at.vars.filter(([, v]) => v !== null && v !== false &&
+    (seatCount(v) || !(typeof v === "string" && seatOfLabel(v) !== null)));
+  return other.map(([, v]) => (v === true ? "•" : seatCount(v) ? seatCount(v)[1] : valueText(v))).join(" ");
 }
 function placeActions(place) {
   // the options that start at this place: "a3" itself, or "a3 to b4", "a3 x c5 x e7"
@@ -644,6 +657,7 @@ function boardsInUse() {
   for (const name of Object.keys(T.vars)) { const i = varInfo(name); if (onBoard(i, name) && !(D.internal || []).includes(i.var)) used.add(i.board); }
   for (const name of Object.keys(T.zones)) { const z = zoneInfo(name); if (z.board && (z.owner === null || z.owner === undefined) && keysOf(name).length === 1) used.add(z.board); }
   for (const b of Object.keys(D.boards || {})) if (T.actions.length && T.actions.every(l => D.boards[b].includes(l))) used.add(b);
+  for (const [, b] of T.on_boards || []) used.add(b);
   return [...used];
 }
 function onBoardZone(name) {
