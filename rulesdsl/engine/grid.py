@@ -6,7 +6,6 @@ check.DIRECTIONS.
 
 from __future__ import annotations
 
-import ast as py
 from typing import Callable, Optional
 
 import attrs
@@ -14,9 +13,8 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.lang.check import DIRECTIONS
 from rulesdsl.lang.check.model import HEX_DIRECTIONS
+from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.runtime.errors import none_for
-from rulesdsl.engine.runtime.places import rules_place
-from rulesdsl.engine.runtime.work import spend_lines
 
 
 @attrs.define
@@ -132,84 +130,15 @@ def prefix_closure(exprs, e: ast.Prefix) -> Callable:
     return run
 
 
-def var_prefix(exprs, e: ast.Prefix) -> Optional[Callable]:
-    """`[x in L while v[x] == E]` (or `!=`), E not using x: E is worked out once (when L
-    has an element) and the run read straight from the variable's values, with no call
-    per element: the common "cells from here while they hold the other colour". As
-    generated code where the program is generated. None for any other condition."""
-    fast = _var_compare(exprs, e.binder, e.cond)
-    if fast is None:
-        return None
-    base, op, rhs = fast
-    src = exprs.source_of(e.source)
-    same = op == "=="
-    if exprs.unit.generate:
-        made = exprs.source.generated_function(
-            ["def prefix(st, L):", "    out = []"] +
-            _run_lines(exprs, src, rhs, base, same, "out.append(x)") + ["    return out"],
-            f"list at {rules_place(e.span)}", e.span)
-        if made is not None:
-            return made
-
-    def run_fast(st, L):
-        s = src(st, L)
-        out = []
-        if s:
-            want = rhs(st, L)
-            values = st.vars
-            for x in s:
-                if (values[base + x] == want) != same:
-                    break
-                out.append(x)
-        return out
-    return run_fast
-
-
-def var_prefix_count(exprs, e: ast.Prefix, span) -> Optional[Callable]:
-    """`count(x in L while v[x] == E)`: the length of var_prefix's run, counted with no
-    list made, then spent from the work budget as `count` spends a list's length (the
-    length of a run of cells: Reversi's "how many discs does this line close")."""
-    fast = _var_compare(exprs, e.binder, e.cond)
-    if fast is None:
-        return None
-    base, op, rhs = fast
-    src = exprs.source_of(e.source)
-    same = op == "=="
-    b = exprs.b
-    if exprs.unit.generate:
-        source = exprs.source
-        made = source.generated_function(
-            ["def aggregate(st, L):", "    n = 0"] +
-            _run_lines(exprs, src, rhs, base, same, "n += 1") +
-            spend_lines(source.ref(b, "BUDGET"), "n", source.ref(span, "S"), "    ") +
-            ["    return n"], f"count at {rules_place(span)}", span)
-        if made is not None:
-            return made
-
-    def count_run(st, L):
-        s = src(st, L)
-        n = 0
-        if s:
-            want = rhs(st, L)
-            values = st.vars
-            for x in s:
-                if (values[base + x] == want) != same:
-                    break
-                n += 1
-        b.spend(n, span)
-        return n
-    return count_run
-
-
-def _run_lines(exprs, src, rhs, base: int, same: bool, step: str) -> list:
-    """The generated loop over a run of `src` while `values[base + x] == want` (`same`,
-    else `!=`), `want` worked out once when there is an element: `step` for each."""
-    source = exprs.source
-    return ([f"    s = {py.unparse(source.call_source(src))}", "    if s:",
-             f"        want = {py.unparse(source.call_source(rhs))}", "        values = st.vars",
-             "        for x in s:",
-             f"            if values[{base} + x] {'!=' if same else '=='} want:",
-             "                break", f"            {step}"])
+def var_prefix(exprs, e: ast.Prefix, span=None) -> Optional[Callable]:
+    """`[x in L while v[x] == E]` (or `!=`), E not using x: the common "cells from here
+    while they hold the other colour", read straight from the variable's values with no
+    call per cell (a nodes.Run, which both back ends run); with `span`, the count of
+    those cells (`count(...)`, spent from the work budget as `count` spends a list's
+    length: Reversi's "how many discs does this line close"). None for any other
+    condition."""
+    return _run(exprs, e.binder, e.cond, e.source, "cells" if span is None else "count",
+                e.span if span is None else span, prefix=True)
 
 
 def var_filter_aggregate(exprs, name: str, a) -> Optional[Callable]:
@@ -219,57 +148,18 @@ def var_filter_aggregate(exprs, name: str, a) -> Optional[Callable]:
     if name not in ("any", "all", "count") or not isinstance(a, ast.Comprehension) or \
             a.value is not None or a.where is None:
         return None
-    fast = _var_compare(exprs, a.binder, a.where, own_loop=True)
-    if fast is None:
+    return _run(exprs, a.binder, a.where, a.source, name, a.span, prefix=False)
+
+
+def _run(exprs, binder: str, cond, source, gives: str, span, prefix: bool) -> Optional[Callable]:
+    """The nodes.Run of `binder in source` against `cond`, compiled as a lowered node is;
+    None where `cond` is not `v[binder] == E`. A `where` is the loop the compiler has
+    open (Expressions.expr): its list and E, read once before it starts, are compiled
+    outside that loop's memo of invariants (a memo there would only cost), so it keeps
+    none."""
+    if not (isinstance(cond, ast.Binary) and cond.op in ("==", "!=")):
         return None
-    base, op, rhs = fast
-    src = exprs.source_of(a.source)
-    same = op == "=="
-    if exprs.unit.generate:  # the same loop as generated code: no calls for E or the list
-        meets = f"values[{base} + x] {'==' if same else '!='} want"
-        body = {"count": ["    n = 0", "    for x in s:", f"        if {meets}:",
-                          "            n += 1", "    return n"],
-                "any": ["    for x in s:", f"        if {meets}:", "            return True",
-                        "    return False"],
-                "all": ["    for x in s:", f"        if not {meets}:", "            return False",
-                        "    return True"]}[name]
-        made = exprs.functions.with_fresh_memo(  # E may read the loop's memo: emptied inside
-            ["def aggregate(st, L):", f"    want = {py.unparse(exprs.source.call_source(rhs))}",
-             "    values = st.vars", f"    s = {py.unparse(exprs.source.call_source(src))}"] + body,
-            f"{name} over a variable at {rules_place(a.span)}", a.span)
-        if made is not None:
-            return made
-    if name == "count":
-        def count(st, L):
-            want, values = rhs(st, L), st.vars
-            return sum(1 for x in src(st, L) if (values[base + x] == want) == same)
-        return count
-    if name == "any":
-        def any_(st, L):
-            want, values = rhs(st, L), st.vars
-            for x in src(st, L):
-                if (values[base + x] == want) == same:
-                    return True
-            return False
-        return any_
-
-    def all_(st, L):
-        want, values = rhs(st, L), st.vars
-        for x in src(st, L):
-            if (values[base + x] == want) != same:
-                return False
-        return True
-    return all_
-
-
-def _var_compare(exprs, binder: str, c, own_loop: bool = False) -> Optional[tuple]:
-    """(base, op, rhs closure) when `c` is `v[binder] == E` or `!=`, v a variable with one
-    index and E not using the binder; else None. `own_loop`: the innermost loop being
-    compiled is the one over the binder, which reads E once before it starts: E is
-    compiled outside that loop's memo of invariants (a memo there would only cost)."""
-    if not (isinstance(c, ast.Binary) and c.op in ("==", "!=")):
-        return None
-    left, right = c.left, c.right
+    left, right = cond.left, cond.right
     if _mentions(left, binder):
         left, right = right, left
     if not (isinstance(right, ast.Index) and len(right.args) == 1 and
@@ -281,14 +171,17 @@ def _var_compare(exprs, binder: str, c, own_loop: bool = False) -> Optional[tupl
     layout = exprs.p.vars[var]
     if len(layout.dims) != 1:
         return None
-    if not own_loop:
-        return layout.base, c.op, exprs.expr(left)
     loops = exprs.loop_stack
-    exprs.loop_stack = loops[:-1]
+    if not prefix:
+        exprs.loop_stack = loops[:-1]
     try:
-        return layout.base, c.op, exprs.expr(left)
+        cells = exprs.known_part(source, exprs.source_of(source), "list")
+        want = exprs.known_part(left, exprs.expr(left), exprs.m.types.get(id(left), "any"))
     finally:
         exprs.loop_stack = loops
+    t = {"cells": "list", "count": "int"}.get(gives, "bool")
+    return exprs.compiled(nodes.Run(t, cells, layout.base, want, cond.op == "==", prefix,
+                                    gives, span), cond)
 
 
 def _mentions(node, name: str) -> bool:

@@ -8,8 +8,7 @@ from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.recursion import recursive_call
-from rulesdsl.engine.grid import (grid_builtin, joins_closure, var_filter_aggregate,
-                                  var_prefix_count)
+from rulesdsl.engine.grid import grid_builtin, joins_closure, var_filter_aggregate, var_prefix
 from rulesdsl.engine.pieces import number_words
 from rulesdsl.engine.runtime.numbers import MAX_RANGE
 from rulesdsl.engine.compile.unit import Unit
@@ -152,7 +151,7 @@ class Calls:
         name = e.name
         a = e.args[0]
         if name == "count" and type(a) is ast.Prefix:
-            run = var_prefix_count(self.exprs, a, e.span)
+            run = var_prefix(self.exprs, a, e.span)
             if run is not None:
                 return run
         fast = var_filter_aggregate(self.exprs, name, a)

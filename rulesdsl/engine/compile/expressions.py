@@ -89,6 +89,9 @@ class Expressions:
         interpreter's (a leaf's is as quick, and known by its Python form)."""
         if self.unit.generate and not node.is_leaf:
             tree = self.source.to_python.root(node, 1)  # a function of its own: depth from 1
+            called = self.source.called(tree) if tree is not None else None
+            if called is not None:  # the node is a generated function's call: that function
+                return called
             if tree is not None:
                 f = self.source.generated_expression(e, tree, python.reads(node))
                 if f is not None:
@@ -97,6 +100,15 @@ class Expressions:
         if self.unit.generate and node.is_leaf:
             self.source.known_as(f, self.source.to_python.emit(node, 0))
         return f
+
+    def known_part(self, e, f: Callable, t: str) -> nodes.Opaque:
+        """`e`, compiled already as closure `f` giving a value of type `t` (a list is never
+        none), as a part of a node both back ends take as it is: the interpreter its
+        closure, the Python back end its call (or its expression inline)."""
+        node = nodes.Opaque(t, e, never_none=t.startswith("list"))
+        tree = self.source.call_source(f) if self.unit.generate else None
+        self.source.known_parts[id(node)] = (node, f, tree)
+        return node
 
     def closure_part(self, node: nodes.Node) -> Callable:
         """For the interpreter: the closure of a part of a node, generated where the

@@ -242,14 +242,27 @@ class Source:
         self.function_lines[id(f)] = (f, lines)
         return f
 
-    def body_of_call(self, tree: py.expr) -> Optional[Sequence[str]]:
-        """The body lines of the generated function a call `Kn(st, L)` calls, or None."""
+    def function(self, fn: py.FunctionDef, title: str, span) -> Optional[py.expr]:
+        """For the Python back end: `fn(st, L)` as a generated function of its own (its
+        lines kept, so a definition whose value it is takes them as its own body), called
+        as `Kn(st, L)`; None where Python cannot compile it."""
+        place = f" at {rules_place(span)}" if span is not None else ""
+        made = self.generated_function(python.text([fn]), f"{title}{place}", span)
+        return self.frame_call(made) if made is not None else None
+
+    def called(self, tree: py.expr) -> Optional[Callable]:
+        """The generated function a call `Kn(st, L)` calls, or None."""
         if not (isinstance(tree, py.Call) and isinstance(tree.func, py.Name) and
                 not tree.keywords and [getattr(a, "id", None) for a in tree.args] == ["st", "L"]):
             return None
         f = self.frame_calls.get(tree.func.id)
         made = self.function_lines.get(id(f))
-        return made[1][1:] if made is not None and made[0] is f else None
+        return f if made is not None and made[0] is f else None
+
+    def body_of_call(self, tree: py.expr) -> Optional[Sequence[str]]:
+        """The body lines of the generated function a call `Kn(st, L)` calls, or None."""
+        f = self.called(tree)
+        return self.function_lines[id(f)][1][1:] if f is not None else None
 
     def hooked_source(self, e) -> Optional[py.expr]:
         """`e` where a loop already has it: a local of the loop's function, or a loop

@@ -293,6 +293,37 @@ class Interpreter:
         pile, i = self.part(node.pile), node.index
         return lambda st, L: (lambda s: s[i] if s else None)(pile(st, L))
 
+    def c_Run(self, node: n.Run) -> Closure:
+        """The cells that meet, in one loop: up to the first that does not (a prefix, and
+        `all`), each (a `where`'s count), or up to the first that does (`any`)."""
+        cells, want, base, same = self.part(node.cells), self.part(node.want), node.base, \
+            node.same
+        prefix, gives, budget, span = node.prefix, node.gives, self.host.b, node.span
+        upto = prefix or gives == "all"
+
+        def run(st, L):
+            s = cells(st, L)
+            met = []
+            if s:
+                w, values = want(st, L), st.vars
+                for x in s:
+                    if (values[base + x] == w) == same:
+                        met.append(x)
+                        if gives == "any":
+                            break
+                    elif upto:
+                        break
+            if gives == "cells":
+                return met
+            if gives == "any":
+                return bool(met)
+            if gives == "all":
+                return len(met) == len(s)
+            if prefix:
+                budget.spend(len(met), span)
+            return len(met)
+        return run
+
     def c_Shown(self, node: n.Shown) -> Closure:
         f, of, label, names = self.part(node.value), node.of, node.labeller, node.names
         if names is None:

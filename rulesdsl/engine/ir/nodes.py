@@ -344,6 +344,30 @@ class End(Node):
 
 
 @attrs.frozen(eq=False)
+class Run(Sure):
+    """Cells of a list read against a variable of one index, with no call per cell
+    (engine/grid.py): a cell `meets` where the variable's value there (`values[base +
+    x]`) equals E (`same`; else: differs from it). The cells are taken first, then E
+    worked out once, only where there is a cell. `prefix` (`[x in CELLS while v[x] ==
+    E]`): the leading cells that meet, `gives` "cells" (a new list) or "count" (their
+    number, spent from the work budget as the count of a list is); else (`x in CELLS
+    where v[x] == E`), `gives` "count" (of the cells that meet), "any" or "all"."""
+    cells: Node
+    base: int
+    want: Node
+    same: bool
+    prefix: bool
+    gives: str
+    span: Any
+
+    @property
+    def title(self) -> str:
+        """What generated code calls its loop (`--show`)."""
+        return ("list" if self.gives == "cells" else "count") if self.prefix else \
+            f"{self.gives} over a variable"
+
+
+@attrs.frozen(eq=False)
 class Shown(Sure):
     """How a value of type `of` reads in a text or an option ("none" for none): `names`
     its words by value where they are fixed (a card's label, an enum's value names), else

@@ -66,6 +66,10 @@ class Host(Protocol):
     def closure_of(self, node: n.Node) -> Callable:
         """The interpreter's closure of `node`."""
 
+    def function(self, fn: py.FunctionDef, title: str, span: Any) -> Optional[py.expr]:
+        """`fn(st, L)`, a function of its own over the frame (listed under `title` and
+        the place of `span`): its call, or None where Python cannot compile it."""
+
 
 # ---------------------------------------------------------------- tree builders
 def name(id_: str) -> py.Name:
@@ -457,6 +461,36 @@ class PythonBackEnd:
         return if_else(walrus(s, self.emit(node.pile, depth)),
                        index(name(s), const(node.index)), const(None))
 
+    def p_Run(self, node: n.Run, depth: int) -> Optional[py.expr]:
+        """The loop over the cells as a function of its own (a loop is no expression):
+        the cells, then E and the variable's values where there is a cell; each cell
+        compared in place, with no call."""
+        x, s, want, values = name("x"), name("s"), name("want"), name("values")
+        cell = index(values, x if not node.base else py.BinOp(const(node.base), py.Add(), x))
+        meets = compare(cell, "==" if node.same else "!=", want)
+        misses = compare(cell, "!=" if node.same else "==", want)
+        gives, found = node.gives, name("out" if node.gives == "cells" else "n")
+        if gives == "any":
+            loop, start, end = [py.If(meets, [py.Return(const(True))], [])], [], const(False)
+        elif gives == "all":
+            loop, start, end = [py.If(misses, [py.Return(const(False))], [])], [], const(True)
+        else:
+            step = py.Expr(method(found, "append", x)) if gives == "cells" else \
+                py.AugAssign(py.Name(found.id, py.Store()), py.Add(), const(1))
+            loop = [py.If(misses, [py.Break()], []), step] if node.prefix else \
+                [py.If(meets, [step], [])]
+            start = [assign(found, py.List([], py.Load()) if gives == "cells" else const(0))]
+            end = found
+        body = start + [assign(s, self.emit(node.cells, depth)), py.If(s, [
+            assign(want, self.emit(node.want, depth)), assign(values, state("vars")),
+            py.For(py.Name("x", py.Store()), s, loop, [])], [])]
+        if node.prefix and gives == "count":
+            body += self.spent("work", found, node.span)
+        body.append(py.Return(end))
+        args = lambda_of(const(None)).args
+        fn = py.FunctionDef("run", args, body, [], None)
+        return self.host.function(fn, node.title, node.span)
+
     def p_Shown(self, node: n.Shown, depth: int) -> py.expr:
         if not _own_words(node):
             return self.shown(node, self.emit(node.value, depth))
@@ -656,14 +690,19 @@ class PythonBackEnd:
 
     # ------------------------------------------------------------------ moving cards
     def moves_spent(self, amount: py.expr, span: Any) -> list:
-        """`amount` card moves taken from the budget's counter inline (Budget.move is the
-        rule: past zero it fails with R006, called with 0 on that path only, so the
-        message stays its own)."""
-        moves = py.Attribute(self.budget(), "moves", py.Load())
-        return [py.AugAssign(py.Attribute(self.budget(), "moves", py.Store()), py.Sub(),
+        """`amount` card moves taken from the budget (Budget.move: past zero, R006)."""
+        return self.spent("moves", amount, span)
+
+    def spent(self, counter: str, amount: py.expr, span: Any) -> list:
+        """`amount` taken from the budget's counter ("work" or "moves") inline: Budget.spend
+        and Budget.move are the rule (past zero they fail with R005 / R006), called with 0
+        on that path only, so the message stays theirs."""
+        left = py.Attribute(self.budget(), counter, py.Load())
+        rule = "spend" if counter == "work" else "move"
+        return [py.AugAssign(py.Attribute(self.budget(), counter, py.Store()), py.Sub(),
                              amount),
-                py.If(compare(moves, "<", const(0)),
-                      [py.Expr(method(self.budget(), "move", const(0), self.place(span)))],
+                py.If(compare(left, "<", const(0)),
+                      [py.Expr(method(self.budget(), rule, const(0), self.place(span)))],
                       [])]
 
     def s_MoveCards(self, op: n.MoveCards) -> list:

@@ -4,7 +4,8 @@
 with R005 / R006. Closures call them. Generated code takes from the counter inline (in the
 native build the counters are C integers: no call at all) and calls them with 0 only on the
 failing path, so the message stays theirs. These builders are the only place that writes
-those lines as text; a move's are built as a tree by engine/ir/python.py (moves_spent)."""
+those lines as text; a move's and a run of cells' are built as trees by engine/ir/python.py
+(spent)."""
 
 from __future__ import annotations
 
