@@ -129,3 +129,41 @@ def test_a_count_of_a_run_makes_no_list_and_spends_its_length(tmp_path, monkeypa
         text = board(tmp_path, monkeypatch, engine, f"set n = {run}").program(2).generated
         loop = function_of(text, "count at")
         assert "n += 1" in loop and "append" not in loop and "work -= n" in loop, loop
+
+
+RUNS = {  # each form of a run of cells (nodes.Run), with the value the rules give it
+    "a": ("size([x in ray(a1, east) while disc[x] == seat(1)])", 2),
+    "b": ("size([x in ray(a1, east) while disc[x] != seat(0)])", 2),
+    "c": ("count(x in ray(a1, east) while disc[x] != none)", 3),
+    "d": ("count(x in ray(d1, east) while disc[x] == next(none))", 0),
+    "e": ("count(x in Cell where disc[x] == seat(1))", 2),
+    "f": ("count(x in around(b2) where level[x] != none)", 2),
+    "g": ("if any(x in around(a1) where disc[x] == seat(0)) then 1 else 0", 0),
+    "h": ("if any(x in ray(a1, east) where level[x] == 5) then 1 else 0", 1),
+    "i": ("if all(x in ray(a1, east) where disc[x] != none) then 1 else 0", 1),
+    "j": ("if all(x in ray(d1, east) where disc[x] == next(none)) then 1 else 0", 1),
+    "k": ("if all(x in ray(a1, east) where level[x] == 5) then 1 else 0", 0),
+    "m": ("count(x in ray(a1, east) while level[x] == none)", 1),
+}
+
+
+def test_the_two_back_ends_run_every_form_of_a_run_alike(tmp_path, monkeypatch):
+    """Every form of a run of cells (a prefix's cells or count, a `where`'s count, any,
+    all; `==` and `!=`; a variable at 0 and one further on; an empty list, whose E is
+    never worked out): the closures and the generated code give the same values and
+    spend the same work, and the generated code reads the variable in its own loop."""
+    defines = "\n".join(f"var {k}: int = 0" for k in RUNS)
+    body = "set level[c1] = 5\n  set level[a2] = 1\n  " + "\n  ".join(
+        f"set {k} = {rule}" for k, (rule, _) in RUNS.items())
+    got = {}
+    for engine in ENGINES:
+        game = board(tmp_path, monkeypatch, engine, body, defines)
+        state = game.new_game(seed=1)
+        got[engine] = ({k: state.var(k) for k in RUNS}, game.program(2).budget.work)
+        if engine == "generated":
+            text = game.program(2).generated
+            for title in ("list at", "count at", "count over a variable", "any over a variable",
+                          "all over a variable"):
+                assert "values[" in function_of(text, title), title
+    assert got["closures"] == got["generated"]
+    assert got["closures"][0] == {k: value for k, (_, value) in RUNS.items()}
