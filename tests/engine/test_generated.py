@@ -615,3 +615,19 @@ def test_words_by_seat_are_written_in_the_generated_code_as_the_closures_write_t
         assert seen["closures", players] == seen["generated", players]
     full, by_seat, _ = seen["generated", 2]
     assert "P1's secret is 42" in full and "P1's secret is ?" in by_seat[1]
+
+
+def test_a_definition_is_written_where_it_is_called_only_if_it_nests_shallowly(tmp_path,
+                                                                                monkeypatch):
+    """A simple definition's value is written where it is called, unless its tree nests
+    deeper than 40 (Functions.note_inline): measured on the tree, whose depth bounds its
+    brackets' (ten checked sums in brackets: a tree 42 deep, written with 31 brackets)."""
+    deep = "(" * 10 + "x" + "".join(f" + {k})" for k in range(10))
+    text = ('game "Deep"\nplayers 2\nvar n: int = 0\n'
+            'define shallow(x: int) = if x == 1 then 10 else 20\n'
+            f'define deep(x: int) = {deep}\n'
+            'flow main\nphase main {\n  set n = shallow(1) * 100 + deep(1)\n  win seat(0)\n}\n')
+    game = load_text(tmp_path, text, "generated", monkeypatch)
+    assert game.new_game(seed=1).var("n") == 1046
+    calls = re.findall(r"define_(\w+?)_\w*\(st", game.program(2).generated)
+    assert "deep" in calls and "shallow" not in calls, calls

@@ -239,12 +239,12 @@ class Functions:
         """Keep a simple definition's value, as Python over its parameters and its lets,
         to be written where it is called: where it reads nothing of its frame but those (no
         closure, no loop over its locals) and nests shallowly (Python's parser nests 200
-        parentheses at most)."""
+        parentheses at most; an expression's brackets nest no deeper than its tree)."""
         trees = [tree for _, tree in lets] + [value]
         known = set(range(nparams)) | {slot for slot, _ in lets}
         reads = [python.frame_slots(tree) for tree in trees]
         if any(slots is None or not slots <= known for slots in reads) or \
-                max(_depth(python.unparse(tree)) for tree in trees) > 40 or len(lets) > 4:
+                max(python.nesting(tree) for tree in trees) > 40 or len(lets) > 4:
             return
         self.define_inline[name] = (value, nparams, lets)
 
@@ -394,15 +394,3 @@ def _constant(tree: py.expr) -> bool:
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return False
     return True
-
-
-def _depth(text: str) -> int:
-    """How deep brackets nest in a generated expression."""
-    depth = deepest = 0
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in ")]}":
-            depth -= 1
-    return deepest

@@ -146,6 +146,18 @@ def unparse(tree: py.expr) -> str:
     return f"({text})"
 
 
+def nesting(tree: py.expr) -> int:
+    """How deep expressions nest in `tree` (1: a leaf): its brackets, as written, nest no
+    deeper."""
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        deepest = max(deepest, depth)
+        todo.extend((child, depth + isinstance(child, py.expr))
+                    for child in py.iter_child_nodes(node))
+    return deepest
+
+
 def lambda_of(tree: py.expr) -> py.Lambda:
     """`lambda st, L: tree`."""
     args = py.arguments(posonlyargs=[], args=[py.arg("st"), py.arg("L")], vararg=None,
