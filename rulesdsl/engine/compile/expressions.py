@@ -66,7 +66,7 @@ class Expressions:
                 return f  # generated: it empties the memo itself
             return ctx.run_with_memo(f)
         if self.lowering.handles(e):
-            return self.compiled(self.lowering.lower(e), e)
+            return self.compiled(self.lowering.root(e), e)
         if self.unit.generate:
             f = self.source.inline_root(e)
             if f is not None:

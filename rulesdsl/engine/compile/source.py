@@ -301,7 +301,7 @@ class Source:
 
     def lowered_source(self, e) -> py.expr:
         """An expression engine/ir lowers, through its Python back end."""
-        return self.to_python.emit(self.exprs.lowering.lower(e), self.xs_depth)
+        return self.to_python.emit(self.exprs.lowering.root(e), self.xs_depth)
 
     def collection_source(self, e) -> py.expr:
         """The elements of a list or a zone (its live list: read it, do not change it)."""

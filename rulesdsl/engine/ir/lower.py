@@ -11,6 +11,7 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.ir.passes import known_not_none
 from rulesdsl.engine.runtime.numbers import MAX_INT, too_big
 
 ARITH = {"+", "-", "*"}
@@ -70,6 +71,11 @@ class Lowering:
     def lower(self, e: Any) -> n.Node:
         """`e`, which `handles`, as a node."""
         return getattr(self, "lower_" + type(e).__name__)(e)
+
+    def root(self, e: Any) -> n.Node:
+        """`e`, which `handles`, as a node of its own (not a part of a lowered parent):
+        lowered, then rewritten by the passes (passes.py)."""
+        return known_not_none(self.lower(e))
 
     def part(self, e: Any) -> n.Node:
         """A part of a lowered expression: lowered too, or Opaque."""

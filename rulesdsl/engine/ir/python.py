@@ -406,6 +406,9 @@ class PythonBackEnd:
 
     def p_IsKind(self, node: n.IsKind, depth: int) -> py.expr:
         members = name(self.host.named(node.members, f"IS_{node.kind}"))
+        if not node.operand.may_be_none:
+            of = index(members, self.emit(node.operand, depth))
+            return py.UnaryOp(py.Not(), of) if node.negated else of
         again, first = self.operand(node.operand, depth, "card")
         if node.negated:
             return either(is_none(first), py.UnaryOp(py.Not(), index(members, again)))

@@ -1,0 +1,88 @@
+"""Rewrites of a lowered expression that keep what it computes.
+
+`known_not_none`: a read of a local that an earlier part of the same expression has
+already checked for none, on every path to the read (`answer.colour == led.colour then
+answer.value > led.value`: `answer.colour` fails where answer is none, so the reads of
+answer after it cannot be none), is marked never none, and the back ends write no check
+for it. A local keeps its value while an expression is computed: the expression sets
+no local it reads (a `let` and a list's element have slots of their own, E502)."""
+
+from __future__ import annotations
+
+import attrs
+
+from rulesdsl.engine.ir import nodes as n
+
+# nodes that compute each of their parts, in the order nodes.children gives them
+_IN_ORDER = (n.Instance, n.VarAt, n.Pile, n.Item, n.Field, n.PieceField, n.Not, n.Neg,
+             n.Equal, n.Compare, n.Arith, n.Divide, n.Join, n.IsKind, n.ListOf, n.Range,
+             n.IsIn, n.Others, n.NextSeat, n.Size, n.End, n.Shown)
+
+
+def known_not_none(node: n.Node) -> n.Node:
+    """`node` with each read of a local checked already on every path marked never none
+    (the node itself where nothing changes)."""
+    return _Known().visit(node, frozenset())[0]
+
+
+class _Known:
+    def visit(self, node: n.Node, known: frozenset) -> tuple:
+        """(the node rewritten, the locals known not none once it is computed)."""
+        if isinstance(node, n.Local):
+            if node.slot in known and not node.never_none:
+                return attrs.evolve(node, never_none=True), known
+            return node, known
+        if isinstance(node, n.IfElse):  # the test, then one branch or the other
+            cond, known = self.visit(node.cond, known)
+            then, after_then = self.visit(node.then, known)
+            else_, after_else = self.visit(node.else_, known)
+            return _with(node, cond=cond, then=then, else_=else_), \
+                known | (after_then & after_else)
+        if isinstance(node, n.Logic):  # the right only where the left does not decide
+            left, known = self.visit(node.left, known)
+            right, _ = self.visit(node.right, known)
+            return _with(node, left=left, right=right), known
+        if isinstance(node, n.Let):
+            value, known = self.visit(node.value, known)
+            body, known = self.visit(node.body, known)
+            return _with(node, value=value, body=body), known
+        if not isinstance(node, _IN_ORDER):  # not looked into (an Opaque part, a loop)
+            return node, known
+        changed: dict = {}
+        for f in attrs.fields(type(node)):
+            value = getattr(node, f.name)
+            if isinstance(value, n.Node):
+                changed[f.name], known = self.visit(value, known)
+            elif f.name in ("keys", "items") and isinstance(value, tuple):
+                parts = []
+                for part in value:
+                    part, known = self.visit(part, known)
+                    parts.append(part)
+                changed[f.name] = tuple(parts)
+        return _with(node, **changed), known | _checked(node)
+
+
+def _checked(node: n.Node) -> frozenset:
+    """The locals that computing `node` fails on where they are none (it got past them):
+    a field's card or enum value, a comparison's or a sum's operands, a divisor, a seat
+    stepped from, an instance's keys."""
+    if isinstance(node, (n.Field, n.PieceField)):
+        parts: tuple = (node.obj,)
+    elif isinstance(node, (n.Compare, n.Arith)):
+        parts = (node.left, node.right)
+    elif isinstance(node, n.Divide):
+        parts = (node.right,)
+    elif isinstance(node, n.NextSeat):
+        parts = (node.operand,)
+    elif isinstance(node, n.Instance):
+        parts = node.keys
+    else:
+        return frozenset()
+    return frozenset(p.slot for p in parts if isinstance(p, n.Local))
+
+
+def _with(node: n.Node, **parts) -> n.Node:
+    """`node` with `parts`, itself where none of them changed."""
+    if all(getattr(node, k) is v for k, v in parts.items()):
+        return node
+    return attrs.evolve(node, **parts)
