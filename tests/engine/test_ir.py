@@ -12,6 +12,7 @@ import pytest
 
 from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.ir.interpret import Interpreter
+from rulesdsl.engine.ir.passes import known_not_none
 from rulesdsl.engine.ir.python import HELPERS, ExitIf, PythonBackEnd, text, unparse
 from rulesdsl.engine.ir.python_options import OptionsBackEnd
 from rulesdsl.engine.runtime.numbers import MAX_INT
@@ -619,3 +620,51 @@ phase main {
   win seat(0)
 }
 '''
+
+
+def test_a_local_checked_earlier_on_every_path_is_not_checked_again():
+    """`if a.colour == b.colour then a.value > b.value else if a is mob ... else a.value`:
+    the test reads both cards' fields first (each fails where its card is none), so every
+    later read of a or b needs no check (passes.known_not_none). A read only the right of
+    an `or` or one branch of an `if` checked is checked again after them."""
+    a, b = nodes.Local("card", 0, "a"), nodes.Local("card", 1, "b")
+
+    def field(name: str, card):
+        return nodes.Field("int", name, [1, 2], "card", card, SPAN, never_none=True)
+    test = nodes.Equal("bool", "==", field("colour", a), field("colour", b))
+    rest = nodes.IfElse("bool", nodes.IsKind("bool", "mob", [True, False], a, False),
+                        nodes.Const("bool", True), nodes.Compare(
+                            "bool", ">", field("value", a), field("value", b), SPAN))
+    beats = nodes.IfElse("bool", test, nodes.Compare("bool", ">", field("value", a),
+                                                     field("value", b), SPAN), rest)
+    assert source(beats).count("is not None") == 7  # as lowered: each read checked
+    text = source(known_not_none(beats))
+    assert text.count("_none_field('colour'") == 2 and "_none_field('value'" not in text, text
+    assert text.count("is not None") == 2, text
+    maybe = nodes.Logic("bool", "or", nodes.Const("bool", True), field("value", a))
+    after = nodes.Compare("bool", "<", nodes.IfElse("int", maybe, field("value", a),
+                                                    nodes.Const("int", 0)), field("value", a),
+                          SPAN)
+    assert source(known_not_none(after)).count("_none_field('value'") == 3
+    one_branch = nodes.Arith("int", "+", nodes.IfElse(
+        "int", nodes.Const("bool", True), field("value", a), nodes.Const("int", 0)),
+        field("value", a), SPAN)
+    assert source(known_not_none(one_branch)).count("_none_field('value'") == 2
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_dropped_check_leaves_the_first_one_failing_as_before(tmp_path, monkeypatch,
+                                                                engine):
+    """A none card fails at its first check, on both back ends, with its place."""
+    text = ('game "Beats"\nplayers 2\nkind card { value: int }\nzone stock public\n'
+            'zone table public\ndeck stock { card(1..3) }\nvar n: int = 0\n'
+            'define beats(a: card, b: card) =\n'
+            '  if a.value == b.value then false else a.value > b.value\n'
+            'flow main\nphase main {\n'
+            '  set n = if beats(top(stock), bottom(stock)) then 1 else 2\n'
+            '  set n = n * 10 + (if beats(top(table), top(stock)) then 1 else 2)\n'
+            '  win seat(0)\n}\n')
+    game = load_text(tmp_path, text, engine, monkeypatch)
+    with pytest.raises(RulesError) as info:
+        game.new_game(seed=1)
+    assert (info.value.code, info.value.span.line, info.value.span.column) == ("R013", 9, 6)
