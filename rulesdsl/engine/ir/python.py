@@ -149,7 +149,8 @@ def unparse(tree: py.expr) -> str:
 def nesting(tree: py.expr) -> int:
     """How deep expressions nest in `tree` (1: a leaf): its brackets, as written, nest no
     deeper."""
-    deepest, todo = 0, [(tree, 1)]
+    deepest = 0
+    todo: list[tuple[py.AST, int]] = [(tree, 1)]
     while todo:
         node, depth = todo.pop()
         deepest = max(deepest, depth)
@@ -485,20 +486,23 @@ class PythonBackEnd:
         meets = compare(cell, "==" if node.same else "!=", want)
         misses = compare(cell, "!=" if node.same else "==", want)
         gives, found = node.gives, name("out" if node.gives == "cells" else "n")
+        loop: list[py.stmt]
+        start: list[py.stmt] = []
+        end: py.expr = found
         if gives == "any":
-            loop, start, end = [py.If(meets, [py.Return(const(True))], [])], [], const(False)
+            loop, end = [py.If(meets, [py.Return(const(True))], [])], const(False)
         elif gives == "all":
-            loop, start, end = [py.If(misses, [py.Return(const(False))], [])], [], const(True)
+            loop, end = [py.If(misses, [py.Return(const(False))], [])], const(True)
         else:
-            step = py.Expr(method(found, "append", x)) if gives == "cells" else \
+            step: py.stmt = py.Expr(method(found, "append", x)) if gives == "cells" else \
                 py.AugAssign(py.Name(found.id, py.Store()), py.Add(), const(1))
             loop = [py.If(misses, [py.Break()], []), step] if node.prefix else \
                 [py.If(meets, [step], [])]
             start = [assign(found, py.List([], py.Load()) if gives == "cells" else const(0))]
-            end = found
-        body = start + [assign(s, self.emit(node.cells, depth)), py.If(s, [
-            assign(want, self.emit(node.want, depth)), assign(values, state("vars")),
-            py.For(py.Name("x", py.Store()), s, loop, [])], [])]
+        body: list[py.stmt] = start + [
+            assign(s, self.emit(node.cells, depth)), py.If(s, [
+                assign(want, self.emit(node.want, depth)), assign(values, state("vars")),
+                py.For(py.Name("x", py.Store()), s, loop, [])], [])]
         if node.prefix and gives == "count":
             body += self.spent("work", found, node.span)
         body.append(py.Return(end))
