@@ -9,6 +9,7 @@ import re
 import pytest
 
 from rulesdsl.lang.errors import RulesError
+from rulesdsl.lang.limits import limit
 from test_generated import load_text
 
 BOARD = '''game "Board"
@@ -167,3 +168,18 @@ def test_the_two_back_ends_run_every_form_of_a_run_alike(tmp_path, monkeypatch):
                 assert "values[" in function_of(text, title), title
     assert got["closures"] == got["generated"]
     assert got["closures"][0] == {k: value for k, (_, value) in RUNS.items()}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_let_of_a_run_is_counted_in_the_definition_itself(tmp_path, monkeypatch, engine):
+    """`let k = count(x in r while ...)` in a definition: the run's loop is written in the
+    definition's own function (no call per definition call), its count set as k; the
+    same value and the same work as the closures."""
+    defines = ("define run(c: Cell) = let r = ray(c, east) in "
+               "let k = count(x in r while disc[x] == seat(1)) in k * 10 + size(r)")
+    game = board(tmp_path, monkeypatch, engine, "set n = run(a1) * 100 + run(c1)", defines)
+    assert game.new_game(seed=1).var("n") == 2301
+    assert game.program(2).budget.work == limit("work") - 2 - 2  # two calls, a run of 2
+    if engine == "generated":
+        text = function_of(game.program(2).generated, "define run")
+        assert "n += 1" in text and "work -= n" in text and re.search(r"= n$", text, re.M), text

@@ -354,7 +354,10 @@ class Functions:
             while type(e) is ast.LetIn:  # `let x = v in ...` as statements
                 self.exprs.lowering.let_bound(e)
                 lets.append((self.m.slots[id(e)], self.source.xs(e.value)))
-                lines.append(f"    L[{lets[-1][0]}] = {unparse(lets[-1][1])}")
+                target = python.frame_local(lets[-1][0])
+                inline = self.source.set_to_call(target, lets[-1][1])  # a run: no call
+                lines += ["    " + line for line in python.text(inline)] if inline else \
+                    [f"    {unparse(target)} = {unparse(lets[-1][1])}"]
                 e = e.body
             value = self.source.xs(e)
             if simple:

@@ -74,6 +74,8 @@ class Source:
         self.lambda_sources: dict[int, tuple[Callable, py.expr]] = {}
         # id(generated function) -> (it, its lines)
         self.function_lines: dict[int, tuple[Callable, Sequence[str]]] = {}
+        # id(generated function) -> (it, its tree), for those the Python back end built
+        self.function_trees: dict[int, tuple[Callable, py.FunctionDef]] = {}
         self.temps = 0
         # id(node) -> (node, its closure, its Python or None)
         self.known_parts: dict[int, tuple[nodes.Node, Optional[Callable], Optional[py.expr]]] = {}
@@ -248,7 +250,24 @@ class Source:
         as `Kn(st, L)`; None where Python cannot compile it."""
         place = f" at {rules_place(span)}" if span is not None else ""
         made = self.generated_function(python.text([fn]), f"{title}{place}", span)
-        return self.frame_call(made) if made is not None else None
+        if made is None:
+            return None
+        self.function_trees[id(made)] = (made, fn)
+        return self.frame_call(made)
+
+    def set_to_call(self, target: py.expr, tree: py.expr) -> Optional[list]:
+        """`target = tree`, where `tree` calls a function the Python back end built whose
+        one `return` is its last statement, as that function's statements with the return
+        made the assignment (no call); None for any other tree."""
+        f = self.called(tree)
+        known = self.function_trees.get(id(f)) if f is not None else None
+        if known is None or known[0] is not f:
+            return None
+        body = known[1].body
+        if sum(isinstance(x, py.Return) for x in py.walk(known[1])) != 1 or \
+                not isinstance(body[-1], py.Return) or body[-1].value is None:
+            return None
+        return body[:-1] + [python.assign(target, body[-1].value)]
 
     def called(self, tree: py.expr) -> Optional[Callable]:
         """The generated function a call `Kn(st, L)` calls, or None."""
