@@ -9,7 +9,7 @@ may not see is named.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.pieces import card_text
@@ -101,39 +101,53 @@ def story(state, seat: Optional[int] = None) -> list:
     return out
 
 
+class ShownValues(NamedTuple):
+    """A `show`'s value for the table (owner None) or for each player a seat may see."""
+    title: str
+    values: dict  # owner seat or None -> the value's text
+
+
+class ShownOnBoard(NamedTuple):
+    """A `show` of a definition of one board cell, worked out for every cell."""
+    title: str
+    board: str
+    cells: dict  # cell name -> the value's text, or None
+
+
 def shown(state, seat: Optional[int] = None) -> list:
-    """[(title, {owner seat or None: value text})] for the declared `show`s `seat` may see,
-    but those worked out for each cell of a board (`shown_on_boards`)."""
+    """[ShownValues] for the declared `show`s `seat` may see (None: every seat's), but
+    those worked out for each cell of a board (`shown_on_boards`)."""
     prog = state.prog
     out = []
-    for title, value, typ, vis, per in prog.shows:
+    for ps in prog.shows:
+        show, vis = ps.show, ps.show.visibility
         values: dict = {}
-        if not per:
-            if vis == "public":
-                values[None] = prog.label(typ, value(state, None))
-        elif per == "player":
+        if show.per_player:
             for p in range(prog.nplayers):
                 if vis == "public" or (vis == "private" and p == seat) or seat is None \
                         and vis != "hidden":
-                    values[p] = prog.label(typ, value(state, p))
+                    values[p] = prog.label(ps.type, ps.value(state, p))
+        elif show.board is None and vis == "public":
+            values[None] = prog.label(ps.type, ps.value(state, None))
         if values:
-            out.append((title, values))
+            out.append(ShownValues(show.title, values))
     return out
 
 
 def shown_on_boards(state) -> list:
-    """[(title, board, {cell: value text or None})] for the public `show`s worked out for
-    each cell of a board: every seat sees them alike, drawn as the board."""
+    """[ShownOnBoard] for the public `show`s worked out for each cell of a board: every
+    seat sees them alike, drawn as the board."""
     prog = state.prog
     out = []
-    for title, value, typ, vis, per in prog.shows:
-        if per in ("", "player") or vis != "public":
+    for ps in prog.shows:
+        board = ps.show.board
+        if board is None or ps.show.visibility != "public":
             continue
         cells = {}
-        for k, cell in enumerate(prog.enums[per]):
-            v = value(state, k)
-            cells[cell] = None if v is None else prog.label(typ, v)
-        out.append((title, per, cells))
+        for k, cell in enumerate(prog.enums[board]):
+            v = ps.value(state, k)
+            cells[cell] = None if v is None else prog.label(ps.type, v)
+        out.append(ShownOnBoard(ps.show.title, board, cells))
     return out
 
 
@@ -157,5 +171,5 @@ def presentation(state) -> dict:
             "enum_titles": enum_titles}
 
 
-__all__ = ["presentation", "question", "story", "shown", "shown_on_boards", "place",
-           "title_of"]
+__all__ = ["presentation", "question", "story", "shown", "shown_on_boards", "ShownValues",
+           "ShownOnBoard", "place", "title_of"]

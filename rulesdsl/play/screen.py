@@ -15,6 +15,8 @@ import shutil
 import sys
 from typing import IO, Optional
 
+from rulesdsl.engine.words import ShownOnBoard
+
 Line = list  # of (text, style or None)
 
 PALETTE = ["cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan",
@@ -452,16 +454,15 @@ class Layout:
 
         on_maps: list = []
         for item in shown or ():               # the rules' `show` values
-            if len(item) == 3:                 # (title, board, {cell: text}): drawn as the board
-                title, board, cells = item
-                if board in self.drawn_boards():
-                    grids[(title, board)] = cells
+            if isinstance(item, ShownOnBoard):  # worked out for every cell: drawn as the board
+                if item.board in self.drawn_boards():
+                    grids[(item.title, item.board)] = item.cells
                 else:
-                    on_maps.append((title, board, [([c], v) for c, v in cells.items()]))
+                    on_maps.append((item.title, item.board,
+                                    [([c], v) for c, v in item.cells.items()]))
                 continue
-            title, values = item
-            for owner, text in values.items():
-                per_var.setdefault(owner, []).append([(f"{title}: ", None),
+            for owner, text in item.values.items():
+                per_var.setdefault(owner, []).append([(f"{item.title}: ", None),
                                                       (number_text(text), "bold")])
         maps_found = [v for v in per_var.get(None, []) if v and v[0][0] is BOARD]
         per_var[None] = [v for v in per_var.get(None, []) if not (v and v[0][0] is BOARD)]
