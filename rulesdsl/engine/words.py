@@ -94,11 +94,29 @@ def story_line(state, entry, seat: Optional[int]) -> Optional[str]:
 
 def story(state, seat: Optional[int] = None) -> list:
     out = []
-    for e in state.events:
+    events = state.events
+    skip = -1
+    for i, e in enumerate(events):
+        if i == skip:
+            continue
+        if i + 1 < len(events) and _shown_by_move(e, events[i + 1]):
+            # a move made openly: one line naming the cards for every seat, not a second
+            # that shows them again
+            skip = i + 1
+            out.append(f"{_cards(state, e[1], None)}: from {place(state.prog, e[2])} to "
+                       f"{place(state.prog, e[3])}")
+            continue
         line = story_line(state, e, seat)
         if line is not None:
             out.append(line)
     return out
+
+
+def _shown_by_move(move, after) -> bool:
+    """`after` shows every seat exactly the cards the unworded `move` put where they lie."""
+    return (isinstance(move, tuple) and isinstance(after, tuple) and len(move) == 4
+            and move[0] == "move" and len(after) == 3 and after[0] == "reveal"
+            and after[2] == move[3] and set(after[1]) == set(move[1]))
 
 
 class ShownValues(NamedTuple):
