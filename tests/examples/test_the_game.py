@@ -119,4 +119,6 @@ def test_everyone_loses_when_the_player_to_move_cannot_play_two(game):
            piles={"up1": [98], "up2": [99], "down1": [3], "down2": [2]})
     assert labels(s) == ["88 on up1"]                      # 98 - 10: the only card that fits
     s.apply("88 on up1")
+    assert labels(s) == ["cannot play"]                    # said aloud: the table sees no hand
+    s.apply("cannot play")
     assert s.is_over and s.winners == [] and "P1 cannot play: everyone loses" in s.log
