@@ -248,6 +248,12 @@ class Layout:
     def title(self, name: str) -> str:
         return self.info.get("titles", {}).get(name, name)
 
+    def board_heading(self, base: str, board: str) -> str:
+        """What a board drawn with a zone's or variable's values is headed: the title the
+        rules give it ("men on the board"), else its name and the board's ("man (Point)")."""
+        titles = self.info.get("titles", {})
+        return titles[base] if base in titles else f"{base} ({self.title(board)})"
+
     def zone_title(self, name: str) -> str:
         """hand[P1] -> its title ("hand"), with the keys other than its owner: a zone per
         enum value keeps the value ("row (hearts)")."""
@@ -383,7 +389,7 @@ class Layout:
         hexagons = board in self.info.get("hex", ())
         if hexagons and w % 2 == 0:
             w += 1  # a cell and its space an even width: half of it is a whole shift
-        out = [[(f"  {base} ({board})", "bold blue")]]
+        out = [[(f"  {self.board_heading(base, board)}", "bold blue")]]
         for y in range(height, 0, -1):
             shift = " " * ((w + 1) // 2 * (y - 1)) if hexagons else ""
             line = [(f"  {y:>{margin}}" + shift, "dim")]
@@ -410,7 +416,7 @@ class Layout:
         widths = [max([len(c) for c in column if c] +
                       [len(signs.get(c, ("?",))[0]) for c in column if c] + [1])
                   for column in itertools.zip_longest(*rows)]
-        out = [[(f"  {base} ({board})", "bold blue")]]
+        out = [[(f"  {self.board_heading(base, board)}", "bold blue")]]
         for row in rows:
             names, cells = [("  ", None)], [("  ", None)]
             for k, (cell, w) in enumerate(zip(row, widths)):
