@@ -914,6 +914,53 @@ class Kalah(RuleOfThumb):
         return self.best(labels, key)
 
 
+class NineMensMorris(RuleOfThumb):
+    """Close a mill; else block two of the opponent's men in a line; else take a man of a
+    line of two; else a point on the most lines holding a man of mine."""
+
+    LINES = ["a7 d7 g7", "g7 g4 g1", "g1 d1 a1", "a1 a4 a7", "b6 d6 f6", "f6 f4 f2",
+             "f2 d2 b2", "b2 b4 b6", "c5 d5 e5", "e5 e4 e3", "e3 d3 c3", "c3 c4 c5",
+             "d7 d6 d5", "d3 d2 d1", "a4 b4 c4", "e4 f4 g4"]
+
+    def decide(self, seen, labels):
+        foe = seat_name(1 - seen.me)
+        lines = [line.split() for line in self.LINES]
+
+        def man(c):
+            return seen.var(f"man[{c}]")
+
+        def key(label):
+            src, _, dst = label.rpartition(" to ")
+            src = src or None
+
+            def owner(c):
+                return None if c == src else seen.my if c == dst else man(c)
+            mine = [line for line in lines if dst in line]
+            if "take" in seen.question:   # dst is the opponent's man to take
+                return (sum(sum(man(c) == foe for c in line) == 2 for line in mine), 0, 0)
+            closes = any(all(owner(c) == seen.my for c in line) for line in mine)
+            blocks = any(sum(man(c) == foe for c in line) == 2 for line in mine)
+            friends = sum(any(man(c) == seen.my for c in line if c != src) for line in mine)
+            return (closes, blocks, friends)
+        return self.best(labels, key)
+
+
+class TheGame(RuleOfThumb):
+    """Play the ten back where it fits, else the card nearest a pile's top; stop once the
+    turn has played enough unless a card lies within 3 of a top."""
+
+    def decide(self, seen, labels):
+        def gap(label):
+            if label in ("stop", "cannot play"):
+                return 3.5
+            card, pile = label.split(" on ")
+            cards = seen.zone(f"pile[{pile}]")
+            up = pile.startswith("up")
+            top = int(cards[-1]) if cards else (1 if up else 100)
+            return (int(card) - top) * (1 if up else -1)
+        return self.best(labels, lambda label: -gap(label))
+
+
 PLAYERS = {
     "triumvirat": Triumvirat,
     "ivanhoe": Ivanhoe,
@@ -940,6 +987,8 @@ PLAYERS = {
     "backgammon": Backgammon,
     "kalah": Kalah,
     "go_fish": GoFish,
+    "nine_mens_morris": NineMensMorris,
+    "the_game": TheGame,
 }
 
 

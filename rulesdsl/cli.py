@@ -60,6 +60,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text",
                    help="text (default): for people; json: a list of diagnostics on "
                         "standard output, for editors and CI")
+    p.add_argument("--secrets", action="store_true",
+                   help="also play random games and swap cards some seats cannot see: "
+                        "report where who is asked, the options or a seat's view change "
+                        "(exit 1 if they do)")
+    p.add_argument("--games", type=int, default=3, metavar="K",
+                   help="with --secrets: the random games tried (default 3)")
+    p.add_argument("--players", type=int, metavar="N",
+                   help="with --secrets: the player count (default 4, or the nearest the "
+                        "game allows)")
     p.set_defaults(func=cmd_check)
 
     def game_args(p, players="number of players (default: the game's minimum)",
@@ -267,7 +276,45 @@ def cmd_check(args) -> int:
         _print_diagnostics(path, [], warnings or ())
         n = len(warnings or ())
         print(f"{shown}: ok" + (f" ({n} warning{'s' if n != 1 else ''})" if n else ""))
+        if getattr(args, "secrets", False) and not _secrets_kept(path, args):
+            status = EXIT_ERROR
     return status
+
+
+LEAKS_SHOWN = 3
+
+
+def _secrets_kept(path: str, args) -> bool:
+    """`check --secrets`: random games with swapped hidden cards; True when no seat could
+    tell the difference, else the leaks are told on standard error."""
+    import rulesdsl
+    from rulesdsl.analysis.secrets import check_secrets
+    from rulesdsl.lang.errors import RulesError
+    from rulesdsl.lang.safefile import shown_path
+
+    shown = shown_path(path)
+    games = max(1, args.games)
+    try:
+        game = rulesdsl.load(path)
+        leaks = check_secrets(game, args.players, games)
+    except RulesError as e:
+        print(f"{shown}: secrets: could not play a random game: {e}", file=sys.stderr)
+        return False
+    tried = f"{games} random game{'s' if games != 1 else ''}"
+    if not leaks:
+        print(f"{shown}: secrets kept in {tried}")
+        return True
+    for leak in leaks[:LEAKS_SHOWN]:
+        print(f"{shown}: secrets: {leak.sentence()}", file=sys.stderr)
+    more = len(leaks) - LEAKS_SHOWN
+    print(f"  hint: what happens next must not depend on cards those seats cannot see: let "
+          "the player who holds them decide it (an option such as \"cannot play\" if not "
+          "can_play(p) { ... }), ask everyone (ask each ... openly), or tell the table first "
+          "(reveal hand[p] holds c where ...); see docs/language.md, \"Asking openly\"",
+          file=sys.stderr)
+    print(f"{shown}: secrets: {len(leaks)} leak{'s' if len(leaks) != 1 else ''} in {tried}"
+          + (f" ({more} more not shown)" if more > 0 else ""), file=sys.stderr)
+    return False
 
 
 WARNINGS_SHOWN_PER_CODE = 20

@@ -230,14 +230,19 @@ def render(result) -> str:
                               ("turns", length["turns"]))]
     options = list(st["options"].items())
     never = [label for label, o in options if o["chosen"] == 0]
+    if getattr(result, "cooperative", False):
+        ended = f"won together {result.games - result.draws}, lost together {result.draws}"
+        verdict = "A cooperative game: the seats win or lose together."
+    else:
+        ended, verdict = f"draws {result.draws}", st["balance"]["verdict"]
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title>",
              f"<style>{STYLE}</style></head><body><h1>{title}</h1>",
-             f"<p>Seeds {result.seed}..{result.seed + result.games - 1}; draws "
-             f"{result.draws}; {result.workers} worker(s), {html.escape(result.backend)}.</p>",
+             f"<p>Seeds {result.seed}..{result.seed + result.games - 1}; {ended}; "
+             f"{result.workers} worker(s), {html.escape(result.backend)}.</p>",
              "<h2>Who wins</h2>",
              _table(["seat", "agent", "wins", "win %", "95% interval", "mean score"],
                     seat_rows),
-             f"<p class='verdict'>{html.escape(st['balance']['verdict'])}</p>",
+             f"<p class='verdict'>{html.escape(verdict)}</p>",
              win_plot(plt, result),
              "<h2>How long</h2>",
              _table(["length", "mean", "median", "5%", "95%", "min", "max"], spread),

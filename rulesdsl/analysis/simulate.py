@@ -25,6 +25,7 @@ from rulesdsl.analysis.progress import progress_bar
 from rulesdsl.analysis.record import seat_agents
 from rulesdsl.analysis.pool import games_text
 from rulesdsl.analysis.run import GameFailed, Job, Played, RunInterrupted, run_local
+from rulesdsl.analysis.stats import wilson
 from rulesdsl.lang.errors import RulesError
 
 # A game of a simulation that needs more actions than this is reported as stuck.
@@ -61,6 +62,7 @@ class SimResult:
     interrupted: bool = False
     lost: list = attrs.field(factory=list)
     deaths: list = attrs.field(factory=list)
+    cooperative: bool = False       # the seats win or lose together (`players N cooperative`)
 
     @property
     def complete(self) -> bool:
@@ -70,6 +72,11 @@ class SimResult:
     def failed_variants(self) -> list:
         """The compared variants that broke: {"change": ..., "failed": ...} each."""
         return [c for c in self.compare if "failed" in c]
+
+    @property
+    def won_together(self) -> Optional[int]:
+        """Games the table won, in a cooperative game (None in any other)."""
+        return self.games - self.draws if self.cooperative else None
 
     @property
     def mean_length(self) -> float:
@@ -94,6 +101,8 @@ class SimResult:
             "win_rate": [w / self.games if self.games else 0.0 for w in self.wins],
             "draws": self.draws,
             "shared_wins": self.shared,
+            "cooperative": self.cooperative,
+            "won_together": self.won_together,
             "mean_scores": self.mean_scores,
             "total_actions": self.total_actions,
             "mean_length": self.mean_length,
@@ -139,11 +148,16 @@ class SimResult:
         lines += _align([header] + rows, right={0, 2, 3, 4})
         lines.append("")
         draws = f"{self.draws} ({100.0 * self.draws / n:.1f}%)" if n else "0"
-        stats = [
-            ("draws", draws),
-        ]
-        if self.shared:
-            stats.append(("shared wins", str(self.shared)))
+        if self.cooperative:  # no draw and no seat against seat: the table wins or loses
+            low, high = wilson(self.games - self.draws, n)
+            won = self.games - self.draws
+            stats = [("won together", f"{won} ({100.0 * won / n:.1f}%, 95% interval "
+                      f"{100 * low:.1f}-{100 * high:.1f}%)"),
+                     ("lost together", draws)]
+        else:
+            stats = [("draws", draws)]
+            if self.shared:
+                stats.append(("shared wins", str(self.shared)))
         longest = f"{self.longest}" + (f" (seed {self.longest_seed})"
                                        if self.longest_seed is not None else "")
         stats += [
@@ -291,6 +305,7 @@ def simulate(game, players: Optional[int] = None, games: int = 100, seed: int = 
         if not played.records:
             return None
         return result_from_records(name, players, seed, kinds, played.records, elapsed,
+                                   cooperative=bool(getattr(game, "cooperative", False)),
                                    workers=workers, backend=backend, compare=compared,
                                    requested=games, interrupted=interrupted,
                                    lost=list(played.lost), deaths=list(deaths))

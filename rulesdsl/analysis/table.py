@@ -29,8 +29,12 @@ def details(result) -> list[str]:
     rows = [["seat", "win %", "95% interval"]]
     for seat, (low, high) in enumerate(st["win_rate_ci95"]):
         rows.append([str(seat), _pct(result.wins[seat] / n), f"{100 * low:.1f}-{100 * high:.1f}%"])
-    lines = ["", "balance"] + ["  " + line for line in _rows(rows)]
-    lines.append(f"  {st['balance']['verdict']}")
+    if getattr(result, "cooperative", False):
+        lines = ["", "balance", "  a cooperative game: the seats win or lose together, so no "
+                 "seat is compared with another"]
+    else:
+        lines = ["", "balance"] + ["  " + line for line in _rows(rows)]
+        lines.append(f"  {st['balance']['verdict']}")
     if len(set(result.seats)) > 1:
         lines.append(f"  the seats have different agents ({', '.join(result.seats)}): these "
                      "shares compare the agents more than the seats")

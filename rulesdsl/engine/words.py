@@ -9,7 +9,7 @@ may not see is named.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.pieces import card_text
@@ -94,46 +94,78 @@ def story_line(state, entry, seat: Optional[int]) -> Optional[str]:
 
 def story(state, seat: Optional[int] = None) -> list:
     out = []
-    for e in state.events:
+    events = state.events
+    skip = -1
+    for i, e in enumerate(events):
+        if i == skip:
+            continue
+        if i + 1 < len(events) and _shown_by_move(e, events[i + 1]):
+            # a move made openly: one line naming the cards for every seat, not a second
+            # that shows them again
+            skip = i + 1
+            out.append(f"{_cards(state, e[1], None)}: from {place(state.prog, e[2])} to "
+                       f"{place(state.prog, e[3])}")
+            continue
         line = story_line(state, e, seat)
         if line is not None:
             out.append(line)
     return out
 
 
+def _shown_by_move(move, after) -> bool:
+    """`after` shows every seat exactly the cards the unworded `move` put where they lie."""
+    return (isinstance(move, tuple) and isinstance(after, tuple) and len(move) == 4
+            and move[0] == "move" and len(after) == 3 and after[0] == "reveal"
+            and after[2] == move[3] and set(after[1]) == set(move[1]))
+
+
+class ShownValues(NamedTuple):
+    """A `show`'s value for the table (owner None) or for each player a seat may see."""
+    title: str
+    values: dict  # owner seat or None -> the value's text
+
+
+class ShownOnBoard(NamedTuple):
+    """A `show` of a definition of one board cell, worked out for every cell."""
+    title: str
+    board: str
+    cells: dict  # cell name -> the value's text, or None
+
+
 def shown(state, seat: Optional[int] = None) -> list:
-    """[(title, {owner seat or None: value text})] for the declared `show`s `seat` may see,
-    but those worked out for each cell of a board (`shown_on_boards`)."""
+    """[ShownValues] for the declared `show`s `seat` may see (None: every seat's), but
+    those worked out for each cell of a board (`shown_on_boards`)."""
     prog = state.prog
     out = []
-    for title, value, typ, vis, per in prog.shows:
+    for ps in prog.shows:
+        show, vis = ps.show, ps.show.visibility
         values: dict = {}
-        if not per:
-            if vis == "public":
-                values[None] = prog.label(typ, value(state, None))
-        elif per == "player":
+        if show.per_player:
             for p in range(prog.nplayers):
                 if vis == "public" or (vis == "private" and p == seat) or seat is None \
                         and vis != "hidden":
-                    values[p] = prog.label(typ, value(state, p))
+                    values[p] = prog.label(ps.type, ps.value(state, p))
+        elif show.board is None and vis == "public":
+            values[None] = prog.label(ps.type, ps.value(state, None))
         if values:
-            out.append((title, values))
+            out.append(ShownValues(show.title, values))
     return out
 
 
 def shown_on_boards(state) -> list:
-    """[(title, board, {cell: value text or None})] for the public `show`s worked out for
-    each cell of a board: every seat sees them alike, drawn as the board."""
+    """[ShownOnBoard] for the public `show`s worked out for each cell of a board: every
+    seat sees them alike, drawn as the board."""
     prog = state.prog
     out = []
-    for title, value, typ, vis, per in prog.shows:
-        if per in ("", "player") or vis != "public":
+    for ps in prog.shows:
+        board = ps.show.board
+        if board is None or ps.show.visibility != "public":
             continue
         cells = {}
-        for k, cell in enumerate(prog.enums[per]):
-            v = value(state, k)
-            cells[cell] = None if v is None else prog.label(typ, v)
-        out.append((title, per, cells))
+        for k, cell in enumerate(prog.enums[board]):
+            v = ps.value(state, k)
+            cells[cell] = None if v is None else prog.label(ps.type, v)
+        out.append(ShownOnBoard(ps.show.title, board, cells))
     return out
 
 
@@ -157,5 +189,5 @@ def presentation(state) -> dict:
             "enum_titles": enum_titles}
 
 
-__all__ = ["presentation", "question", "story", "shown", "shown_on_boards", "place",
-           "title_of"]
+__all__ = ["presentation", "question", "story", "shown", "shown_on_boards", "ShownValues",
+           "ShownOnBoard", "place", "title_of"]

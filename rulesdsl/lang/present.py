@@ -33,21 +33,14 @@ class Presentation:
 @attrs.frozen
 class Shown:
     """A checked `show`: the definition, its title, its visibility, what it is worked out
-    for (`per`: "" once for the table, "player" once a player, or a board's name once a
-    cell of that board, drawn as the board) and its condition (or None)."""
+    for (once for the table; once a player, `per_player`; or once a cell of `board`, drawn
+    as the board) and its condition (or None)."""
     name: str
     title: str
     visibility: str
-    per: str = ""
+    per_player: bool = False
+    board: Optional[str] = None
     cond: object = None
-
-    @property
-    def per_player(self) -> bool:
-        return self.per == "player"
-
-    @property
-    def board(self) -> Optional[str]:
-        return self.per if self.per not in ("", "player") else None
 
 
 def named_things(m) -> dict:
@@ -145,7 +138,8 @@ def _show(checker, d: ast.Show) -> Optional[Shown]:
     checker.used.add(d.name)          # a shown definition is used
     if d.cond is not None and not _game_constant(checker, d):
         return None
-    return Shown(d.name, d.title or d.name.replace("_", " "), d.visibility, per, d.cond)
+    return Shown(d.name, d.title or d.name.replace("_", " "), d.visibility,
+                 per_player=per == "player", board=per if board else None, cond=d.cond)
 
 
 # what a show's condition may read: it is worked out once, when a game starts

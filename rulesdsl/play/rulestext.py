@@ -59,7 +59,9 @@ def rules_text(game, players: int, width: int = 88, options: Optional[dict] = No
     p = _present(game)
     texts = p.texts if p else {}
     n = f"{m.min_players}" + (f" to {m.max_players}" if m.max_players != m.min_players else "")
-    lines = [f"{game.name} ({n} players)", ""]
+    together = ", playing together: all win or lose as one" \
+        if getattr(m, "cooperative", False) else ""
+    lines = [f"{game.name} ({n} players{together})", ""]
     if p and p.about:
         for line in p.about:             # one paragraph a string
             lines += wrap(line, width, "  ")

@@ -15,6 +15,8 @@ import shutil
 import sys
 from typing import IO, Optional
 
+from rulesdsl.engine.words import ShownOnBoard
+
 Line = list  # of (text, style or None)
 
 PALETTE = ["cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan",
@@ -246,6 +248,12 @@ class Layout:
     def title(self, name: str) -> str:
         return self.info.get("titles", {}).get(name, name)
 
+    def board_heading(self, base: str, board: str) -> str:
+        """What a board drawn with a zone's or variable's values is headed: the title the
+        rules give it ("men on the board"), else its name and the board's ("man (Point)")."""
+        titles = self.info.get("titles", {})
+        return titles[base] if base in titles else f"{base} ({self.title(board)})"
+
     def zone_title(self, name: str) -> str:
         """hand[P1] -> its title ("hand"), with the keys other than its owner: a zone per
         enum value keeps the value ("row (hearts)")."""
@@ -381,7 +389,7 @@ class Layout:
         hexagons = board in self.info.get("hex", ())
         if hexagons and w % 2 == 0:
             w += 1  # a cell and its space an even width: half of it is a whole shift
-        out = [[(f"  {base} ({board})", "bold blue")]]
+        out = [[(f"  {self.board_heading(base, board)}", "bold blue")]]
         for y in range(height, 0, -1):
             shift = " " * ((w + 1) // 2 * (y - 1)) if hexagons else ""
             line = [(f"  {y:>{margin}}" + shift, "dim")]
@@ -408,7 +416,7 @@ class Layout:
         widths = [max([len(c) for c in column if c] +
                       [len(signs.get(c, ("?",))[0]) for c in column if c] + [1])
                   for column in itertools.zip_longest(*rows)]
-        out = [[(f"  {base} ({board})", "bold blue")]]
+        out = [[(f"  {self.board_heading(base, board)}", "bold blue")]]
         for row in rows:
             names, cells = [("  ", None)], [("  ", None)]
             for k, (cell, w) in enumerate(zip(row, widths)):
@@ -452,16 +460,15 @@ class Layout:
 
         on_maps: list = []
         for item in shown or ():               # the rules' `show` values
-            if len(item) == 3:                 # (title, board, {cell: text}): drawn as the board
-                title, board, cells = item
-                if board in self.drawn_boards():
-                    grids[(title, board)] = cells
+            if isinstance(item, ShownOnBoard):  # worked out for every cell: drawn as the board
+                if item.board in self.drawn_boards():
+                    grids[(item.title, item.board)] = item.cells
                 else:
-                    on_maps.append((title, board, [([c], v) for c, v in cells.items()]))
+                    on_maps.append((item.title, item.board,
+                                    [([c], v) for c, v in item.cells.items()]))
                 continue
-            title, values = item
-            for owner, text in values.items():
-                per_var.setdefault(owner, []).append([(f"{title}: ", None),
+            for owner, text in item.values.items():
+                per_var.setdefault(owner, []).append([(f"{item.title}: ", None),
                                                       (number_text(text), "bold")])
         maps_found = [v for v in per_var.get(None, []) if v and v[0][0] is BOARD]
         per_var[None] = [v for v in per_var.get(None, []) if not (v and v[0][0] is BOARD)]

@@ -232,3 +232,18 @@ def test_random_agent_plays_legal_actions(triumvirat):
         state.apply(action)
         n += 1
     assert n == len(state.history)
+
+
+def test_a_cooperative_game_is_won_or_lost_together():
+    """The Game (players win or lose together): no draws and no seat against seat, but the
+    games the table won and lost, with an interval."""
+    from pathlib import Path
+    game = rulesdsl.load(str(Path(__file__).parents[2] / "examples" / "the_game.rules"))
+    result = simulate(game, players=3, games=20, seed=0)
+    assert result.cooperative and result.won_together == 20 - result.draws
+    table = result.table()
+    assert "won together:" in table and "lost together:" in table
+    assert "draws:" not in table and "no seat is compared" in table
+    assert json.loads(json.dumps(result.to_dict()))["cooperative"] is True
+    plain = simulate("triumvirat", games=2, seed=0)
+    assert not plain.cooperative and plain.won_together is None and "draws:" in plain.table()

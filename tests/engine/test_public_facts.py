@@ -68,6 +68,9 @@ def test_a_card_handed_on_openly_is_followed_by_every_seat(game):
     assert log[-2:] == ["hand[P2] -> hand[P1]: 1 card", "hand[P1] shows: two 2"]
     for k in range(30):
         assert "two 2" in s.determinize(2, k).zone("hand[P1]")
+    # told in words, the move names the card for every seat, once: no second line shows it
+    for seat in range(3):
+        assert s.story(seat)[-1] == "two 2: from P2's hand to P1's hand"
 
 
 def test_a_fact_that_is_not_true_stops_the_rules(tmp_path):

@@ -74,7 +74,9 @@ def test_cards_asked_for_are_all_handed_over_face_up_and_the_asker_asks_again(ga
     assert s.to_move == 0                                   # asks again
     told = "\n".join(s.story(2))                            # P3 sees neither hand
     assert "P1's hand holds a two" in told
-    assert "P1's hand shows: two of hearts, two of spades" in told
+    # handed over face up: one line names the cards for every seat, none shows them again
+    assert "two of hearts, two of spades: from P2's hand to P1's hand" in told
+    assert "shows" not in told
 
 
 def test_go_fish_tells_the_table_and_a_card_of_another_rank_ends_the_turn(game):

@@ -67,7 +67,7 @@ def test_checked_model_carries_the_presentation():
     p = model.present
     assert p.about == ["A stall.", "Sell crates."]
     assert p.titles == {"stall": "the stall"} and p.internal == {"sold"}
-    assert p.shows == [Shown("on_stall", "crates on the stall", "public", "", None)]
+    assert p.shows == [Shown("on_stall", "crates on the stall", "public")]
     assert not [w for w in warnings if w.code == "W705"]
 
 

@@ -31,7 +31,7 @@ from rulesdsl.engine.compile.generate import generate_procs
 from rulesdsl.engine.compile import native
 from rulesdsl.engine.compile.native import Module
 # the program and the decision instruction are this package's API to the engine
-from rulesdsl.engine.compile.program import Ask, Program, Truth
+from rulesdsl.engine.compile.program import Ask, Program, ProgramShow, Truth
 from rulesdsl.engine.runtime.seats import seat_label
 
 
@@ -180,9 +180,10 @@ class Compiler:
         for show in (present.shows if present else ()):
             if show.cond is not None and not self.exprs.const(show.cond):
                 continue  # not in a game of this many players, or with these options
-            call = self.calls.define_call(show.name, [(lambda st, L: L[0])] if show.per else [])
-            self.p.shows.append((show.title, _for_seat(call), self.m.defines[show.name].type,
-                                 show.visibility, show.per))
+            per = show.per_player or show.board is not None
+            call = self.calls.define_call(show.name, [(lambda st, L: L[0])] if per else [])
+            self.p.shows.append(ProgramShow(show, _for_seat(call),
+                                            self.m.defines[show.name].type))
 
 
 def _for_seat(call):

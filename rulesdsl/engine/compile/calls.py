@@ -260,7 +260,8 @@ class Calls:
         if name in ("top", "bottom"):  # the top or bottom k cards (one card: engine/ir)
             z, k = args
             if name == "top":
-                return lambda st, L: (lambda s, j: s[len(s) - j:] if j > 0 else [])(
+                # all of them when the zone holds fewer than k
+                return lambda st, L: (lambda s, j: s[max(0, len(s) - j):] if j > 0 else [])(
                     st.zones[z(st, L)], k(st, L))
             return lambda st, L: st.zones[z(st, L)][:max(0, k(st, L))]
         if name == "abs":

@@ -41,6 +41,15 @@ class Proc:
     sequences: list = attrs.Factory(list)  # its `sequence` statements (sequences.Region)
 
 
+@attrs.frozen
+class ProgramShow:
+    """A `show` of this game (lang.present.Shown says what it is worked out for), with
+    its definition's closure (st, seat or cell or None) and the definition's type."""
+    show: Any
+    value: Callable
+    type: Any
+
+
 @attrs.define(frozen=True)
 class Truth:
     """One compiled invariant: its name and place, its condition as f(st, args), and the
@@ -133,8 +142,7 @@ class Program:
     labeller: Callable = attrs.field(default=_unlabelled)
     name_cache: dict = attrs.Factory(dict)  # "hand[P1]" -> zone index, filled by State.zone
     present: Any = None  # the model's Presentation: about, titles, texts, internal
-    # (title, value closure (st, seat or cell), type, vis, per: "", "player" or a board)
-    shows: list = attrs.Factory(list)
+    shows: list = attrs.Factory(list)  # ProgramShow, for the `show`s of this game
     budget: Budget = attrs.Factory(Budget)  # work per decision (engine/budget.py)
     pieces: Any = None  # engine.pieces.Pieces: the changing fields of cards, if any
     generated: str = ""  # the generated Python source (rulesdsl compile --show)

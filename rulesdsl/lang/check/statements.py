@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
+import attrs
+
 from rulesdsl.lang import ast
 from rulesdsl.lang.present import question_missing
 from rulesdsl.lang.secrets import choices_read_secret, hole_reads, reads_secret
@@ -160,6 +164,7 @@ class Statements:
                 self.cond(s.skip, "skip if")
             if s.until is not None:
                 self.cond(s.until, "until")
+                self.until_reads_no_turn_player(s)
             self.loop_block(s.body)
             self.scope.pop()
         elif t is ast.CallStmt:
@@ -258,6 +263,19 @@ class Statements:
     def revealable_value(self, e, t: str) -> bool:
         """`reveal cup[p]`: a variable's value (dice, a secret number) may be shown too."""
         return self.m.resolved.get(id(e), ("",))[0] == "var" and not t.startswith("family:")
+
+    def until_reads_no_turn_player(self, s: ast.Turns) -> None:
+        """`turns p ... until C`: C is checked before each turn, before p is the next seat
+        (before the first turn p is none), so C reading p is a mistake (E601)."""
+        slot = self.m.slots[id(s)]
+        found = _reads_local(s.until, self.m.resolved, slot)
+        if found is not None:
+            self.err("E601", f"until is checked before each turn, before {s.binder} is the "
+                     f"next player (before the first turn {s.binder} is none), so it cannot "
+                     f"read {s.binder}", found.span,
+                     ["end the turns on what holds for every player: until any(q in players "
+                      "where ...); or on what the last turn did: set a variable in the "
+                      "turn (set done = ...) and write `until done`"])
 
     def warn_secret_asking(self, s) -> None:
         """W704: who is asked would tell what some seat may not see (a hand's contents)."""
@@ -471,3 +489,19 @@ class Statements:
             self.expect(d, self.expr(a), a, f"an index of {name}")
         for a in args[len(dims):]:
             self.expr(a)
+
+
+def _reads_local(e, resolved: dict, slot) -> Optional[ast.Name]:
+    """The first name in `e` that reads the local in `slot`, or None."""
+    if isinstance(e, (list, tuple)):
+        for x in e:
+            found = _reads_local(x, resolved, slot)
+            if found is not None:
+                return found
+        return None
+    if not attrs.has(type(e)):
+        return None
+    if isinstance(e, ast.Name) and resolved.get(id(e)) == ("local", slot):
+        return e
+    return _reads_local([getattr(e, f.name) for f in attrs.fields(type(e)) if f.name != "span"],
+                        resolved, slot)
