@@ -99,6 +99,9 @@ def syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesError:
             hints.append(f"'{call.group(1)}' begins a statement of the language, so "
                          f"'{call.group(1)}(...)' is not a phase run: name the phase "
                          f"otherwise, like {call.group(1)}_phase")
+    if not hints and str(tok.value) == "borders" and "'track'" in expected:
+        hints.append("a laid-out board's cells border where they are next to each other on "
+                     "a track: write each line as a track, like track top: d7, d6, d5")
     if not hints and tok.type == "NAME":  # a keyword mistyped: 'privat'
         words = [x.strip("'") for x in expected if x.startswith("'") and x[1:2].isalpha()]
         hints.extend(did_you_mean(str(tok.value), words))
