@@ -58,9 +58,15 @@ def _count(n: int) -> str:
     return f"{n} card{'s' if n != 1 else ''}"
 
 
-def story_line(state, entry, seat: Optional[int]) -> Optional[str]:
+def story_line(state, entry, seat: Optional[int], before=None, after=None) -> Optional[str]:
     """One log entry in words for `seat`, or None when it adds nothing (the rest of a
-    worded move)."""
+    worded move, or a showing its move told). `before` and `after`: the entries beside it,
+    for a move made openly, told as one line that names the cards for every seat."""
+    if after is not None and _shown_by_move(entry, after):
+        return f"{_cards(state, entry[1], None)}: from {place(state.prog, entry[2])} to " \
+            f"{place(state.prog, entry[3])}"
+    if before is not None and _shown_by_move(before, entry):
+        return None
     prog = state.prog
     if isinstance(entry, str) or not entry:
         return str(entry)
@@ -93,23 +99,23 @@ def story_line(state, entry, seat: Optional[int]) -> Optional[str]:
 
 
 def story(state, seat: Optional[int] = None) -> list:
-    out = []
+    return story_lines(state, seat)
+
+
+def story_lines(state, seat: Optional[int], start: int = 0) -> list:
+    """The lines of the log entries from `start` on, as `seat` reads them (story_line)."""
     events = state.events
-    skip = -1
-    for i, e in enumerate(events):
-        if i == skip:
-            continue
-        if i + 1 < len(events) and _shown_by_move(e, events[i + 1]):
-            # a move made openly: one line naming the cards for every seat, not a second
-            # that shows them again
-            skip = i + 1
-            out.append(f"{_cards(state, e[1], None)}: from {place(state.prog, e[2])} to "
-                       f"{place(state.prog, e[3])}")
-            continue
-        line = story_line(state, e, seat)
+    out = []
+    for i in range(start, len(events)):
+        line = story_line(state, events[i], seat, *beside(events, i))
         if line is not None:
             out.append(line)
     return out
+
+
+def beside(events, i: int) -> tuple:
+    """The entries before and after entry i (None past either end)."""
+    return (events[i - 1] if i > 0 else None, events[i + 1] if i + 1 < len(events) else None)
 
 
 def _shown_by_move(move, after) -> bool:
@@ -189,5 +195,5 @@ def presentation(state) -> dict:
             "enum_titles": enum_titles}
 
 
-__all__ = ["presentation", "question", "story", "shown", "shown_on_boards", "ShownValues",
-           "ShownOnBoard", "place", "title_of"]
+__all__ = ["presentation", "question", "story", "story_lines", "story_line", "beside", "shown",
+           "shown_on_boards", "ShownValues", "ShownOnBoard", "place", "title_of"]

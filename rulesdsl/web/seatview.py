@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from rulesdsl.engine.words import story_line
+from rulesdsl.engine.words import beside, story_line, story_lines
 from rulesdsl.lang.look import empty_look
 from rulesdsl.lang.errors import RulesError
 
@@ -113,8 +113,8 @@ def story_of(state, seat: Optional[int]) -> list:
     if seat is not None:
         return [str(line) for line in state.story(seat)]
     out = []
-    for entry in state.events:
-        line = _public_line(state, entry)
+    for i in range(len(state.events)):
+        line = _public_line(state, i)
         if line is not None:
             out.append(line)
     return out
@@ -137,31 +137,35 @@ class Stories:
         events = state.events
         if told > len(events):
             told, lines = 0, []
-        for entry in events[told:]:
-            line = _line_or_none(state, entry, seat) if seat is not None \
-                else _public_line(state, entry)
-            if line is not None:
-                lines.append(line)
+        if seat is not None:
+            lines += [str(line) for line in story_lines(state, seat, told)]
+        else:
+            for i in range(told, len(events)):
+                line = _public_line(state, i)
+                if line is not None:
+                    lines.append(line)
         self.kept[seat] = (len(events), lines)
         return list(lines)
 
 
-def _public_line(state, entry) -> Optional[str]:
-    lines = {_line_or_none(state, entry, s) for s in range(state.players)}
+def _public_line(state, i: int) -> Optional[str]:
+    """Entry i as every seat reads it alike, or None."""
+    entry = state.events[i]
+    lines = {_line_or_none(state, i, s) for s in range(state.players)}
     if len(lines) == 1:
         return lines.pop()
     if entry and entry[0] == "move":
         # a move between places some seats cannot look into: as those seats read it
         # ("7 cards: from the stock to P2's hand"), where they all read it alike
-        outside = {_line_or_none(state, entry, s) for s in range(state.players)
+        outside = {_line_or_none(state, i, s) for s in range(state.players)
                    if not state.can_see(entry[2], s) and not state.can_see(entry[3], s)}
         if len(outside) == 1:
             return outside.pop()
     return None   # seats read it differently: someone saw more than the table
 
 
-def _line_or_none(state, entry, seat) -> Optional[str]:
-    line = story_line(state, entry, seat)
+def _line_or_none(state, i: int, seat) -> Optional[str]:
+    line = story_line(state, state.events[i], seat, *beside(state.events, i))
     return None if line is None else str(line)
 
 

@@ -98,14 +98,11 @@ class Told:
 
     def lines(self, state, seat=None) -> list[str]:
         """What log_lines(state, seat) says, read from the lines told before."""
-        from rulesdsl.engine.words import story_line
+        from rulesdsl.engine.words import story_lines
         told, done, lines = self._by_seat.get(seat, (None, 0, []))
         if told is not state or done > len(state.events):   # another state (undo): anew
             done, lines = 0, []
-        for entry in state.events[done:]:
-            line = story_line(state, entry, seat)
-            if line is not None:
-                lines.append(str(line))
+        lines += [str(line) for line in story_lines(state, seat, done)]
         self._by_seat[seat] = (state, len(state.events), lines)
         return lines
 
