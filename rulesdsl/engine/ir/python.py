@@ -280,7 +280,10 @@ class PythonBackEnd:
 
     def p_Item(self, node: n.Item, depth: int) -> py.expr:
         if isinstance(node.seq, n.Table):  # its length known: no len() at each read
-            table, k, size = self.emit(node.seq, depth), self.host.temp("k"), len(node.seq.value)
+            table, size = self.emit(node.seq, depth), len(node.seq.value)
+            if n.within(node.key, size):  # `Pip[k]`, k from `1..25`: no check
+                return index(table, self.emit(node.key, depth))
+            k = self.host.temp("k")
             ok = chain(const(-size), walrus(k, self.emit(node.key, depth)), const(size))
             return if_else(ok, index(table, name(k)),
                            call("_bad_item", name(k), table, self.place(node.span)))
@@ -1112,3 +1115,37 @@ def reads(node: n.Node) -> dict:
                 written.add(("L", x.slot))
             todo.extend(n.children(x))
     return {key: name for key, name in found.items() if key not in written}
+
+
+def items_within(tree: py.expr, within: dict) -> py.expr:
+    """`tree` (a definition's value with its arguments written in) without the checks of
+    items of tables (Python.p_Item) whose key is a constant within the table, or an
+    argument `within` says lies within it: `within` maps py.dump of an argument's tree to
+    the number it is below (0 to that less one), as lower.Lowering.sure_elements knows
+    of a range's element. `tree` is changed in place; returns it."""
+    return _ItemsWithin(within).visit(tree)
+
+
+class _ItemsWithin(py.NodeTransformer):
+    def __init__(self, within: dict):
+        self.within = within
+
+    def visit_IfExp(self, node: py.IfExp):
+        self.generic_visit(node)
+        test, body, orelse = node.test, node.body, node.orelse
+        if not (isinstance(orelse, py.Call) and isinstance(orelse.func, py.Name) and
+                orelse.func.id == "_bad_item" and isinstance(test, py.Compare) and
+                isinstance(body, py.Subscript) and isinstance(body.slice, py.Name) and
+                len(test.comparators) == 2 and isinstance(test.left, py.Constant) and
+                isinstance(test.comparators[0], py.NamedExpr) and
+                isinstance(test.comparators[1], py.Constant) and
+                test.comparators[0].target.id == body.slice.id):
+            return node
+        size, key = test.comparators[1].value, test.comparators[0].value
+        if test.left.value != -size or not isinstance(size, int):
+            return node
+        if isinstance(key, py.Constant):
+            ok = type(key.value) is int and 0 <= key.value < size
+        else:
+            ok = 0 < self.within.get(py.dump(key), 0) <= size
+        return index(body.value, key) if ok else node
