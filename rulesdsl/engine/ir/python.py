@@ -908,12 +908,22 @@ class PythonBackEnd:
         return out
 
 def _known_values(node: n.Range) -> Optional[tuple]:
-    """The values of a range of a few numbers whose bounds are constants, else None."""
-    bounds = [b.value for b in (node.start, node.stop, node.step)
-              if isinstance(b, n.Const) and type(b.value) is int]
-    if len(bounds) < 3 or bounds[2] <= 0 or (bounds[1] - bounds[0]) // bounds[2] >= 64:
+    """The values of a range of a few numbers whose bounds are constants, else None (a
+    step of 0 fails where the range is made, as range_list says)."""
+    bounds = [v for v in map(_constant_int, (node.start, node.stop, node.step))
+              if v is not None]
+    if len(bounds) < 3 or bounds[2] == 0 or (bounds[1] - bounds[0]) // bounds[2] >= 64:
         return None
-    return tuple(range(bounds[0], bounds[1] + 1, bounds[2]))
+    start, stop, step = bounds
+    return tuple(range(start, stop + 1, step) if step > 0 else range(start, stop - 1, step))
+
+
+def _constant_int(node: n.Node) -> Optional[int]:
+    """The number a constant (`3`) or a negated one (`-1`) is, else None."""
+    if isinstance(node, n.Neg):
+        inner = _constant_int(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, n.Const) and type(node.value) is int else None
 
 
 def _flat_number(base: int, keys: list, strides: list) -> py.expr:
