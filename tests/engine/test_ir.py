@@ -254,12 +254,17 @@ def test_a_ranges_element_within_a_table_is_not_checked(tmp_path, monkeypatch, w
 
 
 def test_a_key_known_within_a_table_is_not_checked():
-    """`Suit[k]`, k known to lie in 0..3 (an element of `0..3`), is a plain read."""
+    """`Suit[k]`, k known to lie in 0..3 (an element of `0..3`), is k itself: an enum's
+    values are their positions; of another table, a plain read; a constant position is
+    the value."""
     table = nodes.Table("list of Suit", [0, 1, 2, 3], "Suit")
-    assert "_bad_item" not in source(nodes.Item("Suit", table, nodes.Local(
-        "int", 1, "k", True, 4), SPAN))
+    assert source(nodes.Item("Suit", table, nodes.Local("int", 1, "k", True, 4), SPAN)) == \
+        "L[1]"
     assert "_bad_item" in source(nodes.Item("Suit", table, nodes.Local(
         "int", 1, "k", True, 5), SPAN))
+    assert re.fullmatch(r"NUMBERS\w*\[L\[1\]\]", source(nodes.Item(
+        "int", NUMBERS, nodes.Local("int", 1, "k", True, 4), SPAN)))
+    assert source(nodes.Item("int", NUMBERS, nodes.Const("int", 1), SPAN)) == "1"
 
 
 class ClosureHost:

@@ -267,7 +267,8 @@ class Functions:
 
         def local(tree: py.expr) -> py.expr:
             return python.with_locals(tree, names)
-        body = python.items_within(local(value), self.arguments_within(args, names))
+        body = python.items_within(local(value), self.arguments_within(args, names),
+                                   self.source.ns)
         if lets:  # each let once, after the arguments, in order
             body = if_else(both(*[bound(names[slot], local(tree)) for slot, tree in lets]),
                            body, const(None))

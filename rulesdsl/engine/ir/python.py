@@ -282,7 +282,7 @@ class PythonBackEnd:
         if isinstance(node.seq, n.Table):  # its length known: no len() at each read
             table, size = self.emit(node.seq, depth), len(node.seq.value)
             if n.within(node.key, size):  # `Pip[k]`, k from `1..25`: no check
-                return index(table, self.emit(node.key, depth))
+                return _item_within(table, self.emit(node.key, depth), node.seq.value)
             k = self.host.temp("k")
             ok = chain(const(-size), walrus(k, self.emit(node.key, depth)), const(size))
             return if_else(ok, index(table, name(k)),
@@ -1127,18 +1127,31 @@ def reads(node: n.Node) -> dict:
     return {key: name for key, name in found.items() if key not in written}
 
 
-def items_within(tree: py.expr, within: dict) -> py.expr:
+def _item_within(table: py.expr, key: py.expr, values: list) -> py.expr:
+    """Item `key` of a table known to hold it: the value itself where the key is a
+    constant and the value a number, the key where each value is its own position (an
+    enum's values: `Pip[k]` is k), else the table's item."""
+    if isinstance(key, py.Constant) and type(values[key.value]) is int:
+        return const(values[key.value])
+    if values == list(range(len(values))):
+        return key
+    return index(table, key)
+
+
+def items_within(tree: py.expr, within: dict, tables: dict) -> py.expr:
     """`tree` (a definition's value with its arguments written in) without the checks of
     items of tables (Python.p_Item) whose key is a constant within the table, or an
     argument `within` says lies within it: `within` maps py.dump of an argument's tree to
     the number it is below (0 to that less one), as lower.Lowering.sure_elements knows
-    of a range's element. `tree` is changed in place; returns it."""
-    return _ItemsWithin(within).visit(tree)
+    of a range's element; `tables`, the generated code's names (a table's name to its
+    values). `tree` is changed in place; returns it."""
+    return _ItemsWithin(within, tables).visit(tree)
 
 
 class _ItemsWithin(py.NodeTransformer):
-    def __init__(self, within: dict):
+    def __init__(self, within: dict, tables: dict):
         self.within = within
+        self.tables = tables
 
     def visit_IfExp(self, node: py.IfExp):
         self.generic_visit(node)
@@ -1158,4 +1171,10 @@ class _ItemsWithin(py.NodeTransformer):
             ok = type(key.value) is int and 0 <= key.value < size
         else:
             ok = 0 < self.within.get(py.dump(key), 0) <= size
-        return index(body.value, key) if ok else node
+        if not ok:
+            return node
+        table = body.value
+        values = self.tables.get(table.id) if isinstance(table, py.Name) else None
+        if not isinstance(values, list) or len(values) != size:
+            return index(table, key)
+        return _item_within(table, key, values)
