@@ -229,13 +229,20 @@ def nodes_of(node, cls):
 
 def _range_size(r) -> "int | None":
     """The numbers in a range whose bounds (and step) are written numbers, else None."""
-    from rulesdsl.lang import ast
-    from rulesdsl.lang.check.types import written_int
     start, stop = written_int(r.start), written_int(r.stop)
     step = 1 if r.step is None else written_int(r.step)
     if start is None or stop is None or not step:
         return None
     return max(0, (stop - start) // step + 1)
+
+
+def written_int(e) -> "int | None":
+    """The number `e` writes (`3`, `-1`), else None."""
+    from rulesdsl.lang import ast
+    if type(e) is ast.Unary and e.op == "-":
+        inner = written_int(e.operand)
+        return None if inner is None else -inner
+    return e.value if type(e) is ast.Int else None
 
 
 def values_made(model, args, binder: Optional[str] = None) -> tuple[int, bool]:

@@ -1131,8 +1131,9 @@ def _item_within(table: py.expr, key: py.expr, values: list) -> py.expr:
     """Item `key` of a table known to hold it: the value itself where the key is a
     constant and the value a number, the key where each value is its own position (an
     enum's values: `Pip[k]` is k), else the table's item."""
-    if isinstance(key, py.Constant) and type(values[key.value]) is int:
-        return const(values[key.value])
+    k = key.value if isinstance(key, py.Constant) else None
+    if isinstance(k, int) and type(values[k]) is int:
+        return const(values[k])
     if values == list(range(len(values))):
         return key
     return index(table, key)
@@ -1165,7 +1166,7 @@ class _ItemsWithin(py.NodeTransformer):
                 test.comparators[0].target.id == body.slice.id):
             return node
         size, key = test.comparators[1].value, test.comparators[0].value
-        if test.left.value != -size or not isinstance(size, int):
+        if not isinstance(size, int) or test.left.value != -size:
             return node
         if isinstance(key, py.Constant):
             ok = type(key.value) is int and 0 <= key.value < size

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check.model import NULLABLE_BASE, elem_of, list_of
+from rulesdsl.lang.limits import written_int
 
 
 class Types:
@@ -259,10 +260,3 @@ class Types:
         self.expect("int", b, e.right, f"each side of '{op}'")
         return "int"
 
-
-def written_int(e) -> "int | None":
-    """The number `e` writes (`3`, `-1`), else None."""
-    if type(e) is ast.Unary and e.op == "-":
-        inner = written_int(e.operand)
-        return None if inner is None else -inner
-    return e.value if type(e) is ast.Int else None
