@@ -90,15 +90,18 @@ def test_a_descending_ranges_element_within_a_table_is_not_checked(tmp_path, mon
     assert (listing.count("_bad_item(") > 1) == checked, listing  # `at`'s own: one
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_choice_over_a_descending_range_has_an_id_per_number_in_order(tmp_path,
-                                                                        monkeypatch):
+                                                                        monkeypatch, engine):
     game = load(tmp_path, monkeypatch, 'ask seat(0) "how many?" {\n'
-                '    "take {k}" for k in 3..1 step -1 { set n = k }\n  }', "generated")
+                '    "take {k}" for k in 3..1 step -1 { set n = k }\n  }', engine)
     actions = ActionSpace(game.program(2), model=game.model)
     assert [actions.describe(i) for i in range(len(actions.by_id))] == \
         ["main: choice 1 3", "main: choice 1 2", "main: choice 1 1"]
     state = game.new_game(seed=1)
     assert actions.legal(state) == {0: "take 3", 1: "take 2", 2: "take 1"}
+    state.apply("take 2")
+    assert state.var("n") == 2
 
 
 def checked(body: str) -> tuple:
