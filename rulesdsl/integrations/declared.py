@@ -149,9 +149,9 @@ def _fixed_range(model, prog, source) -> Optional[range]:
             ([1] if source.step is None else [])
     except _Unknown:
         return None
-    if not all(type(v) is int for v in (start, stop, step)) or step <= 0:
+    if not all(type(v) is int for v in (start, stop, step)) or step == 0:
         return None
-    return range(start, stop + 1, step)
+    return range(start, stop + 1, step) if step > 0 else range(start, stop - 1, step)
 
 
 def _conjuncts(e) -> list:

@@ -68,7 +68,7 @@ FAMILIES = (
                            "payoff declared zero-sum (E615)"),
     Family("E699", "E699", "a construct the checker does not know: a bug in rulesdsl, to "
                            "report with the file"),
-    Family("W700", "W708", "warnings: unused declarations (W700), phases never run (W701), a "
+    Family("W700", "W709", "warnings: unused declarations (W700), phases never run (W701), a "
                            "kind's `on play` or `playable` that nothing reaches because no "
                            "rule plays a card (W702), a kind no deck makes (W703), an `ask "
                            "each` whose players asked depend on a private or hidden zone "
@@ -77,7 +77,8 @@ FAMILIES = (
                            "which every seat would read (W706), a hole of a `log` line, "
                            "question or move's words that reads a secret no one player owns, "
                            "so no seat reads it (W707), a public `show` that reads a private "
-                           "or hidden zone or variable (W708)"),
+                           "or hidden zone or variable (W708), a range of written bounds "
+                           "that counts down without a step, so is empty: `5..1` (W709)"),
     Family("R001", "R034", "errors while running rules, with the phase chain; a decision "
                            "with no legal option (R019, also when an agent is asked to choose "
                            "from none); long texts past the `long_texts` limit before a "
@@ -173,6 +174,7 @@ ENTRIES = (
     ("W706", "an option's label reads what not every seat may see"),
     ("W707", "a hole no seat may read"),
     ("W708", "a public `show` reads what not every seat may see"),
+    ("W709", "a range of written bounds that counts down without a step: it is empty"),
     ("R001", "the rules used a missing value"),
     ("R002", "the rules nest too deeply while running"),
     ("R003", "a definition called itself too deeply"),

@@ -229,11 +229,20 @@ def nodes_of(node, cls):
 
 def _range_size(r) -> "int | None":
     """The numbers in a range whose bounds (and step) are written numbers, else None."""
-    from rulesdsl.lang import ast
-    if type(r.start) is not ast.Int or type(r.stop) is not ast.Int or \
-            not (r.step is None or type(r.step) is ast.Int and r.step.value > 0):
+    start, stop = written_int(r.start), written_int(r.stop)
+    step = 1 if r.step is None else written_int(r.step)
+    if start is None or stop is None or not step:
         return None
-    return max(0, (r.stop.value - r.start.value) // (r.step.value if r.step else 1) + 1)
+    return max(0, (stop - start) // step + 1)
+
+
+def written_int(e) -> "int | None":
+    """The number `e` writes (`3`, `-1`), else None."""
+    from rulesdsl.lang import ast
+    if type(e) is ast.Unary and e.op == "-":
+        inner = written_int(e.operand)
+        return None if inner is None else -inner
+    return e.value if type(e) is ast.Int else None
 
 
 def values_made(model, args, binder: Optional[str] = None) -> tuple[int, bool]:

@@ -74,3 +74,29 @@ def test_a_failed_loop_test_leaves_no_memo_to_the_rules_after_it(engine):
     state = loaded_by(GUARDED, {}, engine, 2).new_game(seed=1)
     state.apply("take 2")
     assert [a.label for a in state.legal_actions()] == ["done, 1998 left"]
+
+
+CALLED = HERE / "rules" / "guarded_call.rules"
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_loop_test_hands_its_definitions_through_a_call_to_the_decision(engine, monkeypatch):
+    """`while room(p) > ... { take(p) }`, take beginning with its decision: room's 6,000
+    units of work are spent once, not by the test and again by the options (12,000 would
+    pass 9,000). Called first with no test before it, the decision memoises its options
+    itself (room asked for twice, computed once)."""
+    monkeypatch.setenv("RULESDSL_LIMITS", "work=9000")
+    state = loaded_by(CALLED, {}, engine, 2).new_game(seed=1)
+    assert [a.label for a in state.legal_actions()] == ["take 1", "take 2"]  # no test
+    state.apply("take 1")
+    assert [a.label for a in state.legal_actions()] == ["take 1"]  # the test's memo
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_failed_test_before_a_call_leaves_no_memo_to_the_rules_after_it(engine):
+    """The test fails, the rules change what room reads, the next decision reads it anew."""
+    state = loaded_by(CALLED, {}, engine, 2).new_game(seed=1)
+    state.apply("take 2")
+    assert [a.label for a in state.legal_actions()] == ["done, 1998 left"]
+    state.apply("done, 1998 left")
+    assert [a.label for a in state.legal_actions()] == ["take 1", "take 2"]

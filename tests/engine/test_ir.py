@@ -10,6 +10,7 @@ import types
 
 import pytest
 
+from rulesdsl.engine.compile.generate import annotate
 from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.passes import known_not_none
@@ -212,6 +213,59 @@ def test_an_enum_read_by_its_position_as_a_key(tmp_path, monkeypatch, engine, k,
         assert game.new_game(seed=1).var("n") == expected
     except RulesError as e:
         assert e.code == expected
+
+
+RANGED = """game "Ranged"
+players 2
+enum Suit { clubs, hearts, spades }
+var score: int per player per Suit = 0
+var n: int = 0
+define at(p: player, k: int) = score[p, Suit[k]]
+flow main
+phase main {
+  set score[seat(1), spades] = 7
+  set n = count(k in RANGE where at(seat(1), k) > 0) + count(k in RANGE where score[seat(1), Suit[k]] > 5)
+  win seat(0)
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("within, expected", [("0..2", 2), ("1..2", 2), ("0..3", "R014")])
+def test_a_ranges_element_as_a_key_fails_only_outside(tmp_path, monkeypatch, engine, within,
+                                                      expected):
+    """`Suit[k]` for k of a range: a range within the enum's 3 values needs no check, one
+    that leaves it fails (R014), on both engines, read directly or by an inlined `at`."""
+    game = load_text(tmp_path, RANGED.replace("RANGE", within), engine, monkeypatch)
+    try:
+        assert game.new_game(seed=1).var("n") == expected
+    except RulesError as e:
+        assert e.code == expected
+
+
+@pytest.mark.parametrize("within, checked", [("0..2", False), ("1..2", False), ("0..3", True)])
+def test_a_ranges_element_within_a_table_is_not_checked(tmp_path, monkeypatch, within,
+                                                         checked):
+    """The generated code reads `Suit[k]` of k in `0..2` (or 1..2) without the check of the
+    position, read directly or where the inlined `at(p, k)` reads it; of `0..3`, with.
+    (`at` itself, on any k, checks it: its function's one `_bad_item`.)"""
+    game = load_text(tmp_path, RANGED.replace("RANGE", within), "generated", monkeypatch)
+    listing = annotate(game.program(2), game.sources)
+    assert (listing.count("_bad_item(") > 1) == checked, listing
+
+
+def test_a_key_known_within_a_table_is_not_checked():
+    """`Suit[k]`, k known to lie in 0..3 (an element of `0..3`), is k itself: an enum's
+    values are their positions; of another table, a plain read; a constant position is
+    the value."""
+    table = nodes.Table("list of Suit", [0, 1, 2, 3], "Suit")
+    assert source(nodes.Item("Suit", table, nodes.Local("int", 1, "k", True, 4), SPAN)) == \
+        "L[1]"
+    assert "_bad_item" in source(nodes.Item("Suit", table, nodes.Local(
+        "int", 1, "k", True, 5), SPAN))
+    assert re.fullmatch(r"NUMBERS\w*\[L\[1\]\]", source(nodes.Item(
+        "int", NUMBERS, nodes.Local("int", 1, "k", True, 4), SPAN)))
+    assert source(nodes.Item("int", NUMBERS, nodes.Const("int", 1), SPAN)) == "1"
 
 
 class ClosureHost:

@@ -113,6 +113,7 @@ class Compiler:
         # compile bodies
         for pid, node in flow.pending:
             flow.compile_proc(pid, node)
+        flow.hand_memos()
         if m.score is not None:
             p.score = self.per_seat(m.score)
             p.score_visibility = m.score.visibility

@@ -28,6 +28,9 @@ class Flow:
         self.unit = unit
         self.m, self.n, self.p = unit.m, unit.n, unit.p
         self.proc_ids: dict = {}  # phase name -> its procedure's id
+        self.phases: dict = {}  # phase name -> its node
+        self.calls_at: dict = {}  # in the procedure being compiled: position -> phase called
+        self.memo_callees: set = set()  # phases whose first decision a test's call hands its memo
         self.pending: list = []  # (procedure id, its node): declared, to be compiled
         self.response_ids: list = []  # the procedures of the responses, in order
         self.playable_sources: dict = {}  # id(check) -> (its condition's closure, slots)
@@ -56,6 +59,7 @@ class Flow:
         self.p.procs.append(Proc(name, [], [], 0, 0, getattr(node, "span", None)))
         if isinstance(node, ast.Phase):
             self.proc_ids[node.name] = pid
+            self.phases[node.name] = node
             self.p.proc_index[node.name] = pid
         self.pending.append((pid, node))
         return pid
@@ -65,6 +69,7 @@ class Flow:
         proc = self.p.procs[pid]
         self.code, self.spans, self.stmts = [], [], []
         self.loops, self.named_cards, self.sequences = [], [], []
+        self.calls_at = {}
         if isinstance(node, ast.Phase):
             body = node.body
             nslots = m.nslots.get(id(node), 0)
@@ -258,13 +263,36 @@ class Flow:
 
     def test_before(self, test: object, cond: nodes.Node, test_at: int) -> nodes.JumpUnless:
         """The test at `test_at` that skips the block after it to here; where that block
-        starts with a decision and the test calls a definition the decision's memo keeps,
-        the test hands it its memo (nodes.JumpUnless.hands_memo)."""
+        starts with a decision, or with a call of a phase that starts with one (`while
+        can_move(p) { one_move(p) }`: the call's arguments and frame change no variable),
+        and the test calls a definition the decision's memo keeps, the test hands it its
+        memo (nodes.JumpUnless.hands_memo)."""
         decision = self.code[test_at + 1]
-        hands = isinstance(decision, Ask) and self.unit.scanner.calls_memoised(test)
-        if hands and isinstance(decision, Ask):
+        callee = self.calls_at.get(test_at + 1)
+        if not self.unit.scanner.calls_memoised(test):
+            hands = False
+        elif isinstance(decision, Ask):
+            hands = True
             decision.memo_handed = True  # reached from the test alone, its memo begun there
+        else:
+            hands = callee is not None and self.begins_with_ask(callee)
+            if hands:
+                self.memo_callees.add(callee)
         return nodes.JumpUnless(span_of(test), cond, self.here(), hands_memo=hands)
+
+    def begins_with_ask(self, phase: str) -> bool:
+        """Is the first instruction of the phase an `ask` (Decisions.ask places it first)?"""
+        stmts = self.phases[phase].body.stmts
+        return bool(stmts) and type(stmts[0]) is ast.Ask
+
+    def hand_memos(self) -> None:
+        """Once every procedure is compiled: the first decision of each phase that a test
+        calls handing its memo goes on with the memo it finds (it begins one where none
+        was handed: a call without a test, a game loaded at the decision)."""
+        for phase in self.memo_callees:
+            ask = self.p.procs[self.proc_ids[phase]].code[0]
+            assert isinstance(ask, Ask), phase  # as begins_with_ask foresaw
+            ask.memo_may_be_handed = True
 
     def s_For(self, s: ast.For):
         self.each(s, self.collection_part(s.source), lambda: self.block(s.body))
@@ -319,6 +347,7 @@ class Flow:
 
     def s_CallStmt(self, s: ast.CallStmt):
         args = tuple(self.value_part(a) for a in s.args)
+        self.calls_at[self.here()] = s.name
         self.emit_operation(nodes.CallPhase(s.span, self.proc_ids[s.name], args,
                                             self.p.depth_limit))
 

@@ -267,11 +267,24 @@ class Functions:
 
         def local(tree: py.expr) -> py.expr:
             return python.with_locals(tree, names)
-        body = local(value)
+        body = python.items_within(local(value), self.arguments_within(args, names),
+                                   self.source.ns)
         if lets:  # each let once, after the arguments, in order
             body = if_else(both(*[bound(names[slot], local(tree)) for slot, tree in lets]),
                            body, const(None))
         return with_arguments(body, computed)
+
+    def arguments_within(self, args: list, names: dict) -> dict:
+        """The arguments of an inlined call known to be numbers from 0 to a bound less one
+        (a range's element: Lowering.sure_elements), as python.items_within takes them."""
+        sure = self.exprs.lowering.sure_reads
+        out = {}
+        for k, a in enumerate(args):
+            below = sure.get(id(a), 0) if type(a) is ast.Name else 0
+            if below:
+                tree = names[k]
+                out[py.dump(python.name(tree) if isinstance(tree, str) else tree)] = below
+        return out
 
     def hashable(self, e) -> bool:
         """Is `e` a value a memo's key may hold (never a list)?"""

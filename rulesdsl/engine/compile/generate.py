@@ -205,6 +205,8 @@ def _inline_decision(ins, pc: int, name: str, ref) -> list:
     lines = [f"_s = {ins.who_source}",
              "if _s is not None:"] + ([f"    {bind}"] if bind else []) + [
              *([] if getattr(ins, "memo_handed", False) else  # the test's (_test_handing_memo)
+               ["    if st.memo is None:  # else a test before the call began it",
+                "        st.memo = {}"] if getattr(ins, "memo_may_be_handed", False) else
                ["    st.memo = {}  # the state stands still: pure definitions are memoised"]),
              "    try:",
              f"        _o = {_options_call(ins, ref)}",

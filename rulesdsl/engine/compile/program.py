@@ -163,7 +163,7 @@ class Ask:
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
                  "quiet", "fast", "build", "tree", "first", "who_source", "question_by_seat",
-                 "memo_handed")
+                 "memo_handed", "memo_may_be_handed")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -186,6 +186,9 @@ class Ask:
         self.first = None  # `fast` up to the first option, in a program with sequences
         self.who_source = None  # who decides, as generated source (the decision inlined)
         self.memo_handed = False  # a test just before begins its memo (JumpUnless.hands_memo)
+        # the first of a phase some test calls handing its memo (Flow.hand_memos): it goes
+        # on with a memo it finds, else begins one
+        self.memo_may_be_handed = False
 
     def targets(self) -> list:
         """The positions a frame goes on from after this decision: each alternative's

@@ -107,7 +107,7 @@ class Lowering:
         if self.type_of(e) == "zone":
             return len(rules.p.card_label)
         if type(e) is ast.Range:
-            return 0
+            return range_below(e)
         resolved = rules.m.resolved.get(id(e), ("", None))
         if type(e) is ast.Name:
             kind, payload = resolved
@@ -300,3 +300,13 @@ def _names(node: Any):
         for f in attrs.fields(type(node)):
             if f.name != "span":
                 yield from _names(getattr(node, f.name))
+
+
+def range_below(e: Any) -> int:
+    """The number every element of range `e` is below, where its bounds are constants
+    that are not negative (the elements lie between them, whichever is the larger and
+    whatever the step: `1..25`, `25..1 step -1`); else 0, not known."""
+    bounds = [b.value for b in (e.start, e.stop) if type(b) is ast.Int]
+    if len(bounds) < 2 or min(bounds) < 0:
+        return 0
+    return max(bounds) + 1

@@ -297,7 +297,10 @@ class PythonBackEnd:
 
     def p_Item(self, node: n.Item, depth: int) -> py.expr:
         if isinstance(node.seq, n.Table):  # its length known: no len() at each read
-            table, k, size = self.emit(node.seq, depth), self.host.temp("k"), len(node.seq.value)
+            table, size = self.emit(node.seq, depth), len(node.seq.value)
+            if n.within(node.key, size):  # `Pip[k]`, k from `1..25`: no check
+                return _item_within(table, self.emit(node.key, depth), node.seq.value)
+            k = self.host.temp("k")
             ok = chain(const(-size), walrus(k, self.emit(node.key, depth)), const(size))
             return if_else(ok, index(table, name(k)),
                            call("_bad_item", name(k), table, self.place(node.span)))
@@ -963,12 +966,22 @@ class PythonBackEnd:
         return out
 
 def _known_values(node: n.Range) -> Optional[tuple]:
-    """The values of a range of a few numbers whose bounds are constants, else None."""
-    bounds = [b.value for b in (node.start, node.stop, node.step)
-              if isinstance(b, n.Const) and type(b.value) is int]
-    if len(bounds) < 3 or bounds[2] <= 0 or (bounds[1] - bounds[0]) // bounds[2] >= 64:
+    """The values of a range of a few numbers whose bounds are constants, else None (a
+    step of 0 fails where the range is made, as range_list says)."""
+    bounds = [v for v in map(_constant_int, (node.start, node.stop, node.step))
+              if v is not None]
+    if len(bounds) < 3 or bounds[2] == 0 or (bounds[1] - bounds[0]) // bounds[2] >= 64:
         return None
-    return tuple(range(bounds[0], bounds[1] + 1, bounds[2]))
+    start, stop, step = bounds
+    return tuple(range(start, stop + 1, step) if step > 0 else range(start, stop - 1, step))
+
+
+def _constant_int(node: n.Node) -> Optional[int]:
+    """The number a constant (`3`) or a negated one (`-1`) is, else None."""
+    if isinstance(node, n.Neg):
+        inner = _constant_int(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, n.Const) and type(node.value) is int else None
 
 
 def _flat_number(base: int, keys: list, strides: list) -> py.expr:
@@ -1170,3 +1183,57 @@ def reads(node: n.Node) -> dict:
                 written.add(("L", x.slot))
             todo.extend(n.children(x))
     return {key: name for key, name in found.items() if key not in written}
+
+
+def _item_within(table: py.expr, key: py.expr, values: list) -> py.expr:
+    """Item `key` of a table known to hold it: the value itself where the key is a
+    constant and the value a number, the key where each value is its own position (an
+    enum's values: `Pip[k]` is k), else the table's item."""
+    k = key.value if isinstance(key, py.Constant) else None
+    if isinstance(k, int) and type(values[k]) is int:
+        return const(values[k])
+    if values == list(range(len(values))):
+        return key
+    return index(table, key)
+
+
+def items_within(tree: py.expr, within: dict, tables: dict) -> py.expr:
+    """`tree` (a definition's value with its arguments written in) without the checks of
+    items of tables (Python.p_Item) whose key is a constant within the table, or an
+    argument `within` says lies within it: `within` maps py.dump of an argument's tree to
+    the number it is below (0 to that less one), as lower.Lowering.sure_elements knows
+    of a range's element; `tables`, the generated code's names (a table's name to its
+    values). `tree` is changed in place; returns it."""
+    return _ItemsWithin(within, tables).visit(tree)
+
+
+class _ItemsWithin(py.NodeTransformer):
+    def __init__(self, within: dict, tables: dict):
+        self.within = within
+        self.tables = tables
+
+    def visit_IfExp(self, node: py.IfExp):
+        self.generic_visit(node)
+        test, body, orelse = node.test, node.body, node.orelse
+        if not (isinstance(orelse, py.Call) and isinstance(orelse.func, py.Name) and
+                orelse.func.id == "_bad_item" and isinstance(test, py.Compare) and
+                isinstance(body, py.Subscript) and isinstance(body.slice, py.Name) and
+                len(test.comparators) == 2 and isinstance(test.left, py.Constant) and
+                isinstance(test.comparators[0], py.NamedExpr) and
+                isinstance(test.comparators[1], py.Constant) and
+                test.comparators[0].target.id == body.slice.id):
+            return node
+        size, key = test.comparators[1].value, test.comparators[0].value
+        if not isinstance(size, int) or test.left.value != -size:
+            return node
+        if isinstance(key, py.Constant):
+            ok = type(key.value) is int and 0 <= key.value < size
+        else:
+            ok = 0 < self.within.get(py.dump(key), 0) <= size
+        if not ok:
+            return node
+        table = body.value
+        values = self.tables.get(table.id) if isinstance(table, py.Name) else None
+        if not isinstance(values, list) or len(values) != size:
+            return index(table, key)
+        return _item_within(table, key, values)

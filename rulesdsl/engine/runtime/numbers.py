@@ -32,15 +32,33 @@ def by_zero(op: str, span):
 
 
 def range_list(x: int, y: int, k: int, budget, span) -> list:
-    """`x..y by k` as a list, its length spent from the work budget."""
+    """`x..y step k` as a list, its length spent from the work budget: x, x + k, ... up to
+    y where k is positive, down to y where it is negative (empty where y lies the other
+    way). Counting up costs what it did before ranges could count down."""
     if k <= 0:
-        raise RuntimeRulesError("R016", f"a range's step must be positive, not {k}", span)
+        return _counting_down(x, y, k, budget, span)
     if (y - x) // k > MAX_RANGE:
-        raise RuntimeRulesError("R016", f"the range {x}..{y} has more than {MAX_RANGE} "
-                                "values", span, ["use a larger step"])
+        too_many(x, y, span)
     values = range(x, y + 1, k)
     budget.spend(len(values), span)
     return list(values)
+
+
+def _counting_down(x: int, y: int, k: int, budget, span) -> list:
+    if k == 0:
+        raise RuntimeRulesError("R016", "a range's step is 0: it would never reach its end",
+                                span, ["count up with a positive step, down with a negative "
+                                       "one"])
+    if (y - x) // k > MAX_RANGE:
+        too_many(x, y, span)
+    values = range(x, y - 1, k)
+    budget.spend(len(values), span)
+    return list(values)
+
+
+def too_many(x: int, y: int, span):
+    raise RuntimeRulesError("R016", f"the range {x}..{y} has more than {MAX_RANGE} values",
+                            span, ["use a larger step"])
 
 
 def known_range(values: tuple, budget, span) -> list:

@@ -140,7 +140,8 @@ class IfExpr:
 
 @node
 class Range:
-    """Integers from start to stop inclusive. Example: `10_000..money[p] step 10_000`"""
+    """Integers from start to stop inclusive, counting down where the step is negative.
+    Example: `10_000..money[p] step 10_000`, `25..1 step -1`"""
     span: Span = span_field()
     start: object = None
     stop: object = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.check.model import NULLABLE_BASE, elem_of, list_of
+from rulesdsl.lang.limits import written_int
 
 
 class Types:
@@ -163,6 +164,7 @@ class Types:
             for part in (e.start, e.stop, e.step):
                 if part is not None:
                     self.expect("int", self._expr(part), part, "each bound of a range")
+            self.range_direction(e)
             return self.record(e, "list of int")
         if t is ast.LetIn:
             return self.record(e, self.let_in(e))
@@ -175,6 +177,29 @@ class Types:
             return self.record(e, list_of(et))
         self.err("E699", f"unknown expression {t.__name__}", getattr(e, "span", None))
         return "any"
+
+    def range_direction(self, e: ast.Range) -> None:
+        """A step of 0 (E601); written bounds that a written step goes away from (E601),
+        or that count down with no step, which makes the range empty (W709)."""
+        start, stop, step = (written_int(x) for x in (e.start, e.stop, e.step))
+        if step == 0:
+            self.err("E601", "a range's step is 0: it would never reach its end", e.step.span,
+                     ["count up with a positive step (`1..9 step 2`), down with a negative "
+                      "one (`9..1 step -1`)"])
+            return
+        if start is None or stop is None or start == stop:
+            return
+        down = stop < start
+        if e.step is None and down:
+            self.warn("W709", f"the range {start}..{stop} is empty: a range counts up unless "
+                      "its step is negative", e.span,
+                      [f"count down with a step: {start}..{stop} step -1"])
+        elif step is not None and down != (step < 0):
+            way = "down" if down else "up"
+            self.err("E601", f"the range {start}..{stop} step {step} is empty: it counts "
+                     f"{'up' if step > 0 else 'down'} from {start}, away from {stop}",
+                     e.step.span, [f"count {way} with a {'negative' if down else 'positive'} "
+                                   f"step: {start}..{stop} step {-step}"])
 
     def let_in(self, e: ast.LetIn) -> str:
         """`let x = value in body`: x is a local of the body only."""
@@ -234,3 +259,4 @@ class Types:
         self.expect("int", a, e.left, f"each side of '{op}'")
         self.expect("int", b, e.right, f"each side of '{op}'")
         return "int"
+
