@@ -3,6 +3,7 @@
     python benchmarks/ismcts_speed.py                              # triumvirat and hearts
     python benchmarks/ismcts_speed.py --engine-root /tmp/before    # another checkout's engine
     python benchmarks/ismcts_speed.py --game examples/hearts.rules --rounds 5
+    python benchmarks/ismcts_speed.py --bytecodes --iterations 100   # exact, not timed
 
 The positions are fixed: seed s of a game, after `s * 7 + 3` random actions drawn from
 random.Random(s) (a position with one legal action is played on). At each, an ISMCTSAgent
@@ -10,7 +11,9 @@ seeded 0 with a fixed iteration budget and no CPU cap chooses once; the CPU time
 (time.process_time) of all the positions' choices is one round, the rounds interleave
 nothing else, and the median round is reported as iterations (the agent's
 `last_iterations`, summed) per CPU second. The same engine choosing the same moves does the
-same iterations every round, so only the time varies.
+same iterations every round, so only the time varies. `--bytecodes` counts instead the
+Python bytecodes the choices execute (benchmarks/bytecodes.py's counter), per iteration:
+exact on a busy machine, blind to what C does (list copies, sorting).
 """
 
 from __future__ import annotations
@@ -69,6 +72,15 @@ def one_round(states: list, iterations: int) -> tuple:
     return done, time.process_time() - start, moves
 
 
+def counted_round(states: list, iterations: int) -> tuple:
+    """(bytecodes per iteration, moves) of one round, counted as bytecodes.py counts."""
+    sys.path.insert(0, str(HERE))
+    from bytecodes import Counter
+    counter = Counter()
+    done, _, moves = counter.run(one_round, states, iterations)
+    return counter.bytecodes / done, moves
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--engine-root", default=None)
@@ -76,12 +88,19 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=6)
     ap.add_argument("--iterations", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--bytecodes", action="store_true",
+                    help="count bytecodes per iteration instead of timing")
     args = ap.parse_args()
     print(f"engine: {rulesdsl.__file__}")
     for path in args.game or GAMES:
         game = rulesdsl.load(str(ENGINE_ROOT / path) if not Path(path).is_file() else path)
         states = positions(game, game.min_players, args.positions)
         one_round(states[:1], 20)  # warm up
+        if args.bytecodes:
+            per, moves = counted_round(states, args.iterations)
+            print(f"{Path(path).stem}: {per:,.0f} bytecodes/iteration ({args.iterations} "
+                  f"iterations at each of {len(states)} positions; moves {moves})")
+            continue
         rates, iters, moves = [], 0, None
         for _ in range(args.rounds):
             iters, cpu, moves = one_round(states, args.iterations)
