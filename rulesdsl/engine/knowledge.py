@@ -49,6 +49,7 @@ import math
 import random
 from collections import deque
 
+from rulesdsl.engine.journal import EventLog
 from rulesdsl.engine.runtime.randoms import MASK64, splitmix64
 from rulesdsl.engine.runtime.seats import owner_of
 from rulesdsl.engine.together import hide_pending_choices
@@ -71,7 +72,7 @@ class SeenKnowledge:
         self.see = see
         self.hidden_zones = [zi for zi in range(len(zones)) if not see[zi] and zones[zi]]
         hidden = set(self.hidden_zones)
-        possible = _possible_places(state, seat, see)
+        possible = _places_replayed(state, seat, see)
         # a card a readable card variable names is a known card: it stays where it lies
         for i in self._card_vars_read():
             c = state.vars[i]
@@ -237,6 +238,7 @@ class SeenKnowledge:
                       self.amounts)
         if prog.truths:
             self._keep_truths(d, rnd)
+        d._origin = None  # not the position it was cloned from: a snapshot of its own
         return d
 
     def _keep_truths(self, d, rnd: random.Random) -> None:
@@ -350,6 +352,40 @@ def _may_read(lay, k: int, seat: int) -> bool:
     if lay.visibility == "private":
         return owner_of(lay, k) == seat
     return True
+
+
+# (id(prog), seat) -> (prog, the log's shared chunks, its tail, the zones' sizes, where the
+# cards lie or None, the places): the last log replayed for each seat of each game
+_REPLAYED: dict = {}
+_REPLAYED_MAX = 64
+
+
+def _places_replayed(state, seat: int, see: list) -> list:
+    """_possible_places, reused for a state with the same log as the last one replayed for
+    this seat and game: the samples of one search all carry the searched position's log
+    (a clone shares the log's frozen chunks and copies its tail), so a search that deals
+    each sample again as another seat sees it (agents/ismcts.py, `_as_seen_by`) replays
+    the log once per seat instead of once per sample. What else the replay reads is part
+    of the key: the zones' sizes, and where the cards lie where the log has a card played
+    (`_where_plays_went`). A fresh list each time; its sets are shared, read only."""
+    events = state.events
+    if type(events) is not EventLog:
+        return _possible_places(state, seat, see)
+    prog = state.prog
+    key = (id(prog), seat)
+    sizes = [len(z) for z in state.zones]
+    chunks, tail = events._chunks, events._tail
+    got = _REPLAYED.get(key)
+    if got is not None and got[0] is prog and got[1] is chunks and got[2] == tail and \
+            got[3] == sizes and (got[4] is None or got[4] == state.loc):
+        return list(got[5])
+    possible = _possible_places(state, seat, see)
+    played = any(e.__class__ is not str and e[0] == "play" for e in events)
+    if len(_REPLAYED) >= _REPLAYED_MAX:
+        _REPLAYED.clear()
+    _REPLAYED[key] = (prog, chunks, tail[:], sizes, state.loc[:] if played else None,
+                      possible)
+    return list(possible)
 
 
 def _possible_places(state, seat: int, see: list) -> list:

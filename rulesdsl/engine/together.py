@@ -142,6 +142,21 @@ def compile_ask_together(c, s) -> None:
     c.flow.code[at] = AskTogether(inner, binder, seats, k, picks, done, span)
 
 
+# id(a procedure's code) -> (the code, its AskTogether instructions): a search samples
+# thousands of times, each asking every frame's procedure for them
+_TOGETHER: dict = {}
+
+
+def _asks_together(code: list) -> tuple:
+    got = _TOGETHER.get(id(code))
+    if got is None or got[0] is not code:
+        if len(_TOGETHER) > 4096:
+            _TOGETHER.clear()
+        got = _TOGETHER[id(code)] = (code, tuple(ins for ins in code
+                                                 if isinstance(ins, AskTogether)))
+    return got[1]
+
+
 def hide_pending_choices(st, seat: int, rnd) -> int:
     """In `st` (a copy being sampled for `seat`, as a determinizing agent does), replace
     every secret choice of another player that has not taken effect yet by a random
@@ -150,8 +165,8 @@ def hide_pending_choices(st, seat: int, rnd) -> int:
     replaced = 0
     for fr in st.frames:
         L = fr[2]
-        for ins in st.prog.procs[fr[0]].code:
-            if not isinstance(ins, AskTogether) or not isinstance(L[ins.picks], list):
+        for ins in _asks_together(st.prog.procs[fr[0]].code):
+            if not isinstance(L[ins.picks], list):
                 continue
             picks = list(L[ins.picks])
             for j in range(L[ins.done] or 0, len(picks)):

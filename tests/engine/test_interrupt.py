@@ -73,3 +73,23 @@ def test_ctrl_c_anywhere_inside_apply_changes_nothing(name, players):
             s.apply(label)  # and it still plays on exactly as without the interruption
             assert s.to_json() == after
     assert interrupted > 100
+
+
+def test_a_clone_replays_from_its_sources_snapshot_and_a_sample_from_its_own():
+    """A clone is its source's position: it takes no snapshot of its own at its first
+    apply (a search clones and applies thousands of times), and an interrupted apply on
+    it still leaves it as it was. A sample's cards were dealt again: its own snapshot."""
+    (state, label), = decision_states("triumvirat", 2, seed=5, count=1)[:1]
+    state.apply(label)
+    copy = state.clone()
+    assert copy._origin is state._origin and state._origin is not None
+    before = copy.to_json()
+    offered = [a.label for a in copy.legal_actions()]
+    with pytest.raises(KeyboardInterrupt):
+        traced_apply(copy, offered[0], 40)
+    assert copy.to_json() == before
+    copy.apply(offered[0])
+    sample = state.determinize(state.to_move, 3)
+    assert sample._origin is None
+    sample.apply(sample.legal_actions()[0])
+    assert sample._origin is not None and sample._origin is not state._origin

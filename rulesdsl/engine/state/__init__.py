@@ -279,6 +279,11 @@ class State(Machine, Views, Saving):
         s = self._copy(self._history.copy(), self._events.copy(), self.pending,
                        self._actions, None if self.chance is None else self.chance.copy())
         s.searched = shared(self)  # what was tried holds where the position is the same
+        # the copy replays from this state's snapshot as well as this state does (the same
+        # position, history and rules): no snapshot of its own at its first apply. Code that
+        # changes a copy other than through `apply` (a sample's deal) sets _origin to None
+        s._origin = self._origin
+        s._origin_at = self._origin_at
         return s
 
     def trial_copy(self) -> "State":

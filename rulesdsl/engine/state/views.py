@@ -94,9 +94,12 @@ class Views:
             return entry[2][seat] if len(entry) > 2 and seat is not None else entry[1]
         if kind == "move":
             cards, src, dst = entry[1], entry[2], entry[3]
-            what = (", ".join(card_text(self, c, seat) for c in cards)
-                    if self.can_see(src, seat) or self.can_see(dst, seat)
-                    else f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
+            if self.can_see(src, seat) or self.can_see(dst, seat):
+                # (a search renders each move per seat: a card without pieces by its label)
+                what = ", ".join([prog.card_label[c] if prog.pieces is None else
+                                  card_text(self, c, seat) for c in cards])
+            else:
+                what = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
             return f"{prog.zone_names[src]} -> {prog.zone_names[dst]}: {what}"
         if kind == "play":
             return f"{seat_label(entry[1])} plays {card_text(self, entry[2], seat)}"

@@ -1,0 +1,46 @@
+"""What a search copies thousands of times, copied as before: a frame's locals (a list
+among them copied too, the rest by one slice), and the secret choices a sample hides
+(found per procedure once)."""
+
+from pathlib import Path
+
+import rulesdsl
+from rulesdsl.engine.state.data import _copy_locals
+from rulesdsl.engine.together import AskTogether, _asks_together
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_locals_are_copied_with_their_lists_and_nothing_else():
+    inner = [1, 2]
+    L = [3, None, inner, "x", (4, 5)]
+    out = _copy_locals(L)
+    assert out == L and out is not L
+    assert out[2] is not inner and out[4] is L[4]
+    flat = [3, None, "x"]
+    again = _copy_locals(flat)
+    assert again == flat and again is not flat
+
+
+def test_a_clones_frames_share_no_list_with_the_original():
+    game = rulesdsl.load(str(ROOT / "games" / "triumvirat.rules"))
+    st = game.new_game(players=2, seed=4)
+    for _ in range(7):
+        st.apply(st.legal_actions()[0])
+    copy = st.clone()
+    for f, g in zip(st.frames, copy.frames):
+        assert f[2] == g[2] and f[2] is not g[2]
+        for a, b in zip(f[2], g[2]):
+            assert type(a) is not list or a is not b
+
+
+def test_the_asks_together_of_a_procedure_are_found_once():
+    game = rulesdsl.load(str(ROOT / "examples" / "gops.rules"))
+    st = game.new_game(players=2, seed=1)
+    found = 0
+    for proc in st.prog.procs:
+        mine = [ins for ins in proc.code if isinstance(ins, AskTogether)]
+        assert list(_asks_together(proc.code)) == mine
+        assert _asks_together(proc.code) is _asks_together(proc.code)  # found once
+        found += len(mine)
+    assert found

@@ -1,0 +1,88 @@
+"""SeenKnowledge replays the log once per seat for the samples of one position
+(knowledge._places_replayed): what a search's `_as_seen_by` asks for every other sample.
+The places reused are the places a fresh replay finds, for every game and example, and a
+state whose log, sizes or (where a card was played) cards differ is replayed again."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+import rulesdsl
+from rulesdsl.engine import knowledge
+from rulesdsl.engine.determinize import Knowledge
+from rulesdsl.engine.knowledge import SeenKnowledge, _possible_places
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = sorted(str(p) for p in (ROOT / "games").glob("*.rules")) + \
+    sorted(str(p) for p in (ROOT / "examples").glob("*.rules"))
+
+
+def _position(path, seed):
+    game = rulesdsl.load(path)
+    rnd = random.Random(seed)
+    st = game.new_game(players=game.min_players, seed=seed)
+    for _ in range(rnd.randrange(4, 60)):
+        if st.is_over:
+            break
+        before = st.clone()
+        st.apply(rnd.choice(st.legal_actions()))
+    return before if st.is_over else st
+
+
+def _fresh(state, seat):
+    see = [state.can_see(zi, seat) for zi in range(len(state.prog.zone_names))]
+    return _possible_places(state, seat, see)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: Path(p).stem)
+def test_reused_places_are_a_fresh_replays(path):
+    for seed in (1, 2):
+        st = _position(path, seed)
+        me = st.to_move if st.to_move is not None else 0
+        known = Knowledge(st, me)
+        for s in range(3):
+            sample = known.sample(s)
+            for q in range(st.players):
+                seen = SeenKnowledge(sample, q)
+                again = SeenKnowledge(sample, q)  # from the memo
+                assert seen.allowed == again.allowed
+                fresh = _fresh(sample, q)
+                for c, where in seen.allowed.items():
+                    ok = tuple(sorted(fresh[c] & set(seen.hidden_zones))) \
+                        if fresh[c] is not None else ()
+                    assert where == (ok or tuple(seen.hidden_zones)), (path, q, c)
+
+
+def test_samples_of_one_position_replay_the_log_once_per_seat(monkeypatch):
+    st = _position(str(ROOT / "examples" / "hearts.rules"), 3)
+    known = Knowledge(st, st.to_move)
+    calls = []
+    real = knowledge._possible_places
+    monkeypatch.setattr(knowledge, "_possible_places",
+                        lambda *a: calls.append(a[1]) or real(*a))
+    for s in range(10):
+        SeenKnowledge(known.sample(s), 1)
+    assert calls == [1]
+    # a state moved on (its log longer) is replayed again
+    moved = known.sample(0)
+    moved.apply(moved.legal_actions()[0])
+    SeenKnowledge(moved, 1)
+    assert calls == [1, 1]
+
+
+def test_a_card_played_makes_where_cards_lie_part_of_the_key(monkeypatch):
+    st = _position(str(ROOT / "examples" / "hearts.rules"), 3)
+    known = Knowledge(st, st.to_move)
+    calls = []
+    real = knowledge._possible_places
+    monkeypatch.setattr(knowledge, "_possible_places",
+                        lambda *a: calls.append(a[1]) or real(*a))
+    a, b = known.sample(0), known.sample(1)
+    assert a.loc != b.loc  # two deals of the cards the mover cannot see
+    played = ("play", 0, a.zones[2][0] if a.zones[2] else 0)
+    a._events.append(played)
+    b._events.append(played)
+    SeenKnowledge(a, 2)
+    SeenKnowledge(b, 2)  # the same log, but the card played may lie elsewhere: again
+    assert calls == [2, 2]
