@@ -57,6 +57,7 @@ def _swap(st, a: int, b: int) -> None:
         if st.prog.zone_unordered[zi]:
             st.zones[zi].sort()
     st.pending = None  # the options are worked out again from the changed position
+    st.changed_outside_apply()
 
 
 def _committed(st) -> set:

@@ -258,7 +258,7 @@ def _legal_with(b, z: int, cards: list, dump: int, label: str):
         x.loc[c] = dump
     x.pending = None
     x._actions = None
-    x._origin = None  # changed here, not by apply: no longer b's position
+    x.changed_outside_apply()  # no longer b's position
     try:
         return any(a.label == label for a in x.legal_actions())
     except Exception:

@@ -238,7 +238,7 @@ class SeenKnowledge:
                       self.amounts)
         if prog.truths:
             self._keep_truths(d, rnd)
-        d._origin = None  # not the position it was cloned from: a snapshot of its own
+        d.changed_outside_apply()  # not the position it was cloned from
         return d
 
     def _keep_truths(self, d, rnd: random.Random) -> None:

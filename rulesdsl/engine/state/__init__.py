@@ -281,10 +281,17 @@ class State(Machine, Views, Saving):
         s.searched = shared(self)  # what was tried holds where the position is the same
         # the copy replays from this state's snapshot as well as this state does (the same
         # position, history and rules): no snapshot of its own at its first apply. Code that
-        # changes a copy other than through `apply` (a sample's deal) sets _origin to None
+        # changes a copy other than through `apply` (a sample's deal) calls
+        # changed_outside_apply()
         s._origin = self._origin
         s._origin_at = self._origin_at
         return s
+
+    def changed_outside_apply(self) -> None:
+        """Say that this copy was changed other than through `apply` (a sample's deal, two
+        cards swapped): it no longer replays from the snapshot of the state it was copied
+        from, but takes one of its own at its next apply."""
+        self._origin = None
 
     def trial_copy(self) -> "State":
         """A copy for trying moves (engine/sequences.py): the game's data and position,
