@@ -32,7 +32,9 @@ class Functions:
     def __init__(self, unit: Unit):
         self.m, self.b, self.scanner = unit.m, unit.b, unit.scanner
         self.define_fns: dict = {}  # definition -> its generated function's name (or None)
-        self.define_inline: dict = {}  # simple definition -> (its value's source, parameters)
+        # definition written where it is called -> (its value's tree, parameters, lets,
+        # the place its unit of work is spent for, None for a simple one, its frame's size)
+        self.define_inline: dict = {}
         self.memo_fns: dict = {}  # "memo_<definition>_<arity>" -> its generated memo function
 
     def connect(self, calls: Calls, exprs: Expressions, source: Source) -> None:
@@ -235,23 +237,37 @@ class Functions:
                                 *[self.source.xs(a) for a in args]))
         return called
 
-    def note_inline(self, name: str, value: py.expr, nparams: int, lets: list) -> None:
-        """Keep a simple definition's value, as Python over its parameters and its lets,
-        to be written where it is called: where it reads nothing of its frame but those (no
-        closure, no loop over its locals) and nests shallowly (Python's parser nests 200
-        parentheses at most; an expression's brackets nest no deeper than its tree)."""
+    def note_inline(self, name: str, value: py.expr, nparams: int, lets: list,
+                    spend: Optional[py.expr] = None) -> None:
+        """Keep a definition's value, as Python over its parameters and its lets, to be
+        written where it is called: where it reads no slot of its frame but those and
+        nests shallowly (Python's parser nests 200 parentheses at most; an expression's
+        brackets nest no deeper than its tree). A simple one reads its frame only so (no
+        closure, no loop over its locals); one that spends work (`spend`: the place it is
+        spent for) may also hand its frame to a generated loop or a closure (an aggregate,
+        a run of cells), which is then given a fresh list of its parameters and lets where
+        it is called, and is not remembered while options are computed (a memo's answer
+        spends nothing) nor called with a list (each call spends 1, so a definition that
+        calls itself or others over and over is still caught by the budget at the same
+        step: inlining keeps the count, not the frames)."""
         trees = [tree for _, tree in lets] + [value]
         known = set(range(nparams)) | {slot for slot, _ in lets}
-        reads = [python.frame_slots(tree) for tree in trees]
+        if spend is None:
+            reads = [python.frame_slots(tree) for tree in trees]
+        else:
+            reads = [set(python.slot_reads([tree])) for tree in trees]
+            if any(isinstance(node, py.Lambda) for tree in trees for node in py.walk(tree)) or \
+                    python.size_of(trees) > 1000:
+                return
         if any(slots is None or not slots <= known for slots in reads) or \
                 max(python.nesting(tree) for tree in trees) > 40 or len(lets) > 4:
             return
-        self.define_inline[name] = (value, nparams, lets)
+        self.define_inline[name] = (value, nparams, lets, spend, self.define_frame_size(name))
 
     def inline_call(self, inline: tuple, args: list) -> py.expr:
         """A simple definition's value where it is called: each argument computed once,
         in order, then its lets, then the value over them."""
-        value, nparams, lets = inline
+        value, nparams, lets, spend, size = inline
         names: dict = {}
         computed: list = []  # (temporary, the argument's tree) of each argument computed first
         reads = python.slot_reads([value] + [tree for _, tree in lets])
@@ -265,12 +281,22 @@ class Functions:
         names.update((k, self.source.temp()) for k in range(len(args), nparams))
         names.update((slot, self.source.temp()) for slot, _ in lets)
 
-        def local(tree: py.expr) -> py.expr:
+        def local(tree: py.expr, upto: int) -> py.expr:
+            if spend is not None and python.frame_handed(tree):
+                # a function handed the frame gets one of its own: the parameters and the
+                # lets bound so far, as the definition's frame holds them at that point
+                frame: list[py.expr] = [const(None)] * size
+                for k in [*range(min(len(args), nparams)), *(slot for slot, _ in lets[:upto])]:
+                    frame[k] = python.frame_local(k)  # read as the inlined value is below
+                tree = python.with_frame(tree, py.List(frame, py.Load()))
             return python.with_locals(tree, names)
-        body = local(value)
-        if lets:  # each let once, after the arguments, in order
-            body = if_else(both(*[bound(names[slot], local(tree)) for slot, tree in lets]),
-                           body, const(None))
+        body = local(value, len(lets))
+        tests = [bound(names[slot], local(tree, k)) for k, (slot, tree) in enumerate(lets)]
+        if spend is not None:  # its unit of work, after the arguments, before the lets
+            tests.insert(0, python.spend_one(python.name(self.source.ref(self.b, "BUDGET")),
+                                             spend))
+        if tests:  # each let once, after the arguments, in order
+            body = if_else(both(*tests), body, const(None))
         return with_arguments(body, computed)
 
     def hashable(self, e) -> bool:
@@ -362,6 +388,10 @@ class Functions:
             value = self.source.xs(e)
             if simple:
                 self.note_inline(name, value, len(d.params), lets)
+            elif not d.modifiers and not (len(d.params) <= 2 and
+                                          self.scanner.memoised_define(name)):
+                self.note_inline(name, value, len(d.params), lets,
+                                 python.name(self.source.ref(d.decl.span, "S")))
             loop = self.source.body_of_call(value) if not d.modifiers else None
             if loop is not None:  # a generated loop over these locals (`any(...)`): its
                 lines += loop     # lines here, its returns this one's: one call, not two

@@ -1116,6 +1116,45 @@ def frame_slots(tree: py.expr) -> Optional[set]:
     return slots if others == 0 else None
 
 
+def frame_handed(tree: py.expr) -> bool:
+    """Does `tree` hand the frame `L` itself to a function (a closure, a generated loop),
+    beside reading its slots?"""
+    return frame_slots(tree) is None
+
+
+def with_frame(tree: py.expr, frame: py.expr) -> py.expr:
+    """A copy of `tree` with the frame `L` it hands to functions (not its reads of a slot,
+    `L[k]`) replaced by the tree `frame` (a fresh list, made where each such call is)."""
+    class _Frame(py.NodeTransformer):
+        def visit_Subscript(self, node: py.Subscript) -> py.expr:
+            key = _read_key(node)
+            if key is not None and key[0] == "L":
+                return node
+            self.generic_visit(node)
+            return node
+
+        def visit_Name(self, node: py.Name) -> py.expr:
+            return copy.deepcopy(frame) if node.id == "L" else node
+    return _Frame().visit(copy.deepcopy(tree))
+
+
+def spend_one(budget: py.expr, place: py.expr) -> py.expr:
+    """One unit of work taken from the budget inline, as an expression whose value is
+    true (`setattr(B, "work", B.work - 1) or B.work >= 0 or B.spend(0, place)`): the
+    statements `spent` writes, for a definition's call written where it is called.
+    Budget.spend is the rule, called with 0 only where the counter went below zero."""
+    left = py.Attribute(budget, "work", py.Load())
+    return either(call("setattr", copy.deepcopy(budget), const("work"),
+                       py.BinOp(copy.deepcopy(left), py.Sub(), const(1))),
+                  compare(copy.deepcopy(left), ">=", const(0)),
+                  method(copy.deepcopy(budget), "spend", const(0), place))
+
+
+def size_of(trees: list) -> int:
+    """How many nodes the trees hold."""
+    return sum(1 for tree in trees for _ in py.walk(tree))
+
+
 def with_locals(tree: py.expr, names: dict) -> py.expr:
     """A copy of `tree` reading slot k of the frame as the name `names[k]` (or as the
     tree `names[k]`, written again at each read)."""
