@@ -631,3 +631,33 @@ def test_a_definition_is_written_where_it_is_called_only_if_it_nests_shallowly(t
     assert game.new_game(seed=1).var("n") == 1046
     calls = re.findall(r"define_(\w+?)_\w*\(st", game.program(2).generated)
     assert "deep" in calls and "shallow" not in calls, calls
+
+
+def test_a_definition_that_spends_work_is_written_where_it_is_called_spending_as_before(
+        tmp_path, monkeypatch):
+    """A definition with a `let` and an aggregate, called per card (not remembered: a card
+    is among its parameters), is written where it is called (Functions.note_inline), its
+    unit of work spent there and the aggregate handed a frame of its parameters and lets:
+    under every work limit the two engines list the same options or fail alike (R005),
+    the options' code calls no definition's function, and the work spent is the same."""
+    body = ("define above(c: card) = let k = c.value in k < 3 and count(x in stock where "
+            "x.value > k) >= 1\n"
+            "define pick(c: card) = if n == 0 then above(c) else false\n"
+            "phase main {\n  ask seat(0) \"pick\" {\n"
+            "    c in stock where pick(c) { set n = c.value }\n  }\n  win seat(0)\n}\n")
+    seen: dict = {}
+    for work in range(0, 16):
+        monkeypatch.setenv("RULESDSL_LIMITS", f"work={work}")
+        for engine in ("closures", "generated"):
+            try:
+                st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+                seen[engine, work] = sorted(a.label for a in st.legal_actions())
+            except RulesError as e:
+                seen[engine, work] = e.code
+        assert seen["closures", work] == seen["generated", work], work
+    outcomes = [seen["generated", work] for work in range(0, 16)]
+    assert "R005" in outcomes and ["card 1", "card 2"] in outcomes
+    monkeypatch.delenv("RULESDSL_LIMITS")
+    text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
+    options = text[text.index("def options("):].split("\n\n")[0]
+    assert "define_" not in options and "spend" in options, options

@@ -386,13 +386,13 @@ class Functions:
                     [f"    {unparse(target)} = {unparse(lets[-1][1])}"]
                 e = e.body
             value = self.source.xs(e)
+            loop = self.source.body_of_call(value) if not d.modifiers else None
             if simple:
                 self.note_inline(name, value, len(d.params), lets)
-            elif not d.modifiers and not (len(d.params) <= 2 and
-                                          self.scanner.memoised_define(name)):
-                self.note_inline(name, value, len(d.params), lets,
+            elif not (d.modifiers or loop is not None or len(d.params) <= 2 and
+                      self.scanner.memoised_define(name)):  # (its value a loop of its
+                self.note_inline(name, value, len(d.params), lets,  # own: no call saved)
                                  python.name(self.source.ref(d.decl.span, "S")))
-            loop = self.source.body_of_call(value) if not d.modifiers else None
             if loop is not None:  # a generated loop over these locals (`any(...)`): its
                 lines += loop     # lines here, its returns this one's: one call, not two
             else:
