@@ -174,6 +174,10 @@ class Functions:
         generated loop (the where and value inline), spending the list's length as the
         closures do."""
         slot = self.m.slots[id(comp)]
+        if comp.value is None and name in ("any", "all", "count"):
+            made = self.inline_statements(comp.where)
+            if made is not None:  # the where a definition's call: its body in the loop
+                return self.aggregate_over_statements(name, slot, made, src, span)
         where_tree, value_tree, starts = self.loop_sources(comp)
         where = unparse(where_tree) if where_tree is not None else None
         value = unparse(value_tree) if value_tree is not None else None
@@ -207,6 +211,23 @@ class Functions:
             else:
                 lines += [f"        {b}" for b in body]
             lines.append(f"    return {end}")
+        return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
+
+    def aggregate_over_statements(self, name: str, slot: int, made: tuple, src, span):
+        """`any`, `all` or `count` of `x in L where f(...)`, f a definition that spends
+        work, with f's body written in the loop (Functions.inline_statements): no frame,
+        no call, its unit of work spent as its own function would."""
+        stmts, test = made
+        lines = self.spent_list("aggregate", self.source.call_source(src), span)
+        lines += ["    n = 0"] if name == "count" else []
+        lines += ["    for x in s:", f"        L[{slot}] = x",
+                  *("        " + line for line in python.text(stmts))]
+        lines += {"any": [f"        if {unparse(test)}:", "            return True",
+                          "    return False"],
+                  "all": [f"        if not {unparse(test)}:", "            return False",
+                          "    return True"],
+                  "count": [f"        if {unparse(test)}:", "            n += 1",
+                            "    return n"]}[name]
         return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
 
     # ------------------------------------------------------------------ definitions
@@ -265,8 +286,55 @@ class Functions:
         self.define_inline[name] = (value, nparams, lets, spend, self.define_frame_size(name))
 
     def inline_call(self, inline: tuple, args: list) -> py.expr:
-        """A simple definition's value where it is called: each argument computed once,
-        in order, then its lets, then the value over them."""
+        """A definition's value where it is called: each argument computed once, in order,
+        then its unit of work (one that spends), then its lets, then the value over them."""
+        value, _, lets, spend, _ = inline
+        computed, names, local = self.inlined(inline, args)
+        body = local(value, len(lets))
+        tests = [bound(names[slot], local(tree, k)) for k, (slot, tree) in enumerate(lets)]
+        if spend is not None:  # its unit of work, after the arguments, before the lets
+            tests.insert(0, python.spend_one(python.name(self.source.ref(self.b, "BUDGET")),
+                                             spend))
+        if tests:  # each let once, after the arguments, in order
+            body = if_else(both(*tests), body, const(None))
+        return with_arguments(body, computed)
+
+    def inline_statements(self, e) -> Optional[tuple]:
+        """(statements, the value) of a call `e` of a definition that spends work, written
+        as statements where a loop's test is that call: its arguments into temporaries,
+        its unit of work, each let (a let's loop, a run of cells, as its own statements,
+        its names made fresh so they meet none of the loop's), then its value as an
+        expression over them; None where the call is written otherwise."""
+        resolved = self.m.resolved.get(id(e), ("",))
+        if type(e) is not ast.Call or resolved[0] != "define" or \
+                self.define_function(resolved[1]) is None:
+            return None
+        inline = self.define_inline.get(resolved[1])
+        if inline is None or inline[3] is None:
+            return None
+        value, _, lets, spend, _ = inline
+        computed, names, local = self.inlined(inline, list(e.args))
+        out: list[py.stmt] = [python.assign(python.name(x), tree) for x, tree in computed]
+        out += python.spent(python.name(self.source.ref(self.b, "BUDGET")), "work", const(1),
+                            spend)
+        for k, (slot, tree) in enumerate(lets):
+            target = python.name(names[slot])
+            made = self.source.set_to_call(target, tree)
+            reads = [python.frame_slots(st) for st in made or ()]
+            if made is None or any(x is None or not x <= names.keys() for x in reads) or \
+                    any(isinstance(x, py.Subscript) and isinstance(x.ctx, py.Store)
+                        for st in made for x in py.walk(st)):  # (a slot of its own)
+                out.append(python.assign(target, local(tree, k)))
+            else:  # its own names made fresh: a run's `s` and `x` are the loop's too
+                out += python.renamed([local(st, k) for st in made], self.source.temp,
+                                      keep={names[slot], "st"})
+        return out, local(value, len(lets))
+
+    def inlined(self, inline: tuple, args: list) -> tuple:
+        """The parts of a definition written where it is called: the arguments to compute
+        first ((temporary, tree), in order), the name or tree of each slot of its frame,
+        and a function writing one of its trees over those (`upto`: the lets bound when it
+        runs)."""
         value, nparams, lets, spend, size = inline
         names: dict = {}
         computed: list = []  # (temporary, the argument's tree) of each argument computed first
@@ -290,14 +358,7 @@ class Functions:
                     frame[k] = python.frame_local(k)  # read as the inlined value is below
                 tree = python.with_frame(tree, py.List(frame, py.Load()))
             return python.with_locals(tree, names)
-        body = local(value, len(lets))
-        tests = [bound(names[slot], local(tree, k)) for k, (slot, tree) in enumerate(lets)]
-        if spend is not None:  # its unit of work, after the arguments, before the lets
-            tests.insert(0, python.spend_one(python.name(self.source.ref(self.b, "BUDGET")),
-                                             spend))
-        if tests:  # each let once, after the arguments, in order
-            body = if_else(both(*tests), body, const(None))
-        return with_arguments(body, computed)
+        return computed, names, local
 
     def hashable(self, e) -> bool:
         """Is `e` a value a memo's key may hold (never a list)?"""

@@ -716,13 +716,7 @@ class PythonBackEnd:
         """`amount` taken from the budget's counter ("work" or "moves") inline: Budget.spend
         and Budget.move are the rule (past zero they fail with R005 / R006), called with 0
         on that path only, so the message stays theirs."""
-        left = py.Attribute(self.budget(), counter, py.Load())
-        rule = "spend" if counter == "work" else "move"
-        return [py.AugAssign(py.Attribute(self.budget(), counter, py.Store()), py.Sub(),
-                             amount),
-                py.If(compare(left, "<", const(0)),
-                      [py.Expr(method(self.budget(), rule, const(0), self.place(span)))],
-                      [])]
+        return spent(self.budget(), counter, amount, self.place(span))
 
     def s_MoveCards(self, op: n.MoveCards) -> list:
         moved = getattr(self, "move_" + op.shape)(op)
@@ -1136,6 +1130,31 @@ def with_frame(tree: py.expr, frame: py.expr) -> py.expr:
         def visit_Name(self, node: py.Name) -> py.expr:
             return copy.deepcopy(frame) if node.id == "L" else node
     return _Frame().visit(copy.deepcopy(tree))
+
+
+def spent(budget: py.expr, counter: str, amount: py.expr, place: py.expr) -> list:
+    """`amount` taken from the budget's counter ("work" or "moves") inline, as statements:
+    Budget.spend and Budget.move are the rule (past zero they fail with R005 / R006),
+    called with 0 on that path only, so the message stays theirs."""
+    left = py.Attribute(budget, counter, py.Load())
+    rule = "spend" if counter == "work" else "move"
+    return [py.AugAssign(py.Attribute(copy.deepcopy(budget), counter, py.Store()), py.Sub(),
+                         amount),
+            py.If(compare(left, "<", const(0)),
+                  [py.Expr(method(copy.deepcopy(budget), rule, const(0), place))], [])]
+
+
+def renamed(statements: list, fresh: Callable[[], str], keep: set) -> list:
+    """Copies of `statements` (a function's body written inside another) with each name
+    they store into, but those in `keep`, renamed to a `fresh()` one throughout."""
+    stored = {node.id for st in statements for node in py.walk(st)
+              if isinstance(node, py.Name) and isinstance(node.ctx, py.Store)} - keep
+    new = {old: fresh() for old in sorted(stored)}
+
+    class _Renamed(py.NodeTransformer):
+        def visit_Name(self, node: py.Name) -> py.Name:
+            return py.Name(new[node.id], node.ctx) if node.id in new else node
+    return [_Renamed().visit(copy.deepcopy(st)) for st in statements]
 
 
 def spend_one(budget: py.expr, place: py.expr) -> py.expr:
