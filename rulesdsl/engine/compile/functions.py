@@ -111,6 +111,15 @@ class Functions:
         """`[x in L where ...]` (or `[v for x in L where ...]`) as one generated loop,
         spending the list's length as the closure does."""
         slot = self.m.slots[id(comp)]
+        made = self.inline_statements(comp.where) if comp.value is None else None
+        if made is not None:  # the where a definition's call: its body in the loop
+            lines = self.spent_list("comprehension",
+                                    self.source.collection_source(comp.source), span)
+            lines += ["    out = []", "    for x in s:", f"        L[{slot}] = x",
+                      *("        " + line for line in python.text(made[0])),
+                      f"        if {unparse(made[1])}:", "            out.append(x)",
+                      "    return out"]
+            return self.with_fresh_memo(lines, f"list at {rules_place(span)}", span)
         where, value, starts = self.loop_sources(comp)
         value = value if value is not None else name("x")
         lines = self.spent_list("comprehension", self.source.collection_source(comp.source), span)
