@@ -700,3 +700,4 @@ def test_a_definition_with_a_run_inside_a_loop_is_written_there_spending_as_befo
     loop = text[text.index("# any at reversi.rules:29"):].split("\n\n")[0]
     body = loop.split("def aggregate(st, L):")[1]  # calls nothing handed the state
     assert "define_" not in body and "(st, " not in body and "for _" in body, loop
+

@@ -111,7 +111,8 @@ class Functions:
         """`[x in L where ...]` (or `[v for x in L where ...]`) as one generated loop,
         spending the list's length as the closure does."""
         slot = self.m.slots[id(comp)]
-        made = self.inline_statements(comp.where) if comp.value is None else None
+        made = self.inline_statements(comp.where) if comp.value is None and \
+            slot in self.scanner.scan(comp.where)[0] else None  # (not a loop invariant)
         if made is not None:  # the where a definition's call: its body in the loop
             lines = self.spent_list("comprehension",
                                     self.source.collection_source(comp.source), span)
@@ -183,7 +184,8 @@ class Functions:
         generated loop (the where and value inline), spending the list's length as the
         closures do."""
         slot = self.m.slots[id(comp)]
-        if comp.value is None and name in ("any", "all", "count"):
+        if comp.value is None and name in ("any", "all", "count") and \
+                slot in self.scanner.scan(comp.where)[0]:  # (not a loop invariant)
             made = self.inline_statements(comp.where)
             if made is not None:  # the where a definition's call: its body in the loop
                 return self.aggregate_over_statements(name, slot, made, src, span)
@@ -310,7 +312,8 @@ class Functions:
 
     def inline_statements(self, e) -> Optional[tuple]:
         """(statements, the value) of a call `e` of a definition that spends work, written
-        as statements where a loop's test is that call: its arguments into temporaries,
+        as statements where a loop's test is that call and reads the loop's element (a
+        loop invariant is computed once per loop instead): its arguments into temporaries,
         its unit of work, each let (a let's loop, a run of cells, as its own statements,
         its names made fresh so they meet none of the loop's), then its value as an
         expression over them; None where the call is written otherwise."""

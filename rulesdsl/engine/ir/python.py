@@ -59,9 +59,9 @@ class Host(Protocol):
     def opaque_ast(self, node: n.Opaque, depth: int) -> py.expr:
         """A checked expression not lowered yet (an Opaque node), as Python."""
 
-    def opaque_statements(self, node: n.Opaque) -> Optional[tuple]:
-        """(statements, a test) where an Opaque part that is a loop's whole test is best
-        written as statements before a test, else None."""
+    def opaque_statements(self, node: n.Opaque, slot: int) -> Optional[tuple]:
+        """(statements, a test) where an Opaque part that is the whole test of a loop
+        binding `slot` is best written as statements before a test, else None."""
 
     def pad(self, proc: Optional[int], nargs: int) -> str:
         """The name of the Nones that make `nargs` arguments phase `proc`'s locals (`proc`

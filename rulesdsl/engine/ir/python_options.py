@@ -166,7 +166,8 @@ class OptionsBackEnd:
              x: str = "x") -> list:
         """`for x in items: L[slot] = x`, the candidates that fail `where` skipped, then
         `body`."""
-        made = self.host.opaque_statements(where) if isinstance(where, n.Opaque) else None
+        made = self.host.opaque_statements(where, slot) if isinstance(where, n.Opaque) \
+            else None
         if made is not None:  # a definition's call: its body before the test
             test = made[0] + fill(_FILTER, COND=made[1])
         else:
