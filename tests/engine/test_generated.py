@@ -4,6 +4,7 @@ the closures, errors at the same places, and a listing a developer can read."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from rulesdsl.engine.compile import generate
 from rulesdsl.lang.errors import RulesError
 from _golden import RULES_FILES, fixture_path, play
 
+REVERSI = Path(__file__).parents[2] / "examples" / "reversi.rules"
 HEAD = '''game "Generated"
 players 2
 kind card { value: int  label "card {value}" }
@@ -631,3 +633,71 @@ def test_a_definition_is_written_where_it_is_called_only_if_it_nests_shallowly(t
     assert game.new_game(seed=1).var("n") == 1046
     calls = re.findall(r"define_(\w+?)_\w*\(st", game.program(2).generated)
     assert "deep" in calls and "shallow" not in calls, calls
+
+
+def test_a_definition_that_spends_work_is_written_where_it_is_called_spending_as_before(
+        tmp_path, monkeypatch):
+    """A definition with a `let` and an aggregate, called per card (not remembered: a card
+    is among its parameters), is written where it is called (Functions.note_inline), its
+    unit of work spent there and the aggregate handed a frame of its parameters and lets:
+    under every work limit the two engines list the same options or fail alike (R005),
+    the options' code calls no definition's function, and the work spent is the same."""
+    body = ("define above(c: card) = let k = c.value in k < 3 and count(x in stock where "
+            "x.value > k) >= 1\n"
+            "define pick(c: card) = if n == 0 then above(c) else false\n"
+            "phase main {\n  ask seat(0) \"pick\" {\n"
+            "    c in stock where pick(c) { set n = c.value }\n  }\n  win seat(0)\n}\n")
+    seen: dict = {}
+    for work in range(0, 16):
+        monkeypatch.setenv("RULESDSL_LIMITS", f"work={work}")
+        for engine in ("closures", "generated"):
+            try:
+                st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+                seen[engine, work] = sorted(a.label for a in st.legal_actions())
+            except RulesError as e:
+                seen[engine, work] = e.code
+        assert seen["closures", work] == seen["generated", work], work
+    outcomes = [seen["generated", work] for work in range(0, 16)]
+    assert "R005" in outcomes and ["card 1", "card 2"] in outcomes
+    monkeypatch.delenv("RULESDSL_LIMITS")
+    text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
+    options = text[text.index("def options("):].split("\n\n")[0]
+    assert "define_" not in options and "spend" in options, options
+
+
+def test_a_definition_with_a_run_inside_a_loop_is_written_there_spending_as_before(
+        monkeypatch):
+    """Reversi's `any(d in Direction where closes(p, c, d))`: closes (a `let` of a ray,
+    a `let` of a run of cells counted) is written inside the aggregate's loop as statements
+    (Functions.inline_statements), the run's own names made fresh, its unit of work spent
+    there. The least work limit under which the first 2, 10 and 30 moves of a game are
+    played is the same on both engines (each call of closes spends what it spent)."""
+    def played(engine: str, work: int, moves: int) -> bool:
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        monkeypatch.setenv("RULESDSL_LIMITS", f"work={work}")
+        rng = random.Random(0)
+        try:
+            st = rulesdsl.load(REVERSI).new_game(seed=0)
+            for _ in range(moves):
+                actions = st.legal_actions()
+                st.apply(actions[rng.randrange(len(actions))])
+        except RulesError as e:
+            assert e.code == "R005"
+            return False
+        return True
+
+    def least(engine: str, moves: int) -> int:
+        low, high = 1, 2000  # played under high, not under low
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (low, mid) if played(engine, mid, moves) else (mid, high)
+        return high
+    for moves in (2, 10, 30):
+        assert least("closures", moves) == least("generated", moves), moves
+    monkeypatch.delenv("RULESDSL_LIMITS")
+    monkeypatch.setenv("RULESDSL_ENGINE", "generated")
+    text = rulesdsl.load(REVERSI).program(2).generated
+    loop = text[text.index("# any at reversi.rules:29"):].split("\n\n")[0]
+    body = loop.split("def aggregate(st, L):")[1]  # calls nothing handed the state
+    assert "define_" not in body and "(st, " not in body and "for _" in body, loop
+

@@ -32,7 +32,9 @@ class Functions:
     def __init__(self, unit: Unit):
         self.m, self.b, self.scanner = unit.m, unit.b, unit.scanner
         self.define_fns: dict = {}  # definition -> its generated function's name (or None)
-        self.define_inline: dict = {}  # simple definition -> (its value's source, parameters)
+        # definition written where it is called -> (its value's tree, parameters, lets,
+        # the place its unit of work is spent for, None for a simple one, its frame's size)
+        self.define_inline: dict = {}
         self.memo_fns: dict = {}  # "memo_<definition>_<arity>" -> its generated memo function
 
     def connect(self, calls: Calls, exprs: Expressions, source: Source) -> None:
@@ -109,6 +111,16 @@ class Functions:
         """`[x in L where ...]` (or `[v for x in L where ...]`) as one generated loop,
         spending the list's length as the closure does."""
         slot = self.m.slots[id(comp)]
+        made = self.inline_statements(comp.where) if comp.value is None and \
+            slot in self.scanner.scan(comp.where)[0] else None  # (not a loop invariant)
+        if made is not None:  # the where a definition's call: its body in the loop
+            lines = self.spent_list("comprehension",
+                                    self.source.collection_source(comp.source), span)
+            lines += ["    out = []", "    for x in s:", f"        L[{slot}] = x",
+                      *("        " + line for line in python.text(made[0])),
+                      f"        if {unparse(made[1])}:", "            out.append(x)",
+                      "    return out"]
+            return self.with_fresh_memo(lines, f"list at {rules_place(span)}", span)
         where, value, starts = self.loop_sources(comp)
         value = value if value is not None else name("x")
         lines = self.spent_list("comprehension", self.source.collection_source(comp.source), span)
@@ -172,6 +184,11 @@ class Functions:
         generated loop (the where and value inline), spending the list's length as the
         closures do."""
         slot = self.m.slots[id(comp)]
+        if comp.value is None and name in ("any", "all", "count") and \
+                slot in self.scanner.scan(comp.where)[0]:  # (not a loop invariant)
+            made = self.inline_statements(comp.where)
+            if made is not None:  # the where a definition's call: its body in the loop
+                return self.aggregate_over_statements(name, slot, made, src, span)
         where_tree, value_tree, starts = self.loop_sources(comp)
         where = unparse(where_tree) if where_tree is not None else None
         value = unparse(value_tree) if value_tree is not None else None
@@ -207,6 +224,23 @@ class Functions:
             lines.append(f"    return {end}")
         return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
 
+    def aggregate_over_statements(self, name: str, slot: int, made: tuple, src, span):
+        """`any`, `all` or `count` of `x in L where f(...)`, f a definition that spends
+        work, with f's body written in the loop (Functions.inline_statements): no frame,
+        no call, its unit of work spent as its own function would."""
+        stmts, test = made
+        lines = self.spent_list("aggregate", self.source.call_source(src), span)
+        lines += ["    n = 0"] if name == "count" else []
+        lines += ["    for x in s:", f"        L[{slot}] = x",
+                  *("        " + line for line in python.text(stmts))]
+        lines += {"any": [f"        if {unparse(test)}:", "            return True",
+                          "    return False"],
+                  "all": [f"        if not {unparse(test)}:", "            return False",
+                          "    return True"],
+                  "count": [f"        if {unparse(test)}:", "            n += 1",
+                            "    return n"]}[name]
+        return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
+
     # ------------------------------------------------------------------ definitions
     def define_call_source(self, name: str, args: list) -> Optional[py.expr]:
         """A call of a definition: its generated function on a fresh frame of locals.
@@ -235,23 +269,85 @@ class Functions:
                                 *[self.source.xs(a) for a in args]))
         return called
 
-    def note_inline(self, name: str, value: py.expr, nparams: int, lets: list) -> None:
-        """Keep a simple definition's value, as Python over its parameters and its lets,
-        to be written where it is called: where it reads nothing of its frame but those (no
-        closure, no loop over its locals) and nests shallowly (Python's parser nests 200
-        parentheses at most; an expression's brackets nest no deeper than its tree)."""
+    def note_inline(self, name: str, value: py.expr, nparams: int, lets: list,
+                    spend: Optional[py.expr] = None) -> None:
+        """Keep a definition's value, as Python over its parameters and its lets, to be
+        written where it is called: where it reads no slot of its frame but those and
+        nests shallowly (Python's parser nests 200 parentheses at most; an expression's
+        brackets nest no deeper than its tree). A simple one reads its frame only so (no
+        closure, no loop over its locals); one that spends work (`spend`: the place it is
+        spent for) may also hand its frame to a generated loop or a closure (an aggregate,
+        a run of cells), which is then given a fresh list of its parameters and lets where
+        it is called, and is not remembered while options are computed (a memo's answer
+        spends nothing) nor called with a list (each call spends 1, so a definition that
+        calls itself or others over and over is still caught by the budget at the same
+        step: inlining keeps the count, not the frames)."""
         trees = [tree for _, tree in lets] + [value]
         known = set(range(nparams)) | {slot for slot, _ in lets}
-        reads = [python.frame_slots(tree) for tree in trees]
+        if spend is None:
+            reads = [python.frame_slots(tree) for tree in trees]
+        else:
+            reads = [set(python.slot_reads([tree])) for tree in trees]
+            if any(isinstance(node, py.Lambda) for tree in trees for node in py.walk(tree)) or \
+                    python.size_of(trees) > 1000:
+                return
         if any(slots is None or not slots <= known for slots in reads) or \
                 max(python.nesting(tree) for tree in trees) > 40 or len(lets) > 4:
             return
-        self.define_inline[name] = (value, nparams, lets)
+        self.define_inline[name] = (value, nparams, lets, spend, self.define_frame_size(name))
 
     def inline_call(self, inline: tuple, args: list) -> py.expr:
-        """A simple definition's value where it is called: each argument computed once,
-        in order, then its lets, then the value over them."""
-        value, nparams, lets = inline
+        """A definition's value where it is called: each argument computed once, in order,
+        then its unit of work (one that spends), then its lets, then the value over them."""
+        value, _, lets, spend, _ = inline
+        computed, names, local = self.inlined(inline, args)
+        body = local(value, len(lets))
+        tests = [bound(names[slot], local(tree, k)) for k, (slot, tree) in enumerate(lets)]
+        if spend is not None:  # its unit of work, after the arguments, before the lets
+            tests.insert(0, python.spend_one(python.name(self.source.ref(self.b, "BUDGET")),
+                                             spend))
+        if tests:  # each let once, after the arguments, in order
+            body = if_else(both(*tests), body, const(None))
+        return with_arguments(body, computed)
+
+    def inline_statements(self, e) -> Optional[tuple]:
+        """(statements, the value) of a call `e` of a definition that spends work, written
+        as statements where a loop's test is that call and reads the loop's element (a
+        loop invariant is computed once per loop instead): its arguments into temporaries,
+        its unit of work, each let (a let's loop, a run of cells, as its own statements,
+        its names made fresh so they meet none of the loop's), then its value as an
+        expression over them; None where the call is written otherwise."""
+        resolved = self.m.resolved.get(id(e), ("",))
+        if type(e) is not ast.Call or resolved[0] != "define" or \
+                self.define_function(resolved[1]) is None:
+            return None
+        inline = self.define_inline.get(resolved[1])
+        if inline is None or inline[3] is None:
+            return None
+        value, _, lets, spend, _ = inline
+        computed, names, local = self.inlined(inline, list(e.args))
+        out: list[py.stmt] = [python.assign(python.name(x), tree) for x, tree in computed]
+        out += python.spent(python.name(self.source.ref(self.b, "BUDGET")), "work", const(1),
+                            spend)
+        for k, (slot, tree) in enumerate(lets):
+            target = python.name(names[slot])
+            made = self.source.set_to_call(target, tree)
+            reads = [python.frame_slots(st) for st in made or ()]
+            if made is None or any(x is None or not x <= names.keys() for x in reads) or \
+                    any(isinstance(x, py.Subscript) and isinstance(x.ctx, py.Store)
+                        for st in made for x in py.walk(st)):  # (a slot of its own)
+                out.append(python.assign(target, local(tree, k)))
+            else:  # its own names made fresh: a run's `s` and `x` are the loop's too
+                out += python.renamed([local(st, k) for st in made], self.source.temp,
+                                      keep={names[slot], "st"})
+        return out, local(value, len(lets))
+
+    def inlined(self, inline: tuple, args: list) -> tuple:
+        """The parts of a definition written where it is called: the arguments to compute
+        first ((temporary, tree), in order), the name or tree of each slot of its frame,
+        and a function writing one of its trees over those (`upto`: the lets bound when it
+        runs)."""
+        value, nparams, lets, spend, size = inline
         names: dict = {}
         computed: list = []  # (temporary, the argument's tree) of each argument computed first
         reads = python.slot_reads([value] + [tree for _, tree in lets])
@@ -265,14 +361,20 @@ class Functions:
         names.update((k, self.source.temp()) for k in range(len(args), nparams))
         names.update((slot, self.source.temp()) for slot, _ in lets)
 
-        def local(tree: py.expr) -> py.expr:
-            return python.with_locals(tree, names)
-        body = python.items_within(local(value), self.arguments_within(args, names),
-                                   self.source.ns)
-        if lets:  # each let once, after the arguments, in order
-            body = if_else(both(*[bound(names[slot], local(tree)) for slot, tree in lets]),
-                           body, const(None))
-        return with_arguments(body, computed)
+        within = self.arguments_within(args, names)
+
+        def local(tree: py.expr, upto: int) -> py.expr:
+            if spend is not None and python.frame_handed(tree):
+                # a function handed the frame gets one of its own: the parameters and the
+                # lets bound so far, as the definition's frame holds them at that point
+                frame: list[py.expr] = [const(None)] * size
+                for k in [*range(min(len(args), nparams)), *(slot for slot, _ in lets[:upto])]:
+                    frame[k] = python.frame_local(k)  # read as the inlined value is below
+                tree = python.with_frame(tree, py.List(frame, py.Load()))
+            # no item checks on arguments known to lie within a table (a range's element)
+            return python.items_within(python.with_locals(tree, names), within,
+                                       self.source.ns)
+        return computed, names, local
 
     def arguments_within(self, args: list, names: dict) -> dict:
         """The arguments of an inlined call known to be numbers from 0 to a bound less one
@@ -373,9 +475,13 @@ class Functions:
                     [f"    {unparse(target)} = {unparse(lets[-1][1])}"]
                 e = e.body
             value = self.source.xs(e)
+            loop = self.source.body_of_call(value) if not d.modifiers else None
             if simple:
                 self.note_inline(name, value, len(d.params), lets)
-            loop = self.source.body_of_call(value) if not d.modifiers else None
+            elif not (d.modifiers or loop is not None or len(d.params) <= 2 and
+                      self.scanner.memoised_define(name)):  # (its value a loop of its
+                self.note_inline(name, value, len(d.params), lets,  # own: no call saved)
+                                 python.name(self.source.ref(d.decl.span, "S")))
             if loop is not None:  # a generated loop over these locals (`any(...)`): its
                 lines += loop     # lines here, its returns this one's: one call, not two
             else:

@@ -145,6 +145,19 @@ class Source:
             return known[2] if known[2] is not None else self.xs_or(node.source, known[1])
         return self.source_ast(node.source, depth)
 
+    def opaque_statements(self, node: nodes.Opaque, slot: int) -> Optional[tuple]:
+        """(statements, a test) for an Opaque part that is the whole test of a loop binding
+        `slot`, a call of a definition that spends work and reads the loop's element (not
+        a loop invariant, computed once per loop): its body written before the test
+        (Functions.inline_statements); None where it is written as an expression."""
+        e = node.source
+        if type(e) is not ast.Call or slot not in self.functions.scanner.scan(e)[0] or any(
+                # arguments read from no loop's memo
+                type(a) is not ast.Name or self.m.resolved.get(id(a), ("",))[0] not in
+                ("local", "var") for a in e.args):
+            return None
+        return self.functions.inline_statements(e)
+
     def source_ast(self, e, depth: int) -> py.expr:
         """A part of a lowered expression that lowering left to the compiler (`xs`), as a
         Python tree for the back end, nested `depth` deep."""

@@ -59,6 +59,10 @@ class Host(Protocol):
     def opaque_ast(self, node: n.Opaque, depth: int) -> py.expr:
         """A checked expression not lowered yet (an Opaque node), as Python."""
 
+    def opaque_statements(self, node: n.Opaque, slot: int) -> Optional[tuple]:
+        """(statements, a test) where an Opaque part that is the whole test of a loop
+        binding `slot` is best written as statements before a test, else None."""
+
     def pad(self, proc: Optional[int], nargs: int) -> str:
         """The name of the Nones that make `nargs` arguments phase `proc`'s locals (`proc`
         None: a list of those, by procedure)."""
@@ -719,13 +723,7 @@ class PythonBackEnd:
         """`amount` taken from the budget's counter ("work" or "moves") inline: Budget.spend
         and Budget.move are the rule (past zero they fail with R005 / R006), called with 0
         on that path only, so the message stays theirs."""
-        left = py.Attribute(self.budget(), counter, py.Load())
-        rule = "spend" if counter == "work" else "move"
-        return [py.AugAssign(py.Attribute(self.budget(), counter, py.Store()), py.Sub(),
-                             amount),
-                py.If(compare(left, "<", const(0)),
-                      [py.Expr(method(self.budget(), rule, const(0), self.place(span)))],
-                      [])]
+        return spent(self.budget(), counter, amount, self.place(span))
 
     def s_MoveCards(self, op: n.MoveCards) -> list:
         moved = getattr(self, "move_" + op.shape)(op)
@@ -1127,6 +1125,70 @@ def frame_slots(tree: py.expr) -> Optional[set]:
                 slots.add(key[1])
                 others -= 1  # its `L` is this read's
     return slots if others == 0 else None
+
+
+def frame_handed(tree: py.expr) -> bool:
+    """Does `tree` hand the frame `L` itself to a function (a closure, a generated loop),
+    beside reading its slots?"""
+    return frame_slots(tree) is None
+
+
+def with_frame(tree: py.expr, frame: py.expr) -> py.expr:
+    """A copy of `tree` with the frame `L` it hands to functions (not its reads of a slot,
+    `L[k]`) replaced by the tree `frame` (a fresh list, made where each such call is)."""
+    class _Frame(py.NodeTransformer):
+        def visit_Subscript(self, node: py.Subscript) -> py.expr:
+            key = _read_key(node)
+            if key is not None and key[0] == "L":
+                return node
+            self.generic_visit(node)
+            return node
+
+        def visit_Name(self, node: py.Name) -> py.expr:
+            return copy.deepcopy(frame) if node.id == "L" else node
+    return _Frame().visit(copy.deepcopy(tree))
+
+
+def spent(budget: py.expr, counter: str, amount: py.expr, place: py.expr) -> list:
+    """`amount` taken from the budget's counter ("work" or "moves") inline, as statements:
+    Budget.spend and Budget.move are the rule (past zero they fail with R005 / R006),
+    called with 0 on that path only, so the message stays theirs."""
+    left = py.Attribute(budget, counter, py.Load())
+    rule = "spend" if counter == "work" else "move"
+    return [py.AugAssign(py.Attribute(copy.deepcopy(budget), counter, py.Store()), py.Sub(),
+                         amount),
+            py.If(compare(left, "<", const(0)),
+                  [py.Expr(method(copy.deepcopy(budget), rule, const(0), place))], [])]
+
+
+def renamed(statements: list, fresh: Callable[[], str], keep: set) -> list:
+    """Copies of `statements` (a function's body written inside another) with each name
+    they store into, but those in `keep`, renamed to a `fresh()` one throughout."""
+    stored = {node.id for st in statements for node in py.walk(st)
+              if isinstance(node, py.Name) and isinstance(node.ctx, py.Store)} - keep
+    new = {old: fresh() for old in sorted(stored)}
+
+    class _Renamed(py.NodeTransformer):
+        def visit_Name(self, node: py.Name) -> py.Name:
+            return py.Name(new[node.id], node.ctx) if node.id in new else node
+    return [_Renamed().visit(copy.deepcopy(st)) for st in statements]
+
+
+def spend_one(budget: py.expr, place: py.expr) -> py.expr:
+    """One unit of work taken from the budget inline, as an expression whose value is
+    true (`setattr(B, "work", B.work - 1) or B.work >= 0 or B.spend(0, place)`): the
+    statements `spent` writes, for a definition's call written where it is called.
+    Budget.spend is the rule, called with 0 only where the counter went below zero."""
+    left = py.Attribute(budget, "work", py.Load())
+    return either(call("setattr", copy.deepcopy(budget), const("work"),
+                       py.BinOp(copy.deepcopy(left), py.Sub(), const(1))),
+                  compare(copy.deepcopy(left), ">=", const(0)),
+                  method(copy.deepcopy(budget), "spend", const(0), place))
+
+
+def size_of(trees: list) -> int:
+    """How many nodes the trees hold."""
+    return sum(1 for tree in trees for _ in py.walk(tree))
 
 
 def with_locals(tree: py.expr, names: dict) -> py.expr:

@@ -166,7 +166,12 @@ class OptionsBackEnd:
              x: str = "x") -> list:
         """`for x in items: L[slot] = x`, the candidates that fail `where` skipped, then
         `body`."""
-        test = fill(_FILTER, COND=self.emit(where)) if where is not None else []
+        made = self.host.opaque_statements(where, slot) if isinstance(where, n.Opaque) \
+            else None
+        if made is not None:  # a definition's call: its body before the test
+            test = made[0] + fill(_FILTER, COND=made[1])
+        else:
+            test = fill(_FILTER, COND=self.emit(where)) if where is not None else []
         return fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=test, BODY=body)
 
     # ------------------------------------------------------------------ checked
