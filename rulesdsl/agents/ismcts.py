@@ -71,7 +71,7 @@ class ISMCTSAgent:
                  iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7, horizon: int | None = -1,
                  epsilon: float | None = None, bias: float = 1.0,
-                 playout_cap: int | None = -1, secrets: bool = True):
+                 playout_cap: int | None = -1, secrets: bool = True, lean: bool = True):
         if level is None and iterations is None:
             level = "medium"
         depth, eps = 24, 0.25
@@ -96,6 +96,7 @@ class ISMCTSAgent:
         self.epsilon = eps if epsilon is None else float(epsilon)
         self.bias = float(bias)
         self.secrets = bool(secrets)
+        self.lean = bool(lean)
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
         self.dropped = 0           # the same, over the agent's life
@@ -137,7 +138,7 @@ class ISMCTSAgent:
                         seer = rng.choice(sorted(others))
                         sample = _as_seen_by(sample, seer, rng.getrandbits(63))
                         learners = frozenset((seer,))
-                self._iterate(roots, sample, judge, policy, learners)
+                self._iterate(roots, sample, judge, policy, learners, me)
             except (RulesError, NoOption):
                 dropped += 1  # a sample whose play breaks the rules: dropped, counted
             done += 1
@@ -222,13 +223,15 @@ class ISMCTSAgent:
         return _beats_default(close, results)
 
     def _iterate(self, roots: list, s, judge: Judge, policy: MoveAverages,
-                 learners=None) -> None:
+                 learners=None, me: int | None = None) -> None:
         """One iteration over one tree per player (multiple-observer ISMCTS): each player
         chooses from its own tree, and the others' trees follow the move as they saw it,
         so no one's statistics depend on what it could not see (a card bid face down).
         Only the trees (and move averages) of the seats in `learners` (None: all) learn
         from this sample: a sample that holds the searcher's real hand must not teach
-        the others to guess it."""
+        the others to guess it. At a decision of a seat other than the searcher `me`, the
+        search's choice gives way to the one-move look-ahead's favourite where the two are
+        too close to tell apart (`_lean`)."""
         rng = self.rng
         c = self.exploration
         n = len(roots)
@@ -270,6 +273,8 @@ class ISMCTSAgent:
                 label = _best_untried(untried, prior, rng)
             else:
                 label = _by_ucb(tried, prior, c, self.bias)
+                if self.lean and mover != me:
+                    label = _lean(tried, label, prior)
             option = options[[o[0] for o in options].index(label)]
             before = len(s.events)
             s.apply_option(mover, option)
@@ -364,6 +369,28 @@ def _by_ucb(tried: list, prior: dict, c: float, w: float) -> str:
         return node.total / v + c * math.sqrt(math.log(node.avail) / v) + \
             w * prior.get(label, 0.5) / (v + 1)
     return max(tried, key=value)[0]
+
+
+LEAN_VISITS = 4  # visits each of two actions needs before the look-ahead may break their tie
+
+
+def _lean(tried: list, label: str, prior: dict) -> str:
+    """At another seat's decision: `label` (the search's pick among `tried`, (label, node)),
+    or the tried action best by the one-move look-ahead where the search cannot tell the
+    two apart (their means within two standard errors of their difference, each visited
+    LEAN_VISITS times or more). Left to the search alone, a seat indifferent between two
+    actions up to a margin far below the playouts' noise (a host taking either of two
+    figures, one of which paid more) takes each half the time, and what would sway it (the
+    higher bribe) buys nothing in the searcher's eyes."""
+    best = max(tried, key=lambda e: prior.get(e[0], 0.5))
+    if best[0] == label or prior.get(best[0], 0.5) <= prior.get(label, 0.5):
+        return label
+    node = next(n for lab, n in tried if lab == label)
+    other = best[1]
+    if node.visits < LEAN_VISITS or other.visits < LEAN_VISITS:
+        return label
+    (m1, v1), (m2, v2) = _estimate(node), _estimate(other)
+    return best[0] if m1 - m2 <= 2 * math.sqrt(v1 + v2) else label
 
 
 def _by_visits(keys: list, children: dict, rng) -> str:
