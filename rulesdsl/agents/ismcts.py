@@ -371,7 +371,7 @@ def _by_ucb(tried: list, prior: dict, c: float, w: float) -> str:
     return max(tried, key=value)[0]
 
 
-LEAN_VISITS = 4  # visits each of two actions needs before the look-ahead may break their tie
+LEAN_VISITS = 2  # visits each of two actions needs before the look-ahead may break their tie
 
 
 def _lean(tried: list, label: str, prior: dict) -> str:
