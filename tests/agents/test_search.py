@@ -280,8 +280,11 @@ def _second_bribe_in_a_conflict():
             host = int(question.split(" offers P")[1].split(" ")[0]) - 1
             figure = question.split(" for ")[1].split(":")[0]
             last = st.view(st.to_move)["log"][-1]
+            owner, profession = figure.split()
+            # "P3 pays P2 10000 ducats for P3 law": another's figure of this profession
+            paid = last.split()
             if f" pays P{host + 1} 10000 ducats for " in last and \
-                    last.split()[-1] == figure.split()[-1] and last.split()[-2] != figure.split()[0]:
+                    paid[-1] == profession and paid[-2] != owner:
                 return st, host
         st.apply(st.legal_actions()[0])
     raise AssertionError("no second bribe in a conflict")
@@ -295,7 +298,6 @@ def test_another_seat_breaks_the_searchs_ties_by_the_look_ahead(monkeypatch):
     At another seat's decision the look-ahead's favourite wins where the search cannot tell
     the options apart: in the host's tree, after the searcher outbid the other figure, the
     host takes the searcher's figure in most of its visits (about half before)."""
-    from rulesdsl.agents import ismcts
     st, host = _second_bribe_in_a_conflict()
     me = st.to_move
     mine = st.question().split(" for ")[1].split(":")[0]
