@@ -391,10 +391,11 @@ def _lean(tried: list, label: str, prior: dict, widest: float = 1.0) -> str:
     """At another seat's decision: `label` (the search's pick among `tried`, (label, node)),
     or the tried action best by the one-move look-ahead where the search cannot tell the
     two apart (their means within two standard errors of their difference, each visited
-    LEAN_VISITS times or more) and the look-ahead's margin is at most `widest`. Left to the search alone, a seat indifferent between two
-    actions up to a margin far below the playouts' noise (a host taking either of two
-    figures, one of which paid more) takes each half the time, and what would sway it (the
-    higher bribe) buys nothing in the searcher's eyes."""
+    LEAN_VISITS times or more) and the look-ahead's margin is at most `widest`. Left to
+    the search alone, a seat indifferent between two actions up to a margin far below the
+    playouts' noise (a host taking either of two figures, one of which paid more) takes
+    each half the time, and what would sway it (the higher bribe) buys nothing in the
+    searcher's eyes."""
     best = max(tried, key=lambda e: prior.get(e[0], 0.5))
     margin = prior.get(best[0], 0.5) - prior.get(label, 0.5)
     if best[0] == label or margin <= 0 or margin > widest:
