@@ -380,7 +380,7 @@ def _by_ucb(tried: list, prior: dict, c: float, w: float) -> str:
 
 LEAN_VISITS = 2  # visits each of two actions needs before the look-ahead may break their tie
 # the widest look-ahead margin (of the reward range, 0-1) the look-ahead may break another
-# seat's tie by: an Intrige host's kept bribe is 0.005-0.05, below the noise of a node
+# seat's tie by: a host's kept bribe (a game of bribes) is 0.005-0.05, below the noise of a node
 # visited a few dozen times; a GOPS bid that wins a prize against the bids one sample dealt
 # is 0.05-0.2, and leaning on that one sample's luck cost GOPS (3 players against random,
 # 30 deals: 17.0 where 20.5 without)
