@@ -243,6 +243,11 @@ def _unreadable(path: str) -> str:
 
 def cmd_check(args) -> int:
     if getattr(args, "format", "text") == "json":
+        if getattr(args, "secrets", False):
+            print("rulesdsl check: --secrets tells its leaks as text; run it without "
+                  "--format json (its exit status says whether secrets are kept)",
+                  file=sys.stderr)
+            return EXIT_USAGE
         return check_json(args.files)
     import rulesdsl
     from rulesdsl.lang.errors import CheckFailed, RulesError

@@ -57,3 +57,10 @@ def test_a_player_count_the_game_does_not_allow_is_told(capsys):
     assert cli.main(["check", "--secrets", "--players", "9", str(LEAKY)]) == 1
     _, err = capsys.readouterr()
     assert "secrets: could not play a random game" in err and "Traceback" not in err
+
+
+def test_secrets_with_json_output_is_refused_plainly(capsys):
+    """--format json is for diagnostics with a place; the leaks have none: told, not dropped."""
+    assert cli.main(["check", "--secrets", "--format", "json", str(LEAKY)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "run it without --format json" in err
