@@ -405,11 +405,14 @@ class Layout:
         out.append([(" " * (margin + 3) + "".join(f"{x:>{w}} " for x in letters), "dim")])
         return out + legend_lines(signs, texts)
 
-    def layout_lines(self, base: str, board: str, values: dict, marked=()) -> list:
+    def layout_lines(self, base: str, board: str, values: dict, marked=(),
+                     merged: bool = False) -> list:
         """A laid-out board's variable or zone as its rows show it at the table, the top
         row first: each row a line of cell names over a line of what lies on them ('.'
         for none), each column as wide as its widest; a gap is blank; the cells in
-        `marked` (the last move) stand in brackets."""
+        `marked` (the last move) stand in brackets. `merged`: a line a row, an empty
+        cell by its name (dim) and a filled one by what lies on it: half the lines, for
+        a screen too small for both."""
         rows = self.info["layouts"][board]
         texts = {k: ("." if v is None else value_text(v)) for k, v in values.items()}
         signs = {k: piece_sign(t) for k, t in texts.items()}
@@ -425,10 +428,12 @@ class Layout:
                     "]" if after_marked else " "
                 sign, style = signs.get(cell, ("?", None)) if cell else ("", None)
                 names.append((f" {cell or '':>{w}}", "dim"))
+                if merged and cell is not None and values.get(cell) is None:
+                    sign, style = cell, "dim"  # an empty cell reads as its name
                 cells += [(before, "bold"), (f"{sign:>{w}}", style)]
             last = row[-1] if row else None
             cells.append(("]" if last is not None and last in marked else " ", "bold"))
-            out += [names, cells]
+            out += [cells] if merged else [names, cells]
         return out + legend_lines(signs, texts)
 
     def view_lines(self, view: dict, seat: Optional[int], compact: bool = True,
@@ -444,7 +449,7 @@ class Layout:
         """The seat's view in parts, in the order they are drawn: [("map", lines),
         ("table", lines), ("you", lines), ("others", lines), ("scores", lines)]. `maps`:
         "full" draws a map of nodes a node a line with its neighbours, "owners" on one
-        line (who holds what). `marked`: the cells of the last move, marked on a grid."""
+        line (who holds what) and a laid-out board a line a row (its empty cells by name). `marked`: the cells of the last move, marked on a grid."""
         zones, grids = self.split_zone_grids(view.get("zones") or {})
         per_zone: dict = {}
         for name, value in zones.items():
@@ -484,8 +489,11 @@ class Layout:
                 map_lines += _joined([owners_item(title, board, entries)], "", width)
         grid_lines: list = []
         for (base, board), values in grids.items():
-            draw = self.layout_lines if board in self.info.get("layouts", {}) else self.grid_lines
-            grid_lines += draw(base, board, values, marked)
+            if board in self.info.get("layouts", {}):
+                grid_lines += self.layout_lines(base, board, values, marked,
+                                                merged=maps != "full")
+            else:
+                grid_lines += self.grid_lines(base, board, values, marked)
         table_lines: list = []
         if table or boards:
             table_lines.append([("table", "bold underline")])

@@ -115,6 +115,29 @@ def test_the_runner_draws_the_rows_names_over_values_at_80_columns(tmp_path):
     assert "seeds" not in "".join(t for line in parts["table"] for t, _ in line)
 
 
+def test_on_a_small_screen_a_row_is_one_line_its_empty_cells_named(tmp_path):
+    """The runner's smaller version (a screen too short for names over values): a line a
+    row, an empty cell by its name, a filled one by what lies on it."""
+    program = PROGRAM.replace("var seeds: int per Pit = 3", "var seeds: int per Pit = none")
+    path = tmp_path / "t.rules"
+    path.write_text(program.format(board=BOARD, body='ask seat(0) "go" { "a2" { set seeds[a2] = 4 '
+                                   '} "b1" { } }'))
+    s = rulesdsl.load(path).new_game(2)
+    s.apply("a2")
+    layout = Layout(s)
+    small = dict(layout.view_parts(s.view(0), 0, width=80, maps="owners",
+                                   marked=layout.cells_named("a2")))
+    text = ["".join(t for t, _ in line).rstrip() for line in small["board"]]
+    assert text[:4] == [
+        "  seeds (Pit)",
+        "           b3 b2 b1",
+        "   store_b          store_a",
+        "           a1[ 4]a3",      # the mark takes the space between cells
+    ], text
+    full = dict(layout.view_parts(s.view(0), 0, width=80, marked=layout.cells_named("a2")))
+    assert len(full["board"]) == len(small["board"]) + 3  # names over values: a line a row more
+
+
 def test_a_laid_out_board_formats_a_row_or_a_track_a_line():
     source = PROGRAM.format(board="board Pit { row _, b3..b1, _ row store_b, _, _, _, "
                                   "store_a row _, a1..a3, _ track sow: a1..a3, store_a, b1..b3, "

@@ -86,14 +86,17 @@ class Display:
             full = dict(self.layout.view_parts(view, seat, width=width - 2, shown=shown,
                                                marked=marked))
             small = dict(self.layout.view_parts(view, seat, width=width - 2, shown=shown,
-                                                maps="owners"))
+                                                maps="owners", marked=marked))
             named = {k: [self.named_line([("  ", None)] + line) for line in lines]
                      for k, lines in full.items()}
             parts += [
                 Part("map", [named["map"], [self.named_line([("  ", None)] + line)
                                             for line in small["map"]]]),
-                Part("board", first_lines(named["board"], lambda n: more(
-                    f"{n} more line{'s' if n != 1 else ''} of the board: type view"), 1)),
+                # the board as drawn, then a laid-out one a line a row, then cut
+                Part("board", [named["board"]] + first_lines(
+                    [self.named_line([("  ", None)] + line) for line in small["board"]],
+                    lambda n: more(f"{n} more line{'s' if n != 1 else ''} of the board: "
+                                   "type view"), 1)),
                 Part("table", first_lines(named["table"], lambda n: more(
                     f"{n} more line{'s' if n != 1 else ''} of the table: type view"), 1)),
                 Part("you", first_lines(named["you"], lambda n: more(
