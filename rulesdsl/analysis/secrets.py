@@ -22,6 +22,7 @@ from typing import Optional
 import attrs
 
 from rulesdsl.engine.runtime.truths import broken
+from rulesdsl.engine.together import cards_chosen_together
 
 
 @attrs.frozen
@@ -60,24 +61,11 @@ def _swap(st, a: int, b: int) -> None:
     st.changed_outside_apply()
 
 
-def _committed(st) -> set:
-    """Cards chosen in secret choices not yet revealed (`ask together`): at a table they
-    lie face down apart from the hand, so no swap may touch them."""
-    from rulesdsl.engine.together import AskTogether
-    out = set()
-    for fr in st.frames:
-        L = fr[2]
-        for ins in st.prog.procs[fr[0]].code:
-            if isinstance(ins, AskTogether) and isinstance(L[ins.picks], list):
-                out.update(p[3] for p in L[ins.picks] if isinstance(p[3], int))
-    return out
-
-
 def _swaps(st, mover: int, pick: random.Random, limit: int) -> list:
     """Up to `limit` pairs of differently labelled cards in two different zones that are
     not public and that the mover cannot see (and not chosen in secret already)."""
     n = st.players
-    committed = _committed(st)
+    committed = cards_chosen_together(st)  # face down apart from the hand: not swapped
     zones = [zi for zi, cards in enumerate(st.zones)
              if cards and st.prog.zone_vis[zi] != "public" and not st.can_see(zi, mover)]
     pairs = [(za, zb) for za in zones for zb in zones if za < zb]

@@ -157,6 +157,18 @@ def _asks_together(code: list) -> tuple:
     return got[1]
 
 
+def cards_chosen_together(st) -> set:
+    """The cards (and other numbered values) chosen in the secret choices of the `ask
+    together`s on `st`'s frames: at a table they lie face down apart from the hand."""
+    out: set = set()
+    for fr in st.frames:
+        L = fr[2]
+        for ins in _asks_together(st.prog.procs[fr[0]].code):
+            if isinstance(L[ins.picks], list):
+                out.update(p[3] for p in L[ins.picks] if isinstance(p[3], int))
+    return out
+
+
 def hide_pending_choices(st, seat: int, rnd) -> int:
     """In `st` (a copy being sampled for `seat`, as a determinizing agent does), replace
     every secret choice of another player that has not taken effect yet by a random
