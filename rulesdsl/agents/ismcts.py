@@ -380,10 +380,10 @@ def _by_ucb(tried: list, prior: dict, c: float, w: float) -> str:
 
 LEAN_VISITS = 2  # visits each of two actions needs before the look-ahead may break their tie
 # the widest look-ahead margin (of the reward range, 0-1) the look-ahead may break another
-# seat's tie by: a host's kept bribe (a game of bribes) is 0.005-0.05, below the noise of a node
-# visited a few dozen times; a GOPS bid that wins a prize against the bids one sample dealt
-# is 0.05-0.2, and leaning on that one sample's luck cost GOPS (3 players against random,
-# 30 deals: 17.0 where 20.5 without)
+# seat's tie by: what a payment to a seat buys in its evaluation was measured at
+# 0.005-0.05, below the noise of a node visited a few dozen times; a sealed bid's gain
+# against the bids one sample dealt is 0.05-0.2, and leaning on that one sample's luck
+# cost (benchmarks/results-arena.md, ninth session)
 TIE = 0.05
 
 
@@ -393,8 +393,8 @@ def _lean(tried: list, label: str, prior: dict, widest: float = 1.0) -> str:
     two apart (their means within two standard errors of their difference, each visited
     LEAN_VISITS times or more) and the look-ahead's margin is at most `widest`. Left to
     the search alone, a seat indifferent between two actions up to a margin far below the
-    playouts' noise (a host taking either of two figures, one of which paid more) takes
-    each half the time, and what would sway it (the higher bribe) buys nothing in the
+    playouts' noise (choosing between two other seats, one of which paid it more) takes
+    each half the time, and what would sway it (paying more) buys nothing in the
     searcher's eyes."""
     best = max(tried, key=lambda e: prior.get(e[0], 0.5))
     margin = prior.get(best[0], 0.5) - prior.get(label, 0.5)

@@ -54,13 +54,19 @@ def test_reused_places_are_a_fresh_replays(path):
                     assert where == (ok or tuple(seen.hidden_zones)), (path, q, c)
 
 
-def test_samples_of_one_position_replay_the_log_once_per_seat(monkeypatch):
+def _counted_replays(monkeypatch) -> tuple:
+    """Knowledge of a Hearts position, and the seats whose log replays are counted."""
     st = _position(str(ROOT / "examples" / "hearts.rules"), 3)
-    known = Knowledge(st, st.to_move)
-    calls = []
+    known = Knowledge(st, st.to_move)  # its own replay is not counted
+    calls: list = []
     real = knowledge._possible_places
     monkeypatch.setattr(knowledge, "_possible_places",
                         lambda *a: calls.append(a[1]) or real(*a))
+    return known, calls
+
+
+def test_samples_of_one_position_replay_the_log_once_per_seat(monkeypatch):
+    known, calls = _counted_replays(monkeypatch)
     for s in range(10):
         SeenKnowledge(known.sample(s), 1)
     assert calls == [1]
@@ -72,12 +78,7 @@ def test_samples_of_one_position_replay_the_log_once_per_seat(monkeypatch):
 
 
 def test_a_card_played_makes_where_cards_lie_part_of_the_key(monkeypatch):
-    st = _position(str(ROOT / "examples" / "hearts.rules"), 3)
-    known = Knowledge(st, st.to_move)
-    calls = []
-    real = knowledge._possible_places
-    monkeypatch.setattr(knowledge, "_possible_places",
-                        lambda *a: calls.append(a[1]) or real(*a))
+    known, calls = _counted_replays(monkeypatch)
     a, b = known.sample(0), known.sample(1)
     assert a.loc != b.loc  # two deals of the cards the mover cannot see
     played = ("play", 0, a.zones[2][0] if a.zones[2] else 0)
