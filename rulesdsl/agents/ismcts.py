@@ -138,7 +138,7 @@ class ISMCTSAgent:
                         learners = frozenset((me,))
                     else:
                         seer = rng.choice(sorted(others))
-                        sample = _as_seen_by(sample, seer, rng.getrandbits(63))
+                        sample = _as_seen_by(sample, seer, me, rng.getrandbits(63))
                         learners = frozenset((seer,))
                 self._iterate(roots, sample, judge, policy, learners, me)
             except (RulesError, NoOption):
@@ -536,7 +536,7 @@ def _holds_secrets(state, me: int, knowledge) -> bool:
             continue
         if sample is None:
             sample = knowledge.sample(0)
-        if not _known_to(SeenKnowledge(sample, q), sample, mine):
+        if not _known_to(SeenKnowledge(sample, q, me), sample, mine):
             return True
     return False
 
@@ -556,12 +556,13 @@ def _known_to(seen: SeenKnowledge, s, zones: list) -> bool:
                    for c, where in seen.allowed.items())
 
 
-def _as_seen_by(sample, q: int, seed: int):
+def _as_seen_by(sample, q: int, me: int, seed: int):
     """`sample` with every card `q` cannot see dealt again from what q saw: the searcher's
     hand as q could think it is, q's own cards (the searcher's guess) kept. Variables stay
     as the sample has them. A third seat's own cards are dealt anew too, so only q may
-    learn from the result."""
-    knowledge = SeenKnowledge(sample, q)
+    learn from the result. What q saw is taken as far as the searcher `me` saw it too: the
+    sample's log is the real one, and a card shown to q alone is one `me` must not learn."""
+    knowledge = SeenKnowledge(sample, q, me)
     knowledge.amounts = sample.vars  # hidden variables: the sample's values, not a default
     return knowledge.sample(seed)
 

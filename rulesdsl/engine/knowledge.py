@@ -61,9 +61,14 @@ TRUTH_TRIES_PER_CASE = 60  # swaps tried per invariant case broken in a fresh sa
 
 class SeenKnowledge:
     """What `seat` knows about the cards and variables of `state` (computed once), from
-    what it sees alone."""
+    what it sees alone.
 
-    def __init__(self, state, seat: int):
+    With a `witness` (another seat), only what both saw: a sample's log holds the real
+    game's moves and private looks, so another seat's view of it, as the witness may
+    model it, must not follow a card the witness never saw (a hand looked at in
+    private, a card passed face down): that would tell the witness which card it was."""
+
+    def __init__(self, state, seat: int, witness: int | None = None):
         self.state = state
         self.seat = seat
         prog = state.prog
@@ -72,7 +77,7 @@ class SeenKnowledge:
         self.see = see
         self.hidden_zones = [zi for zi in range(len(zones)) if not see[zi] and zones[zi]]
         hidden = set(self.hidden_zones)
-        possible = _places_replayed(state, seat, see)
+        possible = _places_replayed(state, seat, see, witness)
         # a card a readable card variable names is a known card: it stays where it lies
         for i in self._card_vars_read():
             c = state.vars[i]
@@ -360,7 +365,7 @@ _REPLAYED: dict = {}
 _REPLAYED_MAX = 64
 
 
-def _places_replayed(state, seat: int, see: list) -> list:
+def _places_replayed(state, seat: int, see: list, witness: int | None = None) -> list:
     """_possible_places, reused for a state with the same log as the last one replayed for
     this seat and game: the samples of one search all carry the searched position's log
     (a clone shares the log's frozen chunks and copies its tail), so a search that deals
@@ -370,16 +375,16 @@ def _places_replayed(state, seat: int, see: list) -> list:
     (`_where_plays_went`). A fresh list each time; its sets are shared, read only."""
     events = state.events
     if type(events) is not EventLog:
-        return _possible_places(state, seat, see)
+        return _possible_places(state, seat, see, witness)
     prog = state.prog
-    key = (id(prog), seat)
+    key = (id(prog), seat, witness)
     sizes = [len(z) for z in state.zones]
     chunks, tail = events._chunks, events._tail
     got = _REPLAYED.get(key)
     if got is not None and got[0] is prog and got[1] is chunks and got[2] == tail and \
             got[3] == sizes and (got[4] is None or got[4] == state.loc):
         return list(got[5])
-    possible = _possible_places(state, seat, see)
+    possible = _possible_places(state, seat, see, witness)
     played = any(e.__class__ is not str and e[0] == "play" for e in events)
     if len(_REPLAYED) >= _REPLAYED_MAX:
         _REPLAYED.clear()
@@ -388,14 +393,20 @@ def _places_replayed(state, seat: int, see: list) -> list:
     return list(possible)
 
 
-def _possible_places(state, seat: int, see: list) -> list:
+def _possible_places(state, seat: int, see: list, witness: int | None = None) -> list:
     """Replay the log as the seat saw it: per card, the set of zones it may be in (None:
     anywhere). Cards start where the rules lay them out; a move the seat sees, or a card
     shown to it, puts the card in one zone; a move it cannot follow (n cards from one
     hidden zone to another) lets every card that may have been in the source be in the
     destination too, and instead of the source when the move emptied it (the seat sees
-    every zone's size); a card played moves without a logged move, to a place not told."""
+    every zone's size); a card played moves without a logged move, to a place not told.
+    With a `witness`, a move or a look tells the seat only what the witness saw of it
+    too; the rest counts as a move the seat could not follow."""
     prog = state.prog
+    if witness is not None and witness != seat:
+        also = [state.can_see(zi, witness) for zi in range(len(see))]
+    else:
+        witness, also = None, see
     possible = [{z} for z in prog.initial_zone]
     maybe: dict = {}
     for c, z in enumerate(prog.initial_zone):
@@ -418,7 +429,7 @@ def _possible_places(state, seat: int, see: list) -> list:
         kind = e[0]
         if kind == "move":
             cards, src, dst = e[1], e[2], e[3]
-            if see[src] or see[dst]:
+            if (see[src] or see[dst]) and (also[src] or also[dst]):
                 for c in cards:
                     put(c, {dst})
             else:
@@ -434,7 +445,9 @@ def _possible_places(state, seat: int, see: list) -> list:
             put(e[2], None)
         elif kind == "reveal":
             zi = e[2]
-            if zi >= 0 and (len(e) <= 3 or seat in e[3] or see[zi]):
+            if zi >= 0 and (len(e) <= 3 or
+                            (seat in e[3] or see[zi]) and
+                            (witness is None or witness in e[3] or also[zi])):
                 for c in e[1]:
                     put(c, {zi})
     return possible

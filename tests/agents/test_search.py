@@ -456,8 +456,8 @@ def test_a_sample_dealt_again_as_one_seat_sees_it_teaches_that_seat_alone(monkey
     checked = []
     as_seen_by = ismcts._as_seen_by
 
-    def remember(sample, q, seed):
-        out = as_seen_by(sample, q, seed)
+    def remember(sample, q, me, seed):
+        out = as_seen_by(sample, q, me, seed)
         redealt[id(out)] = (sample, out)  # out kept alive: no other sample gets its id
         return out
 
