@@ -165,6 +165,8 @@ def analysis(seed, state):
 def test_the_search_learns_nothing_from_the_log_the_mover_did_not_see(path):
     for i, (s, w) in enumerate(log_states(path)):
         assert analysis(10 + i, s) == analysis(10 + i, w)
+        for name in ("random", "greedy"):
+            assert choice(name, 10 + i, s) == choice(name, 10 + i, w)
 
 
 def test_a_hand_looked_at_in_private_stays_private():
