@@ -217,3 +217,14 @@ def test_a_name_bound_elsewhere_otherwise_is_not_frozen():
                                 before="        _p = L[1]\n")
     assert parts == ["len(st.zones[0]) + 1"]
     assert run(text, [1, 9], [0, None]) == [1, 9]
+
+
+def test_a_loop_memo_read_is_kept_whole_or_not_at_all():
+    """hoist.py's cell is missing before its first read: its whole read (the value kept
+    there on a miss) is the same for every candidate, the cell read alone is not."""
+    whole = ("not (_t if (_t := CELL9[0][0]) is not MISSING else "
+             "CELL9[0].__setitem__(0, (_t := (len(st.zones[0]) > 2))) or _t)")
+    _, parts = loop_function(f"L[1] > 1 or {whole}")
+    assert parts == [whole]
+    _, parts = loop_function("L[1] > 1 or (CELL9[0][0] is MISSING) is not False")
+    assert parts == []

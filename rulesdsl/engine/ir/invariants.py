@@ -90,6 +90,7 @@ class _Loop:
                     return False
                 slot_bases.add(id(node.value))
         guarded = _memo_guarded(tree)
+        cells = _cell_reads(tree)
         for node in py.walk(tree):
             if isinstance(node, py.Name):
                 x = node.id
@@ -99,13 +100,14 @@ class _Loop:
                 elif x in self.bindings:
                     if x not in self.invariant and x not in own:
                         return False
-                elif x in _FUNCTION_LOCALS or x.startswith(_CHANGING):
+                elif x in _FUNCTION_LOCALS or x.startswith(_CHANGING) and id(node) not in cells:
                     return False
             elif isinstance(node, py.Call):
                 f = node.func
                 if isinstance(f, py.Attribute):
-                    if f.attr not in _METHODS or not isinstance(f.value, py.Name) or \
-                            f.value.id not in self.memos:
+                    if f.attr not in _METHODS or not (
+                            isinstance(f.value, py.Name) and f.value.id in self.memos or
+                            id(f.value) in cells):
                         return False
                 elif not isinstance(f, py.Name) or not (
                         f.id in _PURE_CALLS or f.id.startswith(_RAISING) or
@@ -140,6 +142,29 @@ def _memo_guarded(tree: py.AST) -> set:
                     value = part.args[1]
                     out.add(id(value.value if isinstance(value, py.NamedExpr) else value))
     return out
+
+
+def _cell_reads(tree: py.AST) -> set:
+    """The ids of the parts of the loop memo hoist.py keeps a loop invariant in (`CELLn`,
+    emptied before the loop) read within the whole of its read: `(t if (t := CELLn[0][i])
+    is not MISSING else CELLn[0].__setitem__(i, (t := <value>)) or t)` is the invariant's
+    value for every candidate, though the cell alone is not (missing at first)."""
+    out: set = set()
+    for node in py.walk(tree):
+        if isinstance(node, py.IfExp) and isinstance(node.test, py.Compare) and \
+                isinstance(node.test.left, py.NamedExpr) and \
+                isinstance(node.test.ops[0], py.IsNot) and _in_cell(node.test.left.value):
+            out.update(id(part) for part in py.walk(node)
+                       if isinstance(part, py.Name) and part.id.startswith("CELL"))
+            out.update(id(part) for part in py.walk(node)
+                       if isinstance(part, py.Subscript) and isinstance(part.value, py.Name)
+                       and part.value.id.startswith("CELL"))
+    return out
+
+
+def _in_cell(value: py.AST) -> bool:
+    return isinstance(value, py.Subscript) and isinstance(value.value, py.Subscript) and \
+        isinstance(value.value.value, py.Name) and value.value.value.id.startswith("CELL")
 
 
 def _reads_memo(test: py.AST) -> bool:
