@@ -26,7 +26,8 @@ import time
 
 from rulesdsl.agents.choosing import actions_to_choose
 from rulesdsl.agents.outcome import Judge
-from rulesdsl.agents.playout import Horizon, MoveAverages, NoOption, options_of, play_on
+from rulesdsl.agents.playout import (Horizon, MoveAverages, NoOption, first, options_of,
+                                     play_on)
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.knowledge import SeenKnowledge
 from rulesdsl.lang.errors import RulesError
@@ -251,7 +252,7 @@ class ISMCTSAgent:
             mover, options = options_of(s)
             node = at[mover]
             children = node.children
-            labels = [o[0] for o in options]
+            labels = list(map(first, options))
             keys = [(mover, label) for label in labels]
             learns = learners is None or mover in learners
             # a seat that does not learn from this sample takes no look-ahead from it either

@@ -16,9 +16,12 @@ random moves decide its winner more than the move being judged. So a playout her
 
 from __future__ import annotations
 
-from itertools import accumulate
-from operator import eq
+from itertools import accumulate, repeat
+from operator import eq, itemgetter
 from typing import Optional
+
+
+first = itemgetter(0)  # an option's label
 
 
 class Horizon:
@@ -98,8 +101,7 @@ class MoveAverages:
         if mine is None:
             values = [0.5] * n
         else:
-            get = mine.get
-            values = [get(o[0], 0.5) for o in options]
+            values = list(map(mine.get, map(first, options), repeat(0.5, n)))
             # where no option equals the best before it, no tie is broken at random: the
             # first of the best, found without a loop in Python
             if not any(map(eq, values[1:], accumulate(values, max))):
