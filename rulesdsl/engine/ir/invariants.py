@@ -4,15 +4,17 @@ and kept in a local of the options function.
 
 The rules-level hoist (hoist.py) sees only the rules' own expressions, so where the test is
 a definition written in the loop as statements (`c in hand[p] where may_play(p, c)`), the
-parts of its body that read only its invariant arguments (`holds(p, led.suit)`, read from
-the decision's memo once per card, with its key built each time) are out of its reach. Here
-they are found after the definition is written out: a part is invariant when every name it
-reads is the state, a table or function of the program (never the budget, a loop's cell or
-the frame but its other slots), or a local every binding of which in the loop is itself
-invariant and written alike. While the options are listed the state stands still and the
-memo is set, so such a part has one value for every candidate; it is still computed lazily,
-where the test first needs it, so short-circuits and errors happen as before, and the work
-it spends (a definition's call, once in the memo) is the same.
+parts of its body that read only its invariant arguments (in a follow-suit test, whether
+the player holds the led suit: read from the decision's memo once per card, its key built
+each time) are out of its reach. Here they are found after the definition is written out:
+a part is invariant when every name it reads is the state, a table of the program, a pure
+definition read through the memo, an error helper, or a local bound only from such parts
+(every binding of it in the loop alike, or all of them within the part); never the
+budget, the frame handed whole or the candidate's slot, and the loop's cell (hoist.py's)
+only read whole. While the options are listed the state stands still and the memo is set,
+so such a part has one value for every candidate; it is still computed lazily, where the
+test first needs it, so short-circuits and errors happen as before, and the work it spends
+(a definition's call, once in the memo) is the same.
 """
 
 from __future__ import annotations
