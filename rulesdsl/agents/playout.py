@@ -16,8 +16,7 @@ random moves decide its winner more than the move being judged. So a playout her
 
 from __future__ import annotations
 
-from itertools import accumulate, repeat
-from operator import eq, itemgetter
+from operator import itemgetter
 from typing import Optional
 
 
@@ -98,23 +97,17 @@ class MoveAverages:
         if rng.random() < self.epsilon:
             return rng.randrange(n)
         mine = self.means.get(seat)
-        if mine is None:
-            values = [0.5] * n
-        else:
-            values = list(map(mine.get, map(first, options), repeat(0.5, n)))
-            # where no option equals the best before it, no tie is broken at random: the
-            # first of the best, found without a loop in Python
-            if not any(map(eq, values[1:], accumulate(values, max))):
-                return values.index(max(values))
-        best, best_value, ties = 0, -1.0, 1
-        for i in range(n):
-            v = values[i]
+        get = mine.get if mine is not None else {}.get
+        best, best_value, ties, i = 0, -1.0, 1, 0
+        for option in options:  # one pass, no list: the cheapest in time for a few options
+            v = get(option[0], 0.5)
             if v > best_value:
                 best, best_value, ties = i, v, 1
             elif v == best_value:
-                ties += 1  # reservoir sampling among equals: one pass, no list
+                ties += 1  # reservoir sampling among equals
                 if rng.randrange(ties) == 0:
                     best = i
+            i += 1
         return best
 
 
