@@ -131,7 +131,8 @@ def play_on(state, policy: MoveAverages, horizon: Horizon, taken: list, done: in
     every choice to `taken`."""
     reached, pick, apply, took = horizon.reached, policy.pick, state.apply_option, taken.append
     while not state.is_over and not reached(state, done):
-        seat, options = options_of(state)
+        pending = state.pending  # what `options_of` reads, without its two calls
+        seat, options = pending if pending is not None and pending[1] else options_of(state)
         chosen = options[pick(seat, options)]
         took((seat, chosen[0]))
         apply(seat, chosen)
