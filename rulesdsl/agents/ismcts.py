@@ -26,7 +26,8 @@ import time
 
 from rulesdsl.agents.choosing import actions_to_choose
 from rulesdsl.agents.outcome import Judge
-from rulesdsl.agents.playout import Horizon, MoveAverages, NoOption, options_of, play_on
+from rulesdsl.agents.playout import (Horizon, MoveAverages, NoOption, first, options_of,
+                                     play_on)
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.knowledge import SeenKnowledge
 from rulesdsl.lang.errors import RulesError
@@ -204,10 +205,10 @@ class ISMCTSAgent:
             row = []
             for action in close:
                 s = sample.clone()
-                replay = MoveAverages(random.Random(seed), policy.epsilon, policy.table)
+                replay = MoveAverages(random.Random(seed), policy.epsilon, policy)
                 horizon = self._horizon(s, judge, settle=True)  # from before the move
                 try:
-                    s.apply(action.label)
+                    _apply_label(s, action.label)
                     look = judge.rewards(s)[me]
                     play_on(s, replay, horizon, [], 1)
                     row.append((judge.rewards(s)[me], look))
@@ -251,7 +252,8 @@ class ISMCTSAgent:
             mover, options = options_of(s)
             node = at[mover]
             children = node.children
-            keys = [(mover, o[0]) for o in options]
+            labels = list(map(first, options))
+            keys = [(mover, label) for label in labels]
             learns = learners is None or mover in learners
             # a seat that does not learn from this sample takes no look-ahead from it either
             prior = self._prior(node, s, mover, options, judge) if learns else \
@@ -282,7 +284,7 @@ class ISMCTSAgent:
                 label = _by_ucb(tried, prior, c, self.bias)
                 if lean and mover != me:
                     label = _lean(tried, label, prior, lean)
-            option = options[[o[0] for o in options].index(label)]
+            option = options[labels.index(label)]
             before = len(s.events)
             s.apply_option(mover, option)
             taken.append((mover, label))
@@ -567,11 +569,24 @@ def _as_seen_by(sample, q: int, me: int, seed: int):
     return knowledge.sample(seed)
 
 
+def _apply_label(s, label: str) -> None:
+    """`s.apply(label)` on a sample, without an Action made for each option: the option
+    so labelled applied as it is (a sample's moves are not held to the file's invariants
+    by `apply` either: its guess may break them). Where there is none, `apply` says why."""
+    if s.inferred is not None and not s.is_over:
+        seat, options = s.options()
+        for option in options:
+            if option[0] == label:
+                s.apply_option(seat, option)
+                return
+    s.apply(label)
+
+
 def _seen_as(s, new: list, q: int, label: str):
     """How seat q saw a move: its label when q could see everything the move showed, else
     what q saw of it up to the first thing hidden from q (later events are not told
     apart, as a player's own tree does not tell chance apart either)."""
     for i, e in enumerate(new):
-        if s.render_log(e, q) != s.render_log(e):
+        if not s.seen_alike(e, q):
             return ("hidden",) + tuple(s.render_log(x, q) for x in new[:i + 1])
     return label

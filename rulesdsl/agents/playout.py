@@ -16,7 +16,11 @@ random moves decide its winner more than the move being judged. So a playout her
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Optional
+
+
+first = itemgetter(0)  # an option's label
 
 
 class Horizon:
@@ -55,26 +59,33 @@ class Horizon:
 class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
-    __slots__ = ("table", "rng", "epsilon")
+    __slots__ = ("table", "means", "rng", "epsilon")
 
-    def __init__(self, rng, epsilon: float, table: Optional[dict] = None):
-        self.table: dict = {} if table is None else table  # (seat, label) -> [total, count]
+    def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None):
+        # (seat, label) -> [total, count]; and per seat, label -> total / count, what a
+        # playout reads for each option (shared: another policy's, read with other luck)
+        self.table: dict = {} if shared is None else shared.table
+        self.means: dict = {} if shared is None else shared.means
         self.rng = rng
         self.epsilon = epsilon
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
-        entry = self.table.get((seat, label))
-        return entry[0] / entry[1] if entry is not None else unknown
+        return self.means.get(seat, {}).get(label, unknown)
 
     def learn(self, taken: list, reward: list) -> None:
-        table = self.table
+        table, means = self.table, self.means
         for key in taken:
             entry = table.get(key)
+            seat = key[0]
             if entry is None:
-                table[key] = [reward[key[0]], 1]
+                entry = table[key] = [reward[seat], 1]
             else:
-                entry[0] += reward[key[0]]
+                entry[0] += reward[seat]
                 entry[1] += 1
+            mine = means.get(seat)
+            if mine is None:
+                mine = means[seat] = {}
+            mine[key[1]] = entry[0] / entry[1]
 
     def pick(self, seat: int, options) -> int:
         """The index of the option a playout takes: the best-rated, ties and exploration
@@ -85,17 +96,18 @@ class MoveAverages:
             return 0
         if rng.random() < self.epsilon:
             return rng.randrange(n)
-        table = self.table
-        best, best_value, ties = 0, -1.0, 1
-        for i in range(n):
-            entry = table.get((seat, options[i][0]))
-            v = entry[0] / entry[1] if entry is not None else 0.5
+        mine = self.means.get(seat)
+        get = mine.get if mine is not None else {}.get
+        best, best_value, ties, i = 0, -1.0, 1, 0
+        for option in options:  # one pass, no list: the cheapest in time for a few options
+            v = get(option[0], 0.5)
             if v > best_value:
                 best, best_value, ties = i, v, 1
             elif v == best_value:
-                ties += 1  # reservoir sampling among equals: one pass, no list
+                ties += 1  # reservoir sampling among equals
                 if rng.randrange(ties) == 0:
                     best = i
+            i += 1
         return best
 
 
@@ -117,9 +129,11 @@ def play_on(state, policy: MoveAverages, horizon: Horizon, taken: list, done: in
     """Play `state` on with the policy until it is over or the horizon is reached; `done`
     decisions were already taken since the search's position. Appends (seat, label) of
     every choice to `taken`."""
-    while not state.is_over and not horizon.reached(state, done):
-        seat, options = options_of(state)
-        chosen = options[policy.pick(seat, options)]
-        taken.append((seat, chosen[0]))
-        state.apply_option(seat, chosen)
+    reached, pick, apply, took = horizon.reached, policy.pick, state.apply_option, taken.append
+    while not state.is_over and not reached(state, done):
+        pending = state.pending  # what `options_of` reads, without its two calls
+        seat, options = pending if pending is not None and pending[1] else options_of(state)
+        chosen = options[pick(seat, options)]
+        took((seat, chosen[0]))
+        apply(seat, chosen)
         done += 1

@@ -100,3 +100,131 @@ def test_a_failed_test_before_a_call_leaves_no_memo_to_the_rules_after_it(engine
     assert [a.label for a in state.legal_actions()] == ["done, 1998 left"]
     state.apply("done, 1998 left")
     assert [a.label for a in state.legal_actions()] == ["take 1", "take 2"]
+
+
+# ---------------------------------------------------------------- a test written as statements
+class CountingMemo(dict):
+    """A decision's memo that counts the reads of each definition's value."""
+
+    def __init__(self):
+        super().__init__()
+        self.reads: dict = {}
+
+    def get(self, key, default=None):
+        name = key[0] if isinstance(key, tuple) else key
+        self.reads[name] = self.reads.get(name, 0) + 1
+        return super().get(key, default)
+
+
+def following_hearts_state():
+    """A Hearts deal at a player's turn to follow a trick, with several cards in hand."""
+    game = rulesdsl.load("hearts")
+    state = game.new_game(seed=3)
+    while True:
+        seat, options = state.options()
+        if state.zone("trick") and len(options) > 1 and \
+                len(state.zone("hand", seat)) > 3:
+            return state, seat
+        state.apply_option(seat, options[0])
+
+
+def test_a_definition_written_in_an_options_loop_reads_its_invariant_call_once():
+    """`c in hand[p] where may_play(p, c)`, may_play written in the loop as statements:
+    `holds(p, led.suit)` within it reads only p and the trick, so it is read from the
+    decision's memo once, not once per card (invariants.py)."""
+    state, seat = following_hearts_state()
+    fr = state.frames[-1]
+    ask = state.prog.procs[fr[0]].code[fr[1]]
+    assert ask.fast is not None  # generated
+    state.memo = memo = CountingMemo()
+    try:
+        made = ask.fast(state, fr[2])
+    finally:
+        state.memo = None
+    assert [o[0] for o in made] == [o[0] for o in state.options()[1]]
+    assert memo.reads.get("holds") == 1, memo.reads
+
+
+def loop_function(test: str, before: str = ""):
+    """`options(st, L)` over `st.cands`, its test `test` hoisted by invariants.hoisted,
+    and the lines written before its loop."""
+    import ast as py
+
+    from rulesdsl.engine.ir.invariants import hoisted
+    source = (f"def options(st, L):\n    out = []\n    for x in st.cands:\n"
+              f"        L[1] = x\n{before}        if not ({test}):\n            continue\n"
+              f"        out.append(x)\n    return out\n")
+    tree = py.parse(source)
+    loop = tree.body[0].body[1]
+    count = iter(range(100))
+    tests = range(1, len(loop.body) - 1)
+    starts, loop.body = hoisted(loop.body, tests, 1, {"x"}, lambda: f"_once{next(count)}",
+                                "MISSING")
+    tree.body[0].body[1:1] = starts
+    text = py.unparse(py.fix_missing_locations(tree))
+    parts = [py.unparse(node.value) for node in py.walk(tree)
+             if isinstance(node, py.NamedExpr) and node.target.id.startswith("_once")]
+    return text, parts
+
+
+def run(text: str, cands: list, L: list, **names):
+    from types import SimpleNamespace
+    ns = {"MISSING": hoist.MISSING, **names}
+    exec(text, ns)
+    st = SimpleNamespace(cands=cands, zones=[[5, 6, 7]], memo={})
+    return ns["options"](st, L)
+
+
+def test_a_part_no_candidate_changes_is_computed_once_and_lazily():
+    calls = []
+
+    def define_f(st, args):
+        calls.append(args)
+        return args[0] + 1
+
+    test = ("L[1] > ((define_f(st, [_a, None]) if (_m := st.memo) is None else _v if "
+            "(_v := _m.get((_k := ('f', _a)), MISSING)) is not MISSING else "
+            "_m.__setitem__(_k, (_v := define_f(st, [_a, None]))) or _v) "
+            "if ((_a := len(st.zones[0]) + L[0]) is None or True) else None)")
+    text, parts = loop_function(test)
+    assert len(parts) == 1 and parts[0].startswith("(define_f(st, [_a, None]) if")
+    assert run(text, [1, 2, 5, 6, 9], [1, None], define_f=define_f) == [6, 9]
+    assert calls == [[4, None]]
+    # computed where a candidate first needs it: a loop with no candidate never does
+    assert run(text, [], [1, None], define_f=define_f) == [] and len(calls) == 1
+    lazy, _ = loop_function(f"L[1] > 100 and ({test})")
+    assert run(lazy, [1, 2], [1, None], define_f=define_f) == [] and len(calls) == 1
+
+
+@pytest.mark.parametrize("test, kept", [
+    ("(L[1] + len(st.zones[0])) * 2 > 3", "L[1]"),                # reads the candidate
+    ("(len(st.zones[0]) + (_c := L[1] + 0) - _c) * 2 > 3", "_c"),  # binds from it
+    ("(setattr(BUDGET, 'work', BUDGET.work - 1) or len(st.zones[0])) > 1", "BUDGET"),
+    ("K7(st, L) and len(st.zones[0]) * 2 > 1", "K7"),             # hands the frame whole
+    ("PLAYABLE3(st, [len(st.zones[0]) * 2, None])", "PLAYABLE3"),  # not known to be pure
+])
+def test_a_part_that_may_change_with_the_candidate_or_spends_work_is_kept(test, kept):
+    """Each test's part around `len(st.zones[0])` is computed once; the part that holds
+    `kept` is not."""
+    _, parts = loop_function(test)
+    assert len(parts) == 1 and "len(st.zones[0])" in parts[0] and kept not in parts[0]
+
+
+def test_a_name_bound_elsewhere_otherwise_is_not_frozen():
+    """`_p` is bound from the trick's size in the part, from the candidate before it:
+    kept from the first candidate, the part's `_p` would be wrong for the next read."""
+    text, parts = loop_function("(_p := len(st.zones[0]) + 1) > 0 and _p > 3",
+                                before="        _p = L[1]\n")
+    assert parts == ["len(st.zones[0]) + 1"]
+    assert run(text, [1, 9], [0, None]) == [1, 9]
+
+
+def test_a_loop_memo_read_is_kept_whole_or_not_at_all():
+    """hoist.py's cell is missing before its first read: its whole read (the value kept
+    there on a miss) is the same for every candidate, the cell read alone is not."""
+    whole = ("not (_t if (_t := CELL9[0][0]) is not MISSING else "
+             "CELL9[0].__setitem__(0, (_t := (len(st.zones[0]) > 2))) or _t)")
+    _, parts = loop_function(f"L[1] > 1 or {whole}")
+    assert parts == [whole]
+    _, parts = loop_function("L[1] > 1 or (CELL9[0][0] is MISSING) is not False")
+    assert parts == []

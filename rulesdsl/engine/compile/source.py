@@ -117,7 +117,7 @@ class Source:
             if base[0].isdigit():
                 base = "_" + base
             name, k = base, 2
-            while name in self.ns:
+            while name in self.ns and self.ns[name] is not obj:  # (one put there by name)
                 name, k = f"{base}_{k}", k + 1
             self.ns[name] = obj
             self.ns_ids[id(obj)] = name

@@ -18,7 +18,9 @@ import copy
 import textwrap
 from typing import Any, Callable, Optional
 
+from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.ir.invariants import hoisted
 from rulesdsl.engine.ir.python import assign, call, compare, const, frame_local, name
 
 def template(source: str) -> list:
@@ -172,7 +174,15 @@ class OptionsBackEnd:
             test = made[0] + fill(_FILTER, COND=made[1])
         else:
             test = fill(_FILTER, COND=self.emit(where)) if where is not None else []
-        return fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=test, BODY=body)
+        loop = fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=test, BODY=body)
+        if not test:
+            return loop
+        # the test's parts that no candidate changes, computed once (invariants.py)
+        missing = self.host.named(MISSING, "MISSING")
+        starts, tests = hoisted(loop[0].body, range(1, 1 + len(test)), slot, {x},
+                                lambda: self.host.temp("once"), missing)
+        loop[0].body = tests
+        return starts + loop
 
     # ------------------------------------------------------------------ checked
     def checked_named(self, op: n.Ask, ai: int, ch: n.Choice) -> list:

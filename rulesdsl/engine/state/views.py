@@ -84,6 +84,16 @@ class Views:
                 return None if typ is None else self.prog.label(typ, value)
         return None
 
+    def seen_alike(self, entry, seat: int) -> bool:
+        """Does `seat` read `entry` as it is (`render_log(entry, seat)` the same as
+        `render_log(entry)`)? A move of cards without pieces that the seat sees leave or
+        arrive is read alike without being written out twice (a search asks this of each
+        move for each seat)."""
+        if type(entry) is tuple and entry[0] == "move" and self.prog.pieces is None and \
+                (self.can_see(entry[2], seat) or self.can_see(entry[3], seat)):
+            return True
+        return self.render_log(entry, seat) == self.render_log(entry)
+
     def render_log(self, entry, seat: Optional[int] = None) -> str:
         """One event as text, as `seat` may see it (None: everything)."""
         if isinstance(entry, str):

@@ -1,0 +1,238 @@
+"""Loop invariants of a decision's options loop, found in its Python tree: the parts of a
+candidate's test that no candidate changes, computed the first time a candidate needs them
+and kept in a local of the options function.
+
+The rules-level hoist (hoist.py) sees only the rules' own expressions, so where the test is
+a definition written in the loop as statements (`c in hand[p] where may_play(p, c)`), the
+parts of its body that read only its invariant arguments (in a follow-suit test, whether
+the player holds the led suit: read from the decision's memo once per card, its key built
+each time) are out of its reach. Here they are found after the definition is written out:
+a part is invariant when every name it reads is the state, a table of the program, a pure
+definition read through the memo, an error helper, or a local bound only from such parts
+(every binding of it in the loop alike, or all of them within the part); never the
+budget, the frame handed whole or the candidate's slot, and the loop's cell (hoist.py's)
+only read whole. While the options are listed the state stands still and the memo is set,
+so such a part has one value for every candidate; it is still computed lazily, where the
+test first needs it, so short-circuits and errors happen as before, and the work it spends
+(a definition's call, once in the memo) is the same.
+"""
+
+from __future__ import annotations
+
+import ast as py
+from typing import Callable, Optional
+
+from rulesdsl.engine.ir.python import name
+
+# names of the program that change while options are listed
+_CHANGING = ("BUDGET", "CELL")
+_PURE_CALLS = frozenset({"len"})
+_RAISING = ("_none_", "_bad_", "_too_big", "_grid_none")  # a rules error, never a value
+# locals of an options function outside its loops' tests (OptionsBackEnd.function)
+_FUNCTION_LOCALS = frozenset({"out", "seen", "mine", "lab", "prev", "a", "_", "_o"})
+_METHODS = frozenset({"get", "__setitem__"})  # on the memo, read into a local
+_SMALLEST = 8  # fewer nodes than this are cheaper to compute than to read from a local
+
+
+class _Loop:
+    """What one loop's test binds: each local's bindings, which are invariant."""
+
+    def __init__(self, statements: list, slot: int, variant: set):
+        self.slot = slot
+        self.bindings: dict = {}  # name -> [value trees]
+        self.frame_stores: set = set()  # slots of L written in the loop
+        for stmt in statements:
+            for node in py.walk(stmt):
+                if isinstance(node, py.NamedExpr):
+                    self.bindings.setdefault(node.target.id, []).append(node.value)
+                elif isinstance(node, py.Assign):
+                    for t in node.targets:
+                        if isinstance(t, py.Name):
+                            self.bindings.setdefault(t.id, []).append(node.value)
+                        elif _frame_slot(t) is not None:
+                            self.frame_stores.add(_frame_slot(t))
+                        elif isinstance(t, py.Subscript) and isinstance(t.value, py.Name) \
+                                and t.value.id == "L":
+                            self.frame_stores.add(None)  # a slot not known: every one
+                elif isinstance(node, (py.AugAssign, py.AnnAssign, py.For)):
+                    for part in py.walk(node.target):
+                        if isinstance(part, py.Name) and part.id != "L":
+                            variant.add(part.id)
+                        elif isinstance(part, py.Subscript):
+                            self.frame_stores.add(_frame_slot(part))
+        self.invariant: set = set()
+        # a local is invariant when each of its bindings is and all are written alike
+        # the locals the memo is read into (a definition's value found or kept there)
+        self.memos = {x for x, values in self.bindings.items()
+                      if all(_is_memo(v) for v in values)}
+        candidates = {x for x in self.bindings if x not in variant}
+        changed = True
+        while changed:
+            changed = False
+            self.invariant = set(candidates)
+            for x in sorted(candidates):
+                values = self.bindings[x]
+                first = py.dump(values[0])
+                if any(py.dump(v) != first for v in values[1:]) or \
+                        not self.reads_invariant(values[0]):
+                    candidates.discard(x)
+                    changed = True
+        self.invariant = candidates
+
+    def reads_invariant(self, tree: py.AST) -> bool:
+        """Does `tree` compute the same value for every candidate, and change nothing but
+        the memo? A local it reads is invariant, or one bound only within `tree` (by a
+        part this walk checks too)."""
+        own = self.own_locals(tree)
+        slot_bases = set()  # the frame read a slot at a time, never handed whole
+        for node in py.walk(tree):
+            if isinstance(node, py.Subscript) and _frame_slot(node) is not None:
+                k = _frame_slot(node)
+                if k == self.slot or k in self.frame_stores or None in self.frame_stores:
+                    return False
+                slot_bases.add(id(node.value))
+        guarded = _memo_guarded(tree)
+        cells = _cell_reads(tree)
+        for node in py.walk(tree):
+            if isinstance(node, py.Name):
+                x = node.id
+                if x == "L":
+                    if id(node) not in slot_bases:
+                        return False
+                elif x in self.bindings:
+                    if x not in self.invariant and x not in own:
+                        return False
+                elif x in _FUNCTION_LOCALS or x.startswith(_CHANGING) and id(node) not in cells:
+                    return False
+            elif isinstance(node, py.Call):
+                f = node.func
+                if isinstance(f, py.Attribute):
+                    if f.attr not in _METHODS or not (
+                            isinstance(f.value, py.Name) and f.value.id in self.memos or
+                            id(f.value) in cells):
+                        return False
+                elif not isinstance(f, py.Name) or not (
+                        f.id in _PURE_CALLS or f.id.startswith(_RAISING) or
+                        f.id.startswith("define_") and id(node) in guarded):
+                    return False
+            elif isinstance(node, (py.Lambda, py.ListComp, py.SetComp, py.DictComp,
+                                   py.GeneratorExp, py.Starred, py.Await, py.Yield,
+                                   py.YieldFrom)):
+                return False
+        return True
+
+    def own_locals(self, tree: py.AST) -> set:
+        """The locals bound within `tree` and nowhere else in the loop."""
+        bound: dict = {}
+        for node in py.walk(tree):
+            if isinstance(node, py.NamedExpr):
+                bound[node.target.id] = bound.get(node.target.id, 0) + 1
+        return {x for x, k in bound.items() if len(self.bindings.get(x, ())) == k}
+
+
+def _memo_guarded(tree: py.AST) -> set:
+    """The ids of the definitions' calls made only where the memo holds no value yet:
+    `(define_f(st, [...]) if (m := st.memo) is None else <m's value, else that call kept
+    in m>)`, a pure definition's (Calls.memo_read)."""
+    out = set()
+    for node in py.walk(tree):
+        if isinstance(node, py.IfExp) and _reads_memo(node.test):
+            out.add(id(node.body))
+            for part in py.walk(node.orelse):  # kept in the memo: m.__setitem__(k, (v := f))
+                if isinstance(part, py.Call) and isinstance(part.func, py.Attribute) and \
+                        part.func.attr == "__setitem__" and len(part.args) == 2:
+                    value = part.args[1]
+                    out.add(id(value.value if isinstance(value, py.NamedExpr) else value))
+    return out
+
+
+def _cell_reads(tree: py.AST) -> set:
+    """The ids of the parts of the loop memo hoist.py keeps a loop invariant in (`CELLn`,
+    emptied before the loop) read within the whole of its read: `(t if (t := CELLn[0][i])
+    is not MISSING else CELLn[0].__setitem__(i, (t := <value>)) or t)` is the invariant's
+    value for every candidate, though the cell alone is not (missing at first)."""
+    out: set = set()
+    for node in py.walk(tree):
+        if isinstance(node, py.IfExp) and isinstance(node.test, py.Compare) and \
+                isinstance(node.test.left, py.NamedExpr) and \
+                isinstance(node.test.ops[0], py.IsNot) and _in_cell(node.test.left.value):
+            out.update(id(part) for part in py.walk(node)
+                       if isinstance(part, py.Name) and part.id.startswith("CELL"))
+            out.update(id(part) for part in py.walk(node)
+                       if isinstance(part, py.Subscript) and isinstance(part.value, py.Name)
+                       and part.value.id.startswith("CELL"))
+    return out
+
+
+def _in_cell(value: py.AST) -> bool:
+    return isinstance(value, py.Subscript) and isinstance(value.value, py.Subscript) and \
+        isinstance(value.value.value, py.Name) and value.value.value.id.startswith("CELL")
+
+
+def _reads_memo(test: py.AST) -> bool:
+    return isinstance(test, py.Compare) and isinstance(test.left, py.NamedExpr) and \
+        _is_memo(test.left.value) and isinstance(test.ops[0], py.Is)
+
+
+def _is_memo(value: py.AST) -> bool:
+    return isinstance(value, py.Attribute) and value.attr == "memo" and \
+        isinstance(value.value, py.Name) and value.value.id == "st"
+
+
+def _frame_slot(node: py.AST) -> Optional[int]:
+    if isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and \
+            node.value.id == "L" and isinstance(node.slice, py.Constant) and \
+            type(node.slice.value) is int:
+        return node.slice.value
+    return None
+
+
+def _size(tree: py.AST) -> int:
+    return sum(1 for _ in py.walk(tree))
+
+
+class _Hoist(py.NodeTransformer):
+    def __init__(self, loop: _Loop, fresh: Callable[[], str], missing: str):
+        self.loop = loop
+        self.fresh = fresh
+        self.missing = missing
+        self.kept: dict = {}  # dump of a part -> its local
+        self.starts: list = []
+
+    def generic_visit(self, node: py.AST) -> py.AST:
+        if isinstance(node, py.expr) and not isinstance(node, (py.Name, py.Constant)) and \
+                _size(node) >= _SMALLEST and self.loop.reads_invariant(node) and \
+                self.binds_alike(node):
+            key = py.dump(node)
+            local = self.kept.get(key)
+            if local is None:
+                local = self.kept[key] = self.fresh()
+                self.starts.append(py.Assign([name(local)], name(self.missing)))
+            test = py.Compare(name(local), [py.IsNot()], [name(self.missing)])
+            return py.IfExp(test, name(local), py.NamedExpr(py.Name(local, py.Store()), node))
+        return super().generic_visit(node)
+
+    def binds_alike(self, node: py.AST) -> bool:
+        """Every local the part binds is bound nowhere else in the loop, or all its
+        bindings are alike and invariant: kept from the candidate that first computed it,
+        it holds what each later candidate would have bound."""
+        own = self.loop.own_locals(node)
+        return all(x.target.id in self.loop.invariant or x.target.id in own
+                   for x in py.walk(node) if isinstance(x, py.NamedExpr))
+
+
+def hoisted(statements: list, tests: range, slot: int, variant: set,
+            fresh: Callable[[], str], missing: str) -> tuple:
+    """(lines before the loop, its body with its test's invariant parts read from locals):
+    `statements`, a loop's body, binds a candidate to frame slot `slot` and to the locals
+    in `variant`; only the tests of the `if` statements at positions `tests` (the
+    candidate's test) are rewritten. `missing` names hoist.MISSING in the program."""
+    loop = _Loop(statements, slot, set(variant))
+    hoist = _Hoist(loop, fresh, missing)
+    out = list(statements)
+    for i in tests:
+        stmt = out[i]
+        if isinstance(stmt, py.If):
+            out[i] = py.fix_missing_locations(py.If(hoist.visit(stmt.test), stmt.body,
+                                                    stmt.orelse))
+    return hoist.starts, out
