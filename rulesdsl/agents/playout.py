@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from rulesdsl.lang.errors import RulesError
+
 
 class Horizon:
     """Where playouts from one position stop: at the first end of a round (the phase the
@@ -55,12 +57,15 @@ class Horizon:
 class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
-    __slots__ = ("table", "rng", "epsilon")
+    __slots__ = ("table", "rng", "epsilon", "judge", "look")
 
-    def __init__(self, rng, epsilon: float, table: Optional[dict] = None):
+    def __init__(self, rng, epsilon: float, table: Optional[dict] = None, judge=None,
+                 look: int = 0):
         self.table: dict = {} if table is None else table  # (seat, label) -> [total, count]
         self.rng = rng
         self.epsilon = epsilon
+        self.judge = judge  # with look > 0: rates options by the evaluation one move on
+        self.look = look
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
         entry = self.table.get((seat, label))
@@ -76,15 +81,19 @@ class MoveAverages:
                 entry[0] += reward[key[0]]
                 entry[1] += 1
 
-    def pick(self, seat: int, options) -> int:
+    def pick(self, seat: int, options, state=None) -> int:
         """The index of the option a playout takes: the best-rated, ties and exploration
-        at random. `options` are tuples whose first item is the label."""
+        at random. `options` are tuples whose first item is the label. Given the `state`
+        (and a judge and `look`), `look` options drawn at random are rated by the
+        evaluation one move on, the move averages breaking ties."""
         rng = self.rng
         n = len(options)
         if n == 1:
             return 0
         if rng.random() < self.epsilon:
             return rng.randrange(n)
+        if state is not None and self.look and self.judge is not None:
+            return self._look(state, seat, options)
         table = self.table
         best, best_value, ties = 0, -1.0, 1
         for i in range(n):
@@ -97,6 +106,24 @@ class MoveAverages:
                 if rng.randrange(ties) == 0:
                     best = i
         return best
+
+
+    def _look(self, state, seat: int, options) -> int:
+        rng, table, judge = self.rng, self.table, self.judge
+        n = len(options)
+        drawn = rng.sample(range(n), self.look) if self.look < n else range(n)
+        best, best_value = -1, (-1.0, -1.0)
+        for i in drawn:
+            after = state.clone()
+            try:
+                after.apply_option(seat, options[i])
+            except RulesError:
+                continue
+            entry = table.get((seat, options[i][0]))
+            v = (judge.rewards(after)[seat], entry[0] / entry[1] if entry is not None else 0.5)
+            if v > best_value:
+                best, best_value = i, v
+        return best if best >= 0 else rng.randrange(n)
 
 
 class NoOption(Exception):
@@ -119,7 +146,7 @@ def play_on(state, policy: MoveAverages, horizon: Horizon, taken: list, done: in
     every choice to `taken`."""
     while not state.is_over and not horizon.reached(state, done):
         seat, options = options_of(state)
-        chosen = options[policy.pick(seat, options)]
+        chosen = options[policy.pick(seat, options, state)]
         taken.append((seat, chosen[0]))
         state.apply_option(seat, chosen)
         done += 1
