@@ -208,7 +208,7 @@ class ISMCTSAgent:
             for action in close:
                 s = sample.clone()
                 replay = MoveAverages(random.Random(seed), policy.epsilon, policy.table,
-                                      judge, policy.look)
+                                      policy.judge, policy.look)
                 horizon = self._horizon(s, judge, settle=True)  # from before the move
                 try:
                     s.apply(action.label)

@@ -107,18 +107,25 @@ class MoveAverages:
                     best = i
         return best
 
-
     def _look(self, state, seat: int, options) -> int:
+        """The index of the option best by the evaluation one move on among `look` drawn
+        at random (all where there are no more), the move averages breaking ties; an option
+        that breaks the rules on this sample is passed over."""
         rng, table, judge = self.rng, self.table, self.judge
+        assert judge is not None
         n = len(options)
-        drawn = rng.sample(range(n), self.look) if self.look < n else range(n)
-        best, best_value = -1, (-1.0, -1.0)
+        drawn = rng.sample(range(n), min(self.look, n))
+        afters = []
         for i in drawn:
             after = state.clone()
             try:
                 after.apply_option(seat, options[i])
             except RulesError:
                 continue
+            judge.rewards(after)  # first widens the judge's scale to them all
+            afters.append((i, after))
+        best, best_value = -1, (-1.0, -1.0)
+        for i, after in afters:  # then compares them on one scale
             entry = table.get((seat, options[i][0]))
             v = (judge.rewards(after)[seat], entry[0] / entry[1] if entry is not None else 0.5)
             if v > best_value:
