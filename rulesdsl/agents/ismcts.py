@@ -64,7 +64,8 @@ class ISMCTSAgent:
     round); epsilon: how often a playout move is uniform rather than the best-rated;
     secrets: keep the others' trees from learning the mover's hidden cards (see `choose`);
     lean: with three or more players, the widest look-ahead margin by which another seat's
-    tie in the search is broken (`_lean`; 0: never).
+    tie in the search is broken (`_lean`; 0: never); look: how many options a playout
+    draws and rates by the evaluation one move on (0: move averages alone; playout.py).
     """
 
     name = "ismcts"

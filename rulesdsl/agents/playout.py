@@ -6,7 +6,10 @@ random moves decide its winner more than the move being judged. So a playout her
 - chooses by move-average sampling (MAST, Finnsson and Björnsson 2008): the search keeps,
   per seat and action label, the mean reward of every iteration in which that seat took
   it, anywhere in the tree or a playout; a playout takes the best-rated option, or with
-  probability `epsilon` (and for options never rated yet) one at random;
+  probability `epsilon` (and for options never rated yet) one at random; or, asked to
+  `look` at k options, the best by the evaluation one move on among k drawn at random
+  (all where there are no more), the move averages breaking ties: the "epsilon-greedy on
+  the evaluation" policy, bought with a clone and an evaluation per option rated;
 - stops at a horizon: when the phase the rules' own flow runs below its outermost one
   (a round, a battle, a hand, a tournament, a turn: see `Horizon`) has ended since the
   search's position, or after `decisions` choices, whichever comes first;
