@@ -65,7 +65,8 @@ class ISMCTSAgent:
     round); epsilon: how often a playout move is uniform rather than the best-rated;
     secrets: keep the others' trees from learning the mover's hidden cards (see `choose`);
     lean: with three or more players, the widest look-ahead margin by which another seat's
-    tie in the search is broken (`_lean`; 0: never).
+    tie in the search is broken (`_lean`; 0: never); look: how many options a playout
+    draws and rates by the evaluation one move on (0: move averages alone; playout.py).
     """
 
     name = "ismcts"
@@ -74,7 +75,8 @@ class ISMCTSAgent:
                  iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7, horizon: int | None = -1,
                  epsilon: float | None = None, bias: float = 1.0,
-                 playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None):
+                 playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
+                 look: int = 0):
         if level is None and iterations is None:
             level = "medium"
         depth, eps = 24, 0.25
@@ -100,6 +102,7 @@ class ISMCTSAgent:
         self.bias = float(bias)
         self.secrets = bool(secrets)
         self.lean = TIE if lean is None else float(lean)
+        self.look = int(look)
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
         self.dropped = 0           # the same, over the agent's life
@@ -114,7 +117,8 @@ class ISMCTSAgent:
         me = state.to_move
         knowledge = Knowledge(state, me)
         judge = Judge(state)
-        policy = MoveAverages(self.rng, self.epsilon)
+        policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
+                              self.look)
         roots = [_Node(None) for _ in range(state.players)]
         stats = roots[me].children
         rng = self.rng
@@ -205,7 +209,8 @@ class ISMCTSAgent:
             row = []
             for action in close:
                 s = sample.clone()
-                replay = MoveAverages(random.Random(seed), policy.epsilon, policy)
+                replay = MoveAverages(random.Random(seed), policy.epsilon, policy,
+                                      policy.judge, policy.look)
                 horizon = self._horizon(s, judge, settle=True)  # from before the move
                 try:
                     _apply_label(s, action.label)

@@ -6,7 +6,10 @@ random moves decide its winner more than the move being judged. So a playout her
 - chooses by move-average sampling (MAST, Finnsson and Björnsson 2008): the search keeps,
   per seat and action label, the mean reward of every iteration in which that seat took
   it, anywhere in the tree or a playout; a playout takes the best-rated option, or with
-  probability `epsilon` (and for options never rated yet) one at random;
+  probability `epsilon` (and for options never rated yet) one at random; or, asked to
+  `look` at k options, the best by the evaluation one move on among k drawn at random
+  (all where there are no more), the move averages breaking ties: the "epsilon-greedy on
+  the evaluation" policy, bought with a clone and an evaluation per option rated;
 - stops at a horizon: when the phase the rules' own flow runs below its outermost one
   (a round, a battle, a hand, a tournament, a turn: see `Horizon`) has ended since the
   search's position, or after `decisions` choices, whichever comes first;
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 from operator import itemgetter
 from typing import Optional
+
+from rulesdsl.lang.errors import RulesError
 
 
 first = itemgetter(0)  # an option's label
@@ -59,15 +64,18 @@ class Horizon:
 class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
-    __slots__ = ("table", "means", "rng", "epsilon")
+    __slots__ = ("table", "means", "rng", "epsilon", "judge", "look")
 
-    def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None):
+    def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None,
+                 judge=None, look: int = 0):
         # (seat, label) -> [total, count]; and per seat, label -> total / count, what a
         # playout reads for each option (shared: another policy's, read with other luck)
         self.table: dict = {} if shared is None else shared.table
         self.means: dict = {} if shared is None else shared.means
         self.rng = rng
         self.epsilon = epsilon
+        self.judge = judge  # with look > 0: rates options by the evaluation one move on
+        self.look = look
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
         return self.means.get(seat, {}).get(label, unknown)
@@ -87,15 +95,19 @@ class MoveAverages:
                 mine = means[seat] = {}
             mine[key[1]] = entry[0] / entry[1]
 
-    def pick(self, seat: int, options) -> int:
+    def pick(self, seat: int, options, state=None) -> int:
         """The index of the option a playout takes: the best-rated, ties and exploration
-        at random. `options` are tuples whose first item is the label."""
+        at random. `options` are tuples whose first item is the label. Given the `state`
+        (and a judge and `look`), `look` options drawn at random are rated by the
+        evaluation one move on, the move averages breaking ties."""
         rng = self.rng
         n = len(options)
         if n == 1:
             return 0
         if rng.random() < self.epsilon:
             return rng.randrange(n)
+        if state is not None and self.look and self.judge is not None:
+            return self._look(state, seat, options)
         mine = self.means.get(seat)
         get = mine.get if mine is not None else {}.get
         best, best_value, ties, i = 0, -1.0, 1, 0
@@ -109,6 +121,30 @@ class MoveAverages:
                     best = i
             i += 1
         return best
+
+    def _look(self, state, seat: int, options) -> int:
+        """The index of the option best by the evaluation one move on among `look` drawn
+        at random (all where there are no more), the move averages breaking ties; an option
+        that breaks the rules on this sample is passed over."""
+        rng, judge = self.rng, self.judge
+        assert judge is not None
+        n = len(options)
+        drawn = rng.sample(range(n), min(self.look, n))
+        afters = []
+        for i in drawn:
+            after = state.clone()
+            try:
+                after.apply_option(seat, options[i])
+            except RulesError:
+                continue
+            judge.rewards(after)  # first widens the judge's scale to them all
+            afters.append((i, after))
+        best, best_value = -1, (-1.0, -1.0)
+        for i, after in afters:  # then compares them on one scale
+            v = (judge.rewards(after)[seat], self.value(seat, options[i][0]))
+            if v > best_value:
+                best, best_value = i, v
+        return best if best >= 0 else rng.randrange(n)
 
 
 class NoOption(Exception):
@@ -133,7 +169,7 @@ def play_on(state, policy: MoveAverages, horizon: Horizon, taken: list, done: in
     while not state.is_over and not reached(state, done):
         pending = state.pending  # what `options_of` reads, without its two calls
         seat, options = pending if pending is not None and pending[1] else options_of(state)
-        chosen = options[pick(seat, options)]
+        chosen = options[pick(seat, options, state)]
         took((seat, chosen[0]))
         apply(seat, chosen)
         done += 1
