@@ -47,9 +47,13 @@ class _Holes(py.NodeTransformer):
 
 
 class _FirstOnly(py.NodeTransformer):
-    """Each `out.append(...)` followed by `return out`."""
+    """Each `out.append(...)` followed by `return out`; a prebuilt alternative's options
+    made at once (`OptionsBackEnd.all_at_once`) made by its loop instead."""
 
     def visit_Expr(self, node: py.Expr) -> Any:
+        loop = getattr(node, "one_by_one", None)
+        if loop is not None:
+            return [self.visit(stmt) for stmt in copy.deepcopy(loop)]
         call = node.value
         if isinstance(call, py.Call) and isinstance(call.func, py.Attribute) and \
                 call.func.attr == "append" and isinstance(call.func.value, py.Name) and \
@@ -293,6 +297,8 @@ class OptionsBackEnd:
             made = name(self.host.named(options, "OPTIONS"))
             append = py.Expr(call_method("out", "append", index(made, name("x"))))
             lines = self.each(self.emit(ch.items[0]), ch.slots[0], ch.where, [append])
+            if ai == 0 and ch.where is None:
+                lines = self.all_at_once(made, self.emit(ch.items[0]), ch.slots[0], lines)
             if placed:
                 lines += fill(_ALIKE, FIX=call("_alike_in_zone", name("st"), name("out"),
                                                self.emit(op.who)))
@@ -302,6 +308,19 @@ class OptionsBackEnd:
             out[ai] = lines
             known.update(labels)
         return out
+
+
+    @staticmethod
+    def all_at_once(made: py.Name, items: py.expr, slot: int, loop: list) -> list:
+        """The first alternative's options, every candidate an option made before (no
+        `where`), made by one call with no Python step per candidate: `out` is empty
+        before them, and the binder's slot is left holding the last candidate, as the
+        loop (`loop`, kept for first_option_only) leaves it."""
+        extend = py.Expr(call_method("out", "extend", call(
+            "map", py.Attribute(made, "__getitem__", py.Load()), items)))
+        extend.one_by_one = loop  # type: ignore[attr-defined]  # (read by _FirstOnly)
+        last = index(index(name("out"), const(-1)), const(2))
+        return [extend, py.If(name("out"), [assign(frame_local(slot), last)], [])]
 
 
 def call_method(obj: str, attr: str, *args: py.expr) -> py.Call:
