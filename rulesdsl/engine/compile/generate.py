@@ -59,6 +59,9 @@ class Statement:
     target: Optional[int] = None
     closure: object = None  # the instruction it stands for: replaced instructions fall back
     hands_memo: bool = False  # "unless" before a decision: its test reads the decision's memo
+    # "leave" that pushes the frame of this phase (its number): the phase is run at once,
+    # here, and the procedure goes on after it where it returns without waiting
+    calls: Optional[int] = None
 
 
 @attrs.frozen
@@ -165,6 +168,10 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             elif st.kind == "unless":
                 lines.append(f"{INDENT}if not {st.cond}:")
                 lines += _goto(st.target, pc, span_ref, INDENT + "    ")
+            elif st.kind == "leave" and st.calls is not None and pc + 1 < n:
+                lines.append(f"{INDENT}fr[1] = {pc + 1}")
+                lines += [INDENT + line for line in st.lines]
+                lines += _run_called(st.calls, pc + 1)
             elif st.kind == "leave":
                 lines.append(f"{INDENT}fr[1] = {pc + 1}")
                 lines += [INDENT + line for line in st.lines]
@@ -174,12 +181,25 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             for i in range(first, len(lines)):
                 where[i] = pc
         last = stmts[end - 1] if end > start else None
-        falls = last is None or last.kind in ("do", "unless")
+        falls = last is None or last.kind in ("do", "unless") or \
+            (last.kind == "leave" and last.calls is not None)
         if falls and end < n:
             lines.append(f"{INDENT}pc = {end}")  # on into the next block
     lines += ["        fr[1] = pc",
               "        return STEP(st, fr)  # a position inside a block: one instruction"]
     return name, lines, where, places
+
+
+def _run_called(pid: int, after: int) -> list:
+    """After a call has pushed the frame of phase `pid`: its function run on that frame
+    here, as Machine.run would run it next. The game waits at a decision in it: so does
+    this procedure. It returned to this frame: this procedure goes on (its pc is `after`
+    already; the next block starts there), else Machine.run carries on from the frames
+    as they are (the game ended, or another call was pushed to run)."""
+    return [f"{INDENT}if proc_{pid}(st, _F[-1]) is not None:",
+            f"{INDENT}    return True",
+            f"{INDENT}if not _F or _F[-1] is not fr:",
+            f"{INDENT}    return None"]
 
 
 def _test_handing_memo(cond: str) -> list:
