@@ -50,10 +50,17 @@ class _FirstOnly(py.NodeTransformer):
     """Each `out.append(...)` followed by `return out`; a prebuilt alternative's options
     made at once (`OptionsBackEnd.all_at_once`) made by its loop instead."""
 
-    def visit_Expr(self, node: py.Expr) -> Any:
+    def visit(self, node: py.AST) -> Any:
         loop = getattr(node, "one_by_one", None)
-        if loop is not None:
-            return [self.visit(stmt) for stmt in copy.deepcopy(loop)]
+        if loop is None:
+            return super().visit(node)
+        out: list = []  # (an empty list: the statement goes)
+        for stmt in copy.deepcopy(loop):
+            made = self.visit(stmt)
+            out += made if isinstance(made, list) else [made]
+        return out
+
+    def visit_Expr(self, node: py.Expr) -> Any:
         call = node.value
         if isinstance(call, py.Call) and isinstance(call.func, py.Attribute) and \
                 call.func.attr == "append" and isinstance(call.func.value, py.Name) and \
@@ -176,7 +183,8 @@ class OptionsBackEnd:
             test = made[0] + fill(_FILTER, COND=made[1])
         else:
             test = fill(_FILTER, COND=self.emit(where)) if where is not None else []
-        return fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=test, BODY=body)
+        return bound_after(fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot),
+                                FILTER=test, BODY=body), slot, x)
 
     # ------------------------------------------------------------------ checked
     def checked_named(self, op: n.Ask, ai: int, ch: n.Choice) -> list:
@@ -321,6 +329,51 @@ class OptionsBackEnd:
         extend.one_by_one = loop  # type: ignore[attr-defined]  # (read by _FirstOnly)
         last = index(index(name("out"), const(-1)), const(2))
         return [extend, py.If(name("out"), [assign(frame_local(slot), last)], [])]
+
+
+_SCOPES = (py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.GeneratorExp, py.FunctionDef)
+
+
+def bound_after(loop: list, slot: int, x: str) -> list:
+    """`for x in items: L[slot] = x; ...` (`loop`, from _EACH) where the loop reads the
+    locals only one by one, L[k] (no call is handed them), and sets none: the candidate read as `x`, and
+    the slot set once, after the loop, to the last candidate, as the loop leaves it (left
+    as it was where there is none). Else `loop` as it is. The loop as it was is kept for
+    first_option_only, whose copy returns from inside it."""
+    for_ = loop[0]
+    inner = for_.body[1:]
+    for stmt in inner:
+        for node in py.walk(stmt):
+            if isinstance(node, _SCOPES) or (isinstance(node, py.Name) and node.id == x and
+                                              not isinstance(node.ctx, py.Load)):
+                return loop
+    reads = [node for stmt in inner for node in py.walk(stmt) if isinstance(node, py.Subscript)
+             and isinstance(node.value, py.Name) and node.value.id == "L" and
+             isinstance(node.slice, py.Constant)]
+    names = [node for stmt in inner for node in py.walk(stmt)
+             if isinstance(node, py.Name) and node.id == "L"]
+    if len(names) != len(reads) or any(not isinstance(r.ctx, py.Load) for r in reads):
+        return loop  # the locals handed on whole (a call handed L), or one set
+
+    class _AsX(py.NodeTransformer):
+        def visit_Subscript(self, node: py.Subscript) -> Any:
+            if _is_slot(node, slot):
+                return py.Name(x, py.Load())
+            self.generic_visit(node)
+            return node
+    fast = py.For(for_.target, for_.iter, [_AsX().visit(copy.deepcopy(stmt)) for stmt in inner],
+                  [])
+    fast.one_by_one = loop  # type: ignore[attr-defined]  # (read by _FirstOnly)
+    before = assign(name(x), frame_local(slot))
+    after = assign(frame_local(slot), name(x))
+    before.one_by_one = after.one_by_one = []  # type: ignore[attr-defined]
+    return [before, fast, after]
+
+
+def _is_slot(node: py.Subscript, slot: int) -> bool:
+    """Is `node` L[slot]?"""
+    return isinstance(node.value, py.Name) and node.value.id == "L" and \
+        isinstance(node.slice, py.Constant) and node.slice.value == slot
 
 
 def call_method(obj: str, attr: str, *args: py.expr) -> py.Call:
