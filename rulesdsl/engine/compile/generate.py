@@ -4,7 +4,10 @@ A procedure stays a flat list of instructions with positions (pc), so the positi
 rules is still plain data in the frame `[proc, pc, locals, is_effect]` and saves, clones
 and replays do not change. What changes is how it runs: each procedure also becomes one
 Python function that starts at the frame's pc and runs on, block after block, until it
-must leave the procedure (a decision, a call, a return, the end of the game):
+must leave the procedure (a decision, a call of a card effect or by table, a return, the
+end of the game). A phase it calls by name it runs at once, on the frame it has just
+pushed, and goes on after it where it comes back (`_run_called`): the machine's loop
+only takes over where the game waits, or the frames change otherwise:
 
     def phase_round(st, fr):            # the phase's statements as Python
         L = fr[2]

@@ -336,10 +336,10 @@ _SCOPES = (py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.GeneratorExp, py.
 
 def bound_after(loop: list, slot: int, x: str) -> list:
     """`for x in items: L[slot] = x; ...` (`loop`, from _EACH) where the loop reads the
-    locals only one by one, L[k] (no call is handed them), and sets none: the candidate read as `x`, and
-    the slot set once, after the loop, to the last candidate, as the loop leaves it (left
-    as it was where there is none). Else `loop` as it is. The loop as it was is kept for
-    first_option_only, whose copy returns from inside it."""
+    locals only one by one, L[k] (no call is handed them), and sets none: the candidate
+    read as `x`, and the slot set once, after the loop, to the last candidate, as the loop
+    leaves it (left as it was where there is none). Else `loop` as it is. The loop as it
+    was is kept for first_option_only, whose copy returns from inside it."""
     for_ = loop[0]
     inner = for_.body[1:]
     for stmt in inner:
