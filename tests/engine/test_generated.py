@@ -3,6 +3,7 @@ the closures, errors at the same places, and a listing a developer can read."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -14,6 +15,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl.engine.compile import generate
+from rulesdsl.engine.state import machine as machine_module
 from rulesdsl.lang.errors import RulesError
 from _golden import RULES_FILES, fixture_path, play
 
@@ -78,6 +80,44 @@ def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
         st.apply(a[-1])
         other.apply(b[-1])
     assert st.to_json() == other.to_json()
+
+
+def test_the_machine_enters_one_generated_function_per_action(monkeypatch):
+    """A phase that a phase calls runs at once in its caller's code (_run_called), and a
+    return goes on with the frame under it (_resume_under): in Triumvirat, whose phases
+    leave only by calling, returning, asking or winning, each run of the machine after a
+    choice enters the generated code once, from its loop (it took two where the trick's
+    phase returned to the round's after the answer)."""
+    monkeypatch.setenv("RULESDSL_ENGINE", "generated")
+    game = rulesdsl.load("triumvirat")
+    prog = game.program(2)
+    machine = Path(machine_module.__file__).resolve()
+    from_loop = [0]
+
+    def counted(run):
+        def enter(st, fr, *rest):
+            caller = sys._getframe(1).f_code
+            if caller.co_name == "run" and Path(caller.co_filename).resolve() == machine:
+                from_loop[0] += 1
+            return run(st, fr, *rest)
+        return enter
+    monkeypatch.setattr(prog, "procs", [with_run(proc, counted(proc.run))
+                                        for proc in prog.procs])
+    st = game.new_game(seed=2)
+    rng = random.Random(2)
+    actions = 0
+    from_loop[0] = 0
+    while not st.is_over and actions < 200:
+        st.apply(rng.choice(st.legal_actions()))
+        actions += 1
+    assert from_loop[0] == actions
+
+
+def with_run(proc, run):
+    """A copy of procedure `proc` whose generated function is `run`."""
+    made = copy.copy(proc)
+    made.run = run
+    return made
 
 
 def test_options_made_at_once_leave_the_frame_as_the_closures_do(monkeypatch):

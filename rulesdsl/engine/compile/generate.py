@@ -65,6 +65,9 @@ class Statement:
     # "leave" that pushes the frame of this phase (its number): the phase is run at once,
     # here, and the procedure goes on after it where it returns without waiting
     calls: Optional[int] = None
+    # "leave" that returns from the procedure: run by Machine.run, it goes on with the
+    # frame under it itself (`_resume_under`)
+    returns: bool = False
 
 
 @attrs.frozen
@@ -120,7 +123,7 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
     """The generated function of one procedure: (name, lines, {line offset: pc},
     {line offset: the span of the rules its comment names})."""
     name = f"proc_{pid}"
-    lines = [f"def {name}(st, fr):  # {comment_text(proc.name)}" +
+    lines = [f"def {name}(st, fr, called=False):  # {comment_text(proc.name)}" +
              (f" ({rules_place(proc.span)})" if proc.span else ""),
              "    L = fr[2]",
              "    pc = fr[1]",
@@ -175,6 +178,10 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
                 lines.append(f"{INDENT}fr[1] = {pc + 1}")
                 lines += [INDENT + line for line in st.lines]
                 lines += _run_called(st.calls, pc + 1)
+            elif st.kind == "leave" and st.returns:
+                lines.append(f"{INDENT}fr[1] = {pc + 1}")
+                lines += [INDENT + line for line in st.lines]
+                lines += _resume_under()
             elif st.kind == "leave":
                 lines.append(f"{INDENT}fr[1] = {pc + 1}")
                 lines += [INDENT + line for line in st.lines]
@@ -199,10 +206,21 @@ def _run_called(pid: int, after: int) -> list:
     this procedure. It returned to this frame: this procedure goes on (its pc is `after`
     already; the next block starts there), else Machine.run carries on from the frames
     as they are (the game ended, or another call was pushed to run)."""
-    return [f"{INDENT}if proc_{pid}(st, _F[-1]) is not None:",
+    return [f"{INDENT}if proc_{pid}(st, _F[-1], True) is not None:",
             f"{INDENT}    return True",
             f"{INDENT}if not _F or _F[-1] is not fr:",
             f"{INDENT}    return None"]
+
+
+def _resume_under() -> list:
+    """After a return has taken the frames off (`_F`, the frames): a procedure another
+    procedure's code ran at once (`called`) goes back into that code, which goes on
+    (`_run_called`). One Machine.run ran goes on with the frame now on top itself, as
+    Machine.run would next: no trip through its loop. (A chain of such returns is as deep
+    as the frames it takes off, at most the depth limit.)"""
+    return [f"{INDENT}if called or not _F:",
+            f"{INDENT}    return None",
+            f"{INDENT}return st.prog.procs[_F[-1][0]].run(st, _F[-1])"]
 
 
 def _test_handing_memo(cond: str) -> list:
