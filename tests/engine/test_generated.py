@@ -186,7 +186,8 @@ def test_a_loop_of_phase_calls_ends_at_the_step_limit(tmp_path, monkeypatch, eng
     """A phase the generated code runs at once (generate._run_called) comes back to its
     caller without Machine.run counting a step: the caller's loop still counts its own
     (where each engine stops inside the loop may differ, as for any runaway loop)."""
-    body = "phase main {\n  repeat {\n    inner\n  } until n < 0\n}\nphase inner {\n  set n = 1\n}\n"
+    body = ("phase main {\n  repeat {\n    inner\n  } until n < 0\n}\n"
+            "phase inner {\n  set n = 1\n}\n")
     game = load(tmp_path, body, engine, monkeypatch, step_limit=5000)
     with pytest.raises(RulesError) as info:
         game.new_game(seed=1)
