@@ -9,7 +9,7 @@ end of the game). A phase it calls by name it runs at once, on the frame it has 
 pushed, and goes on after it where it comes back (`_run_called`): the machine's loop
 only takes over where the game waits, or the frames change otherwise:
 
-    def phase_round(st, fr):            # the phase's statements as Python
+    def phase_round(st, fr, called):    # the phase's statements as Python
         L = fr[2]
         pc = fr[1]
         while True:
@@ -123,7 +123,7 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
     """The generated function of one procedure: (name, lines, {line offset: pc},
     {line offset: the span of the rules its comment names})."""
     name = f"proc_{pid}"
-    lines = [f"def {name}(st, fr, called=False):  # {comment_text(proc.name)}" +
+    lines = [f"def {name}(st, fr, called):  # {comment_text(proc.name)}" +
              (f" ({rules_place(proc.span)})" if proc.span else ""),
              "    L = fr[2]",
              "    pc = fr[1]",
@@ -220,7 +220,7 @@ def _resume_under() -> list:
     as the frames it takes off, at most the depth limit.)"""
     return [f"{INDENT}if called or not _F:",
             f"{INDENT}    return None",
-            f"{INDENT}return st.prog.procs[_F[-1][0]].run(st, _F[-1])"]
+            f"{INDENT}return st.prog.procs[_F[-1][0]].run(st, _F[-1], False)"]
 
 
 def _test_handing_memo(cond: str) -> list:

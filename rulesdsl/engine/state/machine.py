@@ -66,7 +66,7 @@ class Machine:
             proc = procs[fr[0]]
             try:
                 if proc.run is not None:
-                    r = proc.run(self, fr)
+                    r = proc.run(self, fr, False)  # (False: not called by a phase's code)
                 else:
                     fr[1] = pc + 1
                     r = proc.code[pc](self, fr)
