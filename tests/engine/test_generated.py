@@ -3,6 +3,7 @@ the closures, errors at the same places, and a listing a developer can read."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -14,6 +15,7 @@ import pytest
 
 import rulesdsl
 from rulesdsl.engine.compile import generate
+from rulesdsl.engine.state import machine as machine_module
 from rulesdsl.lang.errors import RulesError
 from _golden import RULES_FILES, fixture_path, play
 
@@ -80,6 +82,66 @@ def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
     assert st.to_json() == other.to_json()
 
 
+def test_the_machine_enters_one_generated_function_per_action(monkeypatch):
+    """A phase that a phase calls runs at once in its caller's code (_run_called), and a
+    return goes on with the frame under it (_resume_under): in Triumvirat, whose phases
+    leave only by calling, returning, asking or winning, each run of the machine after a
+    choice enters the generated code once, from its loop (it took two where the trick's
+    phase returned to the round's after the answer)."""
+    monkeypatch.setenv("RULESDSL_ENGINE", "generated")
+    game = rulesdsl.load("triumvirat")
+    prog = game.program(2)
+    machine = Path(machine_module.__file__).resolve()
+    from_loop = [0]
+
+    def counted(run):
+        def enter(st, fr, *rest):
+            caller = sys._getframe(1).f_code
+            if caller.co_name == "run" and Path(caller.co_filename).resolve() == machine:
+                from_loop[0] += 1
+            return run(st, fr, *rest)
+        return enter
+    monkeypatch.setattr(prog, "procs", [with_run(proc, counted(proc.run))
+                                        for proc in prog.procs])
+    st = game.new_game(seed=2)
+    rng = random.Random(2)
+    actions = 0
+    from_loop[0] = 0
+    while not st.is_over and actions < 200:
+        st.apply(rng.choice(st.legal_actions()))
+        actions += 1
+    assert from_loop[0] == actions
+
+
+def with_run(proc, run):
+    """A copy of procedure `proc` whose generated function is `run`."""
+    made = copy.copy(proc)
+    made.run = run
+    return made
+
+
+def test_options_made_at_once_leave_the_frame_as_the_closures_do(monkeypatch):
+    """A first alternative's options made by one map (python_options all_at_once) leave
+    its binder holding the last candidate, as the loop of the closures does: the frames,
+    which saves hold, are the same at every decision of a game."""
+    games = {}
+    for engine in ("closures", "generated"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        games[engine] = rulesdsl.load("triumvirat")
+        games[engine].program(2)  # compiled now, with this engine
+    assert all(proc.run is None for proc in games["closures"].program(2).procs)
+    assert "map(" in games["generated"].program(2).generated
+    states = [games[e].new_game(seed=5) for e in ("closures", "generated")]
+    rng = random.Random(5)
+    for _ in range(120):
+        labels = [[a.label for a in st.legal_actions()] for st in states]
+        assert labels[0] == labels[1]
+        assert states[0].frames == states[1].frames
+        pick = rng.choice(labels[0])
+        for st in states:
+            st.apply(pick)
+
+
 @pytest.mark.parametrize("body, code, line", [
     ("phase main {\n  set n = 1\n  let c = top(table)\n  set n = c.value\n}\n", "R013", 12),
     ("var z: int = none\nphase main {\n  set n = 1\n  set n = n + z\n}\n", "R013", 12),
@@ -105,11 +167,31 @@ def test_a_frame_saved_mid_procedure_resumes_in_either_engine(monkeypatch):
      "  set n = max(x for x in [1, z, 3] where x != 3)\n}\n", "R001", 12),
     ("phase main {\n  set n = 1\n  set n = min(c.value for c in stock + table where c.value > n)\n"
      "  if top(table) is in stock + [top(table)] { set n = top(table).value }\n}\n", "R013", 12),
+    # in a phase that a phase's generated code runs at once (generate._run_called)
+    ("phase main {\n  set n = 1\n  inner\n  set n = 2\n}\nphase inner {\n  set n = 1\n"
+     "  let c = top(table)\n  set n = c.value\n}\n", "R013", 17),
+    ("phase main {\n  inner\n}\nphase inner {\n  set n += 1\n  inner\n}\n", "R004", None),
+    # (a Python error the machine turns into R001: placed by the innermost phase's line)
+    ("var z: int = none\nphase main {\n  set n = 1\n  inner\n  set n = 2\n}\n"
+     "phase inner {\n  set n = 1\n  set n = z % 2\n}\n", "R001", 17),
 ])
 def test_errors_name_the_same_place_in_both_engines(tmp_path, monkeypatch, body, code, line):
     seen = [error_of(load(tmp_path, body, engine, monkeypatch, step_limit=5000), code, line)
             for engine in ("closures", "generated")]
     assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_loop_of_phase_calls_ends_at_the_step_limit(tmp_path, monkeypatch, engine):
+    """A phase the generated code runs at once (generate._run_called) comes back to its
+    caller without Machine.run counting a step: the caller's loop still counts its own
+    (where each engine stops inside the loop may differ, as for any runaway loop)."""
+    body = ("phase main {\n  repeat {\n    inner\n  } until n < 0\n}\n"
+            "phase inner {\n  set n = 1\n}\n")
+    game = load(tmp_path, body, engine, monkeypatch, step_limit=5000)
+    with pytest.raises(RulesError) as info:
+        game.new_game(seed=1)
+    assert info.value.code == "R003" and info.value.span.line in (11, 12), str(info.value)
 
 
 def error_of(game, code: str, line) -> tuple:

@@ -15,7 +15,7 @@ from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.passes import known_not_none
 from rulesdsl.engine.ir.python import HELPERS, ExitIf, PythonBackEnd, text, unparse
-from rulesdsl.engine.ir.python_options import OptionsBackEnd
+from rulesdsl.engine.ir.python_options import OptionsBackEnd, first_option_only
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
 from test_generated import load, load_text
@@ -516,6 +516,51 @@ def test_a_decisions_options_are_one_node_for_both_back_ends(op, expected):
     end's give the same options in the same order, or the same error."""
     got = options_on_each_back_end(op, [None, None])
     assert got == [expected, expected]
+
+
+COLOURS = nodes.Table("list of Colour", [2, 0, 1], "colours")
+
+
+@pytest.mark.parametrize("op, made_as", [
+    # every candidate an option made before: one map, no loop (all_at_once)
+    (decision(nodes.Choice("binder", 1, slots=(1,), items=(COLOURS,), shown=(shown("int", 1),),
+                           table=["0", "1", "2"], ids=True),
+              nodes.Choice("named", 2, nodes.Const("text", "pass"))), "map("),
+    # a candidate read as the loop's own name, its slot set once after (bound_after)
+    (decision(nodes.Choice("binder", 1, where=nodes.Compare(
+        "bool", ">", nodes.Local("int", 1, "k"), nodes.Local("int", 0, "m"), SPAN), slots=(1,),
+        items=(NUMBERS,), shown=(shown("int", 1),))), "L[1] = x"),
+    (decision(nodes.Choice("binder", 1, where=nodes.Compare(
+        "bool", ">", nodes.Local("int", 1, "k"), nodes.Const("int", 9), SPAN), slots=(1,),
+        items=(NUMBERS,), shown=(shown("int", 1),))), "L[1] = x"),
+    # (prebuilt, with a `where`: the first option's copy stops in the loop)
+    (decision(nodes.Choice("binder", 1, where=nodes.Compare(
+        "bool", "<", nodes.Local("int", 1, "k"), nodes.Local("int", 0, "m"), SPAN), slots=(1,),
+        items=(COLOURS,), shown=(shown("int", 1),), table=["0", "1", "2"], ids=True)),
+     "OPTIONS"),
+])
+def test_options_leave_the_locals_alike_and_the_first_is_first(op, made_as):
+    """The forms the Python back end makes a binder's options in without a step per
+    candidate leave its slot as the interpreter's loop does (the last candidate, or as it
+    was where there is none): a save at the decision holds it. A sequence's trial's copy
+    (first_option_only) still stops at the first option."""
+    host = NamespaceHost()
+    tree = OptionsBackEnd(PythonBackEnd(host)).function(op)
+    assert made_as in py.unparse(tree)
+    exec(compile(tree, "<options>", "exec"), host.ns)
+    exec(compile(first_option_only(tree), "<first>", "exec"), host.ns)
+    for L in ([1, "before"], [5, "before"]):
+        seen = []
+        for options in (ClosureHost().interpreter.options(op), host.ns["options"]):
+            mine = list(L)
+            seen.append((options(None, mine), mine))
+        assert seen[0] == seen[1]
+        first = list(L)
+        assert host.ns["first_option"](None, first) == seen[0][0][:1]
+        # it leaves the slot as the loop it copies does: stopped at the first option (a
+        # prebuilt alternative's loop), or past every candidate (a checked one's `mine`)
+        prebuilt = op.choices[0].table is not None
+        assert first[1] == (seen[0][0][0][2] if prebuilt and seen[0][0] else seen[0][1][1])
 
 
 @pytest.mark.parametrize("body, expected", [

@@ -163,6 +163,10 @@ class Flow:
         if type(op) is nodes.JumpUnless:
             return Statement("unless", cond=python.unparse(self.source.to_python.emit(op.cond, 0)),
                              target=op.target, hands_memo=op.hands_memo)
+        if type(op) is nodes.CallPhase:  # the phase run at once (generate._run_called)
+            return Statement("leave", self.source.to_python.lines(op), calls=op.proc)
+        if type(op) is nodes.Return:  # the frame under goes on (generate._resume_under)
+            return Statement("leave", self.source.to_python.lines(op), returns=True)
         if op.leaves:
             return Statement("leave", self.source.to_python.lines(op))
         return Statement("do", self.operation_lines(op))

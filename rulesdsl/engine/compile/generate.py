@@ -4,9 +4,12 @@ A procedure stays a flat list of instructions with positions (pc), so the positi
 rules is still plain data in the frame `[proc, pc, locals, is_effect]` and saves, clones
 and replays do not change. What changes is how it runs: each procedure also becomes one
 Python function that starts at the frame's pc and runs on, block after block, until it
-must leave the procedure (a decision, a call, a return, the end of the game):
+must leave the procedure (a decision, a call of a card effect or by table, a return, the
+end of the game). A phase it calls by name it runs at once, on the frame it has just
+pushed, and goes on after it where it comes back (`_run_called`): the machine's loop
+only takes over where the game waits, or the frames change otherwise:
 
-    def phase_round(st, fr):            # the phase's statements as Python
+    def phase_round(st, fr, called):    # the phase's statements as Python
         L = fr[2]
         pc = fr[1]
         while True:
@@ -59,6 +62,12 @@ class Statement:
     target: Optional[int] = None
     closure: object = None  # the instruction it stands for: replaced instructions fall back
     hands_memo: bool = False  # "unless" before a decision: its test reads the decision's memo
+    # "leave" that pushes the frame of this phase (its number): the phase is run at once,
+    # here, and the procedure goes on after it where it returns without waiting
+    calls: Optional[int] = None
+    # "leave" that returns from the procedure: run by Machine.run, it goes on with the
+    # frame under it itself (`_resume_under`)
+    returns: bool = False
 
 
 @attrs.frozen
@@ -114,7 +123,7 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
     """The generated function of one procedure: (name, lines, {line offset: pc},
     {line offset: the span of the rules its comment names})."""
     name = f"proc_{pid}"
-    lines = [f"def {name}(st, fr):  # {comment_text(proc.name)}" +
+    lines = [f"def {name}(st, fr, called):  # {comment_text(proc.name)}" +
              (f" ({rules_place(proc.span)})" if proc.span else ""),
              "    L = fr[2]",
              "    pc = fr[1]",
@@ -165,6 +174,14 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             elif st.kind == "unless":
                 lines.append(f"{INDENT}if not {st.cond}:")
                 lines += _goto(st.target, pc, span_ref, INDENT + "    ")
+            elif st.kind == "leave" and st.calls is not None and pc + 1 < n:
+                lines.append(f"{INDENT}fr[1] = {pc + 1}")
+                lines += [INDENT + line for line in st.lines]
+                lines += _run_called(st.calls, pc + 1)
+            elif st.kind == "leave" and st.returns:
+                lines.append(f"{INDENT}fr[1] = {pc + 1}")
+                lines += [INDENT + line for line in st.lines]
+                lines += _resume_under()
             elif st.kind == "leave":
                 lines.append(f"{INDENT}fr[1] = {pc + 1}")
                 lines += [INDENT + line for line in st.lines]
@@ -174,12 +191,36 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             for i in range(first, len(lines)):
                 where[i] = pc
         last = stmts[end - 1] if end > start else None
-        falls = last is None or last.kind in ("do", "unless")
+        falls = last is None or last.kind in ("do", "unless") or \
+            (last.kind == "leave" and last.calls is not None)
         if falls and end < n:
             lines.append(f"{INDENT}pc = {end}")  # on into the next block
     lines += ["        fr[1] = pc",
               "        return STEP(st, fr)  # a position inside a block: one instruction"]
     return name, lines, where, places
+
+
+def _run_called(pid: int, after: int) -> list:
+    """After a call has pushed the frame of phase `pid`: its function run on that frame
+    here, as Machine.run would run it next. The game waits at a decision in it: so does
+    this procedure. It returned to this frame: this procedure goes on (its pc is `after`
+    already; the next block starts there), else Machine.run carries on from the frames
+    as they are (the game ended, or another call was pushed to run)."""
+    return [f"{INDENT}if proc_{pid}(st, _F[-1], True) is not None:",
+            f"{INDENT}    return True",
+            f"{INDENT}if not _F or _F[-1] is not fr:",
+            f"{INDENT}    return None"]
+
+
+def _resume_under() -> list:
+    """After a return has taken the frames off (`_F`, the frames): a procedure another
+    procedure's code ran at once (`called`) goes back into that code, which goes on
+    (`_run_called`). One Machine.run ran goes on with the frame now on top itself, as
+    Machine.run would next: no trip through its loop. (A chain of such returns is as deep
+    as the frames it takes off, at most the depth limit.)"""
+    return [f"{INDENT}if called or not _F:",
+            f"{INDENT}    return None",
+            f"{INDENT}return st.prog.procs[_F[-1][0]].run(st, _F[-1], False)"]
 
 
 def _test_handing_memo(cond: str) -> list:

@@ -163,7 +163,7 @@ class Ask:
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
                  "quiet", "fast", "build", "tree", "first", "who_source", "question_by_seat",
-                 "memo_handed", "memo_may_be_handed")
+                 "memo_handed", "memo_may_be_handed", "binds")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -178,6 +178,10 @@ class Ask:
         self.question_by_seat = None
         # a chosen card shows up in the log through its move, with its visibility
         self.quiet = [alt[0] == "binder" and alt[6] == "card" for alt in alts]
+        # what `choose` does per alternative, read off `alts` once: (the slot its value
+        # binds or None, whether that is a tuple of slots, its body, whether it is logged)
+        self.binds = tuple((alt[4], alt[0] == "tuple", alt[3], not quiet)
+                           for alt, quiet in zip(alts, self.quiet))
         # the options, (st, L) -> [(label, alt, value)], made from the decision's node
         # (engine/ir nodes.Ask) by the interpreter, and by the Python back end, if any
         self.build: Callable = _unbuilt  # set by Decisions.ask, once its node is made
@@ -232,17 +236,18 @@ class Ask:
         """Bind the chosen option and move the frame to its body. Returns whether the
         choice is written in the log ("P1 chose ..."); a chosen card shows up through its
         move instead, with that move's visibility."""
-        label, ai, value = option
+        ai = option[1]
         if ai < 0:
             fr[1] = self.decline_pc
             return True
-        kind, text, cond, body_pc, slot, src, et = self.alts[ai]
-        if kind == "tuple":
-            bind_tuple(fr[2], slot, value)
-        elif slot is not None:
-            fr[2][slot] = value
+        slot, tupled, body_pc, logged = self.binds[ai]
+        if slot is not None:
+            if tupled:
+                bind_tuple(fr[2], slot, option[2])
+            else:
+                fr[2][slot] = option[2]
         fr[1] = body_pc
-        return not self.quiet[ai]
+        return logged
 
 
 def _holds_respond(node) -> bool:

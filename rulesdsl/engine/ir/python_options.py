@@ -49,7 +49,18 @@ class _Holes(py.NodeTransformer):
 
 
 class _FirstOnly(py.NodeTransformer):
-    """Each `out.append(...)` followed by `return out`."""
+    """Each `out.append(...)` followed by `return out`; a prebuilt alternative's options
+    made at once (`OptionsBackEnd.all_at_once`) made by its loop instead."""
+
+    def visit(self, node: py.AST) -> Any:
+        loop = getattr(node, "one_by_one", None)
+        if loop is None:
+            return super().visit(node)
+        out: list = []  # (an empty list: the statement goes)
+        for stmt in copy.deepcopy(loop):
+            made = self.visit(stmt)
+            out += made if isinstance(made, list) else [made]
+        return out
 
     def visit_Expr(self, node: py.Expr) -> Any:
         call = node.value
@@ -176,13 +187,13 @@ class OptionsBackEnd:
             test = fill(_FILTER, COND=self.emit(where)) if where is not None else []
         loop = fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=test, BODY=body)
         if not test:
-            return loop
+            return bound_after(loop, slot, x)
         # the test's parts that no candidate changes, computed once (invariants.py)
         missing = self.host.named(MISSING, "MISSING")
         starts, tests = hoisted(loop[0].body, range(1, 1 + len(test)), slot, {x},
                                 lambda: self.host.temp("once"), missing)
         loop[0].body = tests
-        return starts + loop
+        return starts + bound_after(loop, slot, x)
 
     # ------------------------------------------------------------------ checked
     def checked_named(self, op: n.Ask, ai: int, ch: n.Choice) -> list:
@@ -303,6 +314,8 @@ class OptionsBackEnd:
             made = name(self.host.named(options, "OPTIONS"))
             append = py.Expr(call_method("out", "append", index(made, name("x"))))
             lines = self.each(self.emit(ch.items[0]), ch.slots[0], ch.where, [append])
+            if ai == 0 and ch.where is None:
+                lines = self.all_at_once(made, self.emit(ch.items[0]), ch.slots[0], lines)
             if placed:
                 lines += fill(_ALIKE, FIX=call("_alike_in_zone", name("st"), name("out"),
                                                self.emit(op.who)))
@@ -312,6 +325,64 @@ class OptionsBackEnd:
             out[ai] = lines
             known.update(labels)
         return out
+
+
+    @staticmethod
+    def all_at_once(made: py.Name, items: py.expr, slot: int, loop: list) -> list:
+        """The first alternative's options, every candidate an option made before (no
+        `where`), made by one call with no Python step per candidate: `out` is empty
+        before them, and the binder's slot is left holding the last candidate, as the
+        loop (`loop`, kept for first_option_only) leaves it."""
+        extend = py.Expr(call_method("out", "extend", call(
+            "map", py.Attribute(made, "__getitem__", py.Load()), items)))
+        extend.one_by_one = loop  # type: ignore[attr-defined]  # (read by _FirstOnly)
+        last = index(index(name("out"), const(-1)), const(2))
+        return [extend, py.If(name("out"), [assign(frame_local(slot), last)], [])]
+
+
+_SCOPES = (py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.GeneratorExp, py.FunctionDef)
+
+
+def bound_after(loop: list, slot: int, x: str) -> list:
+    """`for x in items: L[slot] = x; ...` (`loop`, from _EACH) where the loop reads the
+    locals only one by one, L[k] (no call is handed them), and sets none: the candidate
+    read as `x`, and the slot set once, after the loop, to the last candidate, as the loop
+    leaves it (left as it was where there is none). Else `loop` as it is. The loop as it
+    was is kept for first_option_only, whose copy returns from inside it."""
+    for_ = loop[0]
+    inner = for_.body[1:]
+    for stmt in inner:
+        for node in py.walk(stmt):
+            if isinstance(node, _SCOPES) or (isinstance(node, py.Name) and node.id == x and
+                                              not isinstance(node.ctx, py.Load)):
+                return loop
+    reads = [node for stmt in inner for node in py.walk(stmt) if isinstance(node, py.Subscript)
+             and isinstance(node.value, py.Name) and node.value.id == "L" and
+             isinstance(node.slice, py.Constant)]
+    names = [node for stmt in inner for node in py.walk(stmt)
+             if isinstance(node, py.Name) and node.id == "L"]
+    if len(names) != len(reads) or any(not isinstance(r.ctx, py.Load) for r in reads):
+        return loop  # the locals handed on whole (a call handed L), or one set
+
+    class _AsX(py.NodeTransformer):
+        def visit_Subscript(self, node: py.Subscript) -> Any:
+            if _is_slot(node, slot):
+                return py.Name(x, py.Load())
+            self.generic_visit(node)
+            return node
+    fast = py.For(for_.target, for_.iter, [_AsX().visit(copy.deepcopy(stmt)) for stmt in inner],
+                  [])
+    fast.one_by_one = loop  # type: ignore[attr-defined]  # (read by _FirstOnly)
+    before = assign(name(x), frame_local(slot))
+    after = assign(frame_local(slot), name(x))
+    before.one_by_one = after.one_by_one = []  # type: ignore[attr-defined]
+    return [before, fast, after]
+
+
+def _is_slot(node: py.Subscript, slot: int) -> bool:
+    """Is `node` L[slot]?"""
+    return isinstance(node.value, py.Name) and node.value.id == "L" and \
+        isinstance(node.slice, py.Constant) and node.slice.value == slot
 
 
 def call_method(obj: str, attr: str, *args: py.expr) -> py.Call:

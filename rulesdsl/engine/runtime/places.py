@@ -32,20 +32,26 @@ def rules_place(span) -> str:
     return f"{comment_text(os.path.basename(span.path))}:{int(span.line)}"
 
 
-def failing_pc(proc, tb) -> Optional[int]:
-    """The instruction a traceback through a generated function failed at: the generated
-    line the failure is on, in the procedure's map of lines to instructions."""
+def failing_place(procs, proc, tb) -> Optional[tuple]:
+    """(procedure, instruction) a traceback through generated functions failed at: the
+    innermost frame of a procedure's generated function (a phase runs the phases it calls
+    at once, generate._run_called, so the failure may be in one of those), the generated
+    line it is on mapped to its instruction. `proc` is the one the machine ran; None where
+    the traceback passes through no generated function."""
     run = getattr(proc, "run", None)
     if run is None:
         return None
-    code = run.__code__
-    lines = None
+    filename = run.__code__.co_filename
+    by_name = {p.run.__code__.co_name: p for p in procs if getattr(p, "run", None) is not None}
+    found = None
     while tb is not None:
         f = tb.tb_frame.f_code  # a native module's frames carry its file, name and line
-        if f is code or (f.co_filename == code.co_filename and
-                         f.co_name.rsplit(".", 1)[-1] == code.co_name):
-            lines = tb.tb_lineno
+        if f.co_filename == filename:
+            owner = by_name.get(f.co_name.rsplit(".", 1)[-1])
+            if owner is not None:
+                found = (owner, tb.tb_lineno)
         tb = tb.tb_next
-    if lines is None:
+    if found is None:
         return None
-    return proc.owner_lines.get(lines)
+    pc = found[0].owner_lines.get(found[1])
+    return None if pc is None else (found[0], pc)

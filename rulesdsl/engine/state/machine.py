@@ -9,7 +9,7 @@ from rulesdsl.engine.state.data import fold_repeats
 from rulesdsl.engine.runtime.randoms import MASK64, splitmix64
 from rulesdsl.engine.runtime.cards import move_card
 from rulesdsl.engine.runtime.errors import missing_value_reason, runaway
-from rulesdsl.engine.runtime.places import failing_pc
+from rulesdsl.engine.runtime.places import failing_place
 from rulesdsl.engine.sequences import narrow
 from rulesdsl.engine.state.piles import HiddenPile
 
@@ -66,7 +66,7 @@ class Machine:
             proc = procs[fr[0]]
             try:
                 if proc.run is not None:
-                    r = proc.run(self, fr)
+                    r = proc.run(self, fr, False)  # (False: not called by a phase's code)
                 else:
                     fr[1] = pc + 1
                     r = proc.code[pc](self, fr)
@@ -74,7 +74,7 @@ class Machine:
                         fr[1] = pc
             except RuntimeRulesError as e:
                 if e.span is None:
-                    e.span = proc.spans[self._failed_at(proc, pc, e)]
+                    e.span = self._failed_span(proc, pc, e)
                 if not e.trace:
                     e.trace = tuple(self._trace())
                 raise
@@ -83,12 +83,12 @@ class Machine:
             except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError) as e:
                 raise RuntimeRulesError("R001", "the rules used a missing value here "
                                         f"({missing_value_reason(e)})",
-                                        proc.spans[self._failed_at(proc, pc, e)],
+                                        self._failed_span(proc, pc, e),
                                         ["check for none before using a card or a player"],
                                         self._trace()) from None
             except RecursionError as e:
                 raise RuntimeRulesError("R002", "the rules nest too deeply here",
-                                        proc.spans[self._failed_at(proc, pc, e)], [],
+                                        self._failed_span(proc, pc, e), [],
                                         self._trace()) from None
             if r is not None:
                 if self.prog.sequences and self.pending is not None and \
@@ -101,14 +101,14 @@ class Machine:
         self.over = True
         self.pending = None
 
-    @staticmethod
-    def _failed_at(proc, pc: int, error: BaseException) -> int:
-        """The instruction an error came from: in generated code, read off the traceback."""
+    def _failed_span(self, proc, pc: int, error: BaseException):
+        """The rules' place an error came from: in generated code, read off the traceback
+        (in the innermost procedure it ran: a phase runs those it calls at once)."""
         if proc.run is not None:
-            found = failing_pc(proc, error.__traceback__)
+            found = failing_place(self.prog.procs, proc, error.__traceback__)
             if found is not None:
-                return found
-        return min(pc, len(proc.spans) - 1)
+                return found[0].spans[found[1]]
+        return proc.spans[min(pc, len(proc.spans) - 1)]
 
     def _trace(self) -> list:
         out = []
