@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast as py
 from typing import Callable, Optional
 
-from rulesdsl.engine.ir.python import name
+from rulesdsl.engine.ir.python import assign, name
 
 # names of the program that change while options are listed
 _CHANGING = ("BUDGET", "CELL")
@@ -207,7 +207,7 @@ class _Hoist(py.NodeTransformer):
             local = self.kept.get(key)
             if local is None:
                 local = self.kept[key] = self.fresh()
-                self.starts.append(py.Assign([name(local)], name(self.missing)))
+                self.starts.append(assign(name(local), name(self.missing)))
             test = py.Compare(name(local), [py.IsNot()], [name(self.missing)])
             return py.IfExp(test, name(local), py.NamedExpr(py.Name(local, py.Store()), node))
         return super().generic_visit(node)
