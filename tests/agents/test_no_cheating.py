@@ -20,22 +20,27 @@ AGENTS = {
 }
 
 
-def states(path, count=3, seed=0):
+def states(path, count=3, seed=0, tries=10, steps=(0, 100), twin=None):
+    """`count` positions of random games, with more than one action to choose from; with
+    `twin(state, mover, rnd)`, (state, its twin) where the twin is not None."""
     game = rulesdsl.load(path)
     rnd = random.Random(f"{Path(path).stem}:{seed}")
     found = 0
-    for _ in range(count * 10):
+    for _ in range(count * tries):
         if found == count:
             return
         players = rnd.randint(game.min_players, min(game.max_players, 4))
         st = game.new_game(players=players, seed=rnd.randrange(1 << 30))
-        for _ in range(rnd.randrange(0, 100)):
+        for _ in range(rnd.randrange(*steps)):
             if st.is_over:
                 break
             st.apply(rnd.choice(st.legal_actions()))
-        if not st.is_over and len(st.legal_actions()) > 1:
+        if st.is_over or len(st.legal_actions()) < 2:
+            continue
+        w = None if twin is None else twin(st, st.to_move, rnd)
+        if twin is None or w is not None:
             found += 1
-            yield st
+            yield st if twin is None else (st, w)
 
 
 def choice(name, seed, state):
@@ -134,25 +139,9 @@ def _swapped_world(s, p: int, rnd):
 
 
 def log_states(path, count=3):
-    """Positions of random games at which a private look or a hidden move lies in the log."""
-    game = rulesdsl.load(path)
-    rnd = random.Random(f"{Path(path).stem}:log")
-    found = 0
-    for _ in range(count * 12):
-        if found == count:
-            return
-        players = rnd.randint(game.min_players, min(game.max_players, 4))
-        st = game.new_game(players=players, seed=rnd.randrange(1 << 30))
-        for _ in range(rnd.randrange(5, 120)):
-            if st.is_over:
-                break
-            st.apply(rnd.choice(st.legal_actions()))
-        if st.is_over or len(st.legal_actions()) < 2:
-            continue
-        w = _swapped_world(st, st.to_move, rnd)
-        if w is not None:
-            found += 1
-            yield st, w
+    """Positions of random games at which a private look or a hidden move lies in the log,
+    each with its twin of two hidden cards swapped."""
+    return states(path, count, "log", tries=12, steps=(5, 120), twin=_swapped_world)
 
 
 def analysis(seed, state):
