@@ -228,3 +228,14 @@ def test_a_loop_memo_read_is_kept_whole_or_not_at_all():
     assert parts == [whole]
     _, parts = loop_function("L[1] > 1 or (CELL9[0][0] is MISSING) is not False")
     assert parts == []
+
+
+def test_a_part_cheaper_than_its_check_is_left_in_the_loop():
+    """One table read of a local (The Game's card value, over four piles) costs less than
+    testing a kept local for MISSING at every candidate: not hoisted. Two reads and a call
+    are."""
+    _, parts = loop_function("L[1] > ((_v := (VALUE[_c] if (_c := L[0]) is not None "
+                             "else _none_field('value', 3))) is None or _v)")
+    assert parts == []
+    _, parts = loop_function("L[1] > len(st.zones[0]) + VALUE[L[0]]")
+    assert parts == ["len(st.zones[0]) + VALUE[L[0]]"]

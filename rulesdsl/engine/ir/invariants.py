@@ -32,6 +32,7 @@ _RAISING = ("_none_", "_bad_", "_too_big", "_grid_none")  # a rules error, never
 _FUNCTION_LOCALS = frozenset({"out", "seen", "mine", "lab", "prev", "a", "_", "_o"})
 _METHODS = frozenset({"get", "__setitem__"})  # on the memo, read into a local
 _SMALLEST = 8  # fewer nodes than this are cheaper to compute than to read from a local
+_WORTH = 3  # a part with less work (calls count 10, subscripts 1) costs less than its check
 
 
 class _Loop:
@@ -191,6 +192,20 @@ def _size(tree: py.AST) -> int:
     return sum(1 for _ in py.walk(tree))
 
 
+def _work(tree: py.AST) -> int:
+    """A rough price of computing a part: its calls that return a value (an error helper
+    only raises) and its subscripts. A local bound from one table read is cheaper to
+    compute again than to test for `MISSING` at every candidate (The Game's four piles)."""
+    work = 0
+    for node in py.walk(tree):
+        if isinstance(node, py.Subscript):
+            work += 1
+        elif isinstance(node, py.Call) and not (isinstance(node.func, py.Name) and
+                                                node.func.id.startswith(_RAISING)):
+            work += 10
+    return work
+
+
 class _Hoist(py.NodeTransformer):
     def __init__(self, loop: _Loop, fresh: Callable[[], str], missing: str):
         self.loop = loop
@@ -201,8 +216,8 @@ class _Hoist(py.NodeTransformer):
 
     def generic_visit(self, node: py.AST) -> py.AST:
         if isinstance(node, py.expr) and not isinstance(node, (py.Name, py.Constant)) and \
-                _size(node) >= _SMALLEST and self.loop.reads_invariant(node) and \
-                self.binds_alike(node):
+                _size(node) >= _SMALLEST and _work(node) >= _WORTH and \
+                self.loop.reads_invariant(node) and self.binds_alike(node):
             key = py.dump(node)
             local = self.kept.get(key)
             if local is None:
