@@ -133,7 +133,7 @@ def test_the_engine_itself_runs_as_c_too(engine):
         # the game's module reads them as such: its functions take a State, nothing else
         run = game.program(2).procs[0].run
         try:
-            run(object(), [0, 0, [None] * 20, 0], False)
+            run(object(), [0, 0, [None] * 20, 0], False, None, None)
         except TypeError as e:
             assert "st" in str(e), str(e)
         else:

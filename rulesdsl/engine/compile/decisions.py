@@ -192,6 +192,7 @@ class Decisions:
                        self.p.card_label if self.p.pieces is None else None,
                        self.p.zone_unordered)
         ins.build = self.exprs.interpreter.options(op)
+        ins.choose = self.exprs.interpreter.operation(ins.resume)
         if getattr(s, "question", None) is not None:
             ins.question = self.exprs.text(s.question)
             by_seat = self.seat_words.seat_text(s.question)
@@ -199,6 +200,7 @@ class Decisions:
                 ins.question_by_seat = self.exprs.interpreter.part(by_seat)
         if self.unit.generate:
             ins.who_source = python.unparse(self.source.to_python.emit(who_node, 0))
+            ins.resume_lines = self.source.to_python.lines(ins.resume)
             tree = ins.tree = OptionsBackEnd(self.source.to_python).function(op)
             ins.fast = self.source.generated_function(
                 python.text(tree.body), f"the options of the decision at {rules_place(s.span)}",

@@ -9,7 +9,7 @@ end of the game). A phase it calls by name it runs at once, on the frame it has 
 pushed, and goes on after it where it comes back (`_run_called`): the machine's loop
 only takes over where the game waits, or the frames change otherwise:
 
-    def phase_round(st, fr, called):    # the phase's statements as Python
+    def phase_round(st, fr, called, seat, chosen):    # the phase's statements as Python
         L = fr[2]
         pc = fr[1]
         while True:
@@ -123,11 +123,12 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
     """The generated function of one procedure: (name, lines, {line offset: pc},
     {line offset: the span of the rules its comment names})."""
     name = f"proc_{pid}"
-    lines = [f"def {name}(st, fr, called):  # {comment_text(proc.name)}" +
+    lines = [f"def {name}(st, fr, called, seat, chosen):  # {comment_text(proc.name)}" +
              (f" ({rules_place(proc.span)})" if proc.span else ""),
              "    L = fr[2]",
              "    pc = fr[1]",
              "    jumps = 0",
+             *_resumed(proc),
              "    while True:"]
     where = {}
     places = {0: proc.span} if proc.span else {}
@@ -200,13 +201,34 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
     return name, lines, where, places
 
 
+def _resumed(proc) -> list:
+    """Where the machine hands the procedure the option `chosen` by `seat` at the decision
+    it waits at (Machine.run): the decision resumed (nodes.Resume, as the Python back end
+    writes it: it sets `pc`), or, for a decision with no such lines, by the machine's own
+    way (`Machine.resume_at`, which moves the frame)."""
+    if not any(hasattr(ins, "choose") for ins in proc.code):
+        return []  # no decision: never handed one
+    out, word = ["    if chosen is not None:  # a decision resumed at the option chosen"], "if"
+    for pc, ins in enumerate(proc.code):
+        resume = getattr(ins, "resume_lines", None)
+        if resume is None:
+            continue
+        out.append(f"        {word} pc == {pc}:")
+        out += [INDENT + line for line in resume]
+        word = "elif"
+    fallback = ["st.resume_at(fr, seat, chosen)", "pc = fr[1]"]
+    if word == "if":
+        return out + ["        " + line for line in fallback]
+    return out + ["        else:"] + [INDENT + line for line in fallback]
+
+
 def _run_called(pid: int, after: int) -> list:
     """After a call has pushed the frame of phase `pid`: its function run on that frame
     here, as Machine.run would run it next. The game waits at a decision in it: so does
     this procedure. It returned to this frame: this procedure goes on (its pc is `after`
     already; the next block starts there), else Machine.run carries on from the frames
     as they are (the game ended, or another call was pushed to run)."""
-    return [f"{INDENT}if proc_{pid}(st, _F[-1], True) is not None:",
+    return [f"{INDENT}if proc_{pid}(st, _F[-1], True, None, None) is not None:",
             f"{INDENT}    return True",
             f"{INDENT}if not _F or _F[-1] is not fr:",
             f"{INDENT}    return None"]
@@ -220,7 +242,7 @@ def _resume_under() -> list:
     as the frames it takes off, at most the depth limit.)"""
     return [f"{INDENT}if called or not _F:",
             f"{INDENT}    return None",
-            f"{INDENT}return st.prog.procs[_F[-1][0]].run(st, _F[-1], False)"]
+            f"{INDENT}return st.prog.procs[_F[-1][0]].run(st, _F[-1], False, None, None)"]
 
 
 def _test_handing_memo(cond: str) -> list:

@@ -83,8 +83,8 @@ def _with_heads(text: str, code: CodeType, typed: bool, rename: str = "") -> str
             raise NativeUnavailable(f"no `def` line for {fn.co_name} where its code says")
         name = rename if rename and k == 0 else fn.co_name
         if typed and params[:1] == ("st",):
-            params = ("State st",) + (("list " + params[1],) + params[2:]
-                                      if params[1:] in (("L",), ("fr",), ("fr", "called"))
+            listed = params[1:] in (("L",), ("fr",), ("fr", "called", "seat", "chosen"))
+            params = ("State st",) + (("list " + params[1],) + params[2:] if listed
                                       else params[1:])
         lines[fn.co_firstlineno - 1] = f"{indent}def {name}({', '.join(params)})" + \
             line[len(head):]

@@ -12,7 +12,7 @@ from rulesdsl.lang import ast
 from rulesdsl.engine.budget import Budget
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.lang.secrets import tells_card
-from rulesdsl.engine.together import bind_tuple
+from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.runtime.seats import seat_label
 from rulesdsl.engine.runtime.cards import MASK
 
@@ -163,7 +163,7 @@ class Ask:
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
                  "quiet", "fast", "build", "tree", "first", "who_source", "question_by_seat",
-                 "memo_handed", "memo_may_be_handed", "binds")
+                 "memo_handed", "memo_may_be_handed", "resume", "choose", "resume_lines")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -178,10 +178,13 @@ class Ask:
         self.question_by_seat = None
         # a chosen card shows up in the log through its move, with its visibility
         self.quiet = [alt[0] == "binder" and alt[6] == "card" for alt in alts]
-        # what `choose` does per alternative, read off `alts` once: (the slot its value
-        # binds or None, whether that is a tuple of slots, its body, whether it is logged)
-        self.binds = tuple((alt[4], alt[0] == "tuple", alt[3], not quiet)
-                           for alt, quiet in zip(alts, self.quiet))
+        # the decision resumed at a chosen option (engine/ir nodes.Resume): the machine
+        # runs it by `choose`, the generated phase by its own lines, if any
+        self.resume = nodes.Resume(span, tuple((alt[4], alt[0] == "tuple", alt[3], not quiet)
+                                               for alt, quiet in zip(alts, self.quiet)),
+                                   decline_pc, optional)
+        self.choose: Callable = _unbuilt  # (st, fr, option) -> logged, set with `build`
+        self.resume_lines: Optional[tuple] = None
         # the options, (st, L) -> [(label, alt, value)], made from the decision's node
         # (engine/ir nodes.Ask) by the interpreter, and by the Python back end, if any
         self.build: Callable = _unbuilt  # set by Decisions.ask, once its node is made
@@ -231,23 +234,6 @@ class Ask:
         alternative binds a card: a bid of 3 is a number, never the card whose id is 3."""
         ai = option[1]
         return option[2] if ai >= 0 and self.quiet[ai] else None
-
-    def choose(self, st, fr, option) -> bool:
-        """Bind the chosen option and move the frame to its body. Returns whether the
-        choice is written in the log ("P1 chose ..."); a chosen card shows up through its
-        move instead, with that move's visibility."""
-        ai = option[1]
-        if ai < 0:
-            fr[1] = self.decline_pc
-            return True
-        slot, tupled, body_pc, logged = self.binds[ai]
-        if slot is not None:
-            if tupled:
-                bind_tuple(fr[2], slot, option[2])
-            else:
-                fr[2][slot] = option[2]
-        fr[1] = body_pc
-        return logged
 
 
 def _holds_respond(node) -> bool:

@@ -13,6 +13,7 @@ from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import MASK, moves_cost, pile_cards, told
 from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
 from rulesdsl.engine.runtime.options import by_position, unique_label
+from rulesdsl.engine.together import bind_tuple
 
 Closure = Callable[[Any, Any], Any]
 
@@ -516,6 +517,26 @@ class Interpreter:
                 st.memo = None
                 fr[1] = target
         return test_handing_memo if op.hands_memo else test
+
+    def o_Resume(self, op: n.Resume) -> Callable[[Any, Any, tuple], bool]:
+        """`choose(st, fr, option)`: bind the chosen option and move the frame to its body;
+        returns whether the choice is written in the log."""
+        binds, decline = op.binds, op.decline
+
+        def choose(st, fr, option) -> bool:
+            ai = option[1]
+            if ai < 0:
+                fr[1] = decline
+                return True
+            slot, tupled, body, logged = binds[ai]
+            if slot is not None:
+                if tupled:
+                    bind_tuple(fr[2], slot, option[2])
+                else:
+                    fr[2][slot] = option[2]
+            fr[1] = body
+            return logged
+        return choose
 
     def o_Return(self, op: n.Return) -> Callable[[Any, Any], None]:
         return lambda st, fr: st.return_from(fr)

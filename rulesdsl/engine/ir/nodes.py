@@ -772,3 +772,17 @@ class Ask(Operation):
         """May two cards read alike?"""
         labels = self.card_labels
         return labels is None or len(set(labels)) < len(labels)
+
+
+@attrs.frozen(eq=False)
+class Resume(Operation):
+    """A decision resumed at the option chosen, `chosen` (label, alternative, value): the
+    value bound and the frame on at the alternative's body; alternative -1 (declined) on
+    at `decline`. `binds`, per alternative: (the slot its value binds or None, whether
+    that is a tuple of slots, its body, whether the choice is logged as "P1 chose ..."; a
+    chosen card shows up in the log through its move instead). Run by the machine (the
+    interpreter) or inside the generated phase (`chosen` and `seat` handed to it);
+    `optional`: may it be declined."""
+    binds: tuple
+    decline: int
+    optional: bool

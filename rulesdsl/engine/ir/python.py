@@ -625,6 +625,39 @@ class PythonBackEnd:
                 py.If(usual, [py.Expr(py.Call(py.Attribute(frames, "pop", py.Load()), [], []))],
                       [py.Expr(py.Call(state("return_from"), [name("fr")], []))])]
 
+    def s_Resume(self, op: n.Resume) -> list:
+        """In the generated phase, which is handed `chosen` and `seat`: bind the chosen
+        option and set `pc` to where the phase goes on (its block is run next)."""
+        chosen = name("chosen")
+        here = py.Name("pc", py.Store())
+
+        def alternative(slot: Any, tupled: bool, body: int, logged: bool) -> list:
+            out: list = []
+            if slot is not None:
+                value = index(chosen, const(2))
+                target = py.Tuple([py.Subscript(name("L"), const(s), py.Store())
+                                   for s in slot], py.Store()) if tupled else \
+                    py.Subscript(name("L"), const(slot), py.Store())
+                out.append(py.Assign([target], value))
+            if logged:
+                entry = py.Tuple([const("choice"), name("seat"), index(chosen, const(0))],
+                                 py.Load())
+                out.append(py.Expr(method(state("_events"), "append", entry)))
+            return out + [py.Assign([here], const(body))]
+        declined = [py.Expr(method(state("_events"), "append", py.Tuple(
+            [const("choice"), name("seat"), index(chosen, const(0))], py.Load()))),
+            py.Assign([here], const(op.decline))]
+        which = name("_a")
+        branches = [alternative(*b) for b in op.binds]
+        tail = branches[-1]
+        for k in range(len(branches) - 2, -1, -1):
+            tail = [py.If(compare(which, "==", const(k)), branches[k], tail)]
+        if op.optional:
+            tail = [py.If(compare(which, "<", const(0)), declined, tail)]
+        if len(branches) == 1 and not op.optional:
+            return tail
+        return [py.Assign([py.Name("_a", py.Store())], index(chosen, const(1)))] + tail
+
     def s_CallPhase(self, op: n.CallPhase) -> list:
         args = [self.emit(a, 0) for a in op.args]
         return pushed(const(op.proc), args, False, name(self.host.pad(op.proc, len(args))),

@@ -205,23 +205,18 @@ class State(Machine, Views, Saving):
             self._origin_at = before
         try:
             if self.searched is None or not adopt(self, seat, chosen):
-                self._choose(seat, chosen)
-                self.run()
+                self.pending = None
+                history.append(chosen[0])
+                self.run(seat, chosen)  # resumed at the option first (Machine.resume_at)
         except BaseException:  # a rules error, or Ctrl-C anywhere: back to before
             self._rewind(before)
             raise
 
     def _choose(self, seat: Optional[int], chosen: tuple) -> None:
         """Carry out the pending decision's option and record it (the run comes after)."""
-        fr = self.frames[-1]
-        ins = self.prog.procs[fr[0]].code[fr[1]]
         self.pending = None
-        logged = ins.choose(self, fr, chosen)
+        self.resume_at(self.frames[-1], seat, chosen)
         self._history.append(chosen[0])
-        # a chosen card shows up in the log through its move, with its visibility;
-        # a secret choice (ask together) is logged by the decision itself, at the reveal
-        if logged:
-            self._events.append(("choice", seat, chosen[0]))
 
     @property
     def scores(self) -> list:

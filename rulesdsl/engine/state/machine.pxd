@@ -20,4 +20,4 @@ cdef class Machine:
     cdef public object chance
     cdef public object searched
     # run is called by C from the state's apply (State._apply_chosen), not looked up
-    cpdef run(self)
+    cpdef run(self, seat=*, chosen=*)

@@ -48,10 +48,12 @@ class Machine:
 
     __slots__ = ()
 
-    def run(self) -> None:
+    def run(self, seat=None, chosen=None) -> None:
         """Run the rules until a player must decide or the game ends. A procedure with
         generated code runs as far as it can in one call (compile/generate.py); without,
-        one instruction at a time."""
+        one instruction at a time. `chosen`: the option `seat` chose at the decision the
+        top frame waits at, which the run resumes first (a generated procedure is handed
+        it: nodes.Resume)."""
         procs = self.prog.procs
         frames = self.frames
         limit = self.prog.step_limit
@@ -66,8 +68,14 @@ class Machine:
             proc = procs[fr[0]]
             try:
                 if proc.run is not None:
-                    r = proc.run(self, fr, False)  # (False: not called by a phase's code)
+                    # (False: not called by a phase's code)
+                    r = proc.run(self, fr, False, seat, chosen)
+                    chosen = None
                 else:
+                    if chosen is not None:  # the interpreter: resumed by the machine
+                        self.resume_at(fr, seat, chosen)
+                        chosen = None
+                        pc = fr[1]
                     fr[1] = pc + 1
                     r = proc.code[pc](self, fr)
                     if r is not None:
@@ -100,6 +108,14 @@ class Machine:
                 runaway(limit, proc.spans[min(pc, len(proc.spans) - 1)], self._trace())
         self.over = True
         self.pending = None
+
+    def resume_at(self, fr, seat, chosen) -> None:
+        """The decision frame `fr` waits at resumed at the option `seat` chose, by the
+        decision's own `choose` (nodes.Resume, interpreted), and the choice logged where
+        it is (a chosen card shows up through its move instead, with its visibility; a
+        secret choice, ask together, is logged by the decision itself at the reveal)."""
+        if self.prog.procs[fr[0]].code[fr[1]].choose(self, fr, chosen):
+            self._events.append(("choice", seat, chosen[0]))
 
     def _failed_span(self, proc, pc: int, error: BaseException):
         """The rules' place an error came from: in generated code, read off the traceback
