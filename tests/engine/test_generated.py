@@ -783,3 +783,42 @@ def test_a_definition_with_a_run_inside_a_loop_is_written_there_spending_as_befo
     body = loop.split("def aggregate(st, L):")[1]  # calls nothing handed the state
     assert "define_" not in body and "(st, " not in body and "for _" in body, loop
 
+
+
+@pytest.mark.parametrize("name", ["triumvirat", "condottiere", "examples/backgammon.rules"])
+def test_a_decision_is_resumed_inside_its_phase_code(monkeypatch, name):
+    """The machine hands the chosen option to the generated phase, which binds it and goes
+    on at its body itself (nodes.Resume as the Python back end writes it): the decision's
+    `choose` (the same node, interpreted) is never called by the machine, as it is for
+    every choice where the closures run. A binder, named options, a declined optional
+    ask (Condottiere) and a tuple of values (Backgammon, whose sequences' trials call
+    `choose` themselves) leave the same log, history and frames as the closures."""
+    from rulesdsl.engine.compile.program import Ask
+    runs = {}
+    for engine in ("closures", "generated"):
+        monkeypatch.setenv("RULESDSL_ENGINE", engine)
+        game = rulesdsl.load(name)
+        prog = game.program(2)
+        by_machine = [0]
+
+        def counted(choose):
+            def wrapped(st, fr, option):
+                if sys._getframe(1).f_code.co_name == "resume_at":
+                    by_machine[0] += 1
+                return choose(st, fr, option)
+            return wrapped
+        for proc in prog.procs:
+            for ins in proc.code:
+                if type(ins) is Ask:
+                    ins.choose = counted(ins.choose)
+        st = game.new_game(seed=3)
+        rng = random.Random(3)
+        seen = []
+        for _ in range(150):
+            if st.is_over:
+                break
+            st.apply(rng.choice(st.legal_actions()))
+            seen.append((st.to_json(), list(st._events), [list(fr) for fr in st.frames]))
+        runs[engine] = (seen, by_machine[0])
+    assert runs["closures"][0] == runs["generated"][0]
+    assert runs["closures"][1] > 0 and runs["generated"][1] == 0
