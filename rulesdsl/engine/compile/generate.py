@@ -128,7 +128,7 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
              "    L = fr[2]",
              "    pc = fr[1]",
              "    jumps = 0",
-             *_resumed(proc),
+             *_resumed(proc, ref),
              "    while True:"]
     where = {}
     places = {0: proc.span} if proc.span else {}
@@ -201,16 +201,19 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
     return name, lines, where, places
 
 
-def _resumed(proc) -> list:
+def _resumed(proc, ref) -> list:
     """Where the machine hands the procedure the option `chosen` by `seat` at the decision
     it waits at (Machine.run): the decision resumed (nodes.Resume, as the Python back end
-    writes it: it sets `pc`), or, for a decision with no such lines, by the machine's own
-    way (`Machine.resume_at`, which moves the frame)."""
+    writes it: it sets `pc`); a secret choice (ask together, never logged when it is made)
+    by its instruction's `choose`, which moves the frame; any other by the machine's own
+    way (`Machine.resume_at`)."""
     if not any(hasattr(ins, "choose") for ins in proc.code):
         return []  # no decision: never handed one
     out, word = ["    if chosen is not None:  # a decision resumed at the option chosen"], "if"
     for pc, ins in enumerate(proc.code):
         resume = getattr(ins, "resume_lines", None)
+        if resume is None and getattr(ins, "secret", False):
+            resume = (f"{ref(ins, 'I')}.choose(st, fr, chosen)", "pc = fr[1]")
         if resume is None:
             continue
         out.append(f"        {word} pc == {pc}:")
