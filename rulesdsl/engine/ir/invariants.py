@@ -195,7 +195,7 @@ def _size(tree: py.AST) -> int:
 def _work(tree: py.AST) -> int:
     """A rough price of computing a part: its calls that return a value (an error helper
     only raises) and its subscripts. A local bound from one table read is cheaper to
-    compute again than to test for `MISSING` at every candidate (The Game's four piles)."""
+    compute again than to test for `MISSING` at every candidate of a short loop."""
     work = 0
     for node in py.walk(tree):
         if isinstance(node, py.Subscript):
