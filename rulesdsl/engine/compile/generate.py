@@ -175,18 +175,15 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             elif st.kind == "unless":
                 lines.append(f"{INDENT}if not {st.cond}:")
                 lines += _goto(st.target, pc, span_ref, INDENT + "    ")
-            elif st.kind == "leave" and st.calls is not None and pc + 1 < n:
-                lines.append(f"{INDENT}fr[1] = {pc + 1}")
-                lines += [INDENT + line for line in st.lines]
-                lines += _run_called(st.calls, pc + 1)
-            elif st.kind == "leave" and st.returns:
-                lines.append(f"{INDENT}fr[1] = {pc + 1}")
-                lines += [INDENT + line for line in st.lines]
-                lines += _resume_under()
             elif st.kind == "leave":
                 lines.append(f"{INDENT}fr[1] = {pc + 1}")
                 lines += [INDENT + line for line in st.lines]
-                lines.append(f"{INDENT}return None")
+                if st.calls is not None and pc + 1 < n:
+                    lines += _run_called(st.calls)
+                elif st.returns:
+                    lines += _resume_under()
+                else:
+                    lines.append(f"{INDENT}return None")
             else:
                 raise AssertionError(st.kind)
             for i in range(first, len(lines)):
@@ -225,12 +222,12 @@ def _resumed(proc, ref) -> list:
     return out + ["        else:"] + [INDENT + line for line in fallback]
 
 
-def _run_called(pid: int, after: int) -> list:
+def _run_called(pid: int) -> list:
     """After a call has pushed the frame of phase `pid`: its function run on that frame
     here, as Machine.run would run it next. The game waits at a decision in it: so does
-    this procedure. It returned to this frame: this procedure goes on (its pc is `after`
-    already; the next block starts there), else Machine.run carries on from the frames
-    as they are (the game ended, or another call was pushed to run)."""
+    this procedure. It returned to this frame: this procedure goes on (its pc is the one
+    after the call already; the next block starts there), else Machine.run carries on
+    from the frames as they are (the game ended, or another call was pushed to run)."""
     return [f"{INDENT}if proc_{pid}(st, _F[-1], True, None, None) is not None:",
             f"{INDENT}    return True",
             f"{INDENT}if not _F or _F[-1] is not fr:",
