@@ -12,9 +12,9 @@ Seats rotate every game; with 3 or more players the tested agent takes one seat 
 opponent kind fills the others. In a cooperative game, where the whole table wins or loses
 together, each deal is played twice, by a team of the tested agent and by a team of the
 opponent kind; a "win" is the agent's team doing better (a half where alike), and its bar
-is 65% at every player count (row marked "team"). Games go one at a time into the log (JSON lines), the
-matches taking turns, so a run stopped early still gives figures and a restart goes on
-where the log ends (benchmarks/arena.py's log; --summary reads any number of logs).
+is 65% at every player count (row marked "team"). Games go one at a time into the log
+(JSON lines), the matches taking turns, so a run stopped early still gives figures and a
+restart goes on where the log ends (benchmarks/arena.py's log; --summary reads any number of logs).
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ sys.path.insert(0, str(HERE))
 import rulesdsl  # noqa: E402
 from arena import GAMES, _read_logs, run_log, standard_agent, wilson  # noqa: E402
 from rule_of_thumb import make_thumb  # noqa: E402
+from thumb_b import make_thumb_b  # noqa: E402
 
 ROOT = HERE.parent
 EXAMPLES = sorted(f"examples/{p.name}" for p in (ROOT / "examples").glob("*.rules"))
 ALL_GAMES = GAMES + EXAMPLES
-OPPONENTS = {"greedy": "greedy", "thumb": "thumb"}
 AGENT = "ismcts"  # the default opponent: ismcts at its default level, medium
 
 
@@ -54,10 +54,12 @@ def canonical(name: str) -> str:
 
 
 def make_seat(spec: str, game, seed: int):
-    """A seat's agent: `thumb` is the game's rule-of-thumb player, anything else a spec for
-    `make_agent`."""
+    """A seat's agent: `thumb` is the game's rule-of-thumb player, `thumb_b` a second
+    author's (bundled games only), anything else a spec for `make_agent`."""
     if spec == "thumb":
         return make_thumb(game.path, seed)
+    if spec == "thumb_b":
+        return make_thumb_b(game.path, seed)
     return standard_agent(spec, game, seed)
 
 
@@ -131,7 +133,9 @@ def main(argv=None) -> int:
     ap.add_argument("--only", action="append", metavar="GAME",
                     help="a bundled name or a rules file; repeatable (default: all)")
     ap.add_argument("--players", choices=["min", "max", "both"], default="both")
-    ap.add_argument("--against", choices=["greedy", "thumb", "both"], default="both")
+    ap.add_argument("--against", choices=["greedy", "thumb", "thumb_b", "both"],
+                    default="both", help="both = greedy and thumb; thumb_b: a second "
+                    "author's rule-of-thumb players (bundled games)")
     ap.add_argument("--agent", default=AGENT, help="the agent tested (default: ismcts)")
     ap.add_argument("--log", help="play into this log, one JSON line per game")
     ap.add_argument("--first", type=int, default=0,

@@ -18,6 +18,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import gauntlet  # noqa: E402
 from arena import share_of  # noqa: E402
 from rule_of_thumb import PLAYERS, LoveLetter, make_thumb  # noqa: E402
+from thumb_b import PLAYERS as SECOND, make_thumb_b  # noqa: E402
 from test_no_cheating import GAMES, states  # noqa: E402
 
 
@@ -50,6 +51,36 @@ def test_it_chooses_from_what_its_seat_knows(path):
             assert make_thumb(path, i).choose(s) == make_thumb(path, i).choose(d)
         seen += 1
     assert seen
+
+
+BUNDLED = [p for p in GAMES if Path(p).stem in SECOND]
+
+
+def test_every_bundled_game_has_a_second_authors_player():
+    assert {Path(p).stem for p in BUNDLED} == set(SECOND) and len(SECOND) == 5
+    with pytest.raises(KeyError, match="known"):
+        make_thumb_b("hearts", 1)
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: Path(p).stem)
+def test_the_second_authors_player_finishes_games_at_every_count(path):
+    game = rulesdsl.load(path)
+    for players in sorted({game.min_players, game.max_players}):
+        st = game.new_game(players=players, seed=5)
+        agents = [make_thumb_b(path, 1)] + [make_agent("random", s) for s in range(1, players)]
+        for _ in range(20000):
+            if st.is_over:
+                break
+            st.apply(agents[st.to_move].choose(st))  # an illegal choice raises here
+        assert st.is_over
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: Path(p).stem)
+def test_the_second_authors_player_chooses_from_what_its_seat_knows(path):
+    for i, s in enumerate(states(path, count=4, seed=3)):
+        for k in (1, 2):
+            d = s.determinize(s.to_move, k)
+            assert make_thumb_b(path, i).choose(s) == make_thumb_b(path, i).choose(d)
 
 
 class PeekingLoveLetter(LoveLetter):
