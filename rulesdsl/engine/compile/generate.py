@@ -173,12 +173,12 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
                         lines.append(INDENT + line)
             elif st.kind == "jump":  # (the last of its block: the next one starts after it)
                 lines += _goto(st.target, pc, span_ref, INDENT, ends_block=True)
-            elif st.kind == "unless" and st.hands_memo:
-                lines += [INDENT + line for line in _test_handing_memo(st.cond)]
-                lines += _goto(st.target, pc, span_ref, INDENT + "    ")
-            elif st.kind == "unless":
-                lines.append(f"{INDENT}if not {st.cond}:")
-                lines += _goto(st.target, pc, span_ref, INDENT + "    ")
+            elif st.kind == "unless":  # (the last of its block, as a jump)
+                lines += [INDENT + line for line in _test_handing_memo(st.cond)] \
+                    if st.hands_memo else [f"{INDENT}if not {st.cond}:"]
+                lines += _goto(st.target, pc, span_ref, INDENT + "    ", ends_block=True)
+                if st.target > pc:  # on below, at the next block or the target's
+                    lines += [f"{INDENT}else:", f"{INDENT}    pc = {pc + 1}"]
             elif st.kind == "leave":
                 lines.append(f"{INDENT}fr[1] = {pc + 1}")
                 lines += [INDENT + line for line in st.lines]
@@ -193,7 +193,8 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             for i in range(first, len(lines)):
                 where[i] = pc
         last = stmts[end - 1] if end > start else None
-        falls = last is None or last.kind in ("do", "unless") or \
+        falls = last is None or last.kind == "do" or \
+            (last.kind == "unless" and last.target <= end - 1) or \
             (last.kind == "leave" and last.calls is not None)
         if falls and end < n:
             lines.append(f"{INDENT}pc = {end}")  # on into the next block
