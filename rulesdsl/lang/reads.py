@@ -18,45 +18,45 @@ _PURE_BUILTINS = frozenset({
     "column_of", "row_of", "neighbour", "ray", "around", "distance", "opposite",
     "neighbours", "connected", "largest_group", "joins"})
 # the resolved names whose value is fixed for a game, or read from a value the expression
-# holds: its options, enums and their fields, a name bound inside it, an item of a list
+# holds: its options, enums and their fields, a name bound inside it, an item of a list,
+# an aggregate over a list it holds
 _FIXED = frozenset({"local", "option", "enum_all", "enum_value", "enum_field", "builtin",
                     "list_index", "aggregate"})
 
 
-def state_reads(e, model, changing_fields=frozenset()) -> Optional[tuple]:
+def state_reads(e, model) -> Optional[tuple]:
     """(variable names, zone names) that `e` (a checked expression) reads, its definitions'
     bodies included; None where it may read anything else of the state (a built-in that
-    runs the rules or draws, a field pieces change: `changing_fields`). Each name stands
-    for all of its instances (`hand` for every player's)."""
+    runs the rules or draws). Each name stands for all of its instances (`hand` for every
+    player's). Cards' fields are read as fixed: where pieces change them (engine/pieces.py)
+    the caller asks nothing."""
     found: tuple = (set(), set())
-    if not _reads(e, model, changing_fields, found, set()):
+    if not _reads(e, model, found, set()):
         return None
     return found
 
 
-def _reads(e, model, changing, found: tuple, seen: set) -> bool:
+def _reads(e, model, found: tuple, seen: set) -> bool:
     if isinstance(e, (list, tuple)):
-        return all(_reads(x, model, changing, found, seen) for x in e)
+        return all(_reads(x, model, found, seen) for x in e)
     if e is None or isinstance(e, (str, int, bool)):
         return True
     if not attrs.has(type(e)):
         return False
+    parts = [getattr(e, f.name) for f in attrs.fields(type(e)) if f.name != "span"]
     kind, payload = model.resolved.get(id(e), ("", None))
     if kind == "var":
         found[0].add(payload)
     elif kind == "zone":
         found[1].add(payload)
-    elif kind == "card_field":
-        if payload in changing:
-            return False
     elif kind == "define":
         if payload not in seen:
             seen.add(payload)
             d = model.defines[payload]
             if not _reads([d.decl.body, [(m.cond, m.value) for m in d.modifiers]], model,
-                          changing, found, seen):
+                          found, seen):
                 return False
-    elif kind not in _FIXED and kind != "":
+    elif kind not in _FIXED and kind not in ("", "card_field"):
         return False
     if isinstance(e, ast.Call) and kind not in ("define", "aggregate") and \
             e.name not in _PURE_BUILTINS:
@@ -65,8 +65,7 @@ def _reads(e, model, changing, found: tuple, seen: set) -> bool:
         return False
     if not isinstance(e, _NODES):
         return False
-    return _reads([getattr(e, f.name) for f in attrs.fields(type(e)) if f.name != "span"],
-                  model, changing, found, seen)
+    return _reads(parts, model, found, seen)
 
 
 _NODES = (ast.Name, ast.Int, ast.Bool, ast.NoneLit, ast.Text, ast.ListLit, ast.Comprehension,
