@@ -20,6 +20,7 @@ learned.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import NamedTuple
 
 
@@ -114,16 +115,32 @@ def _final(state, cooperative: bool) -> list:
     return [share if p in w else 0.0 for p in range(n)]
 
 
+KNOWN_MAX = 4096  # positions whose evaluation a search keeps
+
+
+def _items(indices: tuple):
+    """A function reading the items at `indices` of a list, as a tuple."""
+    if len(indices) == 1:
+        k = indices[0]
+        return lambda seq: (seq[k],)
+    return itemgetter(*indices) if indices else lambda seq: ()
+
+
 class Judge:
     """Rewards in [0, 1] for one search: win shares (or the shared result) at the end;
     before it, the evaluation relative to the others, scaled by the widest lead seen so far
     in this search so that margins count (a lead of 10 is worth more than a lead of 1)."""
 
-    __slots__ = ("traits", "declared", "informed", "scale", "low", "high")
+    __slots__ = ("traits", "declared", "informed", "scale", "low", "high", "reads", "known")
 
     def __init__(self, state):
         self.traits = traits(state)
         self.declared = state.prog.evaluate is not None
+        # what the evaluation reads of a state (variables, zones), where that is all it
+        # reads: per position so read, the evaluation worked out once in this search
+        reads = getattr(state.prog, "evaluate_reads", None) if self.declared else None
+        self.reads = None if reads is None else (_items(reads[0]), _items(reads[1]))
+        self.known: dict = {}
         # nothing judges a position before the end where the evaluation is the same for
         # every seat almost everywhere (or there is neither an evaluation nor a score)
         self.informed = self.traits.informative
@@ -137,7 +154,7 @@ class Judge:
                 # a team that lost still played for its shared score: more is better
                 return [LOST_TOGETHER * self._shared(self._team_value(state))] * n
             return _final(state, self.traits.cooperative)
-        values = state.evaluation()
+        values = self._evaluation(state)
         if not values:
             return [1.0 / n] * n
         sign = 1 if self.declared else self.traits.sign
@@ -153,6 +170,27 @@ class Judge:
             self.scale = widest
         half = 0.5 / self.scale
         return [0.5 + x * half for x in leads]
+
+    def _evaluation(self, state) -> list:
+        """state.evaluation(), kept per position as far as the evaluation reads it (the
+        same list for the same position: read it, do not change it)."""
+        reads = self.reads
+        if reads is None:
+            return state.evaluation()
+        zones = reads[1](state.zones)
+        if len(set(map(type, zones))) > 1 or zones and type(zones[0]) is not list:
+            return state.evaluation()  # a pile whose order chance decides as it is read
+        try:
+            key = (reads[0](state.vars), tuple(map(tuple, zones)))
+            values = self.known.get(key)
+        except TypeError:  # a variable holding a list
+            return state.evaluation()
+        if values is None:
+            values = state.evaluation()
+            if len(self.known) >= KNOWN_MAX:
+                self.known.clear()
+            self.known[key] = values
+        return values
 
     def _team_value(self, state) -> float:
         """The shared result of a cooperative game: the mean of the evaluation (or score)."""

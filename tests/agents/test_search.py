@@ -241,6 +241,24 @@ def test_playouts_stop_at_the_horizon_and_the_evaluation_judges(tmp_path):
     assert agent.choose(st).label == "dig"
 
 
+def test_the_judge_works_out_an_evaluation_once_per_position_it_reads(tmp_path, monkeypatch):
+    """`evaluate` reads only `gold`: positions alike there (a turn apart, one of them a
+    copy) are evaluated once in a search; a change of `gold` is evaluated again."""
+    path = tmp_path / "slow.rules"
+    path.write_text(EVALUATED)
+    st = rulesdsl.load(str(path)).new_game(players=2, seed=3)
+    judge = Judge(st)
+    calls = []
+    evaluation = type(st).evaluation
+    monkeypatch.setattr(type(st), "evaluation", lambda s: calls.append(1) or evaluation(s))
+    a = st.clone()
+    a.apply("rest")
+    a.apply("rest")  # `turn` moved on: not read
+    assert judge.rewards(a) == judge.rewards(st.clone()) and len(calls) == 1
+    a.apply("dig")
+    assert judge.rewards(a)[0] > 0.5 and len(calls) == 2
+
+
 def test_the_horizon_is_the_end_of_the_round_once_enough_was_played():
     """Intrige's flow runs turns below its own phase: a playout stops at the end of a turn
     once every seat had two decisions' worth of play, or at the count."""

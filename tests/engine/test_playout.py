@@ -42,3 +42,51 @@ def test_playout_leaves_a_clone_alone():
     before = st.to_json()
     st.clone().playout(random.Random(3), 50)
     assert st.to_json() == before
+
+
+SECRET_LOG = """game "Peek"
+players 2
+kind card { number: int  label "card {number}" }
+deck deck { card([1, 2, 3, 4, 5, 6]) }
+zone deck hidden
+zone hand per player private
+setup {
+  shuffle deck
+  deal 3 from deck to hand
+}
+flow main
+phase main {
+  turns p from seat(0) until all(q in players where size(hand[q]) == 0) {
+    log "{p} holds {top(hand[p])} on top"
+    ask p "{p}: play?" {
+      c in hand[p] { move c to deck }
+    }
+  }
+}
+"""
+
+
+def test_a_seat_reads_a_logged_text_alike_without_writing_it_out(monkeypatch, tmp_path):
+    """`seen_alike`, which a search asks of each new event for each seat, says what
+    comparing `render_log` for that seat with the full entry says; a logged text (one for
+    everyone, or each seat's own: a hole only its owner reads) is read without a call of
+    `render_log`."""
+    (tmp_path / "peek.rules").write_text(SECRET_LOG)
+    per_seat = 0
+    for name, players in ((str(tmp_path / "peek.rules"), 2), ("examples/coup.rules", 3),
+                          ("examples/hearts.rules", 4)):
+        st = rulesdsl.load(name).new_game(players=players, seed=5)
+        st.playout(random.Random(5), 80)
+        events = list(st.events)
+        expected = [[st.render_log(e, q) == st.render_log(e) for q in range(players)]
+                    for e in events]
+        texts = [e for e in events if type(e) is tuple and e[0] == "text"]
+        per_seat += sum(len(e) > 2 for e in texts)
+        calls: list = []
+        render = type(st).render_log
+        monkeypatch.setattr(type(st), "render_log",
+                            lambda s, e, q=None: calls.append(e) or render(s, e, q))
+        assert [[st.seen_alike(e, q) for q in range(players)] for e in events] == expected
+        assert texts and not any(type(e) is tuple and e[0] == "text" for e in calls)
+        monkeypatch.undo()
+    assert per_seat  # some text each seat reads as its own

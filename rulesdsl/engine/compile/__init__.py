@@ -8,12 +8,14 @@ must decide. The compiler never imports the engine: instructions call the state'
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 
 from typing import Callable, Optional, Sequence
 
 from rulesdsl.lang.check import Model
+from rulesdsl.lang.reads import state_reads
 from rulesdsl.engine.pieces import layout_pieces
 from rulesdsl.engine.compile.unit import Unit
 from rulesdsl.engine.compile.layout import Layout
@@ -119,6 +121,7 @@ class Compiler:
             p.score_visibility = m.score.visibility
         if m.evaluate is not None:
             p.evaluate = self.per_seat(m.evaluate)
+            p.evaluate_reads = self.state_read(m.evaluate.value)
         if m.payoff is not None:
             p.payoff = self.per_seat(m.payoff)
         p.cooperative = m.cooperative
@@ -130,6 +133,19 @@ class Compiler:
         if self.unit.generate:
             generate_procs(self.source)
         return p
+
+    def state_read(self, e) -> Optional[tuple]:
+        """(variable indices, zone indices) of all that expression `e` reads of a state, or
+        None where it may read more (lang/reads.py), or where pieces change cards' fields."""
+        names = state_reads(e, self.m) if self.p.pieces is None else None
+        if names is None:
+            return None
+        p = self.p
+        variables = [k for name in sorted(names[0]) for k in
+                     range(p.vars[name].base, p.vars[name].base + math.prod(p.vars[name].sizes))]
+        zones = [k for name in sorted(names[1]) for k in
+                 range(p.zones[name].base, p.zones[name].base + math.prod(p.zones[name].sizes))]
+        return tuple(variables), tuple(zones)
 
     def per_seat(self, decl) -> Callable:
         """`score(p: player) = ...`, `evaluate(...)` or `payoff(...)` as f(st, seat)."""

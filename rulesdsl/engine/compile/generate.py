@@ -108,14 +108,18 @@ def _leaders(proc, stmts: list) -> list:
     return sorted(k for k in starts if 0 <= k < n)
 
 
-def _goto(target: int, here: int, span_ref: str, pad: str) -> list:
+def _goto(target: int, here: int, span_ref: str, pad: str, ends_block: bool = False) -> list:
     """Go to `target`; a jump backwards counts the instructions it repeats toward the
-    step limit (as the interpreter counts them, one per instruction)."""
+    step limit (as the interpreter counts them, one per instruction). A jump forwards
+    that ends its block (`ends_block`) falls through the blocks before its target, each
+    of which tests `pc` and is passed over, rather than testing them all from the first."""
     out = []
     if target <= here:
         out += [f"{pad}jumps += {here - target + 1}",
                 f"{pad}if jumps > LIMIT:",
                 f"{pad}    RUNAWAY({span_ref})"]
+    elif ends_block:
+        return [f"{pad}pc = {target}"]
     return out + [f"{pad}pc = {target}", f"{pad}continue"]
 
 
@@ -167,14 +171,14 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
                         lines += _goto(line.target, pc, span_ref, INDENT + line.pad)
                     else:
                         lines.append(INDENT + line)
-            elif st.kind == "jump":
-                lines += _goto(st.target, pc, span_ref, INDENT)
-            elif st.kind == "unless" and st.hands_memo:
-                lines += [INDENT + line for line in _test_handing_memo(st.cond)]
-                lines += _goto(st.target, pc, span_ref, INDENT + "    ")
-            elif st.kind == "unless":
-                lines.append(f"{INDENT}if not {st.cond}:")
-                lines += _goto(st.target, pc, span_ref, INDENT + "    ")
+            elif st.kind == "jump":  # (the last of its block: the next one starts after it)
+                lines += _goto(st.target, pc, span_ref, INDENT, ends_block=True)
+            elif st.kind == "unless":  # (the last of its block, as a jump)
+                lines += [INDENT + line for line in _test_handing_memo(st.cond)] \
+                    if st.hands_memo else [f"{INDENT}if not {st.cond}:"]
+                lines += _goto(st.target, pc, span_ref, INDENT + "    ", ends_block=True)
+                if st.target > pc:  # on below, at the next block or the target's
+                    lines += [f"{INDENT}else:", f"{INDENT}    pc = {pc + 1}"]
             elif st.kind == "leave":
                 lines.append(f"{INDENT}fr[1] = {pc + 1}")
                 lines += [INDENT + line for line in st.lines]
@@ -189,7 +193,8 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             for i in range(first, len(lines)):
                 where[i] = pc
         last = stmts[end - 1] if end > start else None
-        falls = last is None or last.kind in ("do", "unless") or \
+        falls = last is None or last.kind == "do" or \
+            (last.kind == "unless" and last.target <= end - 1) or \
             (last.kind == "leave" and last.calls is not None)
         if falls and end < n:
             lines.append(f"{INDENT}pc = {end}")  # on into the next block

@@ -130,6 +130,9 @@ class Program:
     score: Optional[Callable] = None
     score_visibility: str = "public"
     evaluate: Optional[Callable] = None  # the file's `evaluate`, for agents only
+    # (variable indices, zone indices) all that `evaluate` reads of a state, or None
+    # (it may read more: lang/reads.py): equal there, equal evaluations
+    evaluate_reads: Optional[tuple] = None
     payoff: Optional[Callable] = None  # the file's `payoff`, read once the game is over
     cooperative: bool = False  # `players N cooperative`: every seat is paid the same
     truths: tuple = ()  # the file's invariants (engine/runtime/truths.py)

@@ -370,13 +370,123 @@ def bound_after(loop: list, slot: int, x: str) -> list:
                 return py.Name(x, py.Load())
             self.generic_visit(node)
             return node
-    fast = py.For(for_.target, for_.iter, [_AsX().visit(copy.deepcopy(stmt)) for stmt in inner],
-                  [])
+    body = _candidate_named([_AsX().visit(copy.deepcopy(stmt)) for stmt in inner], x,
+                            _is_zone(for_.iter))
+    ahead = _locals_read_once(body)
+    fast = py.For(for_.target, for_.iter, body[len(ahead):], [])
     fast.one_by_one = loop  # type: ignore[attr-defined]  # (read by _FirstOnly)
     before = assign(name(x), frame_local(slot))
     after = assign(frame_local(slot), name(x))
-    before.one_by_one = after.one_by_one = []  # type: ignore[attr-defined]
-    return [before, fast, after]
+    for stmt in [before, *ahead, after]:
+        stmt.one_by_one = []  # type: ignore[attr-defined]
+    return [before, *ahead, fast, after]
+
+
+def _stores(body: list) -> dict:
+    """name -> how many times `body` binds it (an assignment or `:=`)."""
+    out: dict = {}
+    for stmt in body:
+        for node in py.walk(stmt):
+            if isinstance(node, py.Name) and not isinstance(node.ctx, py.Load):
+                out[node.id] = out.get(node.id, 0) + 1  # (a `:=`'s target is one too)
+    return out
+
+
+def _is_zone(items: py.expr) -> bool:
+    """Does `items` read a zone (`st.zones[k]`, perhaps after a cell's reset: `... or
+    st.zones[k]`), whose cards are never none?"""
+    if isinstance(items, py.BoolOp) and isinstance(items.op, py.Or):
+        items = items.values[-1]
+    return isinstance(items, py.Subscript) and isinstance(items.value, py.Attribute) and \
+        items.value.attr == "zones" and isinstance(items.value.value, py.Name) and \
+        items.value.value.id == "st"
+
+
+def _candidate_named(body: list, x: str, card: bool) -> list:
+    """The body of a loop whose candidate is `x` (which the body never sets), with each
+    local it binds once, to the candidate (`(t := x)`: an inlined definition's parameter),
+    read as `x` itself, and the tests that bound it, true whatever the value (`(t := x) is
+    None or True`), gone; where the candidate is a card of a zone (`card`), never none,
+    its none checks gone too (`... if x is not None else _none_field(...)`)."""
+    stores = _stores(body)
+    alias: set = set()
+    changed = True
+    while changed:  # `(u := t)` with t such a local is one too
+        changed = False
+        for stmt in body:
+            for node in py.walk(stmt):
+                if isinstance(node, py.NamedExpr) and isinstance(node.value, py.Name) and \
+                        (node.value.id == x or node.value.id in alias) and \
+                        stores.get(node.target.id) == 1 and node.target.id not in alias:
+                    alias.add(node.target.id)
+                    changed = True
+    if not alias and not card:
+        return body
+
+    class _Named(py.NodeTransformer):
+        def visit_Name(self, node: py.Name) -> Any:
+            return py.Name(x, py.Load()) if node.id in alias else node
+
+        def visit_NamedExpr(self, node: py.NamedExpr) -> Any:
+            if node.target.id in alias:
+                return py.Name(x, py.Load())
+            self.generic_visit(node)
+            return node
+
+        def visit_IfExp(self, node: py.IfExp) -> Any:
+            self.generic_visit(node)
+            if card and _is_some(node.test, x):
+                return node.body
+            test = _without_true(node.test)
+            return node.body if test is None else py.IfExp(test, node.body, node.orelse)
+
+    return [py.fix_missing_locations(_Named().visit(stmt)) for stmt in body]
+
+
+def _is_some(test: py.expr, x: str) -> bool:
+    """Is `test` `x is not None`?"""
+    return isinstance(test, py.Compare) and isinstance(test.left, py.Name) and \
+        test.left.id == x and len(test.ops) == 1 and isinstance(test.ops[0], py.IsNot) and \
+        isinstance(test.comparators[0], py.Constant) and test.comparators[0].value is None
+
+
+def _always(tree: py.expr) -> bool:
+    """Is `tree` `x is None or True` (a local read, true whatever its value)?"""
+    return isinstance(tree, py.BoolOp) and isinstance(tree.op, py.Or) and \
+        len(tree.values) == 2 and isinstance(tree.values[1], py.Constant) and \
+        tree.values[1].value is True and isinstance(tree.values[0], py.Compare) and \
+        isinstance(tree.values[0].left, py.Name) and \
+        all(isinstance(op, py.Is) for op in tree.values[0].ops) and \
+        all(isinstance(c, py.Constant) and c.value is None for c in tree.values[0].comparators)
+
+
+def _without_true(test: py.expr) -> Optional[py.expr]:
+    """A test read for its truth, without its parts that are always true; None where
+    nothing is left."""
+    if _always(test):
+        return None
+    if isinstance(test, py.BoolOp) and isinstance(test.op, py.And):
+        kept = [v for v in test.values if not _always(v)]
+        if not kept:
+            return None
+        return kept[0] if len(kept) == 1 else py.BoolOp(py.And(), kept)
+    return test
+
+
+def _locals_read_once(body: list) -> list:
+    """The statements at the head of a loop's body that only copy a frame slot into a
+    local bound nowhere else in it (`t = L[k]`, an inlined definition's argument): the
+    loop sets no slot, so they may run once, before it."""
+    stores = _stores(body)
+    out = []
+    for stmt in body:
+        if not (isinstance(stmt, py.Assign) and len(stmt.targets) == 1 and
+                isinstance(stmt.targets[0], py.Name) and stores[stmt.targets[0].id] == 1 and
+                isinstance(stmt.value, py.Subscript) and isinstance(stmt.value.value, py.Name)
+                and stmt.value.value.id == "L" and isinstance(stmt.value.slice, py.Constant)):
+            break
+        out.append(stmt)
+    return out
 
 
 def _is_slot(node: py.Subscript, slot: int) -> bool:

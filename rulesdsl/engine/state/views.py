@@ -88,10 +88,15 @@ class Views:
         """Does `seat` read `entry` as it is (`render_log(entry, seat)` the same as
         `render_log(entry)`)? A move of cards without pieces that the seat sees leave or
         arrive is read alike without being written out twice (a search asks this of each
-        move for each seat)."""
-        if type(entry) is tuple and entry[0] == "move" and self.prog.pieces is None and \
-                (self.can_see(entry[2], seat) or self.can_see(entry[3], seat)):
-            return True
+        move for each seat), and so is a logged text."""
+        if type(entry) is tuple:
+            kind = entry[0]
+            if kind == "move":
+                if self.prog.pieces is None and \
+                        (self.can_see(entry[2], seat) or self.can_see(entry[3], seat)):
+                    return True
+            elif kind == "text":  # as render_log reads it: one text, or each seat's own
+                return len(entry) <= 2 or seat is None or entry[2][seat] == entry[1]
         return self.render_log(entry, seat) == self.render_log(entry)
 
     def render_log(self, entry, seat: Optional[int] = None) -> str:
