@@ -120,7 +120,7 @@ class ISMCTSAgent:
         knowledge = Knowledge(state, me)
         judge = Judge(state)
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
-                              self.look)
+                              self.look, FEW if state.players > 2 else 0, me)
         roots = [_Node(None) for _ in range(state.players)]
         stats = roots[me].children
         rng = self.rng
