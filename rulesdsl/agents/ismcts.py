@@ -358,10 +358,15 @@ class ISMCTSAgent:
                     prior[label] = 0.0
                     continue
                 afters.append((label, after))
-        # on one scale: the judge's widens to the widest lead among them all first, else an
-        # option that widened it would rate 0 or 1 whatever it is worth (every bribe of a
-        # round's first figure rated 0, so the cheapest was no favourite)
-        for (label, _), rewards in zip(afters, judge.rewards_all([a for _, a in afters])):
+        # with three or more players on one scale: the judge's widens to the widest lead
+        # among them all first, else an option that widened it rates 0 or 1 whatever it is
+        # worth (every bribe of a round's first figure rated 0, so the cheapest was no
+        # favourite). With two, one by one as before: there the look-ahead reads one
+        # sample's luck (a sealed bid against the bid that sample dealt), and GOPS against
+        # random fell from 35.5 to 31.5 of 40 deals when it was sharpened
+        rated = judge.rewards_all([a for _, a in afters]) if s.players > 2 else \
+            [judge.rewards(a) for _, a in afters]
+        for (label, _), rewards in zip(afters, rated):
             prior[label] = rewards[mover]
         return prior
 
