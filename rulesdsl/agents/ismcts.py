@@ -41,6 +41,9 @@ LEVELS = {
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
 WIDEN = 2.0       # a node may have about WIDEN * sqrt(visits) children (progressive widening)
+# past MANY options (Intrige's dozens of bribe amounts), about NARROW * sqrt(visits): a few
+# options, the best by look-ahead first, each visited enough to tell apart, and another
+# seat's node a model of a few likely moves, not dozens alike
 NARROW = 0.5
 MANY = 24
 
