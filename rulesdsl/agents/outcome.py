@@ -192,6 +192,14 @@ class Judge:
             self.known[key] = values
         return values
 
+    def rewards_all(self, states: list) -> list:
+        """`rewards` of each state, all on one scale: the widest lead among them widens the
+        scale before any is judged (judged one by one, an earlier state's rewards would be
+        on a narrower scale than a later one's)."""
+        for state in states:
+            self.rewards(state)
+        return [self.rewards(state) for state in states]
+
     def _team_value(self, state) -> float:
         """The shared result of a cooperative game: the mean of the evaluation (or score)."""
         values = state.evaluation()

@@ -64,10 +64,10 @@ class Horizon:
 class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
-    __slots__ = ("table", "means", "rng", "epsilon", "judge", "look")
+    __slots__ = ("table", "means", "rng", "epsilon", "judge", "look", "few", "searcher")
 
     def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None,
-                 judge=None, look: int = 0):
+                 judge=None, look: int = 0, few: int = 0, searcher: Optional[int] = None):
         # (seat, label) -> [total, count]; and per seat, label -> total / count, what a
         # playout reads for each option (shared: another policy's, read with other luck)
         self.table: dict = {} if shared is None else shared.table
@@ -76,6 +76,11 @@ class MoveAverages:
         self.epsilon = epsilon
         self.judge = judge  # with look > 0: rates options by the evaluation one move on
         self.look = look
+        # with `few` > 0: a seat other than `searcher` rates every option of a decision of
+        # at most `few` options by the evaluation one move on (a host's choice between two
+        # figures, where only the bribes tell them apart)
+        self.few = few
+        self.searcher = searcher
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
         return self.means.get(seat, {}).get(label, unknown)
@@ -106,8 +111,11 @@ class MoveAverages:
             return 0
         if rng.random() < self.epsilon:
             return rng.randrange(n)
-        if state is not None and self.look and self.judge is not None:
-            return self._look(state, seat, options)
+        if state is not None and self.judge is not None:
+            if self.look:
+                return self._look(state, seat, options, rng.sample(range(n), min(self.look, n)))
+            if n <= self.few and seat != self.searcher:
+                return self._look(state, seat, options, range(n))
         mine = self.means.get(seat)
         get = mine.get if mine is not None else {}.get
         best, best_value, ties, i = 0, -1.0, 1, 0
@@ -122,14 +130,13 @@ class MoveAverages:
             i += 1
         return best
 
-    def _look(self, state, seat: int, options) -> int:
-        """The index of the option best by the evaluation one move on among `look` drawn
-        at random (all where there are no more), the move averages breaking ties; an option
-        that breaks the rules on this sample is passed over."""
+    def _look(self, state, seat: int, options, drawn) -> int:
+        """The index of the option best by the evaluation one move on among those `drawn`
+        (indices), the move averages breaking ties; an option that breaks the rules on this
+        sample is passed over."""
         rng, judge = self.rng, self.judge
         assert judge is not None
         n = len(options)
-        drawn = rng.sample(range(n), min(self.look, n))
         afters = []
         for i in drawn:
             after = state.clone()

@@ -160,6 +160,18 @@ def test_intrige_host_takes_in_the_figure_that_paid_more(seed):
     assert picked[best] >= 9, (paid, picked)
 
 
+def test_intrige_defends_its_top_area_with_more_than_the_least_bribe():
+    """P2's military holds P1's 100,000 area; P3's military attacks it. The resident bids
+    first, and the host takes the figure that paid more: the least bribe (10,000) leaves
+    the area to a coin's toss against an attacker who pays the same. Before, the search
+    spread its visits over dozens of amounts and saw none better than the cheapest (10,000
+    for 4 seeds of 10)."""
+    from test_search import _top_area_attacked
+    st = _top_area_attacked()
+    picked = choices(st)
+    assert sensible(picked, lambda label: int(label) <= 10_000) >= 9, picked
+
+
 # ------------------------------------------------------------------ Skull (an example)
 
 def test_skull_bets_no_disc_past_its_own_skull():
