@@ -165,8 +165,12 @@ class ISMCTSAgent:
         self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
         close = _close(ranked, [stats.get((me, a.label)) for a in ranked], prior)
         searched = close[0]  # the search's own favourite, the most visited
-        # the close actions, the one-move look-ahead's favourite first: the default
-        close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
+        # the close actions, the one-move look-ahead's favourite first: the default. Not
+        # where others chose in secret before the mover (`together`): one move on, their
+        # choices are revealed as a sample drew them, and the look-ahead would favour the
+        # bid that beats that sample's (GOPS: the highest card on any prize)
+        if not (self.together and _after_secret_choices(state, me)):
+            close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
         if len(close) > 1:
             close = self._verify(close, close.index(searched), knowledge, judge, policy, me,
                                  cap, roots)
@@ -438,6 +442,11 @@ def _lean(tried: list, label: str, prior: dict, widest: float = 1.0) -> str:
         return label
     (m1, v1), (m2, v2) = _estimate(node), _estimate(other)
     return best[0] if m1 - m2 <= 2 * math.sqrt(v1 + v2) else label
+
+
+def _after_secret_choices(state, me: int) -> bool:
+    """Is `me` asked in an `ask together` after others who have chosen in secret?"""
+    return withdraw_pending_choices(state.clone(), me) > 0
 
 
 def _lead_in(s, roots: list, me: int, lead: int, rng, policy: MoveAverages) -> None:

@@ -522,3 +522,47 @@ def test_a_search_whose_playouts_look_plays_the_card_that_costs_least():
     used = [_room_used(ISMCTSAgent(seed=seed, iterations=400, seconds=None, look=99)
                        .choose(st).label) for seed in range(4)]
     assert max(used) <= 6 and sum(u <= 3 for u in used) >= 3, used
+
+
+def test_taking_back_the_others_secret_choices():
+    """`withdraw_pending_choices`: a sample in which P1 bid in secret before P2 is asked
+    goes back to P1's choice, with all of P1's options; nothing is taken back where P2
+    is asked first or the mover has chosen."""
+    from rulesdsl.engine.together import withdraw_pending_choices
+    st = rulesdsl.load(str(ROOT / "examples" / "gops.rules")).new_game(players=2, seed=3)
+    s = st.clone()
+    assert withdraw_pending_choices(s, 0) == 0 and s.to_move == 0  # nobody has chosen
+    st.apply("bid 7")
+    assert st.to_move == 1
+    s = st.clone()
+    assert withdraw_pending_choices(s, 1) == 1
+    assert s.to_move == 0 and len(s.legal_actions()) == 13
+    s.apply("bid 2")
+    s.apply("bid 3")  # the reveal: P2's 3 beats P1's 2 (P1's 7 was taken back)
+    assert s.scores[1] > 0 and s.scores[0] == 0
+    assert withdraw_pending_choices(st.clone(), 0) == 0  # the mover's own choice: kept
+
+
+def test_hard_has_the_others_make_their_secret_choices_again(monkeypatch):
+    """The second to bid in GOPS used to answer a bid drawn at random (its samples replace
+    the other's secret bid by any card): at `hard` the search starts each sample before
+    the others' secret choices and their trees make them (GOPS, hard as the second bidder
+    against medium: 0 of 8, then 14.5 of 24, benchmarks/results-arena.md). `medium` and
+    `easy` keep the old samples: their moves are unchanged."""
+    from rulesdsl.agents.ismcts import LEVELS
+    st = rulesdsl.load(str(ROOT / "examples" / "gops.rules")).new_game(players=2, seed=3)
+    st.apply("bid 7")
+    starts = []
+    original = ISMCTSAgent._iterate
+
+    def iterate(self, roots, s, *args):
+        starts.append(s.to_move)
+        return original(self, roots, s, *args)
+
+    monkeypatch.setattr(ISMCTSAgent, "_iterate", iterate)
+    make_agent("ismcts:hard,iterations=48,seconds=none", 1).choose(st)
+    assert set(starts) == {0}
+    starts.clear()
+    make_agent("ismcts:medium,iterations=48,seconds=none", 1).choose(st)
+    assert set(starts) == {1}
+    assert [lv[4] for lv in LEVELS.values()] == [False, False, True]
