@@ -68,7 +68,11 @@ class ISMCTSAgent:
     secrets: keep the others' trees from learning the mover's hidden cards (see `choose`);
     lean: with three or more players, the widest look-ahead margin by which another seat's
     tie in the search is broken (`_lean`; 0: never); look: how many options a playout
-    draws and rates by the evaluation one move on (0: move averages alone; playout.py).
+    draws and rates by the evaluation one move on (0: move averages alone; playout.py);
+    together: where others chose in secret before the mover (`ask together`), each sample
+    is taken back to before their choices and their trees make them again, not drawn at
+    random, and the search's favourite, not the look-ahead's, is the pairs' default (on at
+    `hard`; None: the level's).
     """
 
     name = "ismcts"

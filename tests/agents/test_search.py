@@ -461,7 +461,7 @@ def test_a_sample_dealt_again_as_one_seat_sees_it_teaches_that_seat_alone(monkey
         redealt[id(out)] = (sample, out)  # out kept alive: no other sample gets its id
         return out
 
-    def check(self, roots, s, judge, policy, learners=None, me=None):
+    def check(self, roots, s, judge, policy, learners=None, me=None, lead=0):
         before, out = redealt.get(id(s), (None, None))
         if out is s:
             for seat in learners:
@@ -547,7 +547,7 @@ def test_hard_has_the_others_make_their_secret_choices_again(monkeypatch):
     """The second to bid in GOPS used to answer a bid drawn at random (its samples replace
     the other's secret bid by any card): at `hard` the search starts each sample before
     the others' secret choices and their trees make them (GOPS, hard as the second bidder
-    against medium: 0 of 8, then 14.5 of 24, benchmarks/results-arena.md). `medium` and
+    against medium: 0 of 8, then 14 of 24, benchmarks/results-arena.md). `medium` and
     `easy` keep the old samples: their moves are unchanged."""
     from rulesdsl.agents.ismcts import LEVELS
     st = rulesdsl.load(str(ROOT / "examples" / "gops.rules")).new_game(players=2, seed=3)
