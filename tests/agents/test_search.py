@@ -566,3 +566,38 @@ def test_hard_has_the_others_make_their_secret_choices_again(monkeypatch):
     make_agent("ismcts:medium,iterations=48,seconds=none", 1).choose(st)
     assert set(starts) == {1}
     assert [lv[4] for lv in LEVELS.values()] == [False, False, True]
+
+
+def test_after_secret_choices_the_pairs_default_is_the_searchs_favourite(monkeypatch):
+    """One move on, the second bidder's look-ahead reveals the bids a sample drew, so it
+    favours the highest card on any prize: with `together` the pairs start from the
+    search's favourite there (and take it where they cannot tell the actions apart), and
+    the others' secret choices are made again on each pair's sample."""
+    from rulesdsl.agents import ismcts
+    st = rulesdsl.load(str(ROOT / "examples" / "gops.rules")).new_game(players=2, seed=3)
+    assert not ismcts._after_secret_choices(st, 0)
+    st.apply("bid 7")
+    assert ismcts._after_secret_choices(st, 1)
+    seen = {}
+
+    def verify(self, close, searched, *args):
+        seen["searched"] = searched
+        return close
+
+    monkeypatch.setattr(ISMCTSAgent, "_verify", verify)
+    for spec, first in (("ismcts:iterations=200,seconds=none,together=1", 0),):
+        agent = make_agent(spec, 5)
+        chosen = agent.choose(st)
+        assert seen["searched"] == first  # the search's favourite heads the pairs
+        assert chosen.label == agent.analysis[0][0]
+    monkeypatch.undo()
+    leads = []
+    original = ismcts._lead_in
+
+    def lead_in(s, roots, me, lead, rng, policy):
+        leads.append((s.to_move, lead))
+        return original(s, roots, me, lead, rng, policy)
+
+    monkeypatch.setattr(ismcts, "_lead_in", lead_in)
+    make_agent("ismcts:hard,iterations=200,seconds=none", 5).choose(st)
+    assert leads and set(leads) == {(0, 1)}
