@@ -30,13 +30,15 @@ from rulesdsl.agents.playout import (Horizon, MoveAverages, NoOption, first, opt
                                      play_on)
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.knowledge import SeenKnowledge
+from rulesdsl.engine.together import withdraw_pending_choices
 from rulesdsl.lang.errors import RulesError
 
-# level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon)
+# level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon, the others'
+# secret choices made before the mover's chosen again by their trees: `together`)
 LEVELS = {
-    "easy": (60, 0.3, 8, 0.5),
-    "medium": (400, 1.2, 24, 0.25),
-    "hard": (1200, 5.0, 40, 0.2),
+    "easy": (60, 0.3, 8, 0.5, False),
+    "medium": (400, 1.2, 24, 0.25, False),
+    "hard": (1200, 5.0, 40, 0.2, True),
 }
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
@@ -71,7 +73,11 @@ class ISMCTSAgent:
     secrets: keep the others' trees from learning the mover's hidden cards (see `choose`);
     lean: with three or more players, the widest look-ahead margin by which another seat's
     tie in the search is broken (`_lean`; 0: never); look: how many options a playout
-    draws and rates by the evaluation one move on (0: move averages alone; playout.py).
+    draws and rates by the evaluation one move on (0: move averages alone; playout.py);
+    together: where others chose in secret before the mover (`ask together`), each sample
+    is taken back to before their choices and their trees make them again, not drawn at
+    random, and the search's favourite, not the look-ahead's, is the pairs' default (on at
+    `hard`; None: the level's).
     """
 
     name = "ismcts"
@@ -81,16 +87,16 @@ class ISMCTSAgent:
                  exploration: float = 0.7, horizon: int | None = -1,
                  epsilon: float | None = None, bias: float = 1.0,
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
-                 look: int = 0):
+                 look: int = 0, together: bool | None = None):
         if level is None and iterations is None:
             level = "medium"
-        depth, eps = 24, 0.25
+        depth, eps, again = 24, 0.25, False
         if level is not None:
             if level not in LEVELS:
                 from rulesdsl.lang.errors import did_you_mean
                 raise RulesError("C002", f"unknown level '{level}' for ismcts; known: "
                                  f"{', '.join(LEVELS)}", hints=did_you_mean(level, LEVELS))
-            li, ls, depth, eps = LEVELS[level]
+            li, ls, depth, eps, again = LEVELS[level]
             iterations = li if iterations is None else iterations
             seconds = ls if seconds is None else seconds
         if horizon == -1:  # not given: playout_cap is its older name
@@ -108,6 +114,7 @@ class ISMCTSAgent:
         self.secrets = bool(secrets)
         self.lean = TIE if lean is None else float(lean)
         self.look = int(look)
+        self.together = again if together is None else bool(together)
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
         self.dropped = 0           # the same, over the agent's life
@@ -150,7 +157,8 @@ class ISMCTSAgent:
                         seer = rng.choice(sorted(others))
                         sample = _as_seen_by(sample, seer, me, rng.getrandbits(63))
                         learners = frozenset((seer,))
-                self._iterate(roots, sample, judge, policy, learners, me)
+                lead = withdraw_pending_choices(sample, me) if self.together else 0
+                self._iterate(roots, sample, judge, policy, learners, me, lead)
             except (RulesError, NoOption):
                 dropped += 1  # a sample whose play breaks the rules: dropped, counted
             done += 1
@@ -166,11 +174,15 @@ class ISMCTSAgent:
         self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
         close = _close(ranked, [stats.get((me, a.label)) for a in ranked], prior)
         searched = close[0]  # the search's own favourite, the most visited
-        # the close actions, the one-move look-ahead's favourite first: the default
-        close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
+        # the close actions, the one-move look-ahead's favourite first: the default. Not
+        # where others chose in secret before the mover (`together`): one move on, their
+        # choices are revealed as a sample drew them, and the look-ahead would favour the
+        # bid that beats that sample's (GOPS: the highest card on any prize)
+        if not (self.together and _after_secret_choices(state, me)):
+            close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
         if len(close) > 1:
             close = self._verify(close, close.index(searched), knowledge, judge, policy, me,
-                                 cap)
+                                 cap, roots)
         self.dropped += self.last_dropped
         return close[0]
 
@@ -187,7 +199,7 @@ class ISMCTSAgent:
                           root.prior or {})) == 1
 
     def _verify(self, close: list, searched: int, knowledge, judge: Judge,
-                policy: MoveAverages, me: int, cap) -> list:
+                policy: MoveAverages, me: int, cap, roots: list | None = None) -> list:
         """The actions the search could not tell apart, compared in pairs: each is played
         on the same samples, with the same random numbers after it, so that what they share
         (the cards dealt, the others' luck) cancels out and only their difference remains.
@@ -201,7 +213,11 @@ class ISMCTSAgent:
         result it may be that sample's luck (a card played blind that happened to fit):
         the look-ahead on these samples then decides whether it stays the default, and
         where it falls short of the search's own favourite (`searched`, an index into
-        `close`) by LUCK standard errors, that favourite is the default instead."""
+        `close`) by LUCK standard errors, that favourite is the default instead.
+
+        With `together`, the others' secret choices made before the mover's are taken back
+        on each sample and made again, the same for every action of a round, as each
+        seat's tree (`roots`) played them in the search (`_lead_in`)."""
         rounds = max(MIN_ROUNDS, self.iterations // (2 * len(close)))
         # with three or more players the others' small decisions go by the look-ahead (a
         # host takes the figure that paid more), else a higher bribe never shows its worth
@@ -214,6 +230,14 @@ class ISMCTSAgent:
                 break
             seed = self.rng.getrandbits(63)
             sample = knowledge.sample(seed)
+            if self.together and roots is not None:
+                lead = withdraw_pending_choices(sample, me)
+                if lead:
+                    try:
+                        _lead_in(sample, roots, me, lead, self.rng, policy)
+                    except (RulesError, NoOption):
+                        self.last_dropped += 1
+                        continue
             row = []
             for action in close:
                 s = sample.clone()
@@ -239,7 +263,7 @@ class ISMCTSAgent:
         return _beats_default(close, results)
 
     def _iterate(self, roots: list, s, judge: Judge, policy: MoveAverages,
-                 learners=None, me: int | None = None) -> None:
+                 learners=None, me: int | None = None, lead: int = 0) -> None:
         """One iteration over one tree per player (multiple-observer ISMCTS): each player
         chooses from its own tree, and the others' trees follow the move as they saw it,
         so no one's statistics depend on what it could not see (a card bid face down).
@@ -247,7 +271,13 @@ class ISMCTSAgent:
         from this sample: a sample that holds the searcher's real hand must not teach
         the others to guess it. With three or more players, at a decision of a seat other
         than the searcher `me`, the search's choice gives way to the one-move look-ahead's
-        favourite where the two are too close to tell apart (`_lean`)."""
+        favourite where the two are too close to tell apart (`_lean`).
+
+        `lead`: the sample starts that many decisions before the searcher's own, the
+        others' secret choices it took back (`withdraw_pending_choices`). The others choose
+        them again from their trees; the searcher's tree, which saw nothing of them, stays
+        at its root through them, and the walk goes on past a node added there (their
+        decisions must be made before the searcher's can be learnt)."""
         rng = self.rng
         c = self.exploration
         n = len(roots)
@@ -260,7 +290,7 @@ class ISMCTSAgent:
         # the other towards the look-ahead made it too greedy a model (GOPS against random:
         # 33.0 of 40 deals, 35.5 without)
         lean = self.lean if n > 2 else 0.0
-        depth = 0
+        depth = -lead  # the horizon counts from the searcher's decision
         while not s.is_over and not horizon.reached(s, depth):
             mover, options = options_of(s)
             node = at[mover]
@@ -304,7 +334,10 @@ class ISMCTSAgent:
             taken.append((mover, label))
             depth += 1
             new = s.events[before:]
+            ahead = depth <= 0  # a decision taken back: made again before the searcher's
             for q in range(n):
+                if ahead and q == me:
+                    continue
                 # keyed by who moved too: whose turn it is may differ between samples
                 key = (mover, label if q == mover else _seen_as(s, new, q, label))
                 child = at[q].children.get(key)
@@ -314,7 +347,7 @@ class ISMCTSAgent:
                     child.avail = 1  # made where this seat did not learn: first offered now
                 at[q] = child
                 paths[q].append(child)
-            if expand:
+            if expand and not ahead:
                 break
         play_on(s, policy, horizon, taken, depth)
         reward = judge.rewards(s)
@@ -434,6 +467,33 @@ def _lean(tried: list, label: str, prior: dict, widest: float = 1.0) -> str:
         return label
     (m1, v1), (m2, v2) = _estimate(node), _estimate(other)
     return best[0] if m1 - m2 <= 2 * math.sqrt(v1 + v2) else label
+
+
+def _after_secret_choices(state, me: int) -> bool:
+    """Is `me` asked in an `ask together` after others who have chosen in secret?"""
+    return withdraw_pending_choices(state.clone(), me) > 0
+
+
+def _lead_in(s, roots: list, me: int, lead: int, rng, policy: MoveAverages) -> None:
+    """Make again on `s` the `lead` secret choices taken back before `me`'s decision, each
+    seat by its tree's mixed strategy (`_by_visits`), by the playout policy where its tree
+    holds nothing there."""
+    at = list(roots)
+    for _ in range(lead):
+        mover, options = options_of(s)
+        keys = [(mover, o[0]) for o in options]
+        children = at[mover].children
+        if any(k in children and children[k].visits for k in keys):
+            label = _by_visits(keys, children, rng)
+        else:
+            label = options[policy.pick(mover, options)][0]
+        before = len(s.events)
+        s.apply_option(mover, options[[o[0] for o in options].index(label)])
+        new = s.events[before:]
+        for q in range(len(at)):
+            if q != me:
+                key = (mover, label if q == mover else _seen_as(s, new, q, label))
+                at[q] = at[q].children.get(key) or _Node(mover)
 
 
 def _by_visits(keys: list, children: dict, rng) -> str:

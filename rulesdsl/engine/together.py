@@ -196,3 +196,28 @@ def hide_pending_choices(st, seat: int, rnd) -> int:
             L[ins.picks] = picks
     st.pending = None
     return replaced
+
+
+def withdraw_pending_choices(st, seat: int) -> int:
+    """In `st` (a sample being searched for `seat`, whose turn it is in an `ask together`),
+    take back the secret choices the others made before `seat` was asked: the decision
+    goes back to its first player, and those players choose again where the sample is
+    played. A search then models their choices as its own trees play them, not as one
+    drawn at random (`hide_pending_choices`: the second to bid would answer a random bid).
+    Nothing is withdrawn where some choice has taken effect or `seat` has chosen.
+    Returns how many choices were withdrawn."""
+    if not st.frames:
+        return 0
+    fr = st.frames[-1]
+    ins = st.prog.procs[fr[0]].code[fr[1]]
+    if not isinstance(ins, AskTogether):
+        return 0
+    L = fr[2]
+    picks = L[ins.picks]
+    if not isinstance(picks, list) or not picks or (L[ins.done] or 0) or \
+            any(p[0] == seat for p in picks):
+        return 0
+    L[ins.picks], L[ins.k] = [], 0
+    st.pending = None
+    st.changed_outside_apply()
+    return len(picks)

@@ -483,7 +483,7 @@ def test_a_sample_dealt_again_as_one_seat_sees_it_teaches_that_seat_alone(monkey
         redealt[id(out)] = (sample, out)  # out kept alive: no other sample gets its id
         return out
 
-    def check(self, roots, s, judge, policy, learners=None, me=None):
+    def check(self, roots, s, judge, policy, learners=None, me=None, lead=0):
         before, out = redealt.get(id(s), (None, None))
         if out is s:
             for seat in learners:
@@ -619,3 +619,82 @@ def test_the_others_small_decisions_in_the_pairs_playouts_follow_the_look_ahead(
         policy = MoveAverages(random.Random(0), 0.0, judge=Judge(st), few=5, searcher=1)
         label = options[policy.pick(seat, options, st)][0]
         assert ("keeps" in label) == keeps, (bids, label)
+
+
+def test_taking_back_the_others_secret_choices():
+    """`withdraw_pending_choices`: a sample in which P1 bid in secret before P2 is asked
+    goes back to P1's choice, with all of P1's options; nothing is taken back where P2
+    is asked first or the mover has chosen."""
+    from rulesdsl.engine.together import withdraw_pending_choices
+    st = rulesdsl.load(str(ROOT / "examples" / "gops.rules")).new_game(players=2, seed=3)
+    s = st.clone()
+    assert withdraw_pending_choices(s, 0) == 0 and s.to_move == 0  # nobody has chosen
+    st.apply("bid 7")
+    assert st.to_move == 1
+    s = st.clone()
+    assert withdraw_pending_choices(s, 1) == 1
+    assert s.to_move == 0 and len(s.legal_actions()) == 13
+    s.apply("bid 2")
+    s.apply("bid 3")  # the reveal: P2's 3 beats P1's 2 (P1's 7 was taken back)
+    assert s.scores[1] > 0 and s.scores[0] == 0
+    assert withdraw_pending_choices(st.clone(), 0) == 0  # the mover's own choice: kept
+
+
+def test_hard_has_the_others_make_their_secret_choices_again(monkeypatch):
+    """The second to bid in GOPS used to answer a bid drawn at random (its samples replace
+    the other's secret bid by any card): at `hard` the search starts each sample before
+    the others' secret choices and their trees make them (GOPS, hard as the second bidder
+    against medium: 0 of 8, then 14 of 24, benchmarks/results-arena.md). `medium` and
+    `easy` keep the old samples: their moves are unchanged."""
+    from rulesdsl.agents.ismcts import LEVELS
+    st = rulesdsl.load(str(ROOT / "examples" / "gops.rules")).new_game(players=2, seed=3)
+    st.apply("bid 7")
+    starts = []
+    original = ISMCTSAgent._iterate
+
+    def iterate(self, roots, s, *args):
+        starts.append(s.to_move)
+        return original(self, roots, s, *args)
+
+    monkeypatch.setattr(ISMCTSAgent, "_iterate", iterate)
+    make_agent("ismcts:hard,iterations=48,seconds=none", 1).choose(st)
+    assert set(starts) == {0}
+    starts.clear()
+    make_agent("ismcts:medium,iterations=48,seconds=none", 1).choose(st)
+    assert set(starts) == {1}
+    assert [lv[4] for lv in LEVELS.values()] == [False, False, True]
+
+
+def test_after_secret_choices_the_pairs_default_is_the_searchs_favourite(monkeypatch):
+    """One move on, the second bidder's look-ahead reveals the bids a sample drew, so it
+    favours the highest card on any prize: with `together` the pairs start from the
+    search's favourite there (and take it where they cannot tell the actions apart), and
+    the others' secret choices are made again on each pair's sample."""
+    from rulesdsl.agents import ismcts
+    st = rulesdsl.load(str(ROOT / "examples" / "gops.rules")).new_game(players=2, seed=3)
+    assert not ismcts._after_secret_choices(st, 0)
+    st.apply("bid 7")
+    assert ismcts._after_secret_choices(st, 1)
+    seen = {}
+
+    def verify(self, close, searched, *args):
+        seen["searched"] = searched
+        return close
+
+    monkeypatch.setattr(ISMCTSAgent, "_verify", verify)
+    for spec, first in (("ismcts:iterations=200,seconds=none,together=1", 0),):
+        agent = make_agent(spec, 5)
+        chosen = agent.choose(st)
+        assert seen["searched"] == first  # the search's favourite heads the pairs
+        assert chosen.label == agent.analysis[0][0]
+    monkeypatch.undo()
+    leads = []
+    original = ismcts._lead_in
+
+    def lead_in(s, roots, me, lead, rng, policy):
+        leads.append((s.to_move, lead))
+        return original(s, roots, me, lead, rng, policy)
+
+    monkeypatch.setattr(ismcts, "_lead_in", lead_in)
+    make_agent("ismcts:hard,iterations=200,seconds=none", 5).choose(st)
+    assert leads and set(leads) == {(0, 1)}
