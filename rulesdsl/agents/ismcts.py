@@ -43,7 +43,7 @@ LEVELS = {
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
 WIDEN = 2.0       # a node may have about WIDEN * sqrt(visits) children (progressive widening)
-# past MANY options (Intrige's dozens of bribe amounts), about NARROW * sqrt(visits): a few
+# past MANY options (dozens of amounts to bid or pay), about NARROW * sqrt(visits): a few
 # options, the best by look-ahead first, each visited enough to tell apart, and another
 # seat's node a model of a few likely moves, not dozens alike
 NARROW = 0.5
@@ -141,8 +141,8 @@ class ISMCTSAgent:
         # where the mover holds cards the others cannot see, its own samples teach only its
         # own tree, and every other iteration one other seat's tree learns from a sample
         # dealt again as that seat sees it: only that seat, as the re-deal also dealt anew
-        # a third seat's own cards (in Skull, a third player betting as if blind to its own
-        # mat: 7 of 20 deals won against 12 unsplit, 13 now)
+        # a third seat's own cards (a third player betting as if blind to its own hidden
+        # cards: 7 of 20 deals of a bluffing example won against 12 unsplit, 13 now)
         others = everyone - {me} if self.secrets and _holds_secrets(state, me, knowledge) \
             else None
         split = others is not None
@@ -177,7 +177,7 @@ class ISMCTSAgent:
         # the close actions, the one-move look-ahead's favourite first: the default. Not
         # where others chose in secret before the mover (`together`): one move on, their
         # choices are revealed as a sample drew them, and the look-ahead would favour the
-        # bid that beats that sample's (GOPS: the highest card on any prize)
+        # bid that beats that sample's (in a sealed-bid game: the highest card on any prize)
         if not (self.together and _after_secret_choices(state, me)):
             close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
         if len(close) > 1:
@@ -287,8 +287,8 @@ class ISMCTSAgent:
         horizon = self._horizon(s, judge)
         # a seat all but indifferent between actions that matter to the others (a host
         # between two figures) is met only with three or more players; with two, leaning
-        # the other towards the look-ahead made it too greedy a model (GOPS against random:
-        # 33.0 of 40 deals, 35.5 without)
+        # the other towards the look-ahead made it too greedy a model (a sealed-bid example
+        # against random: 33.0 of 40 deals, 35.5 without)
         lean = self.lean if n > 2 else 0.0
         depth = -lead  # the horizon counts from the searcher's decision
         while not s.is_over and not horizon.reached(s, depth):
@@ -398,8 +398,8 @@ class ISMCTSAgent:
         # among them all first, else an option that widened it rates 0 or 1 whatever it is
         # worth (every bribe of a round's first figure rated 0, so the cheapest was no
         # favourite). With two, one by one as before: there the look-ahead reads one
-        # sample's luck (a sealed bid against the bid that sample dealt), and GOPS against
-        # random fell from 35.5 to 31.5 of 40 deals when it was sharpened
+        # sample's luck (a sealed bid against the bid that sample dealt), and a sealed-bid
+        # example against random fell from 35.5 to 31.5 of 40 deals when it was sharpened
         rated = judge.rewards_all([a for _, a in afters]) if s.players > 2 else \
             [judge.rewards(a) for _, a in afters]
         for (label, _), rewards in zip(afters, rated):
@@ -538,7 +538,7 @@ def _beats_default(close: list, results: list) -> list:
 
 CLOSE = 4       # at most this many actions compared in pairs
 # in playouts (3+ players), the others' decisions of at most FEW options go by the look-ahead
-# (5: an Intrige host at medium took the figure that paid more for 8 seeds of 10 where it
+# (5: a host at medium took the figure that paid it more for 8 seeds of 10 where it
 # takes it for 10 with 3, and the search took 1.22 s of CPU a move at five players)
 FEW = 3
 MIN_ROUNDS = 8  # samples the pairs get at least, even past the CPU cap

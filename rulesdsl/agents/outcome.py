@@ -8,7 +8,7 @@ games from new deals only, so it never depends on a game in progress:
   with all (a cooperative game, where everyone plays for the shared result); a file that
   says so (`players 2..5 cooperative`) is cooperative without looking;
 - whether the evaluation (the file's `evaluate`, else its score) tells the seats apart
-  before the end: one that is the same for everyone almost everywhere mid-game (a Hex
+  before the end: one that is the same for everyone almost everywhere mid-game (a connection
   score of "linked or not") cannot judge a cut playout, so the search plays to the end.
   In a cooperative game every seat shares one value, so there it is whether that value
   moves away from where the game began (fireworks grow, fuses burn).
