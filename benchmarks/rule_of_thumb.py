@@ -644,11 +644,8 @@ class Intrige(RuleOfThumb):
         q = seen.question
         if "bribe" in q:
             return self.best(labels, lambda lab: -int(lab))
-        if "where in your house" in q:
-            return self.best(labels, lambda lab: -last_number(lab))
-        if "want in" in q or "who gets the area" in q:
-            paid = _payments(seen)
-            return self.best(labels, lambda lab: paid.get(lab.split(" keeps ")[0], 0))
+        if is_host(q):
+            return self.as_host(seen, labels)
         if "into whose park" in q:
             figure = q.split(" does ")[1].split(" go")[0]
             return self.best(labels, lambda lab: _house_appeal(seen, lab, figure))
@@ -656,6 +653,19 @@ class Intrige(RuleOfThumb):
             return self.best(labels, lambda lab: max(
                 (_house_appeal(seen, seat_name(h), lab) for h in seen.others()), default=0))
         return self.pick(labels)
+
+    def as_host(self, seen, labels):
+        """As host: others' figures in my lowest free area; in a conflict, the figure whose
+        owner paid most for it (a resident keeps its area by what it paid)."""
+        if "where in your house" in seen.question:
+            return self.best(labels, lambda lab: -last_number(lab))
+        paid = _payments(seen)
+        return self.best(labels, lambda lab: paid.get(lab.split(" keeps ")[0], 0))
+
+
+def is_host(q: str) -> bool:
+    """Is the host asked where a figure sits, or which figure gets in or keeps an area?"""
+    return "where in your house" in q or "want in" in q or "who gets the area" in q
 
 
 AREAS = (10, 20, 30, 50, 100)

@@ -11,7 +11,8 @@ option at once.
 
 from __future__ import annotations
 
-from rule_of_thumb import RuleOfThumb, _payments, game_key, last_number, seat_name
+from rule_of_thumb import (Intrige, RuleOfThumb, game_key, is_host, last_number,
+                           seat_name)
 
 # ------------------------------------------------------------------ Triumvirat
 
@@ -178,7 +179,7 @@ class CondottiereB(RuleOfThumb):
 # ------------------------------------------------------------------ Intrige
 
 
-class IntrigeB(RuleOfThumb):
+class IntrigeB(Intrige):
     """Bribe 20,000 where a figure of the same profession is already there, else 10,000;
     as host take in the figure that paid most and seat others' figures low; send the
     figure of a profession few houses hold to the house with most free areas."""
@@ -201,11 +202,8 @@ class IntrigeB(RuleOfThumb):
             figure = q.split(" a bribe for ")[1].split(":")[0]
             want = 20000 if self.rivals(seen, host, figure) else 10000
             return self.best(labels, lambda lab: -abs(int(lab) - want))
-        if "where in your house" in q:
-            return self.best(labels, lambda lab: -last_number(lab))
-        if "want in" in q or "who gets the area" in q:
-            paid = _payments(seen)
-            return self.best(labels, lambda lab: paid.get(lab.split(" keeps ")[0], 0))
+        if is_host(q):
+            return self.as_host(seen, labels)
         if "into whose park" in q:
             figure = q.split(" does ")[1].split(" go")[0]
             return self.best(labels, lambda lab: (not self.rivals(seen, lab, figure),

@@ -220,7 +220,8 @@ class ISMCTSAgent:
         seat's tree (`roots`) played them in the search (`_lead_in`)."""
         rounds = max(MIN_ROUNDS, self.iterations // (2 * len(close)))
         # with three or more players the others' small decisions go by the look-ahead (a
-        # host takes the figure that paid more), else a higher bribe never shows its worth
+        # seat choosing between two rivals' offers takes the one that gives it more), else
+        # a higher offer never shows its worth
         few = FEW if knowledge.state.players > 2 else 0
         results: list = [[] for _ in close]
         looks: list = [[] for _ in close]  # the reward right after each action, per sample
@@ -285,8 +286,8 @@ class ISMCTSAgent:
         paths = [[r] for r in roots]
         taken: list = []
         horizon = self._horizon(s, judge)
-        # a seat all but indifferent between actions that matter to the others (a host
-        # between two figures) is met only with three or more players; with two, leaning
+        # a seat all but indifferent between actions that matter to the others (between two
+        # rivals' pieces) is met only with three or more players; with two, leaning
         # the other towards the look-ahead made it too greedy a model (a sealed-bid example
         # against random: 33.0 of 40 deals, 35.5 without)
         lean = self.lean if n > 2 else 0.0
@@ -396,7 +397,7 @@ class ISMCTSAgent:
                 afters.append((label, after))
         # with three or more players on one scale: the judge's widens to the widest lead
         # among them all first, else an option that widened it rates 0 or 1 whatever it is
-        # worth (every bribe of a round's first figure rated 0, so the cheapest was no
+        # worth (every amount of a round's first offer rated 0, so the cheapest was no
         # favourite). With two, one by one as before: there the look-ahead reads one
         # sample's luck (a sealed bid against the bid that sample dealt), and a sealed-bid
         # example against random fell from 35.5 to 31.5 of 40 deals when it was sharpened
@@ -538,8 +539,8 @@ def _beats_default(close: list, results: list) -> list:
 
 CLOSE = 4       # at most this many actions compared in pairs
 # in playouts (3+ players), the others' decisions of at most FEW options go by the look-ahead
-# (5: a host at medium took the figure that paid it more for 8 seeds of 10 where it
-# takes it for 10 with 3, and the search took 1.22 s of CPU a move at five players)
+# (5: a seat at medium took the offer that gave it more for 8 seeds of 10 where it takes
+# it for 10 with 3, and the search took 1.22 s of CPU a move at five players)
 FEW = 3
 MIN_ROUNDS = 8  # samples the pairs get at least, even past the CPU cap
 # standard errors by which the look-ahead on the pairs' samples must fall short of the

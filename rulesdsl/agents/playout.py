@@ -77,8 +77,8 @@ class MoveAverages:
         self.judge = judge  # with look > 0: rates options by the evaluation one move on
         self.look = look
         # with `few` > 0: a seat other than `searcher` rates every option of a decision of
-        # at most `few` options by the evaluation one move on (a host's choice between two
-        # figures, where only the bribes tell them apart)
+        # at most `few` options by the evaluation one move on (a choice between two rivals'
+        # offers, where only what each paid tells them apart)
         self.few = few
         self.searcher = searcher
 
