@@ -105,12 +105,18 @@ class MoveAverages:
         at random. `options` are tuples whose first item is the label. Given the `state`
         (and a judge and `look`), `look` options drawn at random are rated by the
         evaluation one move on, the move averages breaking ties."""
+        return self.take(seat, options, state)[0]
+
+    def take(self, seat: int, options, state=None) -> tuple:
+        """`pick`'s index, and the position one move on where the look-ahead made it
+        (a clone of `state` that applied the option and the frames it was cloned with:
+        `State.take_over`'s arguments), else None."""
         rng = self.rng
         n = len(options)
         if n == 1:
-            return 0
+            return 0, None
         if rng.random() < self.epsilon:
-            return rng.randrange(n)
+            return rng.randrange(n), None
         if state is not None and self.judge is not None:
             if self.look:
                 return self._look(state, seat, options, rng.sample(range(n), min(self.look, n)))
@@ -128,30 +134,31 @@ class MoveAverages:
                 if rng.randrange(ties) == 0:
                     best = i
             i += 1
-        return best
+        return best, None
 
-    def _look(self, state, seat: int, options, drawn) -> int:
+    def _look(self, state, seat: int, options, drawn) -> tuple:
         """The index of the option best by the evaluation one move on among those `drawn`
-        (indices), the move averages breaking ties; an option that breaks the rules on this
-        sample is passed over."""
+        (indices), the move averages breaking ties, and its position one move on; an
+        option that breaks the rules on this sample is passed over (none left: one at
+        random, and None)."""
         rng, judge = self.rng, self.judge
         assert judge is not None
-        n = len(options)
         afters = []
         for i in drawn:
             after = state.clone()
+            copies = after.frames[:]
             try:
                 after.apply_option(seat, options[i])
             except RulesError:
                 continue
-            judge.rewards(after)  # first widens the judge's scale to them all
-            afters.append((i, after))
-        best, best_value = -1, (-1.0, -1.0)
-        for i, after in afters:  # then compares them on one scale
-            v = (judge.rewards(after)[seat], self.value(seat, options[i][0]))
+            # measured once: widens the judge's scale to them all
+            afters.append((i, (after, copies), judge.measure(after)))
+        best, best_value, ahead = -1, (-1.0, -1.0), None
+        for i, after, measured in afters:  # then compares them on one scale
+            v = (judge.scaled(measured)[seat], self.value(seat, options[i][0]))
             if v > best_value:
-                best, best_value = i, v
-        return best if best >= 0 else rng.randrange(n)
+                best, best_value, ahead = i, v, after
+        return (best, ahead) if best >= 0 else (rng.randrange(len(options)), None)
 
 
 class NoOption(Exception):
@@ -172,11 +179,15 @@ def play_on(state, policy: MoveAverages, horizon: Horizon, taken: list, done: in
     """Play `state` on with the policy until it is over or the horizon is reached; `done`
     decisions were already taken since the search's position. Appends (seat, label) of
     every choice to `taken`."""
-    reached, pick, apply, took = horizon.reached, policy.pick, state.apply_option, taken.append
+    reached, take, apply, took = horizon.reached, policy.take, state.apply_option, taken.append
     while not state.is_over and not reached(state, done):
         pending = state.pending  # what `options_of` reads, without its two calls
         seat, options = pending if pending is not None and pending[1] else options_of(state)
-        chosen = options[pick(seat, options, state)]
+        i, ahead = take(seat, options, state)
+        chosen = options[i]
         took((seat, chosen[0]))
-        apply(seat, chosen)
+        if ahead is None:
+            apply(seat, chosen)
+        else:  # the look-ahead applied it already
+            state.take_over(*ahead)
         done += 1
