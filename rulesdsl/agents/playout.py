@@ -64,7 +64,8 @@ class Horizon:
 class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
-    __slots__ = ("table", "means", "rng", "epsilon", "judge", "look", "few", "searcher")
+    __slots__ = ("table", "means", "rng", "epsilon", "judge", "look", "few", "searcher",
+                 "ahead")
 
     def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None,
                  judge=None, look: int = 0, few: int = 0, searcher: Optional[int] = None):
@@ -81,6 +82,7 @@ class MoveAverages:
         # offers, where only what each paid tells them apart)
         self.few = few
         self.searcher = searcher
+        self.ahead: Optional[tuple] = None  # what the last look-ahead left (`_look`)
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
         return self.means.get(seat, {}).get(label, unknown)
@@ -104,19 +106,14 @@ class MoveAverages:
         """The index of the option a playout takes: the best-rated, ties and exploration
         at random. `options` are tuples whose first item is the label. Given the `state`
         (and a judge and `look`), `look` options drawn at random are rated by the
-        evaluation one move on, the move averages breaking ties."""
-        return self.take(seat, options, state)[0]
-
-    def take(self, seat: int, options, state=None) -> tuple:
-        """`pick`'s index, and the position one move on where the look-ahead made it
-        (a clone of `state` that applied the option and the frames it was cloned with:
-        `State.take_over`'s arguments), else None."""
+        evaluation one move on, the move averages breaking ties (and `ahead` is left
+        holding the chosen option's position one move on: `_look`)."""
         rng = self.rng
         n = len(options)
         if n == 1:
-            return 0, None
+            return 0
         if rng.random() < self.epsilon:
-            return rng.randrange(n), None
+            return rng.randrange(n)
         if state is not None and self.judge is not None:
             if self.look:
                 return self._look(state, seat, options, rng.sample(range(n), min(self.look, n)))
@@ -134,13 +131,18 @@ class MoveAverages:
                 if rng.randrange(ties) == 0:
                     best = i
             i += 1
-        return best, None
+        return best
 
-    def _look(self, state, seat: int, options, drawn) -> tuple:
+    def looks(self) -> bool:
+        """May `pick`, given a state, look one move on (and leave `ahead`)?"""
+        return self.judge is not None and bool(self.look or self.few)
+
+    def _look(self, state, seat: int, options, drawn) -> int:
         """The index of the option best by the evaluation one move on among those `drawn`
-        (indices), the move averages breaking ties, and its position one move on; an
-        option that breaks the rules on this sample is passed over (none left: one at
-        random, and None)."""
+        (indices), the move averages breaking ties; an option that breaks the rules on this
+        sample is passed over. `ahead`: the best's position one move on and the frames it
+        was cloned with, the arguments of `State.take_over` (None where none is best:
+        then one at random)."""
         rng, judge = self.rng, self.judge
         assert judge is not None
         afters = []
@@ -152,13 +154,13 @@ class MoveAverages:
             except RulesError:
                 continue
             # measured once: widens the judge's scale to them all
-            afters.append((i, (after, copies), judge.measure(after)))
-        best, best_value, ahead = -1, (-1.0, -1.0), None
-        for i, after, measured in afters:  # then compares them on one scale
+            afters.append((i, after, copies, judge.measure(after)))
+        best, best_value, self.ahead = -1, (-1.0, -1.0), None
+        for i, after, copies, measured in afters:  # then compares them on one scale
             v = (judge.scaled(measured)[seat], self.value(seat, options[i][0]))
             if v > best_value:
-                best, best_value, ahead = i, v, after
-        return (best, ahead) if best >= 0 else (rng.randrange(len(options)), None)
+                best, best_value, self.ahead = i, v, (after, copies)
+        return best if best >= 0 else rng.randrange(len(options))
 
 
 class NoOption(Exception):
@@ -179,15 +181,17 @@ def play_on(state, policy: MoveAverages, horizon: Horizon, taken: list, done: in
     """Play `state` on with the policy until it is over or the horizon is reached; `done`
     decisions were already taken since the search's position. Appends (seat, label) of
     every choice to `taken`."""
-    reached, take, apply, took = horizon.reached, policy.take, state.apply_option, taken.append
+    reached, pick, apply, took = horizon.reached, policy.pick, state.apply_option, taken.append
+    looks = policy.looks()
+    policy.ahead = None
     while not state.is_over and not reached(state, done):
         pending = state.pending  # what `options_of` reads, without its two calls
         seat, options = pending if pending is not None and pending[1] else options_of(state)
-        i, ahead = take(seat, options, state)
-        chosen = options[i]
+        chosen = options[pick(seat, options, state)]
         took((seat, chosen[0]))
-        if ahead is None:
-            apply(seat, chosen)
-        else:  # the look-ahead applied it already
+        if looks and policy.ahead is not None:  # the look-ahead applied it already
+            ahead, policy.ahead = policy.ahead, None
             state.take_over(*ahead)
+        else:
+            apply(seat, chosen)
         done += 1
