@@ -324,8 +324,7 @@ class State(Machine, Views, Saving):
         s = State.__new__(State)
         s.game = self.game
         s.prog = self.prog
-        s.zones = [z[:] for z in self.zones] if self.chance is None else \
-            self._zones_copy(chance)
+        s.zones = self._zones_copy(chance)
         s.loc = self.loc[:]
         s.vars = self.vars[:]
         s.rng = self.rng
