@@ -300,7 +300,8 @@ class ISMCTSAgent:
             keys = [(mover, label) for label in labels]
             learns = learners is None or mover in learners
             # a seat that does not learn from this sample takes no look-ahead from it either
-            prior = self._prior(node, s, mover, options, judge) if learns else \
+            made: dict = {}  # label -> its position one move on, made by the look-ahead
+            prior = self._prior(node, s, mover, options, judge, made) if learns else \
                 (node.prior or {})
             tried = []  # (label, node) of the actions backed up before
             untried = []
@@ -331,7 +332,11 @@ class ISMCTSAgent:
                     label = _lean(tried, label, prior, lean)
             option = options[labels.index(label)]
             before = len(s.events)
-            s.apply_option(mover, option)
+            ahead = made.get(label)
+            if ahead is None:
+                s.apply_option(mover, option)
+            else:  # the look-ahead applied it already
+                s.take_over(*ahead)
             taken.append((mover, label))
             depth += 1
             new = s.events[before:]
@@ -374,11 +379,14 @@ class ISMCTSAgent:
         return Horizon(s, self.horizon, 0 if settle else 2 * s.players)
 
     @staticmethod
-    def _prior(node: _Node, s, mover: int, options, judge: Judge) -> dict:
+    def _prior(node: _Node, s, mover: int, options, judge: Judge,
+               made: dict | None = None) -> dict:
         """Each option's one-move look-ahead for the mover: the reward of the position
         right after it, worked out on the sample that first reaches the node with that
         option (progressive bias: it guides the first visits, the search the later ones).
-        A look-ahead that breaks the rules scores 0."""
+        A look-ahead that breaks the rules scores 0. `made`, given: each label rated now
+        -> its position one move on and the frames it was cloned with (`State.take_over`'s
+        arguments)."""
         prior = node.prior
         if prior is None:
             prior = node.prior = {}
@@ -389,12 +397,15 @@ class ISMCTSAgent:
             label = o[0]
             if label not in prior:
                 after = s.clone()
+                copies = after.frames[:]
                 try:
                     after.apply_option(mover, o)
                 except RulesError:
                     prior[label] = 0.0
                     continue
                 afters.append((label, after))
+                if made is not None:
+                    made[label] = (after, copies)
         # with three or more players on one scale: the judge's widens to the widest lead
         # among them all first, else an option that widened it rates 0 or 1 whatever it is
         # worth (every amount of a round's first offer rated 0, so the cheapest was no

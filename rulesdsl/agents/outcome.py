@@ -148,28 +148,49 @@ class Judge:
         self.low = self.high = None  # cooperative: the range of the shared value seen
 
     def rewards(self, state) -> list:
+        return self.scaled(self.measure(state))
+
+    def measure(self, state) -> tuple:
+        """What `rewards` reads of `state`, the judge's scale widened to it: (n, the
+        rewards as they are) at the end or where nothing tells the seats apart; (n, None,
+        the shared value, lost?) in a cooperative game; else (n, None, each seat's lead
+        over the others' mean) for `scaled` to put on the scale as it stands then."""
         n = state.players
         if state.is_over:
             if self.traits.cooperative and not state.winners:
                 # a team that lost still played for its shared score: more is better
-                return [LOST_TOGETHER * self._shared(self._team_value(state))] * n
-            return _final(state, self.traits.cooperative)
+                v = self._team_value(state)
+                self._shared(v)
+                return (n, None, v, True)
+            return (n, _final(state, self.traits.cooperative))
         values = self._evaluation(state)
         if not values:
-            return [1.0 / n] * n
+            return (n, [1.0 / n] * n)
         sign = 1 if self.declared else self.traits.sign
         vals = [sign * float(v) for v in values]
         if self.traits.cooperative:
-            return [self._shared(sum(vals) / n)] * n
+            v = sum(vals) / n
+            self._shared(v)
+            return (n, None, v, False)
         if n == 1:
-            return [0.5]
+            return (1, [0.5])
         total = sum(vals)
         leads = [v - (total - v) / (n - 1) for v in vals]
         widest = max(abs(x) for x in leads)
         if widest > self.scale:
             self.scale = widest
+        return (n, None, leads)
+
+    def scaled(self, measured: tuple) -> list:
+        """Rewards per seat of a state `measure`d, on the scale as it stands now."""
+        if measured[1] is not None:
+            return measured[1]
+        if len(measured) == 4:
+            n, _, v, lost = measured
+            shared = self._shared(v)
+            return [LOST_TOGETHER * shared if lost else shared] * n
         half = 0.5 / self.scale
-        return [0.5 + x * half for x in leads]
+        return [0.5 + x * half for x in measured[2]]
 
     def _evaluation(self, state) -> list:
         """state.evaluation(), kept per position as far as the evaluation reads it (the
@@ -196,9 +217,8 @@ class Judge:
         """`rewards` of each state, all on one scale: the widest lead among them widens the
         scale before any is judged (judged one by one, an earlier state's rewards would be
         on a narrower scale than a later one's)."""
-        for state in states:
-            self.rewards(state)
-        return [self.rewards(state) for state in states]
+        measured = [self.measure(state) for state in states]
+        return [self.scaled(m) for m in measured]
 
     def _team_value(self, state) -> float:
         """The shared result of a cooperative game: the mean of the evaluation (or score)."""

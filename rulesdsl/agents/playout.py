@@ -64,7 +64,8 @@ class Horizon:
 class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
-    __slots__ = ("table", "means", "rng", "epsilon", "judge", "look", "few", "searcher")
+    __slots__ = ("table", "means", "rng", "epsilon", "judge", "look", "few", "searcher",
+                 "ahead")
 
     def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None,
                  judge=None, look: int = 0, few: int = 0, searcher: Optional[int] = None):
@@ -81,6 +82,7 @@ class MoveAverages:
         # offers, where only what each paid tells them apart)
         self.few = few
         self.searcher = searcher
+        self.ahead: Optional[tuple] = None  # what the last look-ahead left (`_look`)
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
         return self.means.get(seat, {}).get(label, unknown)
@@ -104,7 +106,8 @@ class MoveAverages:
         """The index of the option a playout takes: the best-rated, ties and exploration
         at random. `options` are tuples whose first item is the label. Given the `state`
         (and a judge and `look`), `look` options drawn at random are rated by the
-        evaluation one move on, the move averages breaking ties."""
+        evaluation one move on, the move averages breaking ties (and `ahead` is left
+        holding the chosen option's position one move on: `_look`)."""
         rng = self.rng
         n = len(options)
         if n == 1:
@@ -130,28 +133,34 @@ class MoveAverages:
             i += 1
         return best
 
+    def looks(self) -> bool:
+        """May `pick`, given a state, look one move on (and leave `ahead`)?"""
+        return self.judge is not None and bool(self.look or self.few)
+
     def _look(self, state, seat: int, options, drawn) -> int:
         """The index of the option best by the evaluation one move on among those `drawn`
         (indices), the move averages breaking ties; an option that breaks the rules on this
-        sample is passed over."""
+        sample is passed over. `ahead`: the best's position one move on and the frames it
+        was cloned with, the arguments of `State.take_over` (None where none is best:
+        then one at random)."""
         rng, judge = self.rng, self.judge
         assert judge is not None
-        n = len(options)
         afters = []
         for i in drawn:
             after = state.clone()
+            copies = after.frames[:]
             try:
                 after.apply_option(seat, options[i])
             except RulesError:
                 continue
-            judge.rewards(after)  # first widens the judge's scale to them all
-            afters.append((i, after))
-        best, best_value = -1, (-1.0, -1.0)
-        for i, after in afters:  # then compares them on one scale
-            v = (judge.rewards(after)[seat], self.value(seat, options[i][0]))
+            # measured once: widens the judge's scale to them all
+            afters.append((i, after, copies, judge.measure(after)))
+        best, best_value, self.ahead = -1, (-1.0, -1.0), None
+        for i, after, copies, measured in afters:  # then compares them on one scale
+            v = (judge.scaled(measured)[seat], self.value(seat, options[i][0]))
             if v > best_value:
-                best, best_value = i, v
-        return best if best >= 0 else rng.randrange(n)
+                best, best_value, self.ahead = i, v, (after, copies)
+        return best if best >= 0 else rng.randrange(len(options))
 
 
 class NoOption(Exception):
@@ -173,10 +182,16 @@ def play_on(state, policy: MoveAverages, horizon: Horizon, taken: list, done: in
     decisions were already taken since the search's position. Appends (seat, label) of
     every choice to `taken`."""
     reached, pick, apply, took = horizon.reached, policy.pick, state.apply_option, taken.append
+    looks = policy.looks()
+    policy.ahead = None
     while not state.is_over and not reached(state, done):
         pending = state.pending  # what `options_of` reads, without its two calls
         seat, options = pending if pending is not None and pending[1] else options_of(state)
         chosen = options[pick(seat, options, state)]
         took((seat, chosen[0]))
-        apply(seat, chosen)
+        if looks and policy.ahead is not None:  # the look-ahead applied it already
+            ahead, policy.ahead = policy.ahead, None
+            state.take_over(*ahead)
+        else:
+            apply(seat, chosen)
         done += 1

@@ -534,6 +534,56 @@ def test_a_playout_that_looks_takes_the_option_best_one_move_on():
     assert any(after(some.pick(seat, options, st)) < best for _ in range(20))
 
 
+def test_a_playout_takes_over_the_position_its_look_ahead_made(monkeypatch):
+    """A playout that looks one move on keeps the chosen option's position (`ahead`) and
+    takes it over (`State.take_over`) instead of applying the option again: the same game
+    as the option applied, the round's frames still the state's own (the horizon knows
+    a round by its frame), each option's evaluation worked out once."""
+    import random
+
+    from rulesdsl.agents.playout import MoveAverages, play_on
+    st = _mid_game("intrige", 3, 5)
+    seat, options = st.options()
+    judge = Judge(st)
+    looking = MoveAverages(random.Random(0), 0.0, None, judge, look=len(options))
+    measured = []
+    measure = Judge.measure
+    monkeypatch.setattr(Judge, "measure", lambda j, s: measured.append(1) or measure(j, s))
+    s = st.clone()
+    i = looking.pick(seat, options, s)
+    assert looking.ahead is not None and len(measured) == len(options)
+    applied = s.clone()
+    applied.apply_option(seat, options[i])
+    frames = s.frames[:]
+    s.take_over(*looking.ahead)
+    assert s.to_json() == applied.to_json() and s.log == applied.log
+    assert s.frames[0] is frames[0] and s.frames[1] is frames[1]
+    # a playout of one decision ends where the option applied would have
+    done, taken = st.clone(), []
+    play_on(done, looking, Horizon(done, 1, None), taken, 0)
+    ref = st.clone()
+    ref.apply(taken[0][1])
+    assert looking.ahead is None and done.to_json() == ref.to_json()
+
+
+def test_the_judge_rates_many_positions_on_the_widest_scale_among_them(tmp_path):
+    """`rewards_all`: every state measured once, then all on the scale the widest lead
+    among them set, as each state's own rewards read after it."""
+    path = tmp_path / "slow.rules"
+    path.write_text(EVALUATED)
+    st = rulesdsl.load(str(path)).new_game(players=2, seed=3)
+    judge = Judge(st)
+    states = []
+    for labels in (["dig"], ["dig", "rest", "dig"], ["rest"]):
+        a = st.clone()
+        for label in labels:
+            a.apply(label)
+        states.append(a)
+    rated = judge.rewards_all(states)
+    assert rated == [judge.rewards(a) for a in states]
+    assert rated[1][0] == 1.0 and 0.5 < rated[0][0] < 1.0
+
+
 def test_a_search_whose_playouts_look_plays_the_card_that_costs_least():
     """The Game's first move: playouts that pick among 28 cards at random rarely stop and
     keep playing cards far from their piles' tops, so a bad first card, after which fewer

@@ -632,7 +632,8 @@ def test_a_definition_written_where_it_is_called_reads_its_plain_arguments_there
     """`at(k, 2)` inside a list over k: the arguments, a loop's element and a constant,
     are read where the definition's value uses them, not bound to temporaries first; an
     argument that computes something (`k + 1`) still is: computed once, before the rest;
-    so is a local the value reads three times (a temporary is read quicker then)."""
+    so is a local the value reads three times (a temporary is read quicker then), but for
+    the loop's element, which the loop reads as its own local `x` (no slot per element)."""
     body = """define at(k: int, j: int) = k * 10 + j
 phase main {
   set n = sum(at(k, 2) for k in 1..3) + sum(at(k + 1, 2) for k in 1..3)
@@ -647,8 +648,14 @@ phase main {
     thrice = load(tmp_path, body.replace("k * 10 + j", "k * 10 + k + k + j"), "generated",
                   monkeypatch)
     assert thrice.new_game(seed=1).var("n") == (12 * 6 + 6) + (12 * 9 + 6)
-    assert re.search(r"\(_t\d+ := L\[\d+\]\) is None or True",
-                     thrice.program(2).generated)
+    text = thrice.program(2).generated
+    assert re.search(r"\(x \* 10\)\) <= MAX_INT.* \+ x\)\) <= MAX_INT", text), text
+    assert not re.search(r"for x in s:\n *L\[\d+\] = x", text), text  # no slot per element
+    local = load(tmp_path, body.replace("k * 10 + j", "k * 10 + j + j + j").replace(
+        "set n = ", "let m = 2\n  set n = ").replace("at(k, 2)", "at(k, m)"), "generated",
+        monkeypatch)
+    assert local.new_game(seed=1).var("n") == (60 + 18) + (90 + 18)
+    assert re.search(r"\(_t\d+ := L\[\d+\]\) is None or True", local.program(2).generated)
 
 
 @pytest.mark.parametrize("engine", ["closures", "generated"])

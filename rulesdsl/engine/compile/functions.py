@@ -15,6 +15,7 @@ from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import python
+from rulesdsl.engine.ir.python_options import is_zone, read_as_candidate
 from rulesdsl.engine.ir.python import (bound, both, call, const, if_else, is_none, method,
                                        name, state, unparse, walrus)
 from rulesdsl.engine.compile.unit import Unit
@@ -113,26 +114,25 @@ class Functions:
         slot = self.m.slots[id(comp)]
         made = self.inline_statements(comp.where) if comp.value is None and \
             slot in self.scanner.scan(comp.where)[0] else None  # (not a loop invariant)
+        source = self.source.collection_source(comp.source)
         if made is not None:  # the where a definition's call: its body in the loop
-            lines = self.spent_list("comprehension",
-                                    self.source.collection_source(comp.source), span)
-            lines += ["    out = []", "    for x in s:", f"        L[{slot}] = x",
-                      *("        " + line for line in python.text(made[0])),
-                      f"        if {unparse(made[1])}:", "            out.append(x)",
-                      "    return out"]
+            (*stmts, test), bind, keep = self.candidate(slot, source, [*made[0], made[1]])
+            lines = self.spent_list("comprehension", source, span) + keep[:1]
+            lines += ["    out = []", "    for x in s:", *bind,
+                      *("        " + line for line in python.text(stmts)),
+                      f"        if {unparse(test)}:", "            out.append(x)",
+                      *(f"    {line}" for line in keep[1:]), "    return out"]
             return self.with_fresh_memo(lines, f"list at {rules_place(span)}", span)
         where, value, starts = self.loop_sources(comp)
+        (where, value), bind, keep = self.candidate(slot, source, [where, value])
         value = value if value is not None else name("x")
-        lines = self.spent_list("comprehension", self.source.collection_source(comp.source), span)
-        lines += starts
-        lines += ["    out = []",
-                 "    for x in s:",
-                 f"        L[{slot}] = x"]
+        lines = self.spent_list("comprehension", source, span) + starts + keep[:1]
+        lines += ["    out = []", "    for x in s:", *bind]
         if where is not None:
             lines += [f"        if {unparse(where)}:", f"            out.append({unparse(value)})"]
         else:
             lines.append(f"        out.append({unparse(value)})")
-        lines.append("    return out")
+        lines += [f"    {line}" for line in keep[1:]] + ["    return out"]
         return self.with_fresh_memo(lines, f"list at {rules_place(span)}", span)
 
     def with_fresh_memo(self, lines: list, title: str, span):
@@ -190,55 +190,82 @@ class Functions:
             if made is not None:  # the where a definition's call: its body in the loop
                 return self.aggregate_over_statements(name, slot, made, src, span)
         where_tree, value_tree, starts = self.loop_sources(comp)
+        source = self.source.call_source(src)
+        (where_tree, value_tree), bind, keep = self.candidate(slot, source,
+                                                              [where_tree, value_tree])
         where = unparse(where_tree) if where_tree is not None else None
         value = unparse(value_tree) if value_tree is not None else None
-        lines = self.spent_list("aggregate", self.source.call_source(src), span) + starts
+        lines = self.spent_list("aggregate", source, span) + starts + keep[:1]
+
+        def give(pad: str, result: str) -> list:  # the slot left as the loop leaves it
+            return [pad + line for line in keep[1:]] + [f"{pad}return {result}"]
         if name == "count":
             if where is None or value is not None:
                 return None
-            lines += ["    n = 0", "    for x in s:", f"        L[{slot}] = x",
-                      f"        if {where}:", "            n += 1", "    return n"]
+            lines += ["    n = 0", "    for x in s:", *bind,
+                      f"        if {where}:", "            n += 1", *give("    ", "n")]
         elif name in ("max", "min"):  # the values first, then compared, as the closures do
-            lines += ["    vs = []", "    for x in s:", f"        L[{slot}] = x"]
+            lines += ["    vs = []", "    for x in s:", *bind]
             pad = "        "
             if where is not None:
                 lines.append(f"        if {where}:")
                 pad += "    "
-            lines += [f"{pad}vs.append({value or 'x'})", f"    return {name}(vs, default=0)"]
+            lines += [f"{pad}vs.append({value or 'x'})", *give("    ", f"{name}(vs, default=0)")]
         else:
-            body = {"any": [f"if {value}:" if value else "if True:", "    return True"],
-                    "all": [f"if not {value}:" if value else "if False:", "    return False"],
-                    "first": [f"return {value or 'x'}"],
+            found = {"any": "True", "all": "False", "first": value or "x"}.get(name)
+            body = {"any": [f"if {value}:" if value else "if True:"],
+                    "all": [f"if not {value}:" if value else "if False:"],
+                    "first": [],
                     "sum": [f"v = {value or 'x'}", "if v is not None:", "    n += v"]}[name]
+            if found is not None:
+                body += give("    " if body else "", found)
             end = {"any": "False", "all": "True", "first": "None", "sum": "n"}[name]
             if name == "all" and value is None:  # all(x in L where c): every x meets c
                 assert where_tree is not None
-                body, where = ["return False"], unparse(py.UnaryOp(py.Not(), where_tree))
+                body, where = give("", "False"), unparse(py.UnaryOp(py.Not(), where_tree))
             lines += ["    n = 0"] if name == "sum" else []
-            lines += ["    for x in s:", f"        L[{slot}] = x"]
+            lines += ["    for x in s:", *bind]
             if where is not None:
                 lines.append(f"        if {where}:")
                 lines += [f"            {b}" for b in body]
             else:
                 lines += [f"        {b}" for b in body]
-            lines.append(f"    return {end}")
+            lines += give("    ", end)
         return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
+
+    def candidate(self, slot: int, source: py.expr, trees: list) -> tuple:
+        """How a generated loop over `source` binds its candidate `x` to slot `slot`:
+        (`trees` as the loop reads them, the lines binding it per candidate, the lines
+        keeping the slot as the loop leaves it: the first before the loop, the others
+        before each return). Where the trees (expressions such as a where and a value,
+        or statements; None: none) read the locals only one by one, they read `x` itself
+        (its none checks gone where `source` is a zone: cards are never none), and the
+        slot is set once, on the way out, from `x` (which starts as the slot, for a loop
+        over nothing); else they are as given and the slot is bound per candidate."""
+        given = [t if isinstance(t, py.stmt) else py.Expr(t) for t in trees if t is not None]
+        body = read_as_candidate(given, slot, "x", is_zone(source)) if given else None
+        if body is None:
+            return trees, [f"        L[{slot}] = x"], []
+        read = iter(body)
+        return [None if t is None else next(read) if isinstance(t, py.stmt) else
+                next(read).value for t in trees], [], [f"    x = L[{slot}]", f"L[{slot}] = x"]
 
     def aggregate_over_statements(self, name: str, slot: int, made: tuple, src, span):
         """`any`, `all` or `count` of `x in L where f(...)`, f a definition that spends
         work, with f's body written in the loop (Functions.inline_statements): no frame,
         no call, its unit of work spent as its own function would."""
         stmts, test = made
-        lines = self.spent_list("aggregate", self.source.call_source(src), span)
+        source = self.source.call_source(src)
+        (*stmts, test), bind, keep = self.candidate(slot, source, [*stmts, test])
+        lines = self.spent_list("aggregate", source, span) + keep[:1]
         lines += ["    n = 0"] if name == "count" else []
-        lines += ["    for x in s:", f"        L[{slot}] = x",
-                  *("        " + line for line in python.text(stmts))]
-        lines += {"any": [f"        if {unparse(test)}:", "            return True",
-                          "    return False"],
-                  "all": [f"        if not {unparse(test)}:", "            return False",
-                          "    return True"],
-                  "count": [f"        if {unparse(test)}:", "            n += 1",
-                            "    return n"]}[name]
+        lines += ["    for x in s:", *bind, *("        " + line for line in python.text(stmts))]
+        found, end = {"any": ("True", "False"), "all": ("False", "True"),
+                      "count": (None, "n")}[name]
+        lines.append(f"        if {'not ' if name == 'all' else ''}{unparse(test)}:")
+        lines += [f"            {line}" for line in keep[1:]] + [f"            return {found}"] \
+            if found is not None else ["            n += 1"]
+        lines += [f"    {line}" for line in keep[1:]] + [f"    return {end}"]
         return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
 
     # ------------------------------------------------------------------ definitions

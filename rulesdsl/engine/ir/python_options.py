@@ -350,28 +350,9 @@ def bound_after(loop: list, slot: int, x: str) -> list:
     leaves it (left as it was where there is none). Else `loop` as it is. The loop as it
     was is kept for first_option_only, whose copy returns from inside it."""
     for_ = loop[0]
-    inner = for_.body[1:]
-    for stmt in inner:
-        for node in py.walk(stmt):
-            if isinstance(node, _SCOPES) or (isinstance(node, py.Name) and node.id == x and
-                                              not isinstance(node.ctx, py.Load)):
-                return loop
-    reads = [node for stmt in inner for node in py.walk(stmt) if isinstance(node, py.Subscript)
-             and isinstance(node.value, py.Name) and node.value.id == "L" and
-             isinstance(node.slice, py.Constant)]
-    names = [node for stmt in inner for node in py.walk(stmt)
-             if isinstance(node, py.Name) and node.id == "L"]
-    if len(names) != len(reads) or any(not isinstance(r.ctx, py.Load) for r in reads):
-        return loop  # the locals handed on whole (a call handed L), or one set
-
-    class _AsX(py.NodeTransformer):
-        def visit_Subscript(self, node: py.Subscript) -> Any:
-            if _is_slot(node, slot):
-                return py.Name(x, py.Load())
-            self.generic_visit(node)
-            return node
-    body = _candidate_named([_AsX().visit(copy.deepcopy(stmt)) for stmt in inner], x,
-                            _is_zone(for_.iter))
+    body = read_as_candidate(for_.body[1:], slot, x, is_zone(for_.iter))
+    if body is None:
+        return loop
     ahead = _locals_read_once(body)
     fast = py.For(for_.target, for_.iter, body[len(ahead):], [])
     fast.one_by_one = loop  # type: ignore[attr-defined]  # (read by _FirstOnly)
@@ -380,6 +361,33 @@ def bound_after(loop: list, slot: int, x: str) -> list:
     for stmt in [before, *ahead, after]:
         stmt.one_by_one = []  # type: ignore[attr-defined]
     return [before, *ahead, fast, after]
+
+
+def read_as_candidate(body: list, slot: int, x: str, card: bool) -> Optional[list]:
+    """The statements `body` of a loop over candidates `x` bound to slot `slot`, with the
+    slot read as `x` itself (`_candidate_named`; `card`: the candidates are a zone's
+    cards, never none), where they read the locals only one by one, L[k] (no call is
+    handed them), set none and never bind `x`; else None."""
+    for stmt in body:
+        for node in py.walk(stmt):
+            if isinstance(node, _SCOPES) or (isinstance(node, py.Name) and node.id == x and
+                                              not isinstance(node.ctx, py.Load)):
+                return None
+    reads = [node for stmt in body for node in py.walk(stmt) if isinstance(node, py.Subscript)
+             and isinstance(node.value, py.Name) and node.value.id == "L" and
+             isinstance(node.slice, py.Constant)]
+    names = [node for stmt in body for node in py.walk(stmt)
+             if isinstance(node, py.Name) and node.id == "L"]
+    if len(names) != len(reads) or any(not isinstance(r.ctx, py.Load) for r in reads):
+        return None  # the locals handed on whole (a call handed L), or one set
+
+    class _AsX(py.NodeTransformer):
+        def visit_Subscript(self, node: py.Subscript) -> Any:
+            if _is_slot(node, slot):
+                return py.Name(x, py.Load())
+            self.generic_visit(node)
+            return node
+    return _candidate_named([_AsX().visit(copy.deepcopy(stmt)) for stmt in body], x, card)
 
 
 def _stores(body: list) -> dict:
@@ -392,7 +400,7 @@ def _stores(body: list) -> dict:
     return out
 
 
-def _is_zone(items: py.expr) -> bool:
+def is_zone(items: py.expr) -> bool:
     """Does `items` read a zone (`st.zones[k]`, perhaps after a cell's reset: `... or
     st.zones[k]`), whose cards are never none?"""
     if isinstance(items, py.BoolOp) and isinstance(items.op, py.Or):

@@ -282,6 +282,32 @@ class State(Machine, Views, Saving):
         s._origin_at = self._origin_at
         return s
 
+    def take_over(self, src: "State", copies: list) -> None:
+        """Become `src`, a clone of this state that has applied an option since (a
+        playout's look-ahead rated it; the rules draw from the state's own seeded numbers,
+        so it stands where applying the option here would): its fields taken as they are,
+        so `src` must not be used after. `copies`: src's frames as the clone made them
+        (`src.frames[:]` before the option); those still at the bottom of its stack are
+        this state's own frames again, brought up to date (a frame is a round's mark
+        by identity: playout.Horizon)."""
+        frames, own = src.frames, self.frames
+        for j in range(min(len(copies), len(frames), len(own))):
+            copy = frames[j]
+            if copy is not copies[j]:
+                break  # a stack: every frame above a new one is new
+            mine = own[j]
+            mine[:] = copy
+            frames[j] = mine
+        self.zones, self.loc, self.vars, self.rng, self.frames = \
+            src.zones, src.loc, src.vars, src.rng, frames
+        self.over, self.winners, self._history, self._events = \
+            src.over, src.winners, src._history, src._events
+        self.cancelled, self.effect_depth, self.pending, self._actions = \
+            src.cancelled, src.effect_depth, src.pending, src._actions
+        self._origin, self._origin_at, self.memo, self.inferred = \
+            src._origin, src._origin_at, src.memo, src.inferred
+        self.exploring, self.chance, self.searched = src.exploring, src.chance, src.searched
+
     def changed_outside_apply(self) -> None:
         """Say that this copy was changed other than through `apply` (a sample's deal, two
         cards swapped): it no longer replays from the snapshot of the state it was copied
@@ -298,8 +324,7 @@ class State(Machine, Views, Saving):
         s = State.__new__(State)
         s.game = self.game
         s.prog = self.prog
-        s.zones = [z[:] for z in self.zones] if self.chance is None else \
-            self._zones_copy(chance)
+        s.zones = self._zones_copy(chance)
         s.loc = self.loc[:]
         s.vars = self.vars[:]
         s.rng = self.rng

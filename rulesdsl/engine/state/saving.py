@@ -17,8 +17,8 @@ class Saving:
     def _zones_copy(self, chance) -> list:
         """The zones copied; with explicit chance, a hidden pile's undecided places are
         kept, to be decided by `chance` (state/piles.py)."""
-        if self.chance is None:
-            return [z[:] for z in self.zones]
+        if self.chance is None:  # each a list (HiddenPile's copy is one): copied in C
+            return list(map(list.copy, self.zones))
         return copy_zones(self.zones, chance)
 
     def _snapshot(self):
