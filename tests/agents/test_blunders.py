@@ -199,3 +199,24 @@ def test_go_fish_asks_the_player_the_table_heard_holds_the_rank():
     assert st.to_move == 0 and "P2's hand holds a seven" in st.story(0)
     picked = choices(st)
     assert sensible(picked, lambda label: label != "ask P2 for seven") >= 9, picked
+
+
+# ------------------------------------------------------------------ No Thanks (an example)
+
+def test_no_thanks_takes_a_card_its_chips_nearly_pay_for():
+    """Seven players, early: a 33 has gone round the table until 32 chips lie on it, and
+    P1 has 3 chips left. Taking costs one point now and keeps P1's chips, and the 32 chips
+    taken buy refusals for the rest of the game; paying a chip costs the same point and
+    leaves 2. The score counts a chip as one point and sees the two alike (the search once
+    paid here and went on to pay its last chips and take whatever came); the file's
+    evaluation counts the refusals a chip buys."""
+    st = rulesdsl.load(str(EXAMPLES / "no_thanks.rules")).new_game(players=7, seed=1, scenario={
+        # the stock's top (last) is turned up at once
+        "zones": {"stock": [str(v) for v in (5, 8, 11, 14, 17, 20, 23, 26, 29, 32, 35, 7, 10,
+                                             13, 16, 19, 22, 25, 28, 31, 34, 4, 6, 33)]},
+        "vars": {"pot": 32, "chips[P1]": 3, "chips[P2]": 2, "chips[P3]": 2, "chips[P4]": 2,
+                 "chips[P5]": 2, "chips[P6]": 2, "chips[P7]": 2},
+        "displaced_to": "removed"})
+    assert st.to_move == 0 and st.zone("offer") == ["33"] and st.var("pot") == 32
+    picked = choices(st)
+    assert sensible(picked, lambda label: label == "no thanks") >= 9, picked
