@@ -31,6 +31,7 @@ from rulesdsl.agents.playout import (Horizon, MoveAverages, NoOption, first, opt
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.knowledge import SeenKnowledge
 from rulesdsl.engine.together import withdraw_pending_choices
+from rulesdsl.lang.check.results import is_result_var
 from rulesdsl.lang.errors import RulesError
 
 # level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon, the others'
@@ -178,11 +179,16 @@ class ISMCTSAgent:
         # where others chose in secret before the mover (`together`): one move on, their
         # choices are revealed as a sample drew them, and the look-ahead would favour the
         # bid that beats that sample's (in a sealed-bid game: the highest card on any prize)
-        if not (self.together and _after_secret_choices(state, me)):
+        # Nor where the mover sees everything (`_sees_all`) and its search is no guess: there
+        # the look-ahead reads no luck, it is merely one move deep, and the search, as deep
+        # as its playouts, is the better judge of actions it cannot yet tell apart
+        clear = _searched_enough(stats.get((me, searched.label)), len(actions)) and \
+            _sees_all(knowledge, state, me)
+        if not (self.together and _after_secret_choices(state, me)) and not clear:
             close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
         if len(close) > 1:
             close = self._verify(close, close.index(searched), knowledge, judge, policy, me,
-                                 cap, roots)
+                                 cap, roots, luck=not clear)
         self.dropped += self.last_dropped
         return close[0]
 
@@ -199,7 +205,8 @@ class ISMCTSAgent:
                           root.prior or {})) == 1
 
     def _verify(self, close: list, searched: int, knowledge, judge: Judge,
-                policy: MoveAverages, me: int, cap, roots: list | None = None) -> list:
+                policy: MoveAverages, me: int, cap, roots: list | None = None,
+                luck: bool = True) -> list:
         """The actions the search could not tell apart, compared in pairs: each is played
         on the same samples, with the same random numbers after it, so that what they share
         (the cards dealt, the others' luck) cancels out and only their difference remains.
@@ -213,7 +220,8 @@ class ISMCTSAgent:
         result it may be that sample's luck (a card played blind that happened to fit):
         the look-ahead on these samples then decides whether it stays the default, and
         where it falls short of the search's own favourite (`searched`, an index into
-        `close`) by LUCK standard errors, that favourite is the default instead.
+        `close`) or of another's by LUCK standard errors, that one is the default instead
+        (`_lucky_default`; not where the look-ahead reads no luck: `luck` False).
 
         With `together`, the others' secret choices made before the mover's are taken back
         on each sample and made again, the same for every action of a round, as each
@@ -257,8 +265,9 @@ class ISMCTSAgent:
                 for i, (r, look) in enumerate(row):
                     results[i].append(r)
                     looks[i].append(look)
-        if searched and _better(looks[searched], looks[0], LUCK):
-            order = [searched] + [i for i in range(len(close)) if i != searched]
+        lucky = _lucky_default(looks, searched) if luck else 0
+        if lucky:
+            order = [lucky] + [i for i in range(len(close)) if i != lucky]
             close = [close[i] for i in order]
             results = [results[i] for i in order]
         return _beats_default(close, results)
@@ -507,6 +516,41 @@ def _by_visits(keys: list, children: dict, rng) -> str:
         if pick < 0:
             return label
     return weights[-1][0]
+
+
+def _lucky_default(looks: list, searched: int) -> int:
+    """The index of the action that replaces the default (index 0) when the default's
+    look-ahead, worked out again on the pairs' samples (`looks`, per action), falls short
+    of another's by LUCK standard errors: the search's favourite (`searched`) where it is
+    one of those, else the best of them by mean look-ahead (the default had it on one
+    sample's luck: a rank asked for that the sample happened to deal the other hand, where
+    another is held there in every sample). 0 where none is."""
+    if searched and _better(looks[searched], looks[0], LUCK):
+        return searched
+    best, best_mean = 0, 0.0
+    for i in range(1, len(looks)):
+        if looks[i] and _better(looks[i], looks[0], LUCK):
+            mean = sum(looks[i]) / len(looks[i])
+            if not best or mean > best_mean:
+                best, best_mean = i, mean
+    return best
+
+
+def _sees_all(knowledge, state, me: int) -> bool:
+    """Does the mover `me` see the whole position: no card or variable hidden from it, no
+    secret choice of another made before its own, so that every sample is the position
+    itself?"""
+    return not knowledge.pool and not _after_secret_choices(state, me) and all(
+        is_result_var(lay.name) for lay, _ in knowledge._hidden_vars())
+
+
+SEARCHED = 8  # visits per action of the mover's root before its favourite is no guess
+
+
+def _searched_enough(node, actions: int) -> bool:
+    """Was the search's favourite (its root `node`) visited SEARCHED times per action the
+    mover has? Not where a playout costs so much that a move gets a few iterations."""
+    return node is not None and node.visits >= SEARCHED * actions
 
 
 def _better(a: list, b: list, z: float = 2.0) -> bool:
