@@ -188,7 +188,7 @@ class ISMCTSAgent:
             close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
         if len(close) > 1:
             close = self._verify(close, close.index(searched), knowledge, judge, policy, me,
-                                 cap, roots, luck=not clear)
+                                 cap, roots)
         self.dropped += self.last_dropped
         return close[0]
 
@@ -205,8 +205,7 @@ class ISMCTSAgent:
                           root.prior or {})) == 1
 
     def _verify(self, close: list, searched: int, knowledge, judge: Judge,
-                policy: MoveAverages, me: int, cap, roots: list | None = None,
-                luck: bool = True) -> list:
+                policy: MoveAverages, me: int, cap, roots: list | None = None) -> list:
         """The actions the search could not tell apart, compared in pairs: each is played
         on the same samples, with the same random numbers after it, so that what they share
         (the cards dealt, the others' luck) cancels out and only their difference remains.
@@ -220,8 +219,7 @@ class ISMCTSAgent:
         result it may be that sample's luck (a card played blind that happened to fit):
         the look-ahead on these samples then decides whether it stays the default, and
         where it falls short of the search's own favourite (`searched`, an index into
-        `close`) or of another's by LUCK standard errors, that one is the default instead
-        (`_lucky_default`; not where the look-ahead reads no luck: `luck` False).
+        `close`) by LUCK standard errors, that favourite is the default instead.
 
         With `together`, the others' secret choices made before the mover's are taken back
         on each sample and made again, the same for every action of a round, as each
@@ -265,9 +263,8 @@ class ISMCTSAgent:
                 for i, (r, look) in enumerate(row):
                     results[i].append(r)
                     looks[i].append(look)
-        lucky = _lucky_default(looks, searched) if luck else 0
-        if lucky:
-            order = [lucky] + [i for i in range(len(close)) if i != lucky]
+        if searched and _better(looks[searched], looks[0], LUCK):
+            order = [searched] + [i for i in range(len(close)) if i != searched]
             close = [close[i] for i in order]
             results = [results[i] for i in order]
         return _beats_default(close, results)
@@ -516,24 +513,6 @@ def _by_visits(keys: list, children: dict, rng) -> str:
         if pick < 0:
             return label
     return weights[-1][0]
-
-
-def _lucky_default(looks: list, searched: int) -> int:
-    """The index of the action that replaces the default (index 0) when the default's
-    look-ahead, worked out again on the pairs' samples (`looks`, per action), falls short
-    of another's by LUCK standard errors: the search's favourite (`searched`) where it is
-    one of those, else the best of them by mean look-ahead (the default had it on one
-    sample's luck: a rank asked for that the sample happened to deal the other hand, where
-    another is held there in every sample). 0 where none is."""
-    if searched and _better(looks[searched], looks[0], LUCK):
-        return searched
-    best, best_mean = 0, 0.0
-    for i in range(1, len(looks)):
-        if looks[i] and _better(looks[i], looks[0], LUCK):
-            mean = sum(looks[i]) / len(looks[i])
-            if not best or mean > best_mean:
-                best, best_mean = i, mean
-    return best
 
 
 def _sees_all(knowledge, state, me: int) -> bool:
