@@ -31,6 +31,7 @@ from rulesdsl.agents.playout import (Horizon, MoveAverages, NoOption, first, opt
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.knowledge import SeenKnowledge
 from rulesdsl.engine.together import withdraw_pending_choices
+from rulesdsl.lang.check.results import is_result_var
 from rulesdsl.lang.errors import RulesError
 
 # level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon, the others'
@@ -178,7 +179,12 @@ class ISMCTSAgent:
         # where others chose in secret before the mover (`together`): one move on, their
         # choices are revealed as a sample drew them, and the look-ahead would favour the
         # bid that beats that sample's (in a sealed-bid game: the highest card on any prize)
-        if not (self.together and _after_secret_choices(state, me)):
+        # Nor where the mover sees everything (`_sees_all`) and its search is no guess: there
+        # the look-ahead reads no luck, it is merely one move deep, and the search, as deep
+        # as its playouts, is the better judge of actions it cannot yet tell apart
+        clear = _searched_enough(stats.get((me, searched.label)), len(actions)) and \
+            _sees_all(knowledge, state, me)
+        if not (self.together and _after_secret_choices(state, me)) and not clear:
             close.sort(key=lambda a: prior.get(a.label, 0.0), reverse=True)
         if len(close) > 1:
             close = self._verify(close, close.index(searched), knowledge, judge, policy, me,
@@ -518,6 +524,23 @@ def _by_visits(keys: list, children: dict, rng) -> str:
         if pick < 0:
             return label
     return weights[-1][0]
+
+
+def _sees_all(knowledge, state, me: int) -> bool:
+    """Does the mover `me` see the whole position: no card or variable hidden from it, no
+    secret choice of another made before its own, so that every sample is the position
+    itself?"""
+    return not knowledge.pool and not _after_secret_choices(state, me) and all(
+        is_result_var(lay.name) for lay, _ in knowledge._hidden_vars())
+
+
+SEARCHED = 8  # visits per action of the mover's root before its favourite is no guess
+
+
+def _searched_enough(node, actions: int) -> bool:
+    """Was the search's favourite (its root `node`) visited SEARCHED times per action the
+    mover has? Not where a playout costs so much that a move gets a few iterations."""
+    return node is not None and node.visits >= SEARCHED * actions
 
 
 def _better(a: list, b: list, z: float = 2.0) -> bool:

@@ -186,6 +186,21 @@ def test_skull_bets_no_disc_past_its_own_skull():
     assert sensible(picked, lambda label: label == "bet 3") >= 9, picked
 
 
+# ------------------------------------------------------------------ Kalah (an example)
+
+def test_kalah_sows_for_the_store_not_to_keep_seeds_home():
+    """P1's first sowing (a3) ended in its store: it moves again. Searched eleven moves deep
+    on the stores, a1 and a2 give up 3-4 seeds where a6 wins 5 (a4 and a5: -1 and 3); ten
+    deep on the seeds on each side, a6 is best and a1 worst too. An
+    evaluation that counted the seeds in a row as their row's chose a1 or a2 for 7 seeds of
+    10 (3 with the search's favourite the default)."""
+    st = rulesdsl.load(str(EXAMPLES / "kalah.rules")).new_game(players=2, seed=1)
+    st.apply("a3")
+    assert st.to_move == 0
+    picked = choices(st)
+    assert sensible(picked, lambda label: label in ("a1", "a2")) >= 9, picked
+
+
 # ------------------------------------------------------------------ Go Fish
 
 def test_go_fish_asks_the_player_the_table_heard_holds_the_rank():

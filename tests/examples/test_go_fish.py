@@ -139,6 +139,18 @@ def test_samples_keep_what_asking_and_go_fish_told(game):
         assert sorted(d.zone("hand[P3]")) == ["six of spades", "ten of hearts"]
 
 
+def test_samples_keep_that_a_hand_that_handed_a_rank_over_holds_no_more(game):
+    s = at(game, [["two of clubs", "nine of hearts"],
+                  ["two of hearts", "king of clubs", "queen of hearts", "jack of spades",
+                   "five of clubs", "eight of hearts", "ace of diamonds"],
+                  ["six of spades", "ten of hearts"]], players=3)
+    s.apply("ask P2 for two")                    # P2 hands all its twos over, face up
+    assert "P2's hand holds no two" in "\n".join(s.story(2))
+    for k in range(60):                          # P3 samples P2's six other cards
+        d = s.determinize(2, k)
+        assert not any(rank_of(c) == "two" for c in d.zone("hand[P2]"))
+
+
 class Reference:
     """Go Fish as the comment at the top of the file states it, from the same deal."""
 

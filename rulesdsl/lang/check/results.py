@@ -30,9 +30,15 @@ def result_var(phase: str) -> str:
     return f"{phase}.result"
 
 
+def is_result_var(name: str) -> bool:
+    """Is `name` a phase's result variable (hidden, but a value only between a phase's
+    `return` and the statement that takes it: no decision ever sees it)?"""
+    return name.endswith(".result")
+
+
 def what_is_set(name: str) -> str:
     """How a message names the value a `set` gives: a phase's result by its phase."""
-    if name.endswith(".result"):
+    if is_result_var(name):
         return f"the value phase {name[:-len('.result')]} gives"
     return f"the value of {name}"
 
