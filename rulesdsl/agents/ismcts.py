@@ -31,7 +31,6 @@ from rulesdsl.agents.playout import (Horizon, MoveAverages, NoOption, first, opt
 from rulesdsl.engine.determinize import Knowledge
 from rulesdsl.engine.knowledge import SeenKnowledge
 from rulesdsl.engine.together import withdraw_pending_choices
-from rulesdsl.lang.check.results import is_result_var
 from rulesdsl.lang.errors import RulesError
 
 # level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon, the others'
@@ -530,8 +529,7 @@ def _sees_all(knowledge, state, me: int) -> bool:
     """Does the mover `me` see the whole position: no card or variable hidden from it, no
     secret choice of another made before its own, so that every sample is the position
     itself?"""
-    return not knowledge.pool and not _after_secret_choices(state, me) and all(
-        is_result_var(lay.name) for lay, _ in knowledge._hidden_vars())
+    return knowledge.hides_nothing() and not _after_secret_choices(state, me)
 
 
 SEARCHED = 8  # visits per action of the mover's root before its favourite is no guess

@@ -55,6 +55,7 @@ from rulesdsl.engine.runtime.seats import owner_of
 from rulesdsl.engine.together import hide_pending_choices
 from rulesdsl.engine.pieces import forget_unseen
 from rulesdsl.engine.runtime.truths import count_broken
+from rulesdsl.lang.check.results import is_result_var
 
 TRUTH_TRIES_PER_CASE = 60  # swaps tried per invariant case broken in a fresh sample
 
@@ -191,6 +192,11 @@ class SeenKnowledge:
             found = cache[id(allowed)] = sorted(by_zones.items(),
                                                 key=lambda g: (len(g[0]), g[0]))
         return found
+
+    def hides_nothing(self) -> bool:
+        """Does the seat see the whole position: every card placed, every variable readable
+        (but a phase's result, which no decision ever sees)?"""
+        return not self.pool and all(is_result_var(lay.name) for lay, _ in self._hidden_vars())
 
     def _hidden_vars(self) -> list:
         """(layout, the indices the seat may not read) of every variable with some."""
