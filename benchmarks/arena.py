@@ -63,9 +63,10 @@ def standard_agent(spec: str, game, seed: int):
 
 def one_game(game, players: int, g: int, a: str, b: str, seed: int = 1,
              max_actions: int = 20000, make=standard_agent, clock=time.perf_counter) -> dict:
-    """Game number g of a match: A's seat, the winners, A's share of the win, and per move of
-    A's its seconds by `clock`, its search iterations, how many options it had and how many
-    samples it dropped. `make(spec, game, seed)` builds each seat's agent.
+    """Game number g of a match: A's seat, the winners, A's share of the win, every seat's
+    final score (none if unfinished), and per move of A's its seconds by `clock`, its
+    search iterations, how many options it had and how many samples it dropped.
+    `make(spec, game, seed)` builds each seat's agent.
 
     In a cooperative game every seat wins or loses with the team, so a win says nothing of
     A, and a team plays with itself: the deal is played by A in every seat and again by B
@@ -103,9 +104,12 @@ def _played(game, players: int, g: int, a: str, b: str, seed: int, max_actions: 
             dropped += getattr(agents[p], "last_dropped", 0)
         st.apply(action)
     winners = list(st.winners) if st.is_over else None
+    # the final scores too: how far ahead or behind A finished says more per deal than a
+    # win or a loss, where two versions are compared on the same deals
     return {"g": g, "a_seat": a_seat, "winners": winners,
             "share": share_of(a_seat, winners, players), "times": times, "iters": iters,
-            "options": options, "dropped": dropped, "team": team_result(st)}
+            "options": options, "dropped": dropped, "team": team_result(st),
+            "scores": list(st.scores) if st.is_over else None}
 
 
 def team_result(st) -> list:

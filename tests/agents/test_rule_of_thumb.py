@@ -163,3 +163,12 @@ def test_in_a_cooperative_game_a_team_of_the_agent_meets_a_team_of_the_other_kin
         assert r["team"] == [0, 4.0]
         assert r["share"] == (1.0 if r["baseline"] < [0, 4.0] else 0.5)
     assert any(r["share"] == 1.0 for r in played)
+
+
+def test_a_game_record_keeps_every_seats_final_score():
+    from arena import one_game
+    game = rulesdsl.load("triumvirat")
+    r = one_game(game, 2, 0, "random", "random")
+    assert r["winners"] is not None and len(r["scores"]) == 2
+    # the winner scored the most (Triumvirat: the highest score wins)
+    assert all(r["scores"][w] == max(r["scores"]) for w in r["winners"])
