@@ -21,6 +21,8 @@ figures and a restart goes on where the log ends; the matches take turns, `*W` g
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
 import json
 import math
 import statistics
@@ -53,6 +55,24 @@ def share_of(seat: int, winners, players: int) -> float:
     if not winners:
         return 1 / players
     return 1 / len(winners) if seat in winners else 0.0
+
+
+@functools.lru_cache(maxsize=None)
+def engine_digest() -> str:
+    """A digest of the rulesdsl package that was imported (its Python and its grammar):
+    which code played a game, so logs of different code are not merged unseen (a frozen
+    export has no git history to ask)."""
+    root = Path(rulesdsl.__file__).parent
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*")):
+        if f.suffix in (".py", ".lark") and "__pycache__" not in f.parts:
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def code_of(game) -> str:
+    """The engine and the rules files (with those a file builds on) that played a game."""
+    return f"{engine_digest()}:{str(getattr(game, 'source_hash', ''))[:12]}"
 
 
 def standard_agent(spec: str, game, seed: int):
@@ -109,7 +129,7 @@ def _played(game, players: int, g: int, a: str, b: str, seed: int, max_actions: 
     return {"g": g, "a_seat": a_seat, "winners": winners,
             "share": share_of(a_seat, winners, players), "times": times, "iters": iters,
             "options": options, "dropped": dropped, "team": team_result(st),
-            "scores": list(st.scores) if st.is_over else None}
+            "scores": list(st.scores) if st.is_over else None, "code": code_of(game)}
 
 
 def team_result(st) -> list:
@@ -162,14 +182,16 @@ def _read_log(path: str) -> dict:
     return out
 
 
-def _read_logs(paths: list) -> dict:
+def _read_logs(paths: list, code: str | None = None) -> dict:
     """Several logs as one: a game (match, number) found twice counts once, from the later
-    file (a match moved to a log of its own goes on there)."""
+    file (a match moved to a log of its own goes on there). With `code`, only the games
+    whose record's code (`code_of`) starts with it."""
     games: dict = {}
     for path in paths:
         for key, rs in _read_log(path).items():
             for r in rs:
-                games[key, r["g"]] = r
+                if code is None or r.get("code", "").startswith(code):
+                    games[key, r["g"]] = r
     out: dict = {}
     for (key, _), r in sorted(games.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         out.setdefault(key, []).append(r)

@@ -91,11 +91,19 @@ def matches(only, players: str, against: str) -> list:
     return out
 
 
-def summary_rows(paths: list) -> list:
-    """One markdown row per match in the logs, in the order of ALL_GAMES."""
+def code_cell(rs: list) -> str:
+    """Which code played a match's games: its digest's first characters, or how many codes
+    are merged in the row (records older than the digest count as one unknown code)."""
+    codes = {r.get("code", "?") for r in rs}
+    return f"{codes.pop()[:8]}" if len(codes) == 1 else f"{len(codes)} codes merged"
+
+
+def summary_rows(paths: list, code: str | None = None) -> list:
+    """One markdown row per match in the logs, in the order of ALL_GAMES; with `code`, only
+    the games that code played."""
     order = {Path(name).stem: i for i, name in enumerate(ALL_GAMES)}
     rows = []
-    logs = _read_logs(paths)
+    logs = _read_logs(paths, code)
     keys = sorted(logs, key=lambda k: (order.get(Path(k.split("|")[0]).stem, 99),
                                        int(k.split("|")[1]), k.split("|")[3]))
     for key in keys:
@@ -118,13 +126,13 @@ def summary_rows(paths: list) -> list:
         rows.append(f"| {Path(name).stem}{' (team)' if team else ''} | {players} | {b} | "
                     f"{n} | {share / n:.0%} | {low:.0%}-{high:.0%} | {fair:.0%} | "
                     f"{target:.0%} | {verdict(low, high, target)} | {cpu:.2f} | {iters:.0f} | "
-                    f"{dropped} | {unfinished} |")
+                    f"{dropped} | {unfinished} | {code_cell(rs)} |")
     return rows
 
 
 HEADER = ("| game | players | against | games | wins | 95% CI | fair share | bar | verdict | "
-          "median CPU s/move | mean iterations | dropped | unfinished |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "median CPU s/move | mean iterations | dropped | unfinished | code |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def main(argv=None) -> int:
@@ -143,10 +151,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--summary", nargs="+", metavar="LOG",
                     help="print the table of one log, or of several merged")
+    ap.add_argument("--code", metavar="PREFIX",
+                    help="with --summary: only the games played by this code (the "
+                    "records' `code`, engine digest:rules digest)")
     args = ap.parse_args(argv)
     if args.summary:
         print(HEADER)
-        print("\n".join(summary_rows(args.summary)))
+        print("\n".join(summary_rows(args.summary, args.code)))
         return 0
     if not args.log:
         ap.error("give --log FILE to play into, or --summary LOG... to read")

@@ -172,3 +172,32 @@ def test_a_game_record_keeps_every_seats_final_score():
     assert r["winners"] is not None and len(r["scores"]) == 2
     # the winner scored the most (Triumvirat: the highest score wins)
     assert all(r["scores"][w] == max(r["scores"]) for w in r["winners"])
+
+
+def test_each_record_names_the_code_that_played_it_and_the_table_never_merges_codes_unseen(
+        tmp_path, capsys):
+    import arena
+    game = rulesdsl.load(str(ROOT / "examples" / "connect_four.rules"))
+    code = arena.code_of(game)
+    engine, rules = code.split(":")
+    assert len(engine) == 12 and rules == game.source_hash[:12]
+    log = tmp_path / "g.jsonl"
+    argv = ["--log", str(log), "--games", "2", "--only", "connect_four", "--against",
+            "thumb", "--agent", "random"]
+    assert gauntlet.main(argv) == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["code"] for r in records] == [code, code]
+    # a game of other code in the same match: the row says so, and --code keeps one code
+    other = dict(records[0], g=2, code="0123456789ab:" + rules)
+    with open(log, "a") as f:
+        f.write(json.dumps(other) + "\n")
+
+    def row(*extra):
+        capsys.readouterr()
+        assert gauntlet.main(["--summary", str(log), *extra]) == 0
+        line = next(x for x in capsys.readouterr().out.splitlines()
+                    if x.startswith("| connect_four"))
+        return [c.strip() for c in line.strip("|").split("|")]
+    assert row()[3] == "3" and row()[-1] == "2 codes merged"
+    assert row("--code", engine)[3] == "2" and row("--code", engine)[-1] == code[:8]
+    assert row("--code", "0123")[3] == "1"
