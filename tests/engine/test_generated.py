@@ -4,6 +4,7 @@ the closures, errors at the same places, and a listing a developer can read."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 import re
@@ -752,6 +753,43 @@ def test_a_definition_that_spends_work_is_written_where_it_is_called_spending_as
     text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
     options = text[text.index("def options("):].split("\n\n")[0]
     assert "define_" not in options and "spend" in options, options
+
+
+def test_the_units_a_candidates_test_spends_first_are_taken_at_once_failing_as_before(
+        tmp_path, monkeypatch):
+    """Hearts' `c in hand[p] where may_play(p, c)`, may_play choosing by a test that cannot
+    fail between two definitions that spend work: its unit and the chosen one's are taken
+    with one check per candidate (python.spends_first, spent_in_turn); past the limit each
+    is given back and spent one at a time, so that under every work limit both engines
+    list the same options or fail alike, and the generated code names the definition whose
+    own unit ran out (each of the three at some limit), as when each was spent alone."""
+    rules = ("define low(c: card) = count(x in stock where x.value < c.value) >= 1\n"
+             "define high(c: card) = count(x in table where x.value > c.value) == 0\n"
+             "define pick(c: card) = if n OP 0 then low(c) else high(c)\n"
+             "phase main {\n  repeat {\n    ask seat(0) \"pick\" {\n"
+            "      c in stock where pick(c) { move c to table  set n += 1 }\n    }\n"
+             "  } until n == 2\n  win seat(0)\n}\n")
+    seen: dict = {}
+    places = set()
+    both_ways = [rules.replace("OP", "=="), rules.replace("OP", "!=")]
+    for body, work in itertools.product(both_ways, range(1, 30)):
+        monkeypatch.setenv("RULESDSL_LIMITS", f"work={work}")
+        for engine in ("closures", "generated"):
+            try:
+                st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+                labels = [a.label for a in st.legal_actions()]
+                st.apply(st.legal_actions()[-1])
+                seen[engine] = (labels, [a.label for a in st.legal_actions()])
+            except RulesError as e:
+                seen[engine] = e.code
+                if engine == "generated" and e.span is not None:
+                    places.add((e.span.line, e.span.column))
+        assert seen["closures"] == seen["generated"], (body, work)
+    assert {(9, 1), (10, 1), (11, 1)} <= places, places  # low's, high's, pick's own unit
+    monkeypatch.delenv("RULESDSL_LIMITS")
+    text = load(tmp_path, rules.replace("OP", "=="), "generated", monkeypatch).program(2).generated
+    options = text[text.index("def options("):].split("\n\n")[0]
+    assert "work -= 2" in options and "setattr" not in options, options
 
 
 def test_a_definition_with_a_run_inside_a_loop_is_written_there_spending_as_before(

@@ -354,8 +354,12 @@ class Functions:
         value, _, lets, spend, _ = inline
         computed, names, local = self.inlined(inline, list(e.args))
         out: list[py.stmt] = [python.assign(python.name(x), tree) for x, tree in computed]
-        out += python.spent(python.name(self.source.ref(self.b, "BUDGET")), "work", const(1),
-                            spend)
+        value_tree = local(value, len(lets))
+        # with no let between, the units the value spends first (a definition it calls,
+        # under tests that cannot fail) are taken with this one: one check for all
+        first, rest = python.spends_first(value_tree) if not lets else ([], value_tree)
+        out += python.spent_in_turn(python.name(self.source.ref(self.b, "BUDGET")),
+                                    [spend, *first])
         for k, (slot, tree) in enumerate(lets):
             target = python.name(names[slot])
             made = self.source.set_to_call(target, tree)
@@ -367,7 +371,7 @@ class Functions:
             else:  # its own names made fresh: a run's `s` and `x` are the loop's too
                 out += python.renamed([local(st, k) for st in made], self.source.temp,
                                       keep={names[slot], "st"})
-        return out, local(value, len(lets))
+        return out, rest
 
     def inlined(self, inline: tuple, args: list) -> tuple:
         """The parts of a definition written where it is called: the arguments to compute

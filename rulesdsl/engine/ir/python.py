@@ -1219,6 +1219,107 @@ def spend_one(budget: py.expr, place: py.expr) -> py.expr:
                   method(copy.deepcopy(budget), "spend", const(0), place))
 
 
+def spend_one_place(tree: py.expr) -> Optional[py.expr]:
+    """The place of the unit of work `tree` spends, where `tree` is `spend_one`'s."""
+    if isinstance(tree, py.BoolOp) and isinstance(tree.op, py.Or) and len(tree.values) == 3:
+        first, _, last = tree.values
+        if isinstance(first, py.Call) and isinstance(first.func, py.Name) and \
+                first.func.id == "setattr" and len(first.args) == 3 and \
+                isinstance(first.args[1], py.Constant) and first.args[1].value == "work" and \
+                isinstance(last, py.Call) and isinstance(last.func, py.Attribute) and \
+                last.func.attr == "spend" and len(last.args) == 2:
+            return last.args[1]
+    return None
+
+
+def _safe(tree: py.expr, late: set) -> bool:
+    """Can `tree` neither fail nor change anything, whatever the state, and be worked out
+    again before the expression it is part of (no name in `late`, those that expression
+    binds)? Only reads of a state's or frame's list at a constant index (a place the
+    compiler laid out), `len`, and tests of equality and truth over them."""
+    if isinstance(tree, py.Constant):
+        return True
+    if isinstance(tree, py.Name):
+        return tree.id not in late and not tree.id.startswith("BUDGET")
+    if isinstance(tree, py.Attribute):
+        return isinstance(tree.value, py.Name) and tree.value.id == "st" and \
+            tree.attr in ("zones", "vars", "loc")
+    if isinstance(tree, py.Subscript):
+        return isinstance(tree.slice, py.Constant) and type(tree.slice.value) is int and \
+            (_read_key(tree) is not None or isinstance(tree.value, py.Attribute)) and \
+            _safe(tree.value, late)
+    if isinstance(tree, py.Call):
+        return isinstance(tree.func, py.Name) and tree.func.id == "len" and \
+            len(tree.args) == 1 and not tree.keywords and _safe(tree.args[0], late)
+    if isinstance(tree, py.Compare):
+        return all(isinstance(op, (py.Eq, py.NotEq, py.Is, py.IsNot)) for op in tree.ops) \
+            and all(_safe(x, late) for x in [tree.left, *tree.comparators])
+    if isinstance(tree, py.BoolOp):
+        return all(_safe(x, late) for x in tree.values)
+    if isinstance(tree, py.UnaryOp):
+        return isinstance(tree.op, py.Not) and _safe(tree.operand, late)
+    if isinstance(tree, py.IfExp):
+        return all(_safe(x, late) for x in (tree.test, tree.body, tree.orelse))
+    if isinstance(tree, py.NamedExpr):  # bound again to the same value: no harm
+        return _safe(tree.value, late)
+    return False
+
+
+def _always_true(test: py.expr) -> bool:
+    """Is `test` the form `(t := a) is None or True` a value is bound by, always true?"""
+    return isinstance(test, py.BoolOp) and isinstance(test.op, py.Or) and \
+        isinstance(test.values[-1], py.Constant) and test.values[-1].value is True
+
+
+def spends_first(tree: py.expr) -> tuple:
+    """(places, rest): the units of work `tree` always spends before anything else it does
+    that could fail or change the state (each a `spend_one` of a definition written where
+    it is called, under tests that cannot), and `tree` without them: a value whose units
+    a caller takes at once. A place that depends on a branch is a test choosing it."""
+    places: list = []
+    late = {node.target.id for node in py.walk(tree) if isinstance(node, py.NamedExpr)}
+    while (one := _spends_one_first(tree, late)) is not None:
+        place, tree = one
+        places.append(place)
+    return places, tree
+
+
+def _spends_one_first(tree: py.expr, late: set) -> Optional[tuple]:
+    """(place, rest) of the first unit of work `tree` always spends first, else None."""
+    if not isinstance(tree, py.IfExp):
+        return None
+    if isinstance(tree.orelse, py.Constant) and tree.orelse.value is None:
+        place = spend_one_place(tree.test)
+        if place is not None:
+            return place, tree.body
+    if not _safe(tree.test, late):
+        return None
+    yes = _spends_one_first(tree.body, late)
+    if yes is not None and _always_true(tree.test):  # an argument bound: `(t := a) is None or True`
+        return yes[0], if_else(tree.test, yes[1], tree.orelse)
+    no = _spends_one_first(tree.orelse, late)
+    if yes is None or no is None:
+        return None
+    return (if_else(copy.deepcopy(tree.test), yes[0], no[0]),
+            if_else(tree.test, yes[1], no[1]))
+
+
+def spent_in_turn(budget: py.expr, places: list) -> list:
+    """A unit of work per place taken from the budget at once, as statements: past zero,
+    each given back and spent again one at a time by Budget.spend, so that the place named
+    is the one where the unit that went past zero was spent, as if spent one by one."""
+    if len(places) == 1:
+        return spent(budget, "work", const(1), places[0])
+    n = const(len(places))
+    counter = lambda: py.Attribute(copy.deepcopy(budget), "work", py.Store())  # noqa: E731
+    again: list[py.stmt] = [py.AugAssign(counter(), py.Add(), copy.deepcopy(n))]
+    again += [py.Expr(method(copy.deepcopy(budget), "spend", const(1), place))
+              for place in places]
+    return [py.AugAssign(counter(), py.Sub(), n),
+            py.If(compare(py.Attribute(copy.deepcopy(budget), "work", py.Load()), "<",
+                          const(0)), again, [])]
+
+
 def size_of(trees: list) -> int:
     """How many nodes the trees hold."""
     return sum(1 for tree in trees for _ in py.walk(tree))
