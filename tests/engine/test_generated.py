@@ -792,6 +792,24 @@ def test_the_units_a_candidates_test_spends_first_are_taken_at_once_failing_as_b
     assert "work -= 2" in options and "setattr" not in options, options
 
 
+def test_a_sum_of_terms_never_none_adds_them_without_a_check(tmp_path, monkeypatch):
+    """`sum(f(c) for c in stock)`, f a choice between numbers: no term can be none, so the
+    loop adds each as it is (python.never_none); a term that may be none (a variable of a
+    card's value, none at first) is still left out when it is, on both engines alike."""
+    body = ("var v: int per player = none\n"
+            "define worth(c: card) = if c.value == 1 then 5 else c.value * 2\n"
+            "phase main {\n  set n = sum(worth(c) for c in stock)\n"
+            "  set v[seat(0)] = 4\n"
+            "  set n += sum(v[p] for p in players)\n  win seat(0)\n}\n")
+    for engine in ("closures", "generated"):
+        assert load(tmp_path, body, engine, monkeypatch).new_game(seed=1).var("n") == 19
+    text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
+    worth = text[text.index("# sum at game.rules:12"):].split("\n\n")[0]
+    assert "n += (" in worth and "is not None" not in worth, worth
+    either = text[text.index("# sum at game.rules:14"):].split("\n\n")[0]
+    assert "if v is not None:" in either, either
+
+
 def test_a_definition_with_a_run_inside_a_loop_is_written_there_spending_as_before(
         monkeypatch):
     """Reversi's `any(d in Direction where closes(p, c, d))`: closes (a `let` of a ray,

@@ -216,7 +216,10 @@ class Functions:
             body = {"any": [f"if {value}:" if value else "if True:"],
                     "all": [f"if not {value}:" if value else "if False:"],
                     "first": [],
-                    "sum": [f"v = {value or 'x'}", "if v is not None:", "    n += v"]}[name]
+                    # a term never none added as it is (else a none is left out)
+                    "sum": [f"n += {value}"] if value_tree is not None and
+                    python.never_none(value_tree) else
+                    [f"v = {value or 'x'}", "if v is not None:", "    n += v"]}[name]
             if found is not None:
                 body += give("    " if body else "", found)
             end = {"any": "False", "all": "True", "first": "None", "sum": "n"}[name]

@@ -22,12 +22,11 @@ from __future__ import annotations
 import ast as py
 from typing import Callable, Optional
 
-from rulesdsl.engine.ir.python import assign, name
+from rulesdsl.engine.ir.python import RAISING, assign, name
 
 # names of the program that change while options are listed
 _CHANGING = ("BUDGET", "CELL")
 _PURE_CALLS = frozenset({"len"})
-_RAISING = ("_none_", "_bad_", "_too_big", "_grid_none")  # a rules error, never a value
 # locals of an options function outside its loops' tests (OptionsBackEnd.function)
 _FUNCTION_LOCALS = frozenset({"out", "seen", "mine", "lab", "prev", "a", "_", "_o"})
 _METHODS = frozenset({"get", "__setitem__"})  # on the memo, read into a local
@@ -113,7 +112,7 @@ class _Loop:
                             id(f.value) in cells):
                         return False
                 elif not isinstance(f, py.Name) or not (
-                        f.id in _PURE_CALLS or f.id.startswith(_RAISING) or
+                        f.id in _PURE_CALLS or f.id.startswith(RAISING) or
                         f.id.startswith("define_") and id(node) in guarded):
                     return False
             elif isinstance(node, (py.Lambda, py.ListComp, py.SetComp, py.DictComp,
@@ -201,7 +200,7 @@ def _work(tree: py.AST) -> int:
         if isinstance(node, py.Subscript):
             work += 1
         elif isinstance(node, py.Call) and not (isinstance(node.func, py.Name) and
-                                                node.func.id.startswith(_RAISING)):
+                                                node.func.id.startswith(RAISING)):
             work += 10
     return work
 

@@ -1219,6 +1219,41 @@ def spend_one(budget: py.expr, place: py.expr) -> py.expr:
                   method(copy.deepcopy(budget), "spend", const(0), place))
 
 
+# the helpers of generated code that fail with a rules error, never giving a value
+RAISING = ("_none_", "_bad_", "_too_big", "_grid_none")
+
+
+def never_none(tree: py.expr) -> bool:
+    """Is the value of `tree`, a generated expression, never none? A constant other than
+    none, a comparison, a `not`, arithmetic (its operands are checked before, a result too
+    big fails), a choice between such values, or where its other branch fails (an error
+    helper); a local it binds to such a value. Anything else may be none."""
+    bound: dict = {}
+    for node in py.walk(tree):
+        if isinstance(node, py.NamedExpr):
+            bound.setdefault(node.target.id, []).append(node.value)
+
+    def never(t: py.expr, depth: int) -> bool:
+        if depth > 50:
+            return False
+        if isinstance(t, py.Constant):
+            return t.value is not None
+        if isinstance(t, (py.Compare, py.BinOp)) or \
+                isinstance(t, py.UnaryOp) and isinstance(t.op, py.Not):
+            return True
+        if isinstance(t, py.NamedExpr):
+            return never(t.value, depth + 1)
+        if isinstance(t, py.Name):
+            values = bound.get(t.id)
+            return bool(values) and all(never(v, depth + 1) for v in values)
+        if isinstance(t, py.IfExp):
+            fails = isinstance(t.orelse, py.Call) and isinstance(t.orelse.func, py.Name) \
+                and t.orelse.func.id.startswith(RAISING)
+            return never(t.body, depth + 1) and (fails or never(t.orelse, depth + 1))
+        return False
+    return never(tree, 0)
+
+
 def spend_one_place(tree: py.expr) -> Optional[py.expr]:
     """The place of the unit of work `tree` spends, where `tree` is `spend_one`'s."""
     if isinstance(tree, py.BoolOp) and isinstance(tree.op, py.Or) and len(tree.values) == 3:
