@@ -164,6 +164,8 @@ def loop_function(test: str, before: str = ""):
     text = py.unparse(py.fix_missing_locations(tree))
     parts = [py.unparse(node.value) for node in py.walk(tree)
              if isinstance(node, py.NamedExpr) and node.target.id.startswith("_once")]
+    parts += [py.unparse(s.value) for s in starts  # computed before the loop
+              if not (isinstance(s.value, py.Name) and s.value.id == "MISSING")]
     return text, parts
 
 
@@ -239,3 +241,17 @@ def test_a_part_cheaper_than_its_check_is_left_in_the_loop():
     assert parts == []
     _, parts = loop_function("L[1] > len(st.zones[0]) + VALUE[L[0]]")
     assert parts == ["len(st.zones[0]) + VALUE[L[0]]"]
+
+
+def test_a_part_that_can_neither_fail_nor_change_anything_is_computed_before_the_loop():
+    """Hearts' `size(trick) == 0` in may_play, written in the options loop: it reads only the
+    state, can neither fail nor change anything, so it is computed before the loop and read
+    as a plain local per candidate (no MISSING test); a part that may fail (a field of a
+    card that may be none) stays lazy, computed where a candidate first needs it."""
+    text, parts = loop_function("L[1] > 2 if len(st.zones[0]) == 0 else L[1] < 2")
+    assert parts == ["len(st.zones[0]) == 0"]
+    assert "_once0 = len(st.zones[0]) == 0" in text and "MISSING" not in text, text
+    assert run(text, [1, 2, 3], [0, None]) == [1]
+    lazy, parts = loop_function("L[1] > (VALUE[_c] if (_c := L[0]) is not None else "
+                                "_none_field('value', 3)) + len(st.zones[0])")
+    assert "_once0 = MISSING" in lazy and len(parts) == 1, lazy

@@ -14,7 +14,8 @@ budget, the frame handed whole or the candidate's slot, and the loop's cell (hoi
 only read whole. While the options are listed the state stands still and the memo is set,
 so such a part has one value for every candidate; it is still computed lazily, where the
 test first needs it, so short-circuits and errors happen as before, and the work it spends
-(a definition's call, once in the memo) is the same.
+(a definition's call, once in the memo) is the same; only a part that can neither fail nor
+change anything (python.cannot_fail: `len(st.zones[k]) == 0`) is computed before the loop.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import ast as py
 from typing import Callable, Optional
 
-from rulesdsl.engine.ir.python import RAISING, assign, name
+from rulesdsl.engine.ir.python import RAISING, assign, cannot_fail, name
 
 # names of the program that change while options are listed
 _CHANGING = ("BUDGET", "CELL")
@@ -219,12 +220,26 @@ class _Hoist(py.NodeTransformer):
                 self.loop.reads_invariant(node) and self.binds_alike(node):
             key = py.dump(node)
             local = self.kept.get(key)
+            if self.at_once(node):  # worked out before the loop: nothing to test per candidate
+                if local is None:
+                    local = self.kept[key] = self.fresh()
+                    self.starts.append(assign(name(local), node))
+                return name(local)
             if local is None:
                 local = self.kept[key] = self.fresh()
                 self.starts.append(assign(name(local), name(self.missing)))
             test = py.Compare(name(local), [py.IsNot()], [name(self.missing)])
             return py.IfExp(test, name(local), py.NamedExpr(py.Name(local, py.Store()), node))
         return super().generic_visit(node)
+
+    def at_once(self, node: py.AST) -> bool:
+        """Can the part be worked out before the loop, whether or not a candidate needs
+        it? Where it can neither fail nor change anything and reads only the state and the
+        frame's slots (`len(st.zones[k]) == 0`): nothing tells when it was computed."""
+        called = {id(x.func) for x in py.walk(node) if isinstance(x, py.Call)}  # `len`
+        return cannot_fail(node, set()) and all(
+            x.id in ("st", "L") or id(x) in called for x in py.walk(node)
+            if isinstance(x, py.Name))
 
     def binds_alike(self, node: py.AST) -> bool:
         """Every local the part binds is bound nowhere else in the loop, or all its

@@ -1267,7 +1267,7 @@ def spend_one_place(tree: py.expr) -> Optional[py.expr]:
     return None
 
 
-def _safe(tree: py.expr, late: set) -> bool:
+def cannot_fail(tree: py.expr, late: set) -> bool:
     """Can `tree` neither fail nor change anything, whatever the state, and be worked out
     again before the expression it is part of (no name in `late`, those that expression
     binds)? Only reads of a state's or frame's list at a constant index (a place the
@@ -1282,21 +1282,21 @@ def _safe(tree: py.expr, late: set) -> bool:
     if isinstance(tree, py.Subscript):
         return isinstance(tree.slice, py.Constant) and type(tree.slice.value) is int and \
             (_read_key(tree) is not None or isinstance(tree.value, py.Attribute)) and \
-            _safe(tree.value, late)
+            cannot_fail(tree.value, late)
     if isinstance(tree, py.Call):
         return isinstance(tree.func, py.Name) and tree.func.id == "len" and \
-            len(tree.args) == 1 and not tree.keywords and _safe(tree.args[0], late)
+            len(tree.args) == 1 and not tree.keywords and cannot_fail(tree.args[0], late)
     if isinstance(tree, py.Compare):
         return all(isinstance(op, (py.Eq, py.NotEq, py.Is, py.IsNot)) for op in tree.ops) \
-            and all(_safe(x, late) for x in [tree.left, *tree.comparators])
+            and all(cannot_fail(x, late) for x in [tree.left, *tree.comparators])
     if isinstance(tree, py.BoolOp):
-        return all(_safe(x, late) for x in tree.values)
+        return all(cannot_fail(x, late) for x in tree.values)
     if isinstance(tree, py.UnaryOp):
-        return isinstance(tree.op, py.Not) and _safe(tree.operand, late)
+        return isinstance(tree.op, py.Not) and cannot_fail(tree.operand, late)
     if isinstance(tree, py.IfExp):
-        return all(_safe(x, late) for x in (tree.test, tree.body, tree.orelse))
+        return all(cannot_fail(x, late) for x in (tree.test, tree.body, tree.orelse))
     if isinstance(tree, py.NamedExpr):  # bound again to the same value: no harm
-        return _safe(tree.value, late)
+        return cannot_fail(tree.value, late)
     return False
 
 
@@ -1327,7 +1327,7 @@ def _spends_one_first(tree: py.expr, late: set) -> Optional[tuple]:
         place = spend_one_place(tree.test)
         if place is not None:
             return place, tree.body
-    if not _safe(tree.test, late):
+    if not cannot_fail(tree.test, late):
         return None
     yes = _spends_one_first(tree.body, late)
     if yes is not None and _always_true(tree.test):  # an argument bound: `(t := a) is None or True`
