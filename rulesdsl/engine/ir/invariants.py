@@ -213,17 +213,30 @@ class _Hoist(py.NodeTransformer):
         self.missing = missing
         self.kept: dict = {}  # dump of a part -> its local
         self.starts: list = []
+        self.first: set = set()  # ids of the parts the first candidate computes first
+        self.firsts: list = []  # lines computing them, where the loop has a candidate
+
+    def qualifies(self, node: py.AST) -> bool:
+        """Is `node` a part worth keeping that no candidate changes?"""
+        return isinstance(node, py.expr) and not isinstance(node, (py.Name, py.Constant)) \
+            and _size(node) >= _SMALLEST and _work(node) >= _WORTH and \
+            self.loop.reads_invariant(node) and self.binds_alike(node)
 
     def generic_visit(self, node: py.AST) -> py.AST:
-        if isinstance(node, py.expr) and not isinstance(node, (py.Name, py.Constant)) and \
-                _size(node) >= _SMALLEST and _work(node) >= _WORTH and \
-                self.loop.reads_invariant(node) and self.binds_alike(node):
+        if self.qualifies(node):
             key = py.dump(node)
             local = self.kept.get(key)
             if self.at_once(node):  # worked out before the loop: nothing to test per candidate
                 if local is None:
                     local = self.kept[key] = self.fresh()
                     self.starts.append(assign(name(local), node))
+                return name(local)
+            if id(node) in self.first and local is None:  # before the loop, if it runs
+                local = self.kept[key] = self.fresh()
+                self.firsts.append(assign(name(local), node))
+                return name(local)
+            if local is not None and any(isinstance(x, py.Assign) and x.targets[0].id == local
+                                         for x in self.firsts):
                 return name(local)
             if local is None:
                 local = self.kept[key] = self.fresh()
@@ -241,6 +254,38 @@ class _Hoist(py.NodeTransformer):
             x.id in ("st", "L") or id(x) in called for x in py.walk(node)
             if isinstance(x, py.Name))
 
+    def find_first(self, test: py.expr, card: Optional[int]) -> None:
+        """Mark the parts of `test` that every candidate's test computes before anything
+        that could fail or change something (`c.colour == led.colour or ...`: the led
+        card's colour, the candidate's own colour read before it cannot fail), and that
+        read no local bound in the loop but their own: the first candidate computes them
+        first, so where the loop has one they may be computed before it, alike."""
+        clean = True
+
+        def visit(t: py.expr) -> bool:  # False: what follows may not be computed
+            nonlocal clean
+            if self.qualifies(t):
+                own = self.loop.own_locals(t)
+                if clean and not self.at_once(t) and all(
+                        x.id not in self.loop.bindings or x.id in own for x in py.walk(t)
+                        if isinstance(x, py.Name) and isinstance(x.ctx, py.Load)):
+                    self.first.add(id(t))
+                clean = clean and cannot_fail(t, set(), card)
+                return True
+            if cannot_fail(t, set(), card):
+                return True
+            if isinstance(t, py.Compare):  # `==` cannot fail; a chain goes on if it holds
+                return visit(t.left) and visit(t.comparators[0]) and len(t.ops) == 1 and \
+                    isinstance(t.ops[0], (py.Eq, py.NotEq, py.Is, py.IsNot))
+            if isinstance(t, py.UnaryOp) and isinstance(t.op, py.Not):
+                return visit(t.operand)
+            if isinstance(t, (py.BoolOp, py.IfExp)):  # only the first part for certain
+                visit(t.values[0] if isinstance(t, py.BoolOp) else t.test)
+                return False
+            clean = False
+            return False
+        visit(test)
+
     def binds_alike(self, node: py.AST) -> bool:
         """Every local the part binds is bound nowhere else in the loop, or all its
         bindings are alike and invariant: kept from the candidate that first computed it,
@@ -251,17 +296,27 @@ class _Hoist(py.NodeTransformer):
 
 
 def hoisted(statements: list, tests: range, slot: int, variant: set,
-            fresh: Callable[[], str], missing: str) -> tuple:
+            fresh: Callable[[], str], missing: str, firsts: Optional[list] = None,
+            card: bool = False) -> tuple:
     """(lines before the loop, its body with its test's invariant parts read from locals):
     `statements`, a loop's body, binds a candidate to frame slot `slot` and to the locals
     in `variant`; only the tests of the `if` statements at positions `tests` (the
-    candidate's test) are rewritten. `missing` names hoist.MISSING in the program."""
+    candidate's test) are rewritten. `missing` names hoist.MISSING in the program. Given
+    `firsts`, the parts the first candidate computes before anything else (`find_first`)
+    go there, as lines to run before the loop where it has a candidate; `card`: the
+    candidates are a zone's cards."""
     loop = _Loop(statements, slot, set(variant))
     hoist = _Hoist(loop, fresh, missing)
     out = list(statements)
+    if firsts is not None and len(tests) == 1 and isinstance(out[tests[0]], py.If) and all(
+            isinstance(x, py.Assign) and _frame_slot(x.targets[0]) == slot and
+            isinstance(x.value, py.Name) for x in out[:tests[0]]):
+        hoist.find_first(out[tests[0]].test, slot if card else None)
     for i in tests:
         stmt = out[i]
         if isinstance(stmt, py.If):
             out[i] = py.fix_missing_locations(py.If(hoist.visit(stmt.test), stmt.body,
                                                     stmt.orelse))
+    if firsts is not None:
+        firsts += hoist.firsts
     return hoist.starts, out

@@ -1267,11 +1267,15 @@ def spend_one_place(tree: py.expr) -> Optional[py.expr]:
     return None
 
 
-def cannot_fail(tree: py.expr, late: set) -> bool:
+def cannot_fail(tree: py.expr, late: set, card: Optional[int] = None) -> bool:
     """Can `tree` neither fail nor change anything, whatever the state, and be worked out
     again before the expression it is part of (no name in `late`, those that expression
     binds)? Only reads of a state's or frame's list at a constant index (a place the
-    compiler laid out), `len`, and tests of equality and truth over them."""
+    compiler laid out), `len`, and tests of equality and truth over them; where slot `card`
+    of the frame holds a zone's card (a loop's candidate, never none), also a card table
+    read at it and its none check (`T[L[k]] if L[k] is not None else _none_field(...)`)."""
+    def ok(t: py.expr) -> bool:
+        return cannot_fail(t, late, card)
     if isinstance(tree, py.Constant):
         return True
     if isinstance(tree, py.Name):
@@ -1280,24 +1284,36 @@ def cannot_fail(tree: py.expr, late: set) -> bool:
         return isinstance(tree.value, py.Name) and tree.value.id == "st" and \
             tree.attr in ("zones", "vars", "loc")
     if isinstance(tree, py.Subscript):
+        if card is not None and _read_key_of(tree.slice) == ("L", card) and \
+                isinstance(tree.value, py.Name) and \
+                (tree.value.id.endswith("_OF_CARD") or tree.value.id.startswith("IS_")):
+            return True  # a card table, at a card
         return isinstance(tree.slice, py.Constant) and type(tree.slice.value) is int and \
             (_read_key(tree) is not None or isinstance(tree.value, py.Attribute)) and \
-            cannot_fail(tree.value, late)
+            ok(tree.value)
     if isinstance(tree, py.Call):
         return isinstance(tree.func, py.Name) and tree.func.id == "len" and \
-            len(tree.args) == 1 and not tree.keywords and cannot_fail(tree.args[0], late)
+            len(tree.args) == 1 and not tree.keywords and ok(tree.args[0])
     if isinstance(tree, py.Compare):
         return all(isinstance(op, (py.Eq, py.NotEq, py.Is, py.IsNot)) for op in tree.ops) \
-            and all(cannot_fail(x, late) for x in [tree.left, *tree.comparators])
+            and all(ok(x) for x in [tree.left, *tree.comparators])
     if isinstance(tree, py.BoolOp):
-        return all(cannot_fail(x, late) for x in tree.values)
+        return all(ok(x) for x in tree.values)
     if isinstance(tree, py.UnaryOp):
-        return isinstance(tree.op, py.Not) and cannot_fail(tree.operand, late)
+        return isinstance(tree.op, py.Not) and ok(tree.operand)
     if isinstance(tree, py.IfExp):
-        return all(cannot_fail(x, late) for x in (tree.test, tree.body, tree.orelse))
+        if card is not None and isinstance(tree.test, py.Compare) and \
+                isinstance(tree.test.ops[0], py.IsNot) and \
+                _read_key_of(tree.test.left) == ("L", card):
+            return ok(tree.body)  # never none: the failing branch is never taken
+        return all(ok(x) for x in (tree.test, tree.body, tree.orelse))
     if isinstance(tree, py.NamedExpr):  # bound again to the same value: no harm
-        return cannot_fail(tree.value, late)
+        return ok(tree.value)
     return False
+
+
+def _read_key_of(tree: py.expr) -> Optional[tuple]:
+    return _read_key(tree) if isinstance(tree, py.Subscript) else None
 
 
 def _always_true(test: py.expr) -> bool:
