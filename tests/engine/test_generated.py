@@ -810,6 +810,33 @@ def test_a_sum_of_terms_never_none_adds_them_without_a_check(tmp_path, monkeypat
     assert "if v is not None:" in either, either
 
 
+def test_a_definition_of_a_cards_own_fields_is_read_from_a_table_of_it(tmp_path,
+                                                                          monkeypatch):
+    """`define worth(c: card) = ...` over the card's fields and constants alone: worked out
+    once per card when compiled (python.per_card) and read from `WORTH_OF_CARD` wherever it
+    is called, its none check kept (a none card fails as before, naming the same place).
+    One that reads the state, or fails for some card, is written out as before."""
+    body = ("define worth(c: card) = if c.value == 1 then 5 else c.value * 2\n"
+            "define ahead(c: card) = c.value > n\n"
+            "define odd(c: card) = 6 / (c.value - 2)\n"
+            "phase main {\n  set n = sum(worth(c) for c in stock)\n"
+            "  set n += count(c in stock where ahead(c))\n"
+            "  set n += count(c in stock where c.value != 2 and odd(c) > 0)\n"
+            "  set n += worth(top(table))\n  win seat(0)\n}\n")
+    failed = {}
+    for engine in ("closures", "generated"):
+        with pytest.raises(RulesError) as info:
+            load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+        failed[engine] = (info.value.code, info.value.span.line, info.value.span.column)
+    assert failed["closures"] == failed["generated"] and failed["generated"][0] == "R013"
+    fine = body.replace("  set n += worth(top(table))\n", "")
+    for engine in ("closures", "generated"):
+        assert load(tmp_path, fine, engine, monkeypatch).new_game(seed=1).var("n") == 16
+    text = load(tmp_path, fine, "generated", monkeypatch).program(2).generated
+    assert "n += WORTH_OF_CARD[x]" in text, text
+    assert "AHEAD_OF_CARD" not in text and "ODD_OF_CARD" not in text
+
+
 def test_a_definition_with_a_run_inside_a_loop_is_written_there_spending_as_before(
         monkeypatch):
     """Reversi's `any(d in Direction where closes(p, c, d))`: closes (a `let` of a ray,

@@ -509,6 +509,12 @@ class Functions:
                     [f"    {unparse(target)} = {unparse(lets[-1][1])}"]
                 e = e.body
             value = self.source.xs(e)
+            if simple and not lets and not d.modifiers and len(d.params) == 1 and \
+                    d.params[0][1] == "card":  # a card's own value: a table of it per card
+                table = python.per_card(value, self.source.ns)
+                if table is not None:
+                    value = python.read_per_card(self.source.named(table, f"{name}_of_card"),
+                                                 value)
             loop = self.source.body_of_call(value) if not d.modifiers else None
             if simple:
                 self.note_inline(name, value, len(d.params), lets)

@@ -215,15 +215,16 @@ class _Hoist(py.NodeTransformer):
         self.starts: list = []
         self.first: set = set()  # ids of the parts the first candidate computes first
         self.firsts: list = []  # lines computing them, where the loop has a candidate
+        self.first_locals: set = set()
 
-    def qualifies(self, node: py.AST) -> bool:
+    def qualifies(self, node: py.expr) -> bool:
         """Is `node` a part worth keeping that no candidate changes?"""
-        return isinstance(node, py.expr) and not isinstance(node, (py.Name, py.Constant)) \
-            and _size(node) >= _SMALLEST and _work(node) >= _WORTH and \
-            self.loop.reads_invariant(node) and self.binds_alike(node)
+        return not isinstance(node, (py.Name, py.Constant)) and _size(node) >= _SMALLEST \
+            and _work(node) >= _WORTH and self.loop.reads_invariant(node) and \
+            self.binds_alike(node)
 
     def generic_visit(self, node: py.AST) -> py.AST:
-        if self.qualifies(node):
+        if isinstance(node, py.expr) and self.qualifies(node):
             key = py.dump(node)
             local = self.kept.get(key)
             if self.at_once(node):  # worked out before the loop: nothing to test per candidate
@@ -234,9 +235,9 @@ class _Hoist(py.NodeTransformer):
             if id(node) in self.first and local is None:  # before the loop, if it runs
                 local = self.kept[key] = self.fresh()
                 self.firsts.append(assign(name(local), node))
+                self.first_locals.add(local)
                 return name(local)
-            if local is not None and any(isinstance(x, py.Assign) and x.targets[0].id == local
-                                         for x in self.firsts):
+            if local is not None and local in self.first_locals:
                 return name(local)
             if local is None:
                 local = self.kept[key] = self.fresh()
@@ -245,7 +246,7 @@ class _Hoist(py.NodeTransformer):
             return py.IfExp(test, name(local), py.NamedExpr(py.Name(local, py.Store()), node))
         return super().generic_visit(node)
 
-    def at_once(self, node: py.AST) -> bool:
+    def at_once(self, node: py.expr) -> bool:
         """Can the part be worked out before the loop, whether or not a candidate needs
         it? Where it can neither fail nor change anything and reads only the state and the
         frame's slots (`len(st.zones[k]) == 0`): nothing tells when it was computed."""

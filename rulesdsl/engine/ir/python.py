@@ -1236,6 +1236,8 @@ def never_none(tree: py.expr) -> bool:
     def never(t: py.expr, depth: int) -> bool:
         if depth > 50:
             return False
+        if getattr(t, "never_none", False):  # a table of numbers (read_per_card)
+            return True
         if isinstance(t, py.Constant):
             return t.value is not None
         if isinstance(t, (py.Compare, py.BinOp)) or \
@@ -1244,7 +1246,7 @@ def never_none(tree: py.expr) -> bool:
         if isinstance(t, py.NamedExpr):
             return never(t.value, depth + 1)
         if isinstance(t, py.Name):
-            values = bound.get(t.id)
+            values = bound.get(t.id, [])
             return bool(values) and all(never(v, depth + 1) for v in values)
         if isinstance(t, py.IfExp):
             fails = isinstance(t.orelse, py.Call) and isinstance(t.orelse.func, py.Name) \
@@ -1252,6 +1254,54 @@ def never_none(tree: py.expr) -> bool:
             return never(t.body, depth + 1) and (fails or never(t.orelse, depth + 1))
         return False
     return never(tree, 0)
+
+
+def per_card(value: py.expr, ns: dict) -> Optional[list]:
+    """The value of `value`, a simple definition's over its one parameter, a card (slot 0
+    of its frame), for each card id, where it reads nothing but that card's fields (tables
+    of `ns` read at it, constants; error helpers only where a card is none) and gives a
+    number or a truth for every card: a table to read in its place. Else None."""
+    size = None
+    bound = {node.target.id for node in py.walk(value) if isinstance(node, py.NamedExpr)}
+    for node in py.walk(value):
+        if isinstance(node, py.Name):
+            if node.id == "L" or node.id in bound or node.id.startswith(RAISING):
+                continue
+            obj = ns.get(node.id, ns)
+            if obj is ns or callable(obj):
+                return None  # a local, the state, a closure: not the card's alone
+            if isinstance(obj, list) and node.id.endswith("_OF_CARD"):
+                size = len(obj)
+        elif isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and \
+                node.value.id == "L" and _read_key(node) != ("L", 0):
+            return None
+        elif isinstance(node, py.Call) and not (isinstance(node.func, py.Name) and
+                                                node.func.id.startswith(RAISING)):
+            return None
+        elif isinstance(node, (py.Lambda, py.ListComp, py.GeneratorExp, py.Attribute)):
+            return None
+    if size is None:
+        return None
+    code = compile(py.fix_missing_locations(py.Expression(copy.deepcopy(value))),
+                   "<per card>", "eval")
+    out = []
+    for c in range(size):
+        try:
+            v = eval(code, dict(ns), {"L": [c, None]})  # (the compiler's own tree)
+        except Exception:  # a rules error for some card: the definition stays as it is
+            return None
+        if type(v) not in (int, bool):
+            return None
+        out.append(v)
+    return out
+
+
+def read_per_card(table: str, value: py.expr) -> py.expr:
+    """`value` (over a card, slot 0) read from its table `per_card` made, the card's none
+    check first: `T[L[0]] if L[0] is not None else value` (which then fails as before)."""
+    read = index(name(table), frame_local(0))
+    read.never_none = True  # type: ignore[attr-defined]  # (never_none reads it)
+    return if_else(is_none(frame_local(0), negated=True), read, value)
 
 
 def spend_one_place(tree: py.expr) -> Optional[py.expr]:
