@@ -406,7 +406,8 @@ def test_a_simple_definition_spends_no_work_and_one_that_visits_a_list_does(
     if engine == "generated":
         text = load(tmp_path, simple, engine, monkeypatch).program(2).generated
         options = text[text.index("def options("):].split("\n\n")[0]
-        assert "define_" not in options and "> 2" in options and "< 2" in options
+        # (big, a card's own value, read from its table per card; small has a let)
+        assert "define_" not in options and "BIG_OF_CARD[x]" in options and "< 2" in options
 
 
 @pytest.mark.parametrize("engine", ["generated", "closures"])
@@ -796,8 +797,8 @@ def test_a_sum_of_terms_never_none_adds_them_without_a_check(tmp_path, monkeypat
     """`sum(f(c) for c in stock)`, f a choice between numbers: no term can be none, so the
     loop adds each as it is (python.never_none); a term that may be none (a variable of a
     card's value, none at first) is still left out when it is, on both engines alike."""
-    body = ("var v: int per player = none\n"
-            "define worth(c: card) = if c.value == 1 then 5 else c.value * 2\n"
+    body = ("var v: int per player = none\n"  # (worth reads n: no table of it per card)
+            "define worth(c: card) = if c.value == 1 then 5 else c.value * 2 + n\n"
             "phase main {\n  set n = sum(worth(c) for c in stock)\n"
             "  set v[seat(0)] = 4\n"
             "  set n += sum(v[p] for p in players)\n  win seat(0)\n}\n")
@@ -805,7 +806,7 @@ def test_a_sum_of_terms_never_none_adds_them_without_a_check(tmp_path, monkeypat
         assert load(tmp_path, body, engine, monkeypatch).new_game(seed=1).var("n") == 19
     text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
     worth = text[text.index("# sum at game.rules:12"):].split("\n\n")[0]
-    assert "n += (" in worth and "is not None" not in worth, worth
+    assert "n += (" in worth and "v is not None" not in worth, worth
     either = text[text.index("# sum at game.rules:14"):].split("\n\n")[0]
     assert "if v is not None:" in either, either
 

@@ -15,6 +15,7 @@ from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import python
+from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.python_options import is_zone, read_as_candidate
 from rulesdsl.engine.ir.python import (bound, both, call, const, if_else, is_none, method,
                                        name, state, unparse, walrus)
@@ -477,6 +478,27 @@ class Functions:
         self.memo_fns[key] = self.source.ref(made, f"memo_{name}_")
         return self.memo_fns[key]
 
+    def per_card(self, name: str, cards: Optional[int]) -> Optional[list]:
+        """Definition `name`'s value for each of `cards` card ids, worked out by the
+        interpreter (the reference) over its lowered body, where that reads only its card's
+        fields
+        (python.cards_read) and gives a number or a truth for each; else None."""
+        e = self.m.defines[name].decl.body
+        if cards is None or not self.exprs.lowering.handles(e):
+            return None
+        body = Interpreter(_Plain(self.b)).closure(self.exprs.lowering.root(e))
+        size = self.define_frame_size(name)
+        out = []
+        for c in range(cards):
+            try:
+                v = body(None, [c] + [None] * (size - 1))  # (no state: it reads none)
+            except Exception:  # a rules error for some card: written out as it is
+                return None
+            if type(v) not in (int, bool):
+                return None
+            out.append(v)
+        return out
+
     def define_frame_size(self, name: str) -> int:
         d = self.m.defines[name]
         return max([self.m.nslots.get(id(d.decl), 0), len(d.params) + 1, 1] +
@@ -511,7 +533,7 @@ class Functions:
             value = self.source.xs(e)
             if simple and not lets and not d.modifiers and len(d.params) == 1 and \
                     d.params[0][1] == "card":  # a card's own value: a table of it per card
-                table = python.per_card(value, self.source.ns)
+                table = self.per_card(name, python.cards_read(value, self.source.ns))
                 if table is not None:
                     value = python.read_per_card(self.source.named(table, f"{name}_of_card"),
                                                  value)
@@ -539,6 +561,20 @@ class Functions:
             return None
         fn = self.define_fns[name] = self.source.ref(made, f"define_{name}_")
         return fn
+
+
+class _Plain:
+    """The interpreter's host for a value worked out while compiling (Functions.per_card):
+    each part its own closure, nothing generated nor noted for --show."""
+
+    def __init__(self, budget):
+        self.b = budget
+
+    def expr(self, e):
+        raise NotImplementedError("a part not lowered: not a card's own value")
+
+    def closure_part(self, node):
+        return Interpreter(self).closure(node)
 
 
 def with_arguments(tree: py.expr, computed: list) -> py.expr:

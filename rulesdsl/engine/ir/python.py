@@ -1256,11 +1256,11 @@ def never_none(tree: py.expr) -> bool:
     return never(tree, 0)
 
 
-def per_card(value: py.expr, ns: dict) -> Optional[list]:
-    """The value of `value`, a simple definition's over its one parameter, a card (slot 0
-    of its frame), for each card id, where it reads nothing but that card's fields (tables
-    of `ns` read at it, constants; error helpers only where a card is none) and gives a
-    number or a truth for every card: a table to read in its place. Else None."""
+def cards_read(value: py.expr, ns: dict) -> Optional[int]:
+    """How many cards there are, where `value`, a simple definition's over its one
+    parameter, a card (slot 0 of its frame), reads nothing but that card's fields (tables
+    of `ns` read at it, constants; error helpers only where the card is none): its value
+    is the card's own, one per card id. Else None."""
     size = None
     bound = {node.target.id for node in py.walk(value) if isinstance(node, py.NamedExpr)}
     for node in py.walk(value):
@@ -1270,7 +1270,7 @@ def per_card(value: py.expr, ns: dict) -> Optional[list]:
             obj = ns.get(node.id, ns)
             if obj is ns or callable(obj):
                 return None  # a local, the state, a closure: not the card's alone
-            if isinstance(obj, list) and node.id.endswith("_OF_CARD"):
+            if isinstance(obj, (list, tuple)) and node.id.endswith("_OF_CARD"):
                 size = len(obj)
         elif isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and \
                 node.value.id == "L" and _read_key(node) != ("L", 0):
@@ -1280,24 +1280,11 @@ def per_card(value: py.expr, ns: dict) -> Optional[list]:
             return None
         elif isinstance(node, (py.Lambda, py.ListComp, py.GeneratorExp, py.Attribute)):
             return None
-    if size is None:
-        return None
-    code = compile(py.fix_missing_locations(py.Expression(copy.deepcopy(value))),
-                   "<per card>", "eval")
-    out = []
-    for c in range(size):
-        try:
-            v = eval(code, dict(ns), {"L": [c, None]})  # (the compiler's own tree)
-        except Exception:  # a rules error for some card: the definition stays as it is
-            return None
-        if type(v) not in (int, bool):
-            return None
-        out.append(v)
-    return out
+    return size
 
 
 def read_per_card(table: str, value: py.expr) -> py.expr:
-    """`value` (over a card, slot 0) read from its table `per_card` made, the card's none
+    """`value` (over a card, slot 0) read from its table (`cards_read`), the card's none
     check first: `T[L[0]] if L[0] is not None else value` (which then fails as before)."""
     read = index(name(table), frame_local(0))
     read.never_none = True  # type: ignore[attr-defined]  # (never_none reads it)
