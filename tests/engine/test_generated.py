@@ -838,6 +838,29 @@ def test_a_definition_of_a_cards_own_fields_is_read_from_a_table_of_it(tmp_path,
     assert "AHEAD_OF_CARD" not in text and "ODD_OF_CARD" not in text
 
 
+def test_an_enums_field_of_a_cards_field_is_read_from_one_table_per_card(tmp_path,
+                                                                          monkeypatch):
+    """`x.rank.value`, the card's rank never none: one table of the rank's value per card
+    (`RANK_VALUE_OF_CARD[x]`), read at once; the same values as the closures, and a none
+    card fails naming the rank, as reading its rank does."""
+    text = ('game "Ranks"\nplayers 2\nenum Rank(value: int) { low(2), high(9) }\n'
+            'kind card { rank: Rank  label "{rank}" }\nzone stock hidden\nzone table public\n'
+            'deck stock { card(Rank) }\nvar n: int = 0\nflow main\n'
+            'phase main {\n  set n = sum(x.rank.value for x in stock)\n'
+            '  set n += top(table).rank.value\n  win seat(0)\n}\n')
+    failed = {}
+    for engine in ("closures", "generated"):
+        with pytest.raises(RulesError) as info:
+            load_text(tmp_path, text, engine, monkeypatch).new_game(seed=1)
+        failed[engine] = (info.value.code, info.value.message, info.value.span.column)
+    assert failed["closures"] == failed["generated"] and "rank" in failed["generated"][1]
+    fine = text.replace("  set n += top(table).rank.value\n", "")
+    for engine in ("closures", "generated"):
+        assert load_text(tmp_path, fine, engine, monkeypatch).new_game(seed=1).var("n") == 11
+    generated = load_text(tmp_path, fine, "generated", monkeypatch).program(2).generated
+    assert "RANK_VALUE_OF_CARD[x]" in generated and "VALUE_OF_RANK[" not in generated
+
+
 def test_a_definition_with_a_run_inside_a_loop_is_written_there_spending_as_before(
         monkeypatch):
     """Reversi's `any(d in Direction where closes(p, c, d))`: closes (a `let` of a ray,

@@ -201,6 +201,7 @@ def text(statements: list) -> tuple:
 class PythonBackEnd:
     def __init__(self, host: Host):
         self.host = host
+        self.composed: dict = {}  # (an enum's table, a card's) -> the enum's field per card
 
     def root(self, node: n.Node, depth: int = 0) -> Optional[py.expr]:
         """`node` as Python, or None where its Python form would only call its closure."""
@@ -316,8 +317,17 @@ class PythonBackEnd:
                        call("_bad_item", name(k), name(seq), self.place(node.span)))
 
     def p_Field(self, node: n.Field, depth: int) -> py.expr:
-        stem = f"{node.name}_of_{node.of}"
-        table = name(self.host.named(node.table, stem))
+        stem, values = f"{node.name}_of_{node.of}", node.table
+        inner = node.obj
+        if isinstance(inner, n.Field) and inner.of == "card" and inner.never_none and \
+                node.of != "card":  # `c.rank.value`: the enum's field read per card, at once
+            key = (id(node.table), id(inner.table))
+            if key not in self.composed:
+                self.composed[key] = (node.table, inner.table,
+                                      [node.table[v] for v in inner.table])
+            values, stem, node = self.composed[key][2], f"{inner.name}_{node.name}_of_card", \
+                inner  # (the card's own none check, as reading its field makes it)
+        table = name(self.host.named(values, stem))
         if not node.obj.may_be_none:
             return index(table, self.emit(node.obj, depth))
         again, first = self.operand(node.obj, depth, node.of, twice=True)
