@@ -861,6 +861,30 @@ def test_an_enums_field_of_a_cards_field_is_read_from_one_table_per_card(tmp_pat
     assert "RANK_VALUE_OF_CARD[x]" in generated and "VALUE_OF_RANK[" not in generated
 
 
+def test_a_tests_unit_of_work_is_spent_before_it_as_statements(tmp_path, monkeypatch):
+    """`if many(n, 0, 2) { ... }`, many a definition that spends work, written where it is
+    called: its unit is spent by the statements before the test (spends_first), not by a
+    call inside it; under every work limit both engines fail alike or set the same n."""
+    body = ("define many(k: int, j: int, i: int) = "
+            "count(x in stock where x.value > k + j) >= i\n"
+            "phase main {\n  if many(n, 0, 2) {\n    set n = 5\n  }\n  win seat(0)\n}\n")
+    for work in range(1, 12):
+        monkeypatch.setenv("RULESDSL_LIMITS", f"work={work}")
+        seen = {}
+        for engine in ("closures", "generated"):
+            try:
+                seen[engine] = load(tmp_path, body, engine, monkeypatch).new_game(
+                    seed=1).var("n")
+            except RulesError as e:
+                seen[engine] = (e.code, e.span and (e.span.line, e.span.column))
+        assert seen["closures"] == seen["generated"], (work, seen)
+    assert seen["generated"] == 5
+    monkeypatch.delenv("RULESDSL_LIMITS")
+    text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
+    proc = text[text.index("def proc_"):]
+    assert "setattr" not in proc and "BUDGET.spend(0, S" in proc, proc
+
+
 def test_a_definition_with_a_run_inside_a_loop_is_written_there_spending_as_before(
         monkeypatch):
     """Reversi's `any(d in Direction where closes(p, c, d))`: closes (a `let` of a ray,
