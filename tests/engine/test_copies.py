@@ -44,3 +44,45 @@ def test_the_asks_together_of_a_procedure_are_found_once():
         assert _asks_together(proc.code) is _asks_together(proc.code)  # found once
         found += len(mine)
     assert found
+
+
+# the fields a clone shares with its source by being a position of the same game: take_over
+# (which becomes a clone of this very state) leaves them as they are
+SAME_GAME = {"game", "prog", "seed", "scenario"}
+
+
+def _fields() -> tuple:
+    from rulesdsl.engine.state import State
+    slots = [s for cls in State.__mro__ for s in getattr(cls, "__slots__", ())]
+    return State, slots
+
+
+def test_a_clone_sets_every_field_of_the_state():
+    State, slots = _fields()
+    game = rulesdsl.load(str(ROOT / "games" / "triumvirat.rules"))
+    st = game.new_game(players=2, seed=4)
+    st.apply(st.legal_actions()[0])
+    copy = st.clone()
+    assert slots, "the state's fields are read from its __slots__"
+    unset = [s for s in slots if not hasattr(copy, s)]
+    assert not unset, f"State._copy / clone set no value for {unset}"
+
+
+def test_take_over_takes_every_field_a_clone_copies():
+    """A field added to the state and copied by `clone` must be taken over too (or be one
+    of the game's own, SAME_GAME): else a playout that takes over its look-ahead's position
+    keeps a stale part of the old one."""
+    State, slots = _fields()
+    game = rulesdsl.load(str(ROOT / "games" / "triumvirat.rules"))
+    st = game.new_game(players=2, seed=4)
+    src = st.clone()
+    marks = {}
+    for s in slots:
+        if s in SAME_GAME:
+            continue
+        marks[s] = [] if s == "frames" else object()  # take_over walks the frames
+        setattr(src, s, marks[s])
+    st.take_over(src, [])
+    missed = [s for s, mark in marks.items() if getattr(st, s) is not mark]
+    assert not missed, f"State.take_over leaves {missed} as they were"
+    assert SAME_GAME <= set(slots), "a field of SAME_GAME is no longer the state's"

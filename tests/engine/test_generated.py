@@ -4,6 +4,7 @@ the closures, errors at the same places, and a listing a developer can read."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 import re
@@ -405,7 +406,8 @@ def test_a_simple_definition_spends_no_work_and_one_that_visits_a_list_does(
     if engine == "generated":
         text = load(tmp_path, simple, engine, monkeypatch).program(2).generated
         options = text[text.index("def options("):].split("\n\n")[0]
-        assert "define_" not in options and "> 2" in options and "< 2" in options
+        # (big, a card's own value, read from its table per card; small has a let)
+        assert "define_" not in options and "BIG_OF_CARD[x]" in options and "< 2" in options
 
 
 @pytest.mark.parametrize("engine", ["generated", "closures"])
@@ -752,6 +754,135 @@ def test_a_definition_that_spends_work_is_written_where_it_is_called_spending_as
     text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
     options = text[text.index("def options("):].split("\n\n")[0]
     assert "define_" not in options and "spend" in options, options
+
+
+def test_the_units_a_candidates_test_spends_first_are_taken_at_once_failing_as_before(
+        tmp_path, monkeypatch):
+    """Hearts' `c in hand[p] where may_play(p, c)`, may_play choosing by a test that cannot
+    fail between two definitions that spend work: its unit and the chosen one's are taken
+    with one check per candidate (python.spends_first, spent_in_turn); past the limit each
+    is given back and spent one at a time, so that under every work limit both engines
+    list the same options or fail alike, and the generated code names the definition whose
+    own unit ran out (each of the three at some limit), as when each was spent alone."""
+    rules = ("define low(c: card) = count(x in stock where x.value < c.value) >= 1\n"
+             "define high(c: card) = count(x in table where x.value > c.value) == 0\n"
+             "define pick(c: card) = if n OP 0 then low(c) else high(c)\n"
+             "phase main {\n  repeat {\n    ask seat(0) \"pick\" {\n"
+            "      c in stock where pick(c) { move c to table  set n += 1 }\n    }\n"
+             "  } until n == 2\n  win seat(0)\n}\n")
+    seen: dict = {}
+    places = set()
+    both_ways = [rules.replace("OP", "=="), rules.replace("OP", "!=")]
+    for body, work in itertools.product(both_ways, range(1, 30)):
+        monkeypatch.setenv("RULESDSL_LIMITS", f"work={work}")
+        for engine in ("closures", "generated"):
+            try:
+                st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+                labels = [a.label for a in st.legal_actions()]
+                st.apply(st.legal_actions()[-1])
+                seen[engine] = (labels, [a.label for a in st.legal_actions()])
+            except RulesError as e:
+                seen[engine] = e.code
+                if engine == "generated" and e.span is not None:
+                    places.add((e.span.line, e.span.column))
+        assert seen["closures"] == seen["generated"], (body, work)
+    assert {(9, 1), (10, 1), (11, 1)} <= places, places  # low's, high's, pick's own unit
+    monkeypatch.delenv("RULESDSL_LIMITS")
+    text = load(tmp_path, rules.replace("OP", "=="), "generated", monkeypatch).program(2).generated
+    options = text[text.index("def options("):].split("\n\n")[0]
+    assert "work -= 2" in options and "setattr" not in options, options
+
+
+def test_a_sum_of_terms_never_none_adds_them_without_a_check(tmp_path, monkeypatch):
+    """`sum(f(c) for c in stock)`, f a choice between numbers: no term can be none, so the
+    loop adds each as it is (python.never_none); a term that may be none (a variable of a
+    card's value, none at first) is still left out when it is, on both engines alike."""
+    body = ("var v: int per player = none\n"  # (worth reads n: no table of it per card)
+            "define worth(c: card) = if c.value == 1 then 5 else c.value * 2 + n\n"
+            "phase main {\n  set n = sum(worth(c) for c in stock)\n"
+            "  set v[seat(0)] = 4\n"
+            "  set n += sum(v[p] for p in players)\n  win seat(0)\n}\n")
+    for engine in ("closures", "generated"):
+        assert load(tmp_path, body, engine, monkeypatch).new_game(seed=1).var("n") == 19
+    text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
+    worth = text[text.index("# sum at game.rules:12"):].split("\n\n")[0]
+    assert "n += (" in worth and "v is not None" not in worth, worth
+    either = text[text.index("# sum at game.rules:14"):].split("\n\n")[0]
+    assert "if v is not None:" in either, either
+
+
+def test_a_definition_of_a_cards_own_fields_is_read_from_a_table_of_it(tmp_path,
+                                                                          monkeypatch):
+    """`define worth(c: card) = ...` over the card's fields and constants alone: worked out
+    once per card when compiled (python.per_card) and read from `WORTH_OF_CARD` wherever it
+    is called, its none check kept (a none card fails as before, naming the same place).
+    One that reads the state, or fails for some card, is written out as before."""
+    body = ("define worth(c: card) = if c.value == 1 then 5 else c.value * 2\n"
+            "define ahead(c: card) = c.value > n\n"
+            "define odd(c: card) = 6 / (c.value - 2)\n"
+            "phase main {\n  set n = sum(worth(c) for c in stock)\n"
+            "  set n += count(c in stock where ahead(c))\n"
+            "  set n += count(c in stock where c.value != 2 and odd(c) > 0)\n"
+            "  set n += worth(top(table))\n  win seat(0)\n}\n")
+    failed = {}
+    for engine in ("closures", "generated"):
+        with pytest.raises(RulesError) as info:
+            load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+        failed[engine] = (info.value.code, info.value.span.line, info.value.span.column)
+    assert failed["closures"] == failed["generated"] and failed["generated"][0] == "R013"
+    fine = body.replace("  set n += worth(top(table))\n", "")
+    for engine in ("closures", "generated"):
+        assert load(tmp_path, fine, engine, monkeypatch).new_game(seed=1).var("n") == 16
+    text = load(tmp_path, fine, "generated", monkeypatch).program(2).generated
+    assert "n += WORTH_OF_CARD[x]" in text, text
+    assert "AHEAD_OF_CARD" not in text and "ODD_OF_CARD" not in text
+
+
+def test_an_enums_field_of_a_cards_field_is_read_from_one_table_per_card(tmp_path,
+                                                                          monkeypatch):
+    """`x.rank.value`, the card's rank never none: one table of the rank's value per card
+    (`RANK_VALUE_OF_CARD[x]`), read at once; the same values as the closures, and a none
+    card fails naming the rank, as reading its rank does."""
+    text = ('game "Ranks"\nplayers 2\nenum Rank(value: int) { low(2), high(9) }\n'
+            'kind card { rank: Rank  label "{rank}" }\nzone stock hidden\nzone table public\n'
+            'deck stock { card(Rank) }\nvar n: int = 0\nflow main\n'
+            'phase main {\n  set n = sum(x.rank.value for x in stock)\n'
+            '  set n += top(table).rank.value\n  win seat(0)\n}\n')
+    failed = {}
+    for engine in ("closures", "generated"):
+        with pytest.raises(RulesError) as info:
+            load_text(tmp_path, text, engine, monkeypatch).new_game(seed=1)
+        failed[engine] = (info.value.code, info.value.message, info.value.span.column)
+    assert failed["closures"] == failed["generated"] and "rank" in failed["generated"][1]
+    fine = text.replace("  set n += top(table).rank.value\n", "")
+    for engine in ("closures", "generated"):
+        assert load_text(tmp_path, fine, engine, monkeypatch).new_game(seed=1).var("n") == 11
+    generated = load_text(tmp_path, fine, "generated", monkeypatch).program(2).generated
+    assert "RANK_VALUE_OF_CARD[x]" in generated and "VALUE_OF_RANK[" not in generated
+
+
+def test_a_tests_unit_of_work_is_spent_before_it_as_statements(tmp_path, monkeypatch):
+    """`if many(n, 0, 2) { ... }`, many a definition that spends work, written where it is
+    called: its unit is spent by the statements before the test (spends_first), not by a
+    call inside it; under every work limit both engines fail alike or set the same n."""
+    body = ("define many(k: int, j: int, i: int) = "
+            "count(x in stock where x.value > k + j) >= i\n"
+            "phase main {\n  if many(n, 0, 2) {\n    set n = 5\n  }\n  win seat(0)\n}\n")
+    for work in range(1, 12):
+        monkeypatch.setenv("RULESDSL_LIMITS", f"work={work}")
+        seen = {}
+        for engine in ("closures", "generated"):
+            try:
+                seen[engine] = load(tmp_path, body, engine, monkeypatch).new_game(
+                    seed=1).var("n")
+            except RulesError as e:
+                seen[engine] = (e.code, e.span and (e.span.line, e.span.column))
+        assert seen["closures"] == seen["generated"], (work, seen)
+    assert seen["generated"] == 5
+    monkeypatch.delenv("RULESDSL_LIMITS")
+    text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
+    proc = text[text.index("def proc_"):]
+    assert "setattr" not in proc and "BUDGET.spend(0, S" in proc, proc
 
 
 def test_a_definition_with_a_run_inside_a_loop_is_written_there_spending_as_before(

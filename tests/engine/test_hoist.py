@@ -164,6 +164,8 @@ def loop_function(test: str, before: str = ""):
     text = py.unparse(py.fix_missing_locations(tree))
     parts = [py.unparse(node.value) for node in py.walk(tree)
              if isinstance(node, py.NamedExpr) and node.target.id.startswith("_once")]
+    parts += [py.unparse(s.value) for s in starts  # computed before the loop
+              if not (isinstance(s.value, py.Name) and s.value.id == "MISSING")]
     return text, parts
 
 
@@ -239,3 +241,47 @@ def test_a_part_cheaper_than_its_check_is_left_in_the_loop():
     assert parts == []
     _, parts = loop_function("L[1] > len(st.zones[0]) + VALUE[L[0]]")
     assert parts == ["len(st.zones[0]) + VALUE[L[0]]"]
+
+
+def test_a_part_that_can_neither_fail_nor_change_anything_is_computed_before_the_loop():
+    """Hearts' `size(trick) == 0` in may_play, written in the options loop: it reads only the
+    state, can neither fail nor change anything, so it is computed before the loop and read
+    as a plain local per candidate (no MISSING test); a part that may fail (a field of a
+    card that may be none) stays lazy, computed where a candidate first needs it."""
+    text, parts = loop_function("L[1] > 2 if len(st.zones[0]) == 0 else L[1] < 2")
+    assert parts == ["len(st.zones[0]) == 0"]
+    assert "_once0 = len(st.zones[0]) == 0" in text and "MISSING" not in text, text
+    assert run(text, [1, 2, 3], [0, None]) == [1]
+    lazy, parts = loop_function("L[1] > (VALUE[_c] if (_c := L[0]) is not None else "
+                                "_none_field('value', 3)) + len(st.zones[0])")
+    assert "_once0 = MISSING" in lazy and len(parts) == 1, lazy
+
+
+def test_a_part_the_first_candidate_computes_first_is_computed_before_a_loop_with_one():
+    """Triumvirat's `c.colour == led.colour or ...`: the candidate's own colour (a card
+    of a zone, never none) cannot fail, so the led card's colour, which may, is computed by
+    the first candidate before anything else: it goes before the loop where the loop has a
+    candidate (find_first), read per candidate as a plain local. A part after a test that
+    may fail, or after a branch, stays lazy."""
+    import ast as py
+
+    from rulesdsl.engine.ir.invariants import hoisted
+
+    def firsts_of(test: str) -> tuple:
+        loop = py.parse(f"for x in st.zones[0]:\n    L[1] = x\n    if not ({test}):\n"
+                        f"        continue\n    out.append(x)\n").body[0]
+        count = iter(range(100))
+        firsts: list = []
+        starts, body = hoisted(loop.body, range(1, 2), 1, {"x"}, lambda: f"_once{next(count)}",
+                               "MISSING", firsts, True)
+        return ([py.unparse(py.fix_missing_locations(s)) for s in firsts],
+                py.unparse(py.fix_missing_locations(body[1].test)))
+    led = "(COLOUR[_c] if (_c := (_p[0] if (_p := st.zones[6]) else None)) is not None " \
+          "else _none_field('colour', 9))"
+    own = "(COLOUR_OF_CARD[L[1]] if L[1] is not None else _none_field('colour', 8))"
+    firsts, test = firsts_of(f"{own} == {led} or L[1] > 3")
+    assert firsts == [f"_once0 = {led[1:-1]}"] and "_once0" in test and "MISSING" not in test
+    firsts, test = firsts_of(f"COLOUR[L[1]] == {led} or L[1] > 3")  # a table read may fail
+    assert firsts == [] and "MISSING" in test
+    firsts, test = firsts_of(f"L[1] > 3 or {own} == {led}")  # only after a branch
+    assert firsts == [] and "MISSING" in test

@@ -161,8 +161,14 @@ class Flow:
         if type(op) is nodes.Jump:
             return Statement("jump", target=op.target)
         if type(op) is nodes.JumpUnless:
-            return Statement("unless", cond=python.unparse(self.source.to_python.emit(op.cond, 0)),
-                             target=op.target, hands_memo=op.hands_memo)
+            cond = self.source.to_python.emit(op.cond, 0)
+            # the units of work the test spends first (a definition it calls, written
+            # there) taken as statements before it: no budget call inside the test
+            first, cond = python.spends_first(cond) if not op.hands_memo else ([], cond)
+            spent = python.text(python.spent_in_turn(
+                python.name(self.source.ref(self.unit.b, "BUDGET")), first)) if first else ()
+            return Statement("unless", spent, cond=python.unparse(cond), target=op.target,
+                             hands_memo=op.hands_memo)
         if type(op) is nodes.CallPhase:  # the phase run at once (generate._run_called)
             return Statement("leave", self.source.to_python.lines(op), calls=op.proc)
         if type(op) is nodes.Return:  # the frame under goes on (generate._resume_under)

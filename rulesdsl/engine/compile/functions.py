@@ -15,6 +15,7 @@ from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import python
+from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.python_options import is_zone, read_as_candidate
 from rulesdsl.engine.ir.python import (bound, both, call, const, if_else, is_none, method,
                                        name, state, unparse, walrus)
@@ -216,7 +217,10 @@ class Functions:
             body = {"any": [f"if {value}:" if value else "if True:"],
                     "all": [f"if not {value}:" if value else "if False:"],
                     "first": [],
-                    "sum": [f"v = {value or 'x'}", "if v is not None:", "    n += v"]}[name]
+                    # a term never none added as it is (else a none is left out)
+                    "sum": [f"n += {value}"] if value_tree is not None and
+                    python.never_none(value_tree) else
+                    [f"v = {value or 'x'}", "if v is not None:", "    n += v"]}[name]
             if found is not None:
                 body += give("    " if body else "", found)
             end = {"any": "False", "all": "True", "first": "None", "sum": "n"}[name]
@@ -354,8 +358,12 @@ class Functions:
         value, _, lets, spend, _ = inline
         computed, names, local = self.inlined(inline, list(e.args))
         out: list[py.stmt] = [python.assign(python.name(x), tree) for x, tree in computed]
-        out += python.spent(python.name(self.source.ref(self.b, "BUDGET")), "work", const(1),
-                            spend)
+        value_tree = local(value, len(lets))
+        # with no let between, the units the value spends first (a definition it calls,
+        # under tests that cannot fail) are taken with this one: one check for all
+        first, rest = python.spends_first(value_tree) if not lets else ([], value_tree)
+        out += python.spent_in_turn(python.name(self.source.ref(self.b, "BUDGET")),
+                                    [spend, *first])
         for k, (slot, tree) in enumerate(lets):
             target = python.name(names[slot])
             made = self.source.set_to_call(target, tree)
@@ -367,7 +375,7 @@ class Functions:
             else:  # its own names made fresh: a run's `s` and `x` are the loop's too
                 out += python.renamed([local(st, k) for st in made], self.source.temp,
                                       keep={names[slot], "st"})
-        return out, local(value, len(lets))
+        return out, rest
 
     def inlined(self, inline: tuple, args: list) -> tuple:
         """The parts of a definition written where it is called: the arguments to compute
@@ -470,6 +478,27 @@ class Functions:
         self.memo_fns[key] = self.source.ref(made, f"memo_{name}_")
         return self.memo_fns[key]
 
+    def per_card(self, name: str, cards: Optional[int]) -> Optional[list]:
+        """Definition `name`'s value for each of `cards` card ids, worked out by the
+        interpreter (the reference) over its lowered body, where that reads only its card's
+        fields
+        (python.cards_read) and gives a number or a truth for each; else None."""
+        e = self.m.defines[name].decl.body
+        if cards is None or not self.exprs.lowering.handles(e):
+            return None
+        body = Interpreter(_Plain(self.b)).closure(self.exprs.lowering.root(e))
+        size = self.define_frame_size(name)
+        out = []
+        for c in range(cards):
+            try:
+                v = body(None, [c] + [None] * (size - 1))  # (no state: it reads none)
+            except Exception:  # a rules error for some card: written out as it is
+                return None
+            if type(v) not in (int, bool):
+                return None
+            out.append(v)
+        return out
+
     def define_frame_size(self, name: str) -> int:
         d = self.m.defines[name]
         return max([self.m.nslots.get(id(d.decl), 0), len(d.params) + 1, 1] +
@@ -502,6 +531,12 @@ class Functions:
                     [f"    {unparse(target)} = {unparse(lets[-1][1])}"]
                 e = e.body
             value = self.source.xs(e)
+            if simple and not lets and not d.modifiers and len(d.params) == 1 and \
+                    d.params[0][1] == "card":  # a card's own value: a table of it per card
+                table = self.per_card(name, python.cards_read(value, self.source.ns))
+                if table is not None:
+                    value = python.read_per_card(self.source.named(table, f"{name}_of_card"),
+                                                 value)
             loop = self.source.body_of_call(value) if not d.modifiers else None
             if simple:
                 self.note_inline(name, value, len(d.params), lets)
@@ -526,6 +561,20 @@ class Functions:
             return None
         fn = self.define_fns[name] = self.source.ref(made, f"define_{name}_")
         return fn
+
+
+class _Plain:
+    """The interpreter's host for a value worked out while compiling (Functions.per_card):
+    each part its own closure, nothing generated nor noted for --show."""
+
+    def __init__(self, budget):
+        self.b = budget
+
+    def expr(self, e):
+        raise NotImplementedError("a part not lowered: not a card's own value")
+
+    def closure_part(self, node):
+        return Interpreter(self).closure(node)
 
 
 def with_arguments(tree: py.expr, computed: list) -> py.expr:

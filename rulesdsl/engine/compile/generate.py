@@ -53,7 +53,8 @@ class Statement:
     """An instruction's source form. kind:
     - "do": `lines` run and fall through to the next instruction;
     - "jump": go to `target`;
-    - "unless": if `cond` is false go to `target`, else fall through;
+    - "unless": `lines` run (the work its test spends first), then if `cond` is false
+      go to `target`, else fall through;
     - "leave": `lines` change the frames (a call, a return, the end): the function returns.
     Lines may hold a `Goto` as a statement of its own: go to its instruction."""
     kind: str
@@ -174,6 +175,7 @@ def proc_source(pid: int, proc, stmts: list, ref) -> tuple:
             elif st.kind == "jump":  # (the last of its block: the next one starts after it)
                 lines += _goto(st.target, pc, span_ref, INDENT, ends_block=True)
             elif st.kind == "unless":  # (the last of its block, as a jump)
+                lines += [INDENT + line for line in st.lines]  # the work its test spends
                 lines += [INDENT + line for line in _test_handing_memo(st.cond)] \
                     if st.hands_memo else [f"{INDENT}if not {st.cond}:"]
                 lines += _goto(st.target, pc, span_ref, INDENT + "    ", ends_block=True)

@@ -14,7 +14,8 @@ budget, the frame handed whole or the candidate's slot, and the loop's cell (hoi
 only read whole. While the options are listed the state stands still and the memo is set,
 so such a part has one value for every candidate; it is still computed lazily, where the
 test first needs it, so short-circuits and errors happen as before, and the work it spends
-(a definition's call, once in the memo) is the same.
+(a definition's call, once in the memo) is the same; only a part that can neither fail nor
+change anything (python.cannot_fail: `len(st.zones[k]) == 0`) is computed before the loop.
 """
 
 from __future__ import annotations
@@ -22,12 +23,11 @@ from __future__ import annotations
 import ast as py
 from typing import Callable, Optional
 
-from rulesdsl.engine.ir.python import assign, name
+from rulesdsl.engine.ir.python import RAISING, assign, cannot_fail, name
 
 # names of the program that change while options are listed
 _CHANGING = ("BUDGET", "CELL")
 _PURE_CALLS = frozenset({"len"})
-_RAISING = ("_none_", "_bad_", "_too_big", "_grid_none")  # a rules error, never a value
 # locals of an options function outside its loops' tests (OptionsBackEnd.function)
 _FUNCTION_LOCALS = frozenset({"out", "seen", "mine", "lab", "prev", "a", "_", "_o"})
 _METHODS = frozenset({"get", "__setitem__"})  # on the memo, read into a local
@@ -113,7 +113,7 @@ class _Loop:
                             id(f.value) in cells):
                         return False
                 elif not isinstance(f, py.Name) or not (
-                        f.id in _PURE_CALLS or f.id.startswith(_RAISING) or
+                        f.id in _PURE_CALLS or f.id.startswith(RAISING) or
                         f.id.startswith("define_") and id(node) in guarded):
                     return False
             elif isinstance(node, (py.Lambda, py.ListComp, py.SetComp, py.DictComp,
@@ -201,7 +201,7 @@ def _work(tree: py.AST) -> int:
         if isinstance(node, py.Subscript):
             work += 1
         elif isinstance(node, py.Call) and not (isinstance(node.func, py.Name) and
-                                                node.func.id.startswith(_RAISING)):
+                                                node.func.id.startswith(RAISING)):
             work += 10
     return work
 
@@ -213,19 +213,79 @@ class _Hoist(py.NodeTransformer):
         self.missing = missing
         self.kept: dict = {}  # dump of a part -> its local
         self.starts: list = []
+        self.first: set = set()  # ids of the parts the first candidate computes first
+        self.firsts: list = []  # lines computing them, where the loop has a candidate
+        self.first_locals: set = set()
+
+    def qualifies(self, node: py.expr) -> bool:
+        """Is `node` a part worth keeping that no candidate changes?"""
+        return not isinstance(node, (py.Name, py.Constant)) and _size(node) >= _SMALLEST \
+            and _work(node) >= _WORTH and self.loop.reads_invariant(node) and \
+            self.binds_alike(node)
 
     def generic_visit(self, node: py.AST) -> py.AST:
-        if isinstance(node, py.expr) and not isinstance(node, (py.Name, py.Constant)) and \
-                _size(node) >= _SMALLEST and _work(node) >= _WORTH and \
-                self.loop.reads_invariant(node) and self.binds_alike(node):
+        if isinstance(node, py.expr) and self.qualifies(node):
             key = py.dump(node)
             local = self.kept.get(key)
+            if self.at_once(node):  # worked out before the loop: nothing to test per candidate
+                if local is None:
+                    local = self.kept[key] = self.fresh()
+                    self.starts.append(assign(name(local), node))
+                return name(local)
+            if id(node) in self.first and local is None:  # before the loop, if it runs
+                local = self.kept[key] = self.fresh()
+                self.firsts.append(assign(name(local), node))
+                self.first_locals.add(local)
+                return name(local)
+            if local is not None and local in self.first_locals:
+                return name(local)
             if local is None:
                 local = self.kept[key] = self.fresh()
                 self.starts.append(assign(name(local), name(self.missing)))
             test = py.Compare(name(local), [py.IsNot()], [name(self.missing)])
             return py.IfExp(test, name(local), py.NamedExpr(py.Name(local, py.Store()), node))
         return super().generic_visit(node)
+
+    def at_once(self, node: py.expr) -> bool:
+        """Can the part be worked out before the loop, whether or not a candidate needs
+        it? Where it can neither fail nor change anything and reads only the state and the
+        frame's slots (`len(st.zones[k]) == 0`): nothing tells when it was computed."""
+        called = {id(x.func) for x in py.walk(node) if isinstance(x, py.Call)}  # `len`
+        return cannot_fail(node, set()) and all(
+            x.id in ("st", "L") or id(x) in called for x in py.walk(node)
+            if isinstance(x, py.Name))
+
+    def find_first(self, test: py.expr, card: Optional[int]) -> None:
+        """Mark the parts of `test` that every candidate's test computes before anything
+        that could fail or change something (`c.colour == led.colour or ...`: the led
+        card's colour, the candidate's own colour read before it cannot fail), and that
+        read no local bound in the loop but their own: the first candidate computes them
+        first, so where the loop has one they may be computed before it, alike."""
+        clean = True
+
+        def visit(t: py.expr) -> bool:  # False: what follows may not be computed
+            nonlocal clean
+            if self.qualifies(t):
+                own = self.loop.own_locals(t)
+                if clean and not self.at_once(t) and all(
+                        x.id not in self.loop.bindings or x.id in own for x in py.walk(t)
+                        if isinstance(x, py.Name) and isinstance(x.ctx, py.Load)):
+                    self.first.add(id(t))
+                clean = clean and cannot_fail(t, set(), card)
+                return True
+            if cannot_fail(t, set(), card):
+                return True
+            if isinstance(t, py.Compare):  # `==` cannot fail; a chain goes on if it holds
+                return visit(t.left) and visit(t.comparators[0]) and len(t.ops) == 1 and \
+                    isinstance(t.ops[0], (py.Eq, py.NotEq, py.Is, py.IsNot))
+            if isinstance(t, py.UnaryOp) and isinstance(t.op, py.Not):
+                return visit(t.operand)
+            if isinstance(t, (py.BoolOp, py.IfExp)):  # only the first part for certain
+                visit(t.values[0] if isinstance(t, py.BoolOp) else t.test)
+                return False
+            clean = False
+            return False
+        visit(test)
 
     def binds_alike(self, node: py.AST) -> bool:
         """Every local the part binds is bound nowhere else in the loop, or all its
@@ -237,17 +297,27 @@ class _Hoist(py.NodeTransformer):
 
 
 def hoisted(statements: list, tests: range, slot: int, variant: set,
-            fresh: Callable[[], str], missing: str) -> tuple:
+            fresh: Callable[[], str], missing: str, firsts: Optional[list] = None,
+            card: bool = False) -> tuple:
     """(lines before the loop, its body with its test's invariant parts read from locals):
     `statements`, a loop's body, binds a candidate to frame slot `slot` and to the locals
     in `variant`; only the tests of the `if` statements at positions `tests` (the
-    candidate's test) are rewritten. `missing` names hoist.MISSING in the program."""
+    candidate's test) are rewritten. `missing` names hoist.MISSING in the program. Given
+    `firsts`, the parts the first candidate computes before anything else (`find_first`)
+    go there, as lines to run before the loop where it has a candidate; `card`: the
+    candidates are a zone's cards."""
     loop = _Loop(statements, slot, set(variant))
     hoist = _Hoist(loop, fresh, missing)
     out = list(statements)
+    if firsts is not None and len(tests) == 1 and isinstance(out[tests[0]], py.If) and all(
+            isinstance(x, py.Assign) and _frame_slot(x.targets[0]) == slot and
+            isinstance(x.value, py.Name) for x in out[:tests[0]]):
+        hoist.find_first(out[tests[0]].test, slot if card else None)
     for i in tests:
         stmt = out[i]
         if isinstance(stmt, py.If):
             out[i] = py.fix_missing_locations(py.If(hoist.visit(stmt.test), stmt.body,
                                                     stmt.orelse))
+    if firsts is not None:
+        firsts += hoist.firsts
     return hoist.starts, out

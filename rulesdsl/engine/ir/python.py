@@ -201,6 +201,7 @@ def text(statements: list) -> tuple:
 class PythonBackEnd:
     def __init__(self, host: Host):
         self.host = host
+        self.composed: dict = {}  # (an enum's table, a card's) -> the enum's field per card
 
     def root(self, node: n.Node, depth: int = 0) -> Optional[py.expr]:
         """`node` as Python, or None where its Python form would only call its closure."""
@@ -316,8 +317,17 @@ class PythonBackEnd:
                        call("_bad_item", name(k), name(seq), self.place(node.span)))
 
     def p_Field(self, node: n.Field, depth: int) -> py.expr:
-        stem = f"{node.name}_of_{node.of}"
-        table = name(self.host.named(node.table, stem))
+        stem, values = f"{node.name}_of_{node.of}", node.table
+        inner = node.obj
+        if isinstance(inner, n.Field) and inner.of == "card" and inner.never_none and \
+                node.of != "card":  # `c.rank.value`: the enum's field read per card, at once
+            key = (id(node.table), id(inner.table))
+            if key not in self.composed:
+                self.composed[key] = (node.table, inner.table,
+                                      [node.table[v] for v in inner.table])
+            values, stem, node = self.composed[key][2], f"{inner.name}_{node.name}_of_card", \
+                inner  # (the card's own none check, as reading its field makes it)
+        table = name(self.host.named(values, stem))
         if not node.obj.may_be_none:
             return index(table, self.emit(node.obj, depth))
         again, first = self.operand(node.obj, depth, node.of, twice=True)
@@ -1217,6 +1227,195 @@ def spend_one(budget: py.expr, place: py.expr) -> py.expr:
                        py.BinOp(copy.deepcopy(left), py.Sub(), const(1))),
                   compare(copy.deepcopy(left), ">=", const(0)),
                   method(copy.deepcopy(budget), "spend", const(0), place))
+
+
+# the helpers of generated code that fail with a rules error, never giving a value
+RAISING = ("_none_", "_bad_", "_too_big", "_grid_none")
+
+
+def never_none(tree: py.expr) -> bool:
+    """Is the value of `tree`, a generated expression, never none? A constant other than
+    none, a comparison, a `not`, arithmetic (its operands are checked before, a result too
+    big fails), a choice between such values, or where its other branch fails (an error
+    helper); a local it binds to such a value. Anything else may be none."""
+    bound: dict = {}
+    for node in py.walk(tree):
+        if isinstance(node, py.NamedExpr):
+            bound.setdefault(node.target.id, []).append(node.value)
+
+    def never(t: py.expr, depth: int) -> bool:
+        if depth > 50:
+            return False
+        if getattr(t, "never_none", False):  # a table of numbers (read_per_card)
+            return True
+        if isinstance(t, py.Constant):
+            return t.value is not None
+        if isinstance(t, (py.Compare, py.BinOp)) or \
+                isinstance(t, py.UnaryOp) and isinstance(t.op, py.Not):
+            return True
+        if isinstance(t, py.NamedExpr):
+            return never(t.value, depth + 1)
+        if isinstance(t, py.Name):
+            values = bound.get(t.id, [])
+            return bool(values) and all(never(v, depth + 1) for v in values)
+        if isinstance(t, py.IfExp):
+            fails = isinstance(t.orelse, py.Call) and isinstance(t.orelse.func, py.Name) \
+                and t.orelse.func.id.startswith(RAISING)
+            return never(t.body, depth + 1) and (fails or never(t.orelse, depth + 1))
+        return False
+    return never(tree, 0)
+
+
+def cards_read(value: py.expr, ns: dict) -> Optional[int]:
+    """How many cards there are, where `value`, a simple definition's over its one
+    parameter, a card (slot 0 of its frame), reads nothing but that card's fields (tables
+    of `ns` read at it, constants; error helpers only where the card is none): its value
+    is the card's own, one per card id. Else None."""
+    size = None
+    bound = {node.target.id for node in py.walk(value) if isinstance(node, py.NamedExpr)}
+    for node in py.walk(value):
+        if isinstance(node, py.Name):
+            if node.id == "L" or node.id in bound or node.id.startswith(RAISING):
+                continue
+            obj = ns.get(node.id, ns)
+            if obj is ns or callable(obj):
+                return None  # a local, the state, a closure: not the card's alone
+            if isinstance(obj, (list, tuple)) and node.id.endswith("_OF_CARD"):
+                size = len(obj)
+        elif isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and \
+                node.value.id == "L" and _read_key(node) != ("L", 0):
+            return None
+        elif isinstance(node, py.Call) and not (isinstance(node.func, py.Name) and
+                                                node.func.id.startswith(RAISING)):
+            return None
+        elif isinstance(node, (py.Lambda, py.ListComp, py.GeneratorExp, py.Attribute)):
+            return None
+    return size
+
+
+def read_per_card(table: str, value: py.expr) -> py.expr:
+    """`value` (over a card, slot 0) read from its table (`cards_read`), the card's none
+    check first: `T[L[0]] if L[0] is not None else value` (which then fails as before)."""
+    read = index(name(table), frame_local(0))
+    read.never_none = True  # type: ignore[attr-defined]  # (never_none reads it)
+    return if_else(is_none(frame_local(0), negated=True), read, value)
+
+
+def spend_one_place(tree: py.expr) -> Optional[py.expr]:
+    """The place of the unit of work `tree` spends, where `tree` is `spend_one`'s."""
+    if isinstance(tree, py.BoolOp) and isinstance(tree.op, py.Or) and len(tree.values) == 3:
+        first, _, last = tree.values
+        if isinstance(first, py.Call) and isinstance(first.func, py.Name) and \
+                first.func.id == "setattr" and len(first.args) == 3 and \
+                isinstance(first.args[1], py.Constant) and first.args[1].value == "work" and \
+                isinstance(last, py.Call) and isinstance(last.func, py.Attribute) and \
+                last.func.attr == "spend" and len(last.args) == 2:
+            return last.args[1]
+    return None
+
+
+def cannot_fail(tree: py.expr, late: set, card: Optional[int] = None) -> bool:
+    """Can `tree` neither fail nor change anything, whatever the state, and be worked out
+    again before the expression it is part of (no name in `late`, those that expression
+    binds)? Only reads of a state's or frame's list at a constant index (a place the
+    compiler laid out), `len`, and tests of equality and truth over them; where slot `card`
+    of the frame holds a zone's card (a loop's candidate, never none), also a card table
+    read at it and its none check (`T[L[k]] if L[k] is not None else _none_field(...)`)."""
+    def ok(t: py.expr) -> bool:
+        return cannot_fail(t, late, card)
+    if isinstance(tree, py.Constant):
+        return True
+    if isinstance(tree, py.Name):
+        return tree.id not in late and not tree.id.startswith("BUDGET")
+    if isinstance(tree, py.Attribute):
+        return isinstance(tree.value, py.Name) and tree.value.id == "st" and \
+            tree.attr in ("zones", "vars", "loc")
+    if isinstance(tree, py.Subscript):
+        if card is not None and _read_key_of(tree.slice) == ("L", card) and \
+                isinstance(tree.value, py.Name) and \
+                (tree.value.id.endswith("_OF_CARD") or tree.value.id.startswith("IS_")):
+            return True  # a card table, at a card
+        return isinstance(tree.slice, py.Constant) and type(tree.slice.value) is int and \
+            (_read_key(tree) is not None or isinstance(tree.value, py.Attribute)) and \
+            ok(tree.value)
+    if isinstance(tree, py.Call):
+        return isinstance(tree.func, py.Name) and tree.func.id == "len" and \
+            len(tree.args) == 1 and not tree.keywords and ok(tree.args[0])
+    if isinstance(tree, py.Compare):
+        return all(isinstance(op, (py.Eq, py.NotEq, py.Is, py.IsNot)) for op in tree.ops) \
+            and all(ok(x) for x in [tree.left, *tree.comparators])
+    if isinstance(tree, py.BoolOp):
+        return all(ok(x) for x in tree.values)
+    if isinstance(tree, py.UnaryOp):
+        return isinstance(tree.op, py.Not) and ok(tree.operand)
+    if isinstance(tree, py.IfExp):
+        if card is not None and isinstance(tree.test, py.Compare) and \
+                isinstance(tree.test.ops[0], py.IsNot) and \
+                _read_key_of(tree.test.left) == ("L", card):
+            return ok(tree.body)  # never none: the failing branch is never taken
+        return all(ok(x) for x in (tree.test, tree.body, tree.orelse))
+    if isinstance(tree, py.NamedExpr):  # bound again to the same value: no harm
+        return ok(tree.value)
+    return False
+
+
+def _read_key_of(tree: py.expr) -> Optional[tuple]:
+    return _read_key(tree) if isinstance(tree, py.Subscript) else None
+
+
+def _always_true(test: py.expr) -> bool:
+    """Is `test` the form `(t := a) is None or True` a value is bound by, always true?"""
+    return isinstance(test, py.BoolOp) and isinstance(test.op, py.Or) and \
+        isinstance(test.values[-1], py.Constant) and test.values[-1].value is True
+
+
+def spends_first(tree: py.expr) -> tuple:
+    """(places, rest): the units of work `tree` always spends before anything else it does
+    that could fail or change the state (each a `spend_one` of a definition written where
+    it is called, under tests that cannot), and `tree` without them: a value whose units
+    a caller takes at once. A place that depends on a branch is a test choosing it."""
+    places: list = []
+    late = {node.target.id for node in py.walk(tree) if isinstance(node, py.NamedExpr)}
+    while (one := _spends_one_first(tree, late)) is not None:
+        place, tree = one
+        places.append(place)
+    return places, tree
+
+
+def _spends_one_first(tree: py.expr, late: set) -> Optional[tuple]:
+    """(place, rest) of the first unit of work `tree` always spends first, else None."""
+    if not isinstance(tree, py.IfExp):
+        return None
+    if isinstance(tree.orelse, py.Constant) and tree.orelse.value is None:
+        place = spend_one_place(tree.test)
+        if place is not None:
+            return place, tree.body
+    if not cannot_fail(tree.test, late):
+        return None
+    yes = _spends_one_first(tree.body, late)
+    if yes is not None and _always_true(tree.test):  # an argument bound: `(t := a) is None or True`
+        return yes[0], if_else(tree.test, yes[1], tree.orelse)
+    no = _spends_one_first(tree.orelse, late)
+    if yes is None or no is None:
+        return None
+    return (if_else(copy.deepcopy(tree.test), yes[0], no[0]),
+            if_else(tree.test, yes[1], no[1]))
+
+
+def spent_in_turn(budget: py.expr, places: list) -> list:
+    """A unit of work per place taken from the budget at once, as statements: past zero,
+    each given back and spent again one at a time by Budget.spend, so that the place named
+    is the one where the unit that went past zero was spent, as if spent one by one."""
+    if len(places) == 1:
+        return spent(budget, "work", const(1), places[0])
+    n = const(len(places))
+    counter = lambda: py.Attribute(copy.deepcopy(budget), "work", py.Store())  # noqa: E731
+    again: list[py.stmt] = [py.AugAssign(counter(), py.Add(), copy.deepcopy(n))]
+    again += [py.Expr(method(copy.deepcopy(budget), "spend", const(1), place))
+              for place in places]
+    return [py.AugAssign(counter(), py.Sub(), n),
+            py.If(compare(py.Attribute(copy.deepcopy(budget), "work", py.Load()), "<",
+                          const(0)), again, [])]
 
 
 def size_of(trees: list) -> int:

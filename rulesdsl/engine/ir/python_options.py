@@ -190,9 +190,15 @@ class OptionsBackEnd:
             return bound_after(loop, slot, x)
         # the test's parts that no candidate changes, computed once (invariants.py)
         missing = self.host.named(MISSING, "MISSING")
+        firsts: list = []
         starts, tests = hoisted(loop[0].body, range(1, 1 + len(test)), slot, {x},
-                                lambda: self.host.temp("once"), missing)
+                                lambda: self.host.temp("once"), missing, firsts,
+                                is_zone(items))
         loop[0].body = tests
+        if firsts:  # computed by the first candidate first: before the loop, if it has one
+            cands = name(self.host.temp("cands"))
+            loop[0].iter = cands
+            starts += [assign(cands, items), py.If(cands, firsts, [])]
         return starts + bound_after(loop, slot, x)
 
     # ------------------------------------------------------------------ checked
