@@ -77,7 +77,9 @@ class ISMCTSAgent:
     together: where others chose in secret before the mover (`ask together`), each sample
     is taken back to before their choices and their trees make them again, not drawn at
     random, and the search's favourite, not the look-ahead's, is the pairs' default (on at
-    `hard`; None: the level's).
+    `hard`; None: the level's); reply: in the searcher's own iterations, another seat whose
+    node its own tree visited fewer than `reply` times per option answers by its one-move
+    look-ahead on the file's `evaluate` (`_reply`; 0: by its visits alone; None: REPLY).
     """
 
     name = "ismcts"
@@ -87,8 +89,7 @@ class ISMCTSAgent:
                  exploration: float = 0.7, horizon: int | None = -1,
                  epsilon: float | None = None, bias: float = 1.0,
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
-                 look: int = 0, together: bool | None = None, reply: int | None = None,
-                 answer: int = 0, redeal: bool = True):
+                 look: int = 0, together: bool | None = None, reply: int | None = None):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -117,8 +118,6 @@ class ISMCTSAgent:
         self.look = int(look)
         self.together = again if together is None else bool(together)
         self.reply = REPLY if reply is None else int(reply)
-        self.reply_redeal = bool(redeal)
-        self.answer = int(answer)
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
         self.dropped = 0           # the same, over the agent's life
@@ -134,7 +133,7 @@ class ISMCTSAgent:
         knowledge = Knowledge(state, me)
         judge = Judge(state)
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
-                              self.look, FEW if state.players > 2 else self.answer, me)
+                              self.look, FEW if state.players > 2 else 0, me)
         roots = [_Node(None) for _ in range(state.players)]
         stats = roots[me].children
         rng = self.rng
@@ -231,7 +230,7 @@ class ISMCTSAgent:
         # with three or more players the others' small decisions go by the look-ahead (a
         # seat choosing between two rivals' offers takes the one that gives it more), else
         # a higher offer never shows its worth
-        few = FEW if knowledge.state.players > 2 else self.answer
+        few = FEW if knowledge.state.players > 2 else 0
         results: list = [[] for _ in close]
         looks: list = [[] for _ in close]  # the reward right after each action, per sample
         for done in range(rounds):
@@ -393,7 +392,7 @@ class ISMCTSAgent:
         hand: a guess that always hits). Where nothing was dealt again, the position it
         leaves is kept in `made` for the walk to take over."""
         seen, offered = s, options
-        if self.secrets and me is not None and mover != me and self.reply_redeal:
+        if self.secrets and me is not None and mover != me:
             seen = _as_seen_by(s, mover, me, self.rng.getrandbits(63))
             seat, offered = options_of(seen)
             if seat != mover:
