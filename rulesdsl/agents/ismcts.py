@@ -77,9 +77,10 @@ class ISMCTSAgent:
     together: where others chose in secret before the mover (`ask together`), each sample
     is taken back to before their choices and their trees make them again, not drawn at
     random, and the search's favourite, not the look-ahead's, is the pairs' default (on at
-    `hard`; None: the level's); reply: in the searcher's own iterations, another seat whose
-    node its own tree visited fewer than `reply` times per option answers by its one-move
-    look-ahead on the file's `evaluate` (`_reply`; 0: by its visits alone; None: REPLY).
+    `hard`; None: the level's); reply: with two players, in the searcher's own iterations,
+    the other seat, where its own tree visited its node fewer than `reply` times per
+    option, answers by its one-move look-ahead on the file's `evaluate` (`_reply`; 0: by
+    its visits alone; None: REPLY).
     """
 
     name = "ismcts"
@@ -299,10 +300,12 @@ class ISMCTSAgent:
         # the other towards the look-ahead made it too greedy a model (a sealed-bid example
         # against random: 33.0 of 40 deals, 35.5 without)
         lean = self.lean if n > 2 else 0.0
-        # another seat's replies by its look-ahead where its tree knows little: only where
+        # the other seat's replies by its look-ahead where its tree knows little: only where
         # the file declares an evaluation (an author's judgement of a position, which one
-        # move on is a beginner's rule of thumb; a bare score one move on is none)
-        reply = self.reply if judge.declared and policy.judge is not None else 0
+        # move on is a beginner's rule of thumb; a bare score one move on is none), and
+        # with two players, where it was measured (with more, the others' small decisions
+        # in playouts go by the look-ahead already: FEW)
+        reply = self.reply if judge.declared and policy.judge is not None and n == 2 else 0
         depth = -lead  # the horizon counts from the searcher's decision
         while not s.is_over and not horizon.reached(s, depth):
             mover, options = options_of(s)
