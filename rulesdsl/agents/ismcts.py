@@ -77,7 +77,10 @@ class ISMCTSAgent:
     together: where others chose in secret before the mover (`ask together`), each sample
     is taken back to before their choices and their trees make them again, not drawn at
     random, and the search's favourite, not the look-ahead's, is the pairs' default (on at
-    `hard`; None: the level's).
+    `hard`; None: the level's); reply: with two players, in the searcher's own iterations,
+    the other seat, where its own tree visited its node fewer than `reply` times per
+    option, answers by its one-move look-ahead on the file's `evaluate` (`_reply`; 0: by
+    its visits alone; None: REPLY).
     """
 
     name = "ismcts"
@@ -87,7 +90,7 @@ class ISMCTSAgent:
                  exploration: float = 0.7, horizon: int | None = -1,
                  epsilon: float | None = None, bias: float = 1.0,
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
-                 look: int = 0, together: bool | None = None):
+                 look: int = 0, together: bool | None = None, reply: int | None = None):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -115,6 +118,7 @@ class ISMCTSAgent:
         self.lean = TIE if lean is None else float(lean)
         self.look = int(look)
         self.together = again if together is None else bool(together)
+        self.reply = REPLY if reply is None else int(reply)
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
         self.dropped = 0           # the same, over the agent's life
@@ -296,6 +300,12 @@ class ISMCTSAgent:
         # the other towards the look-ahead made it too greedy a model (a sealed-bid example
         # against random: 33.0 of 40 deals, 35.5 without)
         lean = self.lean if n > 2 else 0.0
+        # the other seat's replies by its look-ahead where its tree knows little: only where
+        # the file declares an evaluation (an author's judgement of a position, which one
+        # move on is a beginner's rule of thumb; a bare score one move on is none), and
+        # with two players, where it was measured (with more, the others' small decisions
+        # in playouts go by the look-ahead already: FEW)
+        reply = self.reply if judge.declared and policy.judge is not None and n == 2 else 0
         depth = -lead  # the horizon counts from the searcher's decision
         while not s.is_over and not horizon.reached(s, depth):
             mover, options = options_of(s)
@@ -320,7 +330,9 @@ class ISMCTSAgent:
                     tried.append((k[1], ch))
             widen = WIDEN if len(options) <= MANY else NARROW
             expand = learns and untried and len(tried) < widen * math.sqrt(node.visits + 1)
-            if not learns:
+            if not learns and reply and (not tried or node.visits < reply * len(options)):
+                label = self._reply(s, mover, me, options, policy, made)
+            elif not learns:
                 # a seat that does not learn here plays its search's mixed strategy so far
                 # (by visits), not UCB's one favourite of the moment: against a hand the
                 # samples all share, a favourite that happens to guess it would always win.
@@ -373,6 +385,29 @@ class ISMCTSAgent:
                     r = reward[node.player]
                     node.total += r
                     node.squares += r * r
+
+    def _reply(self, s, mover: int, me, options, policy: MoveAverages, made: dict) -> str:
+        """Another seat's reply in an iteration that teaches not its tree but the
+        searcher's, where its own tree has seen the position too seldom to have a mixed
+        strategy worth drawing from: the option best by the evaluation one move on, from
+        its point of view, worked out on `s` with the searcher's hidden cards dealt again
+        as that seat sees them (one move on, a sample would show it the searcher's real
+        hand: a guess that always hits). Where nothing was dealt again, the position it
+        leaves is kept in `made` for the walk to take over."""
+        seen, offered = s, options
+        if self.secrets and me is not None and mover != me:
+            seen = _as_seen_by(s, mover, me, self.rng.getrandbits(63))
+            seat, offered = options_of(seen)
+            if seat != mover:
+                raise NoOption("a re-dealt position that another seat moves in")
+        label = offered[policy._look(seen, mover, offered, range(len(offered)))][0]
+        ahead, policy.ahead = policy.ahead, None
+        if seen is s and ahead is not None:
+            made[label] = ahead
+        elif not any(o[0] == label for o in options):
+            # an option only the re-dealt hand allowed: the playout policy's pick instead
+            label = options[policy.pick(mover, options)][0]
+        return label
 
     def _horizon(self, s, judge: Judge, settle: bool = False) -> Horizon:
         """Where this search's playouts from `s` stop: at the end of a round once every
@@ -569,6 +604,9 @@ def _beats_default(close: list, results: list) -> list:
     return [close[best]] + [a for i, a in enumerate(close) if i != best]
 
 
+# in the searcher's own iterations, another seat's node visited fewer than REPLY times per
+# option in its own tree answers by its one-move look-ahead (`_reply`), not by its visits
+REPLY = 4
 CLOSE = 4       # at most this many actions compared in pairs
 # in playouts (3+ players), the others' decisions of at most FEW options go by the look-ahead
 # (5: a seat at medium took the offer that gave it more for 8 seeds of 10 where it takes

@@ -99,6 +99,26 @@ def test_condottiere_no_big_mercenary_under_winter():
     assert sensible(picked, lambda label: label in ("mercenary 10", "mercenary 6")) >= 9, picked
 
 
+def test_condottiere_gets_ahead_of_a_rival_who_may_surrender():
+    # second edition: most cards are in the discard pile, face up, so the rival's 3 cards
+    # come from 7 the searcher cannot see, 2 of them surrenders: a card that leaves the
+    # searcher behind (or level) lets the rival, ahead, end the battle at once. A card that
+    # puts it ahead (5 or 6) is the sensible move; the rival cannot answer it. (c0756df
+    # passed this too: with 2 surrenders in 7 cards its tree learns them; what it lacked
+    # was a reply where its tree knows little: test_search.py, the other seat answers...)
+    hand = ["mercenary 1", "mercenary 2", "mercenary 3", "mercenary 5", "mercenary 6",
+            "courtesan", "scarecrow"]
+    st = position("condottiere_edition2", 2,
+                  {"hand[P1]": hand, "hand[P2]": ["surrender", "surrender", "scarecrow"],
+                   "stock": ["courtesan"] * 4,
+                   "line[P1]": ["mercenary 3"], "line[P2]": ["mercenary 6"]}, "discard")
+    st.apply("Torino")
+    assert st.to_move == 0
+    picked = choices(st)
+    assert sensible(picked, lambda label: label not in ("mercenary 5", "mercenary 6")) >= 9, \
+        picked
+
+
 # ------------------------------------------------------------------ Ivanhoe
 
 def test_ivanhoe_withdraws_at_once_rather_than_after_a_card():

@@ -780,3 +780,38 @@ def test_where_the_mover_sees_everything_the_search_not_the_look_ahead_chooses(t
     assert agreed >= 8, agreed
     fish = rulesdsl.load(str(ROOT / "examples" / "go_fish.rules")).new_game(players=2, seed=1)
     assert not _sees_all(Knowledge(fish, 0), fish, 0)  # the other's hand, the stock
+
+
+def _condottiere_reply(other_hand, other_line, first="mercenary 1"):
+    """The second seat's reply, as the searcher (the first seat) models it at a node its
+    tree knows little of, after the searcher played `first`."""
+    import random
+
+    from rulesdsl.agents.playout import MoveAverages
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_blunders import position
+    st = position("condottiere_edition2", 2,
+                  {"hand[P1]": ["mercenary 1", "mercenary 2", "mercenary 5", "courtesan"],
+                   "hand[P2]": other_hand, "line[P1]": ["mercenary 3"],
+                   "line[P2]": other_line}, "stock")
+    st.apply("Torino")
+    st.apply(first)
+    assert st.to_move == 1
+    agent = ISMCTSAgent(seed=1)
+    judge = Judge(st)
+    policy = MoveAverages(random.Random(1), agent.epsilon, None, judge, 0, 0, 0)
+    options = st.options()[1]
+    return {agent._reply(st.clone(), 1, 0, options, policy, {}) for _ in range(5)}
+
+
+def test_the_other_seat_answers_as_its_look_ahead_where_its_tree_knows_little():
+    # the reply the searcher expects of the other seat where the other's tree holds a few
+    # visits over many cards: not one drawn nearly at random, which often fails to answer,
+    # but its one-move look-ahead on the file's evaluate, from its point of view: behind,
+    # the cheapest card that puts it ahead (Condottiere's evaluate counts the army ahead in
+    # the battle under way); ahead, a surrender, which wins the region at once
+    hand = ["mercenary 2", "mercenary 6", "mercenary 10", "scarecrow", "courtesan"]
+    assert _condottiere_reply(hand, ["mercenary 2"]) == {"mercenary 6"}
+    assert _condottiere_reply(hand + ["surrender"], ["mercenary 6"], "courtesan") == \
+        {"surrender"}
+    assert ISMCTSAgent(seed=1).reply > 0 and make_agent("ismcts:reply=0", 1).reply == 0
