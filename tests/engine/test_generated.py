@@ -793,6 +793,16 @@ def test_the_units_a_candidates_test_spends_first_are_taken_at_once_failing_as_b
     assert "work -= 2" in options and "setattr" not in options, options
 
 
+
+def failures_on_both(make, tmp_path, text, monkeypatch) -> dict:
+    """The rules error a new game of `text` raises on each engine, by engine."""
+    failed = {}
+    for engine in ("closures", "generated"):
+        with pytest.raises(RulesError) as info:
+            make(tmp_path, text, engine, monkeypatch).new_game(seed=1)
+        failed[engine] = info.value
+    return failed
+
 def test_a_sum_of_terms_never_none_adds_them_without_a_check(tmp_path, monkeypatch):
     """`sum(f(c) for c in stock)`, f a choice between numbers: no term can be none, so the
     loop adds each as it is (python.never_none); a term that may be none (a variable of a
@@ -824,11 +834,8 @@ def test_a_definition_of_a_cards_own_fields_is_read_from_a_table_of_it(tmp_path,
             "  set n += count(c in stock where ahead(c))\n"
             "  set n += count(c in stock where c.value != 2 and odd(c) > 0)\n"
             "  set n += worth(top(table))\n  win seat(0)\n}\n")
-    failed = {}
-    for engine in ("closures", "generated"):
-        with pytest.raises(RulesError) as info:
-            load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
-        failed[engine] = (info.value.code, info.value.span.line, info.value.span.column)
+    failed = {engine: (e.code, e.span.line, e.span.column) for engine, e in
+              failures_on_both(load, tmp_path, body, monkeypatch).items()}
     assert failed["closures"] == failed["generated"] and failed["generated"][0] == "R013"
     fine = body.replace("  set n += worth(top(table))\n", "")
     for engine in ("closures", "generated"):
@@ -848,11 +855,8 @@ def test_an_enums_field_of_a_cards_field_is_read_from_one_table_per_card(tmp_pat
             'deck stock { card(Rank) }\nvar n: int = 0\nflow main\n'
             'phase main {\n  set n = sum(x.rank.value for x in stock)\n'
             '  set n += top(table).rank.value\n  win seat(0)\n}\n')
-    failed = {}
-    for engine in ("closures", "generated"):
-        with pytest.raises(RulesError) as info:
-            load_text(tmp_path, text, engine, monkeypatch).new_game(seed=1)
-        failed[engine] = (info.value.code, info.value.message, info.value.span.column)
+    failed = {engine: (e.code, e.message, e.span.column) for engine, e in
+              failures_on_both(load_text, tmp_path, text, monkeypatch).items()}
     assert failed["closures"] == failed["generated"] and "rank" in failed["generated"][1]
     fine = text.replace("  set n += top(table).rank.value\n", "")
     for engine in ("closures", "generated"):
