@@ -4,6 +4,7 @@
     python benchmarks/ismcts_speed.py --engine-root /tmp/before    # another checkout's engine
     python benchmarks/ismcts_speed.py --game examples/hearts.rules --rounds 5
     python benchmarks/ismcts_speed.py --bytecodes --iterations 100   # exact, not timed
+    python benchmarks/ismcts_speed.py --bytecodes --agent ismcts:reply=0  # a fixed agent
 
 The positions are fixed: seed s of a game, after `s * 7 + 3` random actions drawn from
 random.Random(s) (a position with one legal action is played on). At each, an ISMCTSAgent
@@ -14,6 +15,11 @@ nothing else, and the median round is reported as iterations (the agent's
 same iterations every round, so only the time varies. `--bytecodes` counts instead the
 Python bytecodes the choices execute (benchmarks/bytecodes.py's counter), per iteration:
 exact on a busy machine, blind to what C does (list copies, sorting).
+
+The search measured is the default agent of the engine root's own tree, so a change to the
+agent for strength shows up here as well as one to the engine. `--agent SPEC` (a seat spec,
+"ismcts:reply=0") holds the agent's settings fixed, to tell the engine's share of a change
+from the agent's: a tree whose agent does not know a setting says so and stops.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ ENGINE_ROOT = _engine_root(sys.argv)
 sys.path.insert(0, str(ENGINE_ROOT))
 
 import rulesdsl  # noqa: E402
-from rulesdsl.agents.ismcts import ISMCTSAgent  # noqa: E402
+from rulesdsl.agents import make_agent  # noqa: E402
 
 GAMES = ("games/triumvirat.rules", "examples/hearts.rules")
 
@@ -61,23 +67,23 @@ def positions(game, players: int, count: int) -> list:
     return out
 
 
-def one_round(states: list, iterations: int) -> tuple:
+def one_round(states: list, iterations: int, spec: str = "ismcts") -> tuple:
     done = 0
     moves = []
     start = time.process_time()
     for st in states:
-        agent = ISMCTSAgent(seed=0, iterations=iterations, seconds=None)
+        agent = make_agent(spec, seed=0, iterations=iterations, seconds=None)
         moves.append(agent.choose(st.clone()).label)
         done += agent.last_iterations
     return done, time.process_time() - start, moves
 
 
-def counted_round(states: list, iterations: int) -> tuple:
+def counted_round(states: list, iterations: int, spec: str = "ismcts") -> tuple:
     """(bytecodes per iteration, moves) of one round, counted as bytecodes.py counts."""
     sys.path.insert(0, str(HERE))
     from bytecodes import Counter
     counter = Counter()
-    done, _, moves = counter.run(one_round, states, iterations)
+    done, _, moves = counter.run(one_round, states, iterations, spec)
     return counter.bytecodes / done, moves
 
 
@@ -90,20 +96,26 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--bytecodes", action="store_true",
                     help="count bytecodes per iteration instead of timing")
+    ap.add_argument("--agent", default="ismcts",
+                    help="the searcher as a seat spec (default: ismcts, the tree's default "
+                    "settings); e.g. ismcts:reply=0 to hold the agent fixed across trees")
     args = ap.parse_args()
-    print(f"engine: {rulesdsl.__file__}")
+    print(f"engine: {rulesdsl.__file__}; agent: {args.agent}")
     for path in args.game or GAMES:
         game = rulesdsl.load(str(ENGINE_ROOT / path) if not Path(path).is_file() else path)
         states = positions(game, game.min_players, args.positions)
-        one_round(states[:1], 20)  # warm up
+        try:
+            one_round(states[:1], 20, args.agent)  # warm up
+        except rulesdsl.RulesError as e:  # a setting this tree's agent does not know
+            sys.exit(f"ismcts_speed: {e}")
         if args.bytecodes:
-            per, moves = counted_round(states, args.iterations)
+            per, moves = counted_round(states, args.iterations, args.agent)
             print(f"{Path(path).stem}: {per:,.0f} bytecodes/iteration ({args.iterations} "
                   f"iterations at each of {len(states)} positions; moves {moves})")
             continue
         rates, iters, moves = [], 0, None
         for _ in range(args.rounds):
-            iters, cpu, moves = one_round(states, args.iterations)
+            iters, cpu, moves = one_round(states, args.iterations, args.agent)
             rates.append(iters / cpu)
         print(f"{Path(path).stem}: {statistics.median(rates):.1f} iterations/CPU-s "
               f"(median of {args.rounds}: {', '.join(f'{r:.1f}' for r in rates)}; "

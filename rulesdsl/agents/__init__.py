@@ -46,8 +46,9 @@ def make_agent(name: str, seed: int, **params):
     except TypeError:
         import inspect
         accepted = [p for p in inspect.signature(factory).parameters if p != "seed"]
-        raise RulesError("C002", f"agent '{name}' does not take "
-                         f"{', '.join(sorted(params))}",
+        # name only the settings it does not take, not every one given
+        unknown = sorted(p for p in params if p not in accepted) or sorted(params)
+        raise RulesError("C002", f"agent '{name}' does not take {', '.join(unknown)}",
                          hints=[f"it takes: {', '.join(accepted)}" if accepted else
                                 f"'{name}' takes no settings"]) from None
 

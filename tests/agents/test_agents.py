@@ -48,6 +48,15 @@ def test_bad_specs_say_what_is_known(spec, word):
     assert word in info.value.message
 
 
+def test_a_setting_not_taken_is_named_alone():
+    # the settings that are known (iterations, seconds) are not blamed with the unknown one
+    with pytest.raises(RulesError) as info:
+        make_agent("ismcts:reply=0", seed=0, iterations=10, seconds=None, depth=3)
+    assert info.value.code == "C002"
+    assert "does not take depth" in info.value.message
+    assert "iterations" not in info.value.message
+
+
 def test_rewards_and_score_direction():
     sevens = rulesdsl.load(str(ROOT / "examples" / "sevens.rules")).new_game(players=3, seed=1)
     assert score_sign(sevens) == -1   # fewer cards held is better
