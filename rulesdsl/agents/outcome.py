@@ -161,7 +161,9 @@ class Judge:
         # every seat almost everywhere (or there is neither an evaluation nor a score)
         self.informed = self.traits.informative
         self.scale = 1.0           # the widest |own - others' mean| seen
-        self.low = self.high = None  # cooperative: the range of the shared value seen
+        # cooperative: the range of the shared value seen
+        self.low: float | None = None
+        self.high: float | None = None
 
     def rewards(self, state) -> list:
         return self.scaled(self.measure(state))

@@ -666,7 +666,9 @@ def test_the_others_small_decisions_in_the_pairs_playouts_follow_the_look_ahead(
         st = _top_area_attacked(bids)
         seat, options = st.options()
         assert seat == 0 and len(options) == 2
-        policy = MoveAverages(random.Random(0), 0.0, judge=Judge(st), few=5, searcher=1)
+        judge = Judge(st)
+        judge.me = 1  # the searcher is P2: P1 is another seat, modelled as such
+        policy = MoveAverages(random.Random(0), 0.0, judge=judge, few=5, searcher=1)
         label = options[policy.pick(seat, options, st)][0]
         assert ("keeps" in label) == keeps, (bids, label)
 
