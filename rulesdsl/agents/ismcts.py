@@ -25,7 +25,7 @@ import random
 import time
 
 from rulesdsl.agents.choosing import actions_to_choose
-from rulesdsl.agents.outcome import Judge
+from rulesdsl.agents.outcome import RIVAL, Judge
 from rulesdsl.agents.playout import (Horizon, MoveAverages, NoOption, first, options_of,
                                      play_on)
 from rulesdsl.engine.determinize import Knowledge
@@ -80,7 +80,9 @@ class ISMCTSAgent:
     `hard`; None: the level's); reply: with two players, in the searcher's own iterations,
     the other seat, where its own tree visited its node fewer than `reply` times per
     option, answers by its one-move look-ahead on the file's `evaluate` (`_reply`; 0: by
-    its visits alone; None: REPLY).
+    its visits alone; None: REPLY); rival: with three or more players, the share of the
+    searcher's lead taken over the best other seat rather than over the others' mean
+    (outcome.Judge; 0: the mean alone; None: RIVAL).
     """
 
     name = "ismcts"
@@ -90,7 +92,8 @@ class ISMCTSAgent:
                  exploration: float = 0.7, horizon: int | None = -1,
                  epsilon: float | None = None, bias: float = 1.0,
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
-                 look: int = 0, together: bool | None = None, reply: int | None = None):
+                 look: int = 0, together: bool | None = None, reply: int | None = None,
+                 rival: float | None = None):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -119,6 +122,7 @@ class ISMCTSAgent:
         self.look = int(look)
         self.together = again if together is None else bool(together)
         self.reply = REPLY if reply is None else int(reply)
+        self.rival = RIVAL if rival is None else float(rival)
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
         self.dropped = 0           # the same, over the agent's life
@@ -132,7 +136,7 @@ class ISMCTSAgent:
             return actions[0]
         me = state.to_move
         knowledge = Knowledge(state, me)
-        judge = Judge(state)
+        judge = Judge(state, self.rival)
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
                               self.look, FEW if state.players > 2 else 0, me)
         roots = [_Node(None) for _ in range(state.players)]

@@ -126,14 +126,30 @@ def _items(indices: tuple):
     return itemgetter(*indices) if indices else lambda seq: ()
 
 
+# with three or more players, the share of the searcher's lead taken over the best other
+# seat rather than over the others' mean (`Judge`)
+RIVAL = 0.5
+
+
 class Judge:
     """Rewards in [0, 1] for one search: win shares (or the shared result) at the end;
     before it, the evaluation relative to the others, scaled by the widest lead seen so far
-    in this search so that margins count (a lead of 10 is worth more than a lead of 1)."""
+    in this search so that margins count (a lead of 10 is worth more than a lead of 1).
 
-    __slots__ = ("traits", "declared", "informed", "scale", "low", "high", "reads", "known")
+    With three or more players the searcher's own lead (`me`, the seat to move where the
+    search starts) is taken over a blend of the others' mean and the best other seat
+    (`rival`: the best's share; 0: the mean alone): only the best wins, and a lead over
+    the mean alone is the same whichever rival gains, so the searcher handed its best
+    places to whoever came and made that rival the one to beat. The others' leads stay
+    over the mean: as models of the other players they are as before (a host takes the
+    higher payer rather than playing kingmaker as the searcher would)."""
 
-    def __init__(self, state):
+    __slots__ = ("traits", "declared", "informed", "scale", "low", "high", "reads", "known",
+                 "me", "rival")
+
+    def __init__(self, state, rival: float = RIVAL):
+        self.me = state.to_move
+        self.rival = float(rival)
         self.traits = traits(state)
         self.declared = state.prog.evaluate is not None
         # what the evaluation reads of a state (variables, zones), where that is all it
@@ -145,7 +161,9 @@ class Judge:
         # every seat almost everywhere (or there is neither an evaluation nor a score)
         self.informed = self.traits.informative
         self.scale = 1.0           # the widest |own - others' mean| seen
-        self.low = self.high = None  # cooperative: the range of the shared value seen
+        # cooperative: the range of the shared value seen
+        self.low: float | None = None
+        self.high: float | None = None
 
     def rewards(self, state) -> list:
         return self.scaled(self.measure(state))
@@ -176,6 +194,11 @@ class Judge:
             return (1, [0.5])
         total = sum(vals)
         leads = [v - (total - v) / (n - 1) for v in vals]
+        me, rival = self.me, self.rival
+        if n > 2 and rival and me is not None:
+            v = vals[me]
+            best = max(x for q, x in enumerate(vals) if q != me)
+            leads[me] = v - (1.0 - rival) * (total - v) / (n - 1) - rival * best
         widest = max(abs(x) for x in leads)
         if widest > self.scale:
             self.scale = widest

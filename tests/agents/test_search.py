@@ -666,7 +666,9 @@ def test_the_others_small_decisions_in_the_pairs_playouts_follow_the_look_ahead(
         st = _top_area_attacked(bids)
         seat, options = st.options()
         assert seat == 0 and len(options) == 2
-        policy = MoveAverages(random.Random(0), 0.0, judge=Judge(st), few=5, searcher=1)
+        judge = Judge(st)
+        judge.me = 1  # the searcher is P2: P1 is another seat, modelled as such
+        policy = MoveAverages(random.Random(0), 0.0, judge=judge, few=5, searcher=1)
         label = options[policy.pick(seat, options, st)][0]
         assert ("keeps" in label) == keeps, (bids, label)
 
@@ -815,3 +817,30 @@ def test_the_other_seat_answers_as_its_look_ahead_where_its_tree_knows_little():
     assert _condottiere_reply(hand + ["surrender"], ["mercenary 6"], "courtesan") == \
         {"surrender"}
     assert ISMCTSAgent(seed=1).reply > 0 and make_agent("ismcts:reply=0", 1).reply == 0
+
+
+
+def test_the_searchers_lead_counts_the_best_other_seat():
+    """With three or more players the searcher's own lead is taken half over the best
+    other seat (`rival`): a host choosing between two rivals' equal bribes is no longer
+    indifferent (a lead over the others' mean is the same whichever gains) and gives the
+    area to the one further behind. With two players the best other is the mean: nothing
+    changes."""
+    from test_blunders import _contested_top_area
+    st = _contested_top_area("P2")  # P2 the richer rival, P1 to choose
+    seat, options = st.options()
+    assert seat == 0
+    afters = {}
+    for option in options:
+        after = st.clone()
+        after.apply_option(seat, option)
+        afters[option[0]] = after
+    keeps, takes = afters["P2 military keeps a100"], afters["P3 military"]
+    mean = Judge(st, rival=0.0).rewards_all([keeps, takes])
+    assert abs(mean[0][0] - mean[1][0]) < 1e-9
+    now = Judge(st).rewards_all([keeps, takes])
+    assert now[1][0] > now[0][0] + 0.01  # P3, the poorer, takes the area
+    gops = rulesdsl.load(str(ROOT / "examples" / "gops.rules")).new_game(players=2, seed=3)
+    gops.apply("bid 7")
+    gops.apply("bid 3")
+    assert Judge(gops).rewards(gops) == Judge(gops, rival=0.0).rewards(gops)
