@@ -330,11 +330,8 @@ class ISMCTSAgent:
                     tried.append((k[1], ch))
             widen = WIDEN if len(options) <= MANY else NARROW
             expand = learns and untried and len(tried) < widen * math.sqrt(node.visits + 1)
-            # the searcher itself, where another seat's tree learns, plays as below: its
-            # reply by look-ahead there cost a tenth of the work and changed nothing measured
-            if not learns and reply and mover != me and \
-                    (not tried or node.visits < reply * len(options)):
-                label = self._reply(s, mover, me, options, policy)
+            if not learns and reply and (not tried or node.visits < reply * len(options)):
+                label = self._reply(s, mover, me, options, policy, made)
             elif not learns:
                 # a seat that does not learn here plays its search's mixed strategy so far
                 # (by visits), not UCB's one favourite of the moment: against a hand the
@@ -389,22 +386,28 @@ class ISMCTSAgent:
                     node.total += r
                     node.squares += r * r
 
-    def _reply(self, s, mover: int, me: int, options, policy: MoveAverages) -> str:
+    def _reply(self, s, mover: int, me, options, policy: MoveAverages, made: dict) -> str:
         """Another seat's reply in an iteration that teaches not its tree but the
-        searcher's (`me`), where its own tree has seen the position too seldom to have a
-        mixed strategy worth drawing from: the option best by the evaluation one move on,
-        from its point of view, worked out on `s` with the searcher's hidden cards dealt
-        again as that seat sees them (one move on, a sample would show it the searcher's
-        real hand: a guess that always hits). A decision of one option is that option:
-        nothing dealt again, nothing looked at."""
+        searcher's, where its own tree has seen the position too seldom to have a mixed
+        strategy worth drawing from: the option best by the evaluation one move on, from
+        its point of view, worked out on `s` with the searcher's hidden cards dealt again
+        as that seat sees them (one move on, a sample would show it the searcher's real
+        hand: a guess that always hits). Where nothing was dealt again, the position it
+        leaves is kept in `made` for the walk to take over. A decision of one option is
+        that option: nothing dealt again, nothing looked at."""
         if len(options) == 1:
             return options[0][0]
-        seen = _as_seen_by(s, mover, me, self.rng.getrandbits(63))
-        seat, offered = options_of(seen)
-        if seat != mover:
-            raise NoOption("a re-dealt position that another seat moves in")
-        label = offered[policy.look_ahead(seen, mover, offered)[0]][0]
-        if not any(o[0] == label for o in options):
+        seen, offered = s, options
+        if self.secrets and me is not None and mover != me:
+            seen = _as_seen_by(s, mover, me, self.rng.getrandbits(63))
+            seat, offered = options_of(seen)
+            if seat != mover:
+                raise NoOption("a re-dealt position that another seat moves in")
+        best, ahead = policy.look_ahead(seen, mover, offered)
+        label = offered[best][0]
+        if seen is s and ahead is not None:
+            made[label] = ahead
+        elif not any(o[0] == label for o in options):
             # an option only the re-dealt hand allowed: the playout policy's pick instead
             label = options[policy.pick(mover, options)][0]
         return label

@@ -801,7 +801,7 @@ def _condottiere_reply(other_hand, other_line, first="mercenary 1"):
     judge = Judge(st)
     policy = MoveAverages(random.Random(1), agent.epsilon, None, judge, 0, 0, 0)
     options = st.options()[1]
-    return {agent._reply(st.clone(), 1, 0, options, policy) for _ in range(5)}
+    return {agent._reply(st.clone(), 1, 0, options, policy, {}) for _ in range(5)}
 
 
 def test_the_other_seat_answers_as_its_look_ahead_where_its_tree_knows_little():
@@ -834,8 +834,8 @@ def test_a_reply_of_one_option_deals_nothing_again_and_looks_at_nothing(monkeypa
     monkeypatch.setattr(MoveAverages, "look_ahead",
                         lambda *a: calls.append("looked") or (0, None))
     only = [("pass",)]
-    assert agent._reply(st.clone(), 1, 0, only, policy) == "pass" and calls == []
+    assert agent._reply(st.clone(), 1, 0, only, policy, {}) == "pass" and calls == []
     seat, options = st.options()
     assert len(options) > 1
-    agent._reply(st.clone(), seat, 1 - seat, options, policy)
+    agent._reply(st.clone(), seat, 1 - seat, options, policy, {})
     assert calls == ["dealt", "looked"]
