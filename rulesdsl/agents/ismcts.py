@@ -393,10 +393,7 @@ class ISMCTSAgent:
         its point of view, worked out on `s` with the searcher's hidden cards dealt again
         as that seat sees them (one move on, a sample would show it the searcher's real
         hand: a guess that always hits). Where nothing was dealt again, the position it
-        leaves is kept in `made` for the walk to take over. A decision of one option is
-        that option: nothing dealt again, nothing looked at."""
-        if len(options) == 1:
-            return options[0][0]
+        leaves is kept in `made` for the walk to take over."""
         seen, offered = s, options
         if self.secrets and me is not None and mover != me:
             seen = _as_seen_by(s, mover, me, self.rng.getrandbits(63))

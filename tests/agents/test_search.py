@@ -815,27 +815,3 @@ def test_the_other_seat_answers_as_its_look_ahead_where_its_tree_knows_little():
     assert _condottiere_reply(hand + ["surrender"], ["mercenary 6"], "courtesan") == \
         {"surrender"}
     assert ISMCTSAgent(seed=1).reply > 0 and make_agent("ismcts:reply=0", 1).reply == 0
-
-
-def test_a_reply_of_one_option_deals_nothing_again_and_looks_at_nothing(monkeypatch):
-    # the other seat's reply where it has one option is that option: no re-deal of the
-    # searcher's hand as it sees it, no look-ahead (the two cost about a third of an
-    # iteration where they run)
-    import random
-
-    from rulesdsl.agents import ismcts
-    from rulesdsl.agents.playout import MoveAverages
-    st = rulesdsl.load(str(ROOT / "games" / "condottiere_edition2.rules")).new_game(
-        players=2, seed=1)
-    agent = ISMCTSAgent(seed=1)
-    policy = MoveAverages(random.Random(1), agent.epsilon, None, Judge(st), 0, 0, 0)
-    calls: list = []
-    monkeypatch.setattr(ismcts, "_as_seen_by", lambda *a: calls.append("dealt") or st)
-    monkeypatch.setattr(MoveAverages, "look_ahead",
-                        lambda *a: calls.append("looked") or (0, None))
-    only = [("pass",)]
-    assert agent._reply(st.clone(), 1, 0, only, policy, {}) == "pass" and calls == []
-    seat, options = st.options()
-    assert len(options) > 1
-    agent._reply(st.clone(), seat, 1 - seat, options, policy, {})
-    assert calls == ["dealt", "looked"]
