@@ -404,8 +404,8 @@ class ISMCTSAgent:
             seat, offered = options_of(seen)
             if seat != mover:
                 raise NoOption("a re-dealt position that another seat moves in")
-        label = offered[policy._look(seen, mover, offered, range(len(offered)))][0]
-        ahead, policy.ahead = policy.ahead, None
+        best, ahead = policy.look_ahead(seen, mover, offered)
+        label = offered[best][0]
         if seen is s and ahead is not None:
             made[label] = ahead
         elif not any(o[0] == label for o in options):

@@ -82,7 +82,7 @@ class MoveAverages:
         # offers, where only what each paid tells them apart)
         self.few = few
         self.searcher = searcher
-        self.ahead: Optional[tuple] = None  # what the last look-ahead left (`_look`)
+        self.ahead: Optional[tuple] = None  # what `pick`'s last look-ahead left (`look_ahead`)
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
         return self.means.get(seat, {}).get(label, unknown)
@@ -107,7 +107,7 @@ class MoveAverages:
         at random. `options` are tuples whose first item is the label. Given the `state`
         (and a judge and `look`), `look` options drawn at random are rated by the
         evaluation one move on, the move averages breaking ties (and `ahead` is left
-        holding the chosen option's position one move on: `_look`)."""
+        holding the chosen option's position one move on: `look_ahead`)."""
         rng = self.rng
         n = len(options)
         if n == 1:
@@ -116,9 +116,12 @@ class MoveAverages:
             return rng.randrange(n)
         if state is not None and self.judge is not None:
             if self.look:
-                return self._look(state, seat, options, rng.sample(range(n), min(self.look, n)))
+                best, self.ahead = self.look_ahead(
+                    state, seat, options, rng.sample(range(n), min(self.look, n)))
+                return best
             if n <= self.few and seat != self.searcher:
-                return self._look(state, seat, options, range(n))
+                best, self.ahead = self.look_ahead(state, seat, options)
+                return best
         mine = self.means.get(seat)
         get = mine.get if mine is not None else {}.get
         best, best_value, ties, i = 0, -1.0, 1, 0
@@ -137,16 +140,16 @@ class MoveAverages:
         """May `pick`, given a state, look one move on (and leave `ahead`)?"""
         return self.judge is not None and bool(self.look or self.few)
 
-    def _look(self, state, seat: int, options, drawn) -> int:
-        """The index of the option best by the evaluation one move on among those `drawn`
-        (indices), the move averages breaking ties; an option that breaks the rules on this
-        sample is passed over. `ahead`: the best's position one move on and the frames it
-        was cloned with, the arguments of `State.take_over` (None where none is best:
-        then one at random)."""
+    def look_ahead(self, state, seat: int, options, drawn=None) -> tuple:
+        """(index, ahead): the index of the option best for `seat` by the evaluation one
+        move on among those `drawn` (indices; None: all), the move averages breaking ties;
+        an option that breaks the rules on this sample is passed over. `ahead`: the best's
+        position one move on and the frames it was cloned with, the arguments of
+        `State.take_over` (None where none is best: then the index is one at random)."""
         rng, judge = self.rng, self.judge
         assert judge is not None
         afters = []
-        for i in drawn:
+        for i in range(len(options)) if drawn is None else drawn:
             after = state.clone()
             copies = after.frames[:]
             try:
@@ -155,12 +158,12 @@ class MoveAverages:
                 continue
             # measured once: widens the judge's scale to them all
             afters.append((i, after, copies, judge.measure(after)))
-        best, best_value, self.ahead = -1, (-1.0, -1.0), None
+        best, best_value, ahead = -1, (-1.0, -1.0), None
         for i, after, copies, measured in afters:  # then compares them on one scale
             v = (judge.scaled(measured)[seat], self.value(seat, options[i][0]))
             if v > best_value:
-                best, best_value, self.ahead = i, v, (after, copies)
-        return best if best >= 0 else rng.randrange(len(options))
+                best, best_value, ahead = i, v, (after, copies)
+        return (best, ahead) if best >= 0 else (rng.randrange(len(options)), None)
 
 
 class NoOption(Exception):

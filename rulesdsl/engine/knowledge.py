@@ -368,34 +368,43 @@ def _may_read(lay, k: int, seat: int) -> bool:
 # (id(prog), seat) -> (prog, the log's shared chunks, its tail, the zones' sizes, where the
 # cards lie or None, the places): the last log replayed for each seat of each game
 _REPLAYED: dict = {}
-_REPLAYED_MAX = 64
+_REPLAYED_MAX = 256  # replays kept, all keys together
+_REPLAYED_PER_LOG = 8  # replays kept per seat and log length (the newest)
 
 
 def _places_replayed(state, seat: int, see: list, witness: int | None = None) -> list:
-    """_possible_places, reused for a state with the same log as the last one replayed for
+    """_possible_places, reused for a state with the same log as one replayed before for
     this seat and game: the samples of one search all carry the searched position's log
     (a clone shares the log's frozen chunks and copies its tail), so a search that deals
     each sample again as another seat sees it (agents/ismcts.py, `_as_seen_by`) replays
-    the log once per seat instead of once per sample. What else the replay reads is part
-    of the key: the zones' sizes, and where the cards lie where the log has a card played
-    (`_where_plays_went`). A fresh list each time; its sets are shared, read only."""
+    the log once per seat instead of once per sample; and the positions its walk reaches
+    a move or two on (where the other seat's reply is worked out on such a deal) share
+    their logs too. Several logs are kept per seat, so that those positions do not push
+    out the searched one. What else the replay reads is part of the key: the zones' sizes,
+    and where the cards played lie (`_where_plays_went`). A fresh list each time; its sets
+    are shared, read only."""
     events = state.events
     if type(events) is not EventLog:
         return _possible_places(state, seat, see, witness)
     prog = state.prog
-    key = (id(prog), seat, witness)
-    sizes = [len(z) for z in state.zones]
     chunks, tail = events._chunks, events._tail
-    got = _REPLAYED.get(key)
-    if got is not None and got[0] is prog and got[1] is chunks and got[2] == tail and \
-            got[3] == sizes and (got[4] is None or got[4] == state.loc):
-        return list(got[5])
+    key = (id(prog), seat, witness, id(chunks), len(tail))
+    sizes = [len(z) for z in state.zones]
+    loc = state.loc
+    kept = _REPLAYED.get(key)
+    if kept is not None:
+        for got in kept:
+            if got[0] is prog and got[1] is chunks and got[2] == tail and \
+                    got[3] == sizes and got[4] == [loc[c] for c in got[5]]:
+                return list(got[6])
     possible = _possible_places(state, seat, see, witness)
-    played = any(e.__class__ is not str and e[0] == "play" for e in events)
-    if len(_REPLAYED) >= _REPLAYED_MAX:
+    played = sorted({e[2] for e in events if e.__class__ is not str and e[0] == "play"})
+    if sum(map(len, _REPLAYED.values())) >= _REPLAYED_MAX:
         _REPLAYED.clear()
-    _REPLAYED[key] = (prog, chunks, tail[:], sizes, state.loc[:] if played else None,
-                      possible)
+    kept = _REPLAYED.setdefault(key, [])
+    if len(kept) >= _REPLAYED_PER_LOG:
+        del kept[0]
+    kept.append((prog, chunks, tail[:], sizes, [loc[c] for c in played], played, possible))
     return list(possible)
 
 

@@ -77,13 +77,34 @@ def test_samples_of_one_position_replay_the_log_once_per_seat(monkeypatch):
     assert calls == [1, 1]
 
 
-def test_a_card_played_makes_where_cards_lie_part_of_the_key(monkeypatch):
+def test_a_card_played_makes_where_it_lies_part_of_the_key(monkeypatch):
     known, calls = _counted_replays(monkeypatch)
     a, b = known.sample(0), known.sample(1)
-    assert a.loc != b.loc  # two deals of the cards the mover cannot see
-    played = ("play", 0, a.zones[2][0] if a.zones[2] else 0)
+    moved = [c for c in range(len(a.loc)) if a.loc[c] != b.loc[c]]
+    assert moved  # two deals of the cards the mover cannot see
+    played = ("play", 0, moved[0])
     a._events.append(played)
     b._events.append(played)
     SeenKnowledge(a, 2)
-    SeenKnowledge(b, 2)  # the same log, but the card played may lie elsewhere: again
+    SeenKnowledge(b, 2)  # the same log, but the card played lies elsewhere: again
     assert calls == [2, 2]
+    # where the card played lies alike, the other cards dealt differently: reused
+    c = known.sample(2)
+    c._events.append(played)
+    keep = [x for x in range(len(a.loc)) if x != moved[0] and c.loc[x] != a.loc[x]]
+    if c.loc[moved[0]] == a.loc[moved[0]] and keep:
+        SeenKnowledge(c, 2)
+        assert calls == [2, 2]
+
+
+def test_the_positions_a_walk_reaches_do_not_push_out_the_searched_one(monkeypatch):
+    # a search deals its samples again as another seat sees them at its root, and at the
+    # positions its walk reaches a move on (the other seat's reply, agents/ismcts.py): both
+    # logs are kept, so the root's is replayed once however the two alternate
+    known, calls = _counted_replays(monkeypatch)
+    for s in range(6):
+        SeenKnowledge(known.sample(s), 1)
+        moved = known.sample(s)
+        moved.apply(moved.legal_actions()[0])
+        SeenKnowledge(moved, 1)
+    assert len(calls) <= 1 + 6  # the root once, each position moved on at most once

@@ -454,3 +454,22 @@ def test_random_games(game, players):
         ends[end] += 1
     if players <= 4:
         assert ends["no free region"] == 0   # 17 regions cannot be shared without a winner
+
+
+# ---------------------------------------------------------------- the computer players' view
+
+def test_a_realm_one_region_short_of_a_win_weighs_as_much_again(game):
+    # `evaluate`: three connected regions (with two players, four connected win) weigh a
+    # region's 90 more than the group of three is worth in the 1995 file, and so do five
+    # regions of the six that win in all: the next battle may end the game (the rule of
+    # thumb won 22 of the 26 games the search lost of 60 with exactly four connected)
+    def value(owned):
+        s = table(game, 2, hands={1: ["mercenary 1"], 2: ["mercenary 1"]},
+                  vars={f"owner[{r}]": "P1" for r in owned})
+        return s.evaluation()[P1]
+    apart = value(["Torino", "Venezia", "Napoli"])          # largest group 1
+    near = value(["Torino", "Genova", "Milano"])             # one group of 3
+    assert near - apart == 30 * 2 + 90
+    five = value(["Torino", "Venezia", "Napoli", "Siena", "Bologna"])  # groups of 1
+    four = value(["Torino", "Venezia", "Napoli", "Siena"])
+    assert five - four == 60 + 90
