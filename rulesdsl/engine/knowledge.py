@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
+from typing import NamedTuple
 
 from rulesdsl.engine.journal import EventLog
 from rulesdsl.engine.runtime.randoms import MASK64, splitmix64
@@ -365,9 +366,19 @@ def _may_read(lay, k: int, seat: int) -> bool:
     return True
 
 
-# (id(prog), seat) -> (prog, the log's shared chunks, its tail, the zones' sizes, where the
-# cards lie or None, the places): the last log replayed for each seat of each game
-_REPLAYED: dict = {}
+class _Replay(NamedTuple):
+    """One log replayed for a seat, and what else the replay read (its key's other half)."""
+    prog: object
+    chunks: list  # the log's shared frozen chunks
+    tail: list  # a copy of its tail
+    sizes: list  # the zones' sizes
+    where_played: list  # where each card played lies now
+    played: list  # the cards played
+    possible: list  # the replay's answer: per card, the zones it may be in
+
+
+# (id(prog), seat, witness, id(chunks), len(tail)) -> the newest replays of that key
+_REPLAYED: dict[tuple, list[_Replay]] = {}
 _REPLAYED_MAX = 256  # replays kept, all keys together
 _REPLAYED_PER_LOG = 8  # replays kept per seat and log length (the newest)
 
@@ -394,9 +405,9 @@ def _places_replayed(state, seat: int, see: list, witness: int | None = None) ->
     kept = _REPLAYED.get(key)
     if kept is not None:
         for got in kept:
-            if got[0] is prog and got[1] is chunks and got[2] == tail and \
-                    got[3] == sizes and got[4] == [loc[c] for c in got[5]]:
-                return list(got[6])
+            if got.prog is prog and got.chunks is chunks and got.tail == tail and \
+                    got.sizes == sizes and got.where_played == [loc[c] for c in got.played]:
+                return list(got.possible)
     possible = _possible_places(state, seat, see, witness)
     played = sorted({e[2] for e in events if e.__class__ is not str and e[0] == "play"})
     if sum(map(len, _REPLAYED.values())) >= _REPLAYED_MAX:
@@ -404,7 +415,8 @@ def _places_replayed(state, seat: int, see: list, witness: int | None = None) ->
     kept = _REPLAYED.setdefault(key, [])
     if len(kept) >= _REPLAYED_PER_LOG:
         del kept[0]
-    kept.append((prog, chunks, tail[:], sizes, [loc[c] for c in played], played, possible))
+    kept.append(_Replay(prog, chunks, tail[:], sizes, [loc[c] for c in played], played,
+                        possible))
     return list(possible)
 
 
