@@ -85,7 +85,8 @@ def one_game(game, players: int, g: int, a: str, b: str, seed: int = 1,
              max_actions: int = 20000, make=standard_agent, clock=time.perf_counter) -> dict:
     """Game number g of a match: A's seat, the winners, A's share of the win, every seat's
     final score (none if unfinished), and per move of A's its seconds by `clock`, its
-    search iterations, how many options it had and how many samples it dropped.
+    search iterations, how many options it had; how many samples it dropped, and how many
+    of its moves the CPU cap cut short (`capped`: those may differ on a slower machine).
     `make(spec, game, seed)` builds each seat's agent.
 
     In a cooperative game every seat wins or loses with the team, so a win says nothing of
@@ -109,7 +110,7 @@ def _played(game, players: int, g: int, a: str, b: str, seed: int, max_actions: 
     specs = [a if s == a_seat else b for s in range(players)]
     agents = [make(spec, game, agent_seed(gseed, s)) for s, spec in enumerate(specs)]
     st = game.new_game(players=players, seed=gseed)
-    times, iters, options, dropped = [], [], [], 0
+    times, iters, options, dropped, capped = [], [], [], 0, 0
     for _ in range(max_actions):
         if st.is_over:
             break
@@ -122,13 +123,14 @@ def _played(game, players: int, g: int, a: str, b: str, seed: int, max_actions: 
             times.append(round(clock() - t, 4))
             iters.append(getattr(agents[p], "last_iterations", 0))
             dropped += getattr(agents[p], "last_dropped", 0)
+            capped += getattr(agents[p], "last_capped", False)
         st.apply(action)
     winners = list(st.winners) if st.is_over else None
     # the final scores too: how far ahead or behind A finished says more per deal than a
     # win or a loss, where two versions are compared on the same deals
     return {"g": g, "a_seat": a_seat, "winners": winners,
             "share": share_of(a_seat, winners, players), "times": times, "iters": iters,
-            "options": options, "dropped": dropped, "team": team_result(st),
+            "options": options, "dropped": dropped, "capped": capped, "team": team_result(st),
             "scores": list(st.scores) if st.is_over else None, "code": code_of(game)}
 
 

@@ -119,6 +119,8 @@ def summary_rows(paths: list, code: str | None = None) -> list:
         cpu = statistics.median(t for t, _ in thought) if thought else 0.0
         iters = statistics.mean(i for _, i in thought) if thought else 0.0
         dropped = sum(r.get("dropped", 0) for r in rs)
+        # moves the CPU cap cut short (logs from before it was counted: unknown)
+        capped = sum(r["capped"] for r in rs) if all("capped" in r for r in rs) else "?"
         unfinished = sum(r["winners"] is None for r in rs)
         # a cooperative game's share is a paired comparison of two teams: even is a half
         team = any("baseline" in r for r in rs)
@@ -126,13 +128,13 @@ def summary_rows(paths: list, code: str | None = None) -> list:
         rows.append(f"| {Path(name).stem}{' (team)' if team else ''} | {players} | {b} | "
                     f"{n} | {share / n:.0%} | {low:.0%}-{high:.0%} | {fair:.0%} | "
                     f"{target:.0%} | {verdict(low, high, target)} | {cpu:.2f} | {iters:.0f} | "
-                    f"{dropped} | {unfinished} | {code_cell(rs)} |")
+                    f"{dropped} | {capped} | {unfinished} | {code_cell(rs)} |")
     return rows
 
 
 HEADER = ("| game | players | against | games | wins | 95% CI | fair share | bar | verdict | "
-          "median CPU s/move | mean iterations | dropped | unfinished | code |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "median CPU s/move | mean iterations | dropped | capped | unfinished | code |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def main(argv=None) -> int:

@@ -125,6 +125,10 @@ class ISMCTSAgent:
         self.rival = RIVAL if rival is None else float(rival)
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
+        # did the CPU cap cut this decision's search short? Then the same seed may choose
+        # otherwise on a machine that runs the same work slower (it stays reproducible
+        # wherever the cap does not bind: `seconds=None` never caps)
+        self.last_capped = False
         self.dropped = 0           # the same, over the agent's life
         self.analysis: list = []   # the last decision's options: (label, visits, value)
 
@@ -132,6 +136,7 @@ class ISMCTSAgent:
         actions = actions_to_choose(state)
         if len(actions) == 1:
             self.last_iterations = self.last_dropped = 0
+            self.last_capped = False
             self.analysis = [(actions[0].label, 0, None)]
             return actions[0]
         me = state.to_move
@@ -145,6 +150,7 @@ class ISMCTSAgent:
         cap = None if self.seconds is None else time.thread_time() + self.seconds
         budget = self.iterations
         done = dropped = 0
+        self.last_capped = False
         everyone = frozenset(range(state.players))
         # where the mover holds cards the others cannot see, its own samples teach only its
         # own tree, and every other iteration one other seat's tree learns from a sample
@@ -170,11 +176,13 @@ class ISMCTSAgent:
             except (RulesError, NoOption):
                 dropped += 1  # a sample whose play breaks the rules: dropped, counted
             done += 1
-            if done % CHECK_EVERY == 0 and (
-                    self._decided(roots[me], me, actions,
-                                  _mover_visits_left(done, budget, split)) or
-                    (cap is not None and time.thread_time() > cap)):
-                break
+            if done % CHECK_EVERY == 0:
+                if self._decided(roots[me], me, actions,
+                                 _mover_visits_left(done, budget, split)):
+                    break
+                if cap is not None and time.thread_time() > cap:
+                    self.last_capped = True
+                    break
         self.last_iterations = done
         self.last_dropped = dropped
         prior = roots[me].prior or {}
@@ -240,6 +248,7 @@ class ISMCTSAgent:
         looks: list = [[] for _ in close]  # the reward right after each action, per sample
         for done in range(rounds):
             if done >= MIN_ROUNDS and cap is not None and time.thread_time() > cap:
+                self.last_capped = True
                 rounds = done
                 break
             seed = self.rng.getrandbits(63)

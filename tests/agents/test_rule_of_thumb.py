@@ -132,6 +132,7 @@ def test_the_gauntlet_logs_each_game_and_sums_them_up(tmp_path, capsys):
     assert [r["g"] for r in records] == [0, 1]
     assert [r["a_seat"] for r in records] == [0, 1]  # seats rotate
     assert all(len(r["times"]) == len(r["options"]) for r in records)
+    assert all(r["capped"] == 0 for r in records)  # random is never cut short by a cap
     assert gauntlet.main(argv) == 0  # a restart finds the match played
     assert len(log.read_text().splitlines()) == 2
     capsys.readouterr()
@@ -142,6 +143,7 @@ def test_the_gauntlet_logs_each_game_and_sums_them_up(tmp_path, capsys):
     share = sum(r["share"] for r in records) / 2
     assert cells[:5] == ["connect_four", "2", "thumb", "2", f"{share:.0%}"]
     assert cells[7] == "65%"
+    assert cells[12] == "0"  # moves the CPU cap cut short
 
 
 def test_the_bar_and_the_verdict():
