@@ -35,10 +35,14 @@ from rulesdsl.lang.errors import RulesError
 
 # level -> (iterations, CPU seconds cap, decisions per playout, playout epsilon, the others'
 # secret choices made before the mover's chosen again by their trees: `together`)
+# The caps are a safety net for a machine far slower than this one, about three times the
+# heaviest decisions of the bundled games here, not a budget: at 1.2 s `medium`'s cap cut
+# short 0.2-0.7% of the moves of Condottiere and Intrige under load (a loaded machine's
+# cores run the same work slower, even in CPU time), and those moves then depended on the load
 LEVELS = {
-    "easy": (60, 0.3, 8, 0.5, False),
-    "medium": (400, 1.2, 24, 0.25, False),
-    "hard": (1200, 5.0, 40, 0.2, True),
+    "easy": (60, 0.6, 8, 0.5, False),
+    "medium": (400, 2.5, 24, 0.25, False),
+    "hard": (1200, 10.0, 40, 0.2, True),
 }
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
