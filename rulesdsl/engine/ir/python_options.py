@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional
 
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes as n
-from rulesdsl.engine.ir.invariants import hoisted
+from rulesdsl.engine.ir.invariants import hoisted, switch_of
 from rulesdsl.engine.ir.python import assign, call, compare, const, frame_local, name
 
 def template(source: str) -> list:
@@ -188,18 +188,34 @@ class OptionsBackEnd:
         loop = fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=test, BODY=body)
         if not test:
             return bound_after(loop, slot, x)
+        split = switch_of(loop[0].body, len(test), slot, {x})
+        if split is None:
+            return self.filtered(loop, items, slot, len(test), x)
+        # a choice no candidate changes: one loop per branch, the switch worked out first
+        switch = name(self.host.temp("switch"))
+        branches = []
+        for cond in split[1:]:
+            tested = test[:-1] + fill(_FILTER, COND=cond)
+            branches.append(self.filtered(
+                fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=tested,
+                     BODY=body), items, slot, len(tested), x))
+        return [assign(switch, split[0]), py.If(switch, branches[0], branches[1])]
+
+    def filtered(self, loop: list, items: py.expr, slot: int, count: int, x: str) -> list:
+        """`loop` (_EACH's, its candidate's test the `count` statements after the slot's
+        binding), with the test's invariant parts hoisted and the slot read as `x`."""
         # the test's parts that no candidate changes, computed once (invariants.py)
         missing = self.host.named(MISSING, "MISSING")
         firsts: list = []
-        starts, tests = hoisted(loop[0].body, range(1, 1 + len(test)), slot, {x},
+        starts, tests = hoisted(loop[0].body, range(1, 1 + count), slot, {x},
                                 lambda: self.host.temp("once"), missing, firsts,
                                 is_zone(items))
         loop[0].body = tests
         if firsts:  # computed by the first candidate first: before the loop, if it has one
             cands = name(self.host.temp("cands"))
             loop[0].iter = cands
-            starts += [assign(cands, items), py.If(cands, firsts, [])]
-        return starts + bound_after(loop, slot, x)
+            starts += [assign(cands, copy.deepcopy(items)), py.If(cands, firsts, [])]
+        return starts + bound_after(loop, slot, x, is_zone(items))
 
     # ------------------------------------------------------------------ checked
     def checked_named(self, op: n.Ask, ai: int, ch: n.Choice) -> list:
@@ -349,14 +365,16 @@ class OptionsBackEnd:
 _SCOPES = (py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.GeneratorExp, py.FunctionDef)
 
 
-def bound_after(loop: list, slot: int, x: str) -> list:
+def bound_after(loop: list, slot: int, x: str, card: Optional[bool] = None) -> list:
     """`for x in items: L[slot] = x; ...` (`loop`, from _EACH) where the loop reads the
     locals only one by one, L[k] (no call is handed them), and sets none: the candidate
     read as `x`, and the slot set once, after the loop, to the last candidate, as the loop
     leaves it (left as it was where there is none). Else `loop` as it is. The loop as it
-    was is kept for first_option_only, whose copy returns from inside it."""
+    was is kept for first_option_only, whose copy returns from inside it. `card`: are
+    the candidates a zone's cards (None: where the loop reads a zone itself)?"""
     for_ = loop[0]
-    body = read_as_candidate(for_.body[1:], slot, x, is_zone(for_.iter))
+    body = read_as_candidate(for_.body[1:], slot, x,
+                             is_zone(for_.iter) if card is None else card)
     if body is None:
         return loop
     ahead = _locals_read_once(body)
