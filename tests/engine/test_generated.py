@@ -836,6 +836,35 @@ def test_an_options_loop_is_unswitched_and_its_first_part_computed_after_the_fir
     assert "_once" in options and "= MISSING" not in options, options  # more's: a plain local
 
 
+@pytest.mark.parametrize("sets", [False, True])
+def test_a_zones_card_bound_by_a_loop_or_a_chosen_option_is_read_without_a_none_check(
+        tmp_path, monkeypatch, sets):
+    """`for c in stock { ... }` and an option's body `c in stock { ... }` read c, a card of
+    a zone, never none: their reads of it have no none check (Lowering.body_bound), nor
+    does a definition written where it is called with c (python.nones_dropped). A body
+    that sets c keeps its checks, and fails on a none as the closures do."""
+    body = ("define big(c: card) = c.value > 1\n"
+            "phase main {\n  for c in stock {\n    if c.value > 2 { set n += c.value }\n"
+            + ("    set c = none\n    set n += c.value\n" if sets else "") + "  }\n"
+            "  ask seat(0) \"pick\" {\n    c in stock {\n"
+            "      if big(c) { set n += 10 * c.value }\n    }\n  }\n  win seat(0)\n}\n")
+    seen = {}
+    for engine in ("closures", "generated"):
+        try:
+            st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+            st.apply(st.legal_actions()[-1])
+            seen[engine] = st.var("n")
+        except RulesError as e:
+            seen[engine] = (e.code, e.span.line)
+    assert seen["closures"] == seen["generated"]
+    text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
+    phase = text[text.index("def proc_0("):].split("\n\n")[0]
+    if sets:
+        assert seen["generated"][0] == "R013" and "_none_field" in phase, phase
+    else:
+        assert seen["generated"] == 3 + 10 * 3 and "_none_field" not in phase, phase
+
+
 def failures_on_both(make, tmp_path, text, monkeypatch) -> dict:
     """The rules error a new game of `text` raises on each engine, by engine."""
     failed = {}

@@ -397,6 +397,7 @@ class Functions:
         names.update((slot, self.source.temp()) for slot, _ in lets)
 
         within = self.arguments_within(args, names)
+        sure = self.arguments_sure(args, names)
 
         def local(tree: py.expr, upto: int) -> py.expr:
             if spend is not None and python.frame_handed(tree):
@@ -406,10 +407,19 @@ class Functions:
                 for k in [*range(min(len(args), nparams)), *(slot for slot, _ in lets[:upto])]:
                     frame[k] = python.frame_local(k)  # read as the inlined value is below
                 tree = python.with_frame(tree, py.List(frame, py.Load()))
-            # no item checks on arguments known to lie within a table (a range's element)
-            return python.items_within(python.with_locals(tree, names), within,
-                                       self.source.ns)
+            # no item checks on arguments known to lie within a table (a range's element),
+            # no none checks on those known never none (a zone's card bound by a loop)
+            return python.nones_dropped(python.items_within(
+                python.with_locals(tree, names), within, self.source.ns), sure)
         return computed, names, local
+
+    def arguments_sure(self, args: list, names: dict) -> set:
+        """The arguments of an inlined call known never none (a local bound to a zone's
+        card, a seat of the players: Lowering.sure_reads), as python.nones_dropped takes
+        them."""
+        sure = self.exprs.lowering.sure_reads
+        return {py.dump(python.name(names[k]) if isinstance(names[k], str) else names[k])
+                for k, a in enumerate(args) if type(a) is ast.Name and id(a) in sure}
 
     def arguments_within(self, args: list, names: dict) -> dict:
         """The arguments of an inlined call known to be numbers from 0 to a bound less one

@@ -1501,6 +1501,30 @@ def items_within(tree: py.expr, within: dict, tables: dict) -> py.expr:
     return _ItemsWithin(within, tables).visit(tree)
 
 
+def nones_dropped(tree: py.expr, sure: set) -> py.expr:
+    """`tree` (a definition's value with its arguments written in) without the none
+    checks of the arguments `sure` holds (py.dump of each one's tree), known never none
+    where it is called (a zone's card bound by a loop or a decision: Lowering.sure_reads):
+    `T[a] if a is not None else _none_field(...)` is `T[a]`. Changed in place; returns it."""
+    return _NonesDropped(sure).visit(tree) if sure else tree
+
+
+class _NonesDropped(py.NodeTransformer):
+    def __init__(self, sure: set):
+        self.sure = sure
+
+    def visit_IfExp(self, node: py.IfExp):
+        self.generic_visit(node)
+        test, orelse = node.test, node.orelse
+        if isinstance(test, py.Compare) and len(test.ops) == 1 and \
+                isinstance(test.ops[0], py.IsNot) and isinstance(test.comparators[0], py.Constant) \
+                and test.comparators[0].value is None and py.dump(test.left) in self.sure and \
+                isinstance(orelse, py.Call) and isinstance(orelse.func, py.Name) and \
+                orelse.func.id.startswith("_none_"):
+            return node.body
+        return node
+
+
 class _ItemsWithin(py.NodeTransformer):
     def __init__(self, within: dict, tables: dict):
         self.within = within
