@@ -25,6 +25,7 @@ import copy
 from typing import Callable, Optional
 
 from rulesdsl.engine.ir.python import RAISING, assign, cannot_fail, name
+from rulesdsl.engine.ir.python import cannot_fail as _cannot_fail
 
 # names of the program that change while options are listed
 _CHANGING = ("BUDGET", "CELL")
@@ -218,6 +219,9 @@ class _Hoist(py.NodeTransformer):
         self.firsts: list = []  # lines computing them, where the loop has a candidate
         self.first_locals: set = set()
         self.copied: set = set()  # locals bound before the test from a slot, as before it
+        # id of a first part in a branch of a choice whose test is a first part -> (that
+        # test, whether the part is in the branch taken where it holds)
+        self.first_under: dict = {}
 
     def qualifies(self, node: py.expr) -> bool:
         """Is `node` a part worth keeping that no candidate changes?"""
@@ -235,9 +239,18 @@ class _Hoist(py.NodeTransformer):
                     self.starts.append(assign(name(local), node))
                 return name(local)
             if id(node) in self.first and local is None:  # before the loop, if it runs
-                local = self.kept[key] = self.fresh()
-                self.firsts.append(assign(name(local), node))
-                self.first_locals.add(local)
+                under = self.first_under.get(id(node))
+                if under is None:
+                    local = self.kept[key] = self.fresh()
+                    self.firsts.append(assign(name(local), node))
+                    self.first_locals.add(local)
+                    return name(local)
+                # under a first part's test: computed where it holds (or fails), in a
+                # local of its own (another such part elsewhere is not under that test)
+                held = name(self.kept[py.dump(under[0])])
+                local = self.fresh()
+                self.firsts.append(py.If(held if under[1] else py.UnaryOp(py.Not(), held),
+                                         [assign(name(local), node)], []))
                 return name(local)
             if local is not None and local in self.first_locals:
                 return name(local)
@@ -264,9 +277,19 @@ class _Hoist(py.NodeTransformer):
         read no local bound in the loop but their own: the first candidate computes them
         first, so where the loop has one they may be computed before it, alike."""
         clean = True
+        under: Optional[tuple] = None  # (a first part's test, True: its yes branch)
+        # locals bound once, to the candidate (an inlined definition's parameter): read
+        # as the candidate's slot when telling whether a part can fail
+        alias = {x.target.id for x in py.walk(test) if isinstance(x, py.NamedExpr) and
+                 card is not None and _frame_slot(x.value) == card and
+                 len(self.loop.bindings.get(x.target.id, ())) == 1}
+
+        def cannot_fail(t: py.expr, late: set, card: Optional[int] = None) -> bool:
+            return _cannot_fail(_as_slot(t, alias, card) if alias and card is not None
+                                else t, late, card)
 
         def visit(t: py.expr) -> bool:  # False: what follows may not be computed
-            nonlocal clean
+            nonlocal clean, under
             if self.qualifies(t):
                 own = self.loop.own_locals(t)
                 # a local bound alike wherever the loop binds it, here too, is as good
@@ -277,7 +300,11 @@ class _Hoist(py.NodeTransformer):
                         for x in py.walk(t)
                         if isinstance(x, py.Name) and isinstance(x.ctx, py.Load)):
                     self.first.add(id(t))
-                clean = clean and cannot_fail(t, set(), card)
+                    if under is not None:
+                        self.first_under[id(t)] = under
+                # a first part fails (if it does) before the loop as the first candidate
+                # would: what follows it may still be computed first
+                clean = clean and (id(t) in self.first or cannot_fail(t, set(), card))
                 return True
             if cannot_fail(t, set(), card):
                 return True
@@ -288,6 +315,18 @@ class _Hoist(py.NodeTransformer):
                 return visit(t.operand)
             if isinstance(t, py.IfExp) and _binds_only(t.test) and cannot_fail(t.test, set()):
                 return visit(t.body)  # an argument bound, `(_a := L[1]) is None or True`
+            if isinstance(t, py.IfExp) and under is None and clean:
+                visit(t.test)
+                if id(t.test) in self.first and clean and \
+                        self.first_under.get(id(t.test)) is None:
+                    # the first candidate's branch is known where the test is: each
+                    # branch's first parts, computed under the test
+                    for branch, holds in ((t.body, True), (t.orelse, False)):
+                        under = (t.test, holds)
+                        visit(branch)
+                        clean, under = True, None
+                clean = False
+                return False
             if isinstance(t, (py.BoolOp, py.IfExp)):  # only the first part for certain
                 visit(t.values[0] if isinstance(t, py.BoolOp) else t.test)
                 return False
@@ -340,6 +379,16 @@ def hoisted(statements: list, tests: range, slot: int, variant: set,
         firsts += [*map(copy.deepcopy, copies), *given_back[0], *hoist.firsts,
                    *given_back[1]]
     return hoist.starts, out
+
+
+def _as_slot(tree: py.expr, alias: set, slot: Optional[int]) -> py.expr:
+    """A copy of `tree` reading each local in `alias` as frame slot `slot`."""
+    class _Slot(py.NodeTransformer):
+        def visit_Name(self, node: py.Name) -> py.AST:
+            if node.id in alias and isinstance(node.ctx, py.Load):
+                return py.Subscript(py.Name("L", py.Load()), py.Constant(slot), py.Load())
+            return node
+    return _Slot().visit(copy.deepcopy(tree))
 
 
 def _binds_only(test: py.expr) -> bool:
