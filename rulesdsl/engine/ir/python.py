@@ -261,7 +261,7 @@ class PythonBackEnd:
             in_range = chain(const(0), again, const(node.sizes[0]))
             ok = both(is_none(first, negated=True), in_range) if key.may_be_none else \
                 both(bound_test(first), in_range) if first is not again else in_range
-            return if_else(ok, py.BinOp(const(node.base), py.Add(), again),
+            return if_else(ok, _flat_number(node.base, [again], [1]),
                            call("_bad_index", const(node.name), again, span))
         base, strides = node.base, []
         keys: list = []  # the keys' temporaries, or trees
@@ -309,6 +309,8 @@ class PythonBackEnd:
             ok = chain(const(-size), walrus(k, self.emit(node.key, depth)), const(size))
             return if_else(ok, index(table, name(k)),
                            call("_bad_item", name(k), table, self.place(node.span)))
+        if node.in_range:  # the expression found k within the list before (passes.py)
+            return index(self.emit(node.seq, depth), self.emit(node.key, depth))
         seq, k = self.host.temp("seq"), self.host.temp("k")
         length = call("len", name(seq))
         ok = chain(py.UnaryOp(py.USub(), call("len", walrus(seq, self.emit(node.seq, depth)))),
