@@ -15,7 +15,16 @@ only read whole. While the options are listed the state stands still and the mem
 so such a part has one value for every candidate; it is still computed lazily, where the
 test first needs it, so short-circuits and errors happen as before, and the work it spends
 (a definition's call, once in the memo) is the same; only a part that can neither fail nor
-change anything (python.cannot_fail: `len(st.zones[k]) == 0`) is computed before the loop.
+change anything (python.cannot_fail: `len(st.zones[k]) == 0`) is computed before the loop,
+and a choice whose test is such a part has the loop written once for each branch
+(`switch_of`: Hearts' may_play, unswitched on `size(trick) == 0`).
+
+A part that every candidate computes first (`_Hoist.find_first`: only what cannot fail
+before it) is computed before the loop where it has a candidate, exactly as the first
+candidate would: after the units of work a candidate spends before its test (taken, then
+given back for the loop to take again: the same place fails under every limit), and in a
+branch of a choice whose test is such a part, under that test (Hearts' may_follow: the led
+suit where the player holds it).
 """
 
 from __future__ import annotations
@@ -25,7 +34,6 @@ import copy
 from typing import Callable, Optional
 
 from rulesdsl.engine.ir.python import RAISING, assign, cannot_fail, name
-from rulesdsl.engine.ir.python import cannot_fail as _cannot_fail
 
 # names of the program that change while options are listed
 _CHANGING = ("BUDGET", "CELL")
@@ -284,9 +292,9 @@ class _Hoist(py.NodeTransformer):
                  card is not None and _frame_slot(x.value) == card and
                  len(self.loop.bindings.get(x.target.id, ())) == 1}
 
-        def cannot_fail(t: py.expr, late: set, card: Optional[int] = None) -> bool:
-            return _cannot_fail(_as_slot(t, alias, card) if alias and card is not None
-                                else t, late, card)
+        def safe(t: py.expr, card: Optional[int] = None) -> bool:  # python.cannot_fail
+            return cannot_fail(_as_slot(t, alias, card) if alias and card is not None
+                               else t, set(), card)
 
         def visit(t: py.expr) -> bool:  # False: what follows may not be computed
             nonlocal clean, under
@@ -304,16 +312,16 @@ class _Hoist(py.NodeTransformer):
                         self.first_under[id(t)] = under
                 # a first part fails (if it does) before the loop as the first candidate
                 # would: what follows it may still be computed first
-                clean = clean and (id(t) in self.first or cannot_fail(t, set(), card))
+                clean = clean and (id(t) in self.first or safe(t, card))
                 return True
-            if cannot_fail(t, set(), card):
+            if safe(t, card):
                 return True
             if isinstance(t, py.Compare):  # `==` cannot fail; a chain goes on if it holds
                 return visit(t.left) and visit(t.comparators[0]) and len(t.ops) == 1 and \
                     isinstance(t.ops[0], (py.Eq, py.NotEq, py.Is, py.IsNot))
             if isinstance(t, py.UnaryOp) and isinstance(t.op, py.Not):
                 return visit(t.operand)
-            if isinstance(t, py.IfExp) and _binds_only(t.test) and cannot_fail(t.test, set()):
+            if isinstance(t, py.IfExp) and _binds_only(t.test) and safe(t.test):
                 return visit(t.body)  # an argument bound, `(_a := L[1]) is None or True`
             if isinstance(t, py.IfExp) and under is None and clean:
                 visit(t.test)
