@@ -5,7 +5,7 @@ among them copied too, the rest by one slice), and the secret choices a sample h
 from pathlib import Path
 
 import rulesdsl
-from rulesdsl.engine.state.data import _copy_locals
+from rulesdsl.engine.state.data import copy_frames
 from rulesdsl.engine.together import AskTogether, _asks_together
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -14,12 +14,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_locals_are_copied_with_their_lists_and_nothing_else():
     inner = [1, 2]
     L = [3, None, inner, "x", (4, 5)]
-    out = _copy_locals(L)
-    assert out == L and out is not L
-    assert out[2] is not inner and out[4] is L[4]
     flat = [3, None, "x"]
-    again = _copy_locals(flat)
-    assert again == flat and again is not flat
+    frames = [[0, 5, L, 0], [2, 1, flat, 1]]
+    out = copy_frames(frames)
+    assert out == frames and all(f is not g for f, g in zip(out, frames))
+    assert out[0][2] is not L and out[0][2][2] is not inner and out[0][2][4] is L[4]
+    assert out[1][2] is not flat
 
 
 def test_a_clones_frames_share_no_list_with_the_original():

@@ -794,6 +794,77 @@ def test_the_units_a_candidates_test_spends_first_are_taken_at_once_failing_as_b
 
 
 
+def test_an_options_loop_is_unswitched_and_its_first_part_computed_after_the_first_spend(
+        tmp_path, monkeypatch):
+    """Hearts' may_play: `if size(table) == 0 then low(c) else high(c)`, whose test can
+    neither fail nor change anything, is worked out once and the loop written for each
+    branch (invariants.switch_of); in low's loop the pure `more(n)`, which every
+    candidate computes first after spending its units, is computed before the loop: the
+    first candidate's units taken, `more` computed, the units given back for the loop to
+    take again (invariants._spent_before). Under every work limit both engines list the
+    same options or fail alike, and the generated code names the places it named before
+    the change (more's own units at 3-5, then pick's and low's in turn)."""
+    rules = ("define more(k: int) = count(x in stock where x.value > k) >= 1\n"
+             "define low(c: card) = if more(n) then c.value > 1 else c.value < 3\n"
+             "define high(c: card) = count(x in table where x.value > c.value) == 0\n"
+             "define pick(c: card) = if size(table) == 0 then low(c) else high(c)\n"
+             "phase main {\n  repeat {\n    ask seat(0) \"pick\" {\n"
+             "      c in stock where pick(c) { move c to table  set n += 1 }\n    }\n"
+             "  } until n == 2\n  win seat(0)\n}\n")
+    seen: dict = {}
+    places = {}
+    for work in range(1, 16):
+        monkeypatch.setenv("RULESDSL_LIMITS", f"work={work}")
+        for engine in ("closures", "generated"):
+            try:
+                st = load(tmp_path, rules, engine, monkeypatch).new_game(seed=1)
+                labels = [a.label for a in st.legal_actions()]
+                st.apply(st.legal_actions()[-1])
+                seen[engine] = (labels, [a.label for a in st.legal_actions()])
+            except RulesError as e:
+                seen[engine] = e.code
+                if engine == "generated" and e.code == "R005":
+                    places[work] = (e.span.line, e.span.column)
+        assert seen["closures"] == seen["generated"], work
+    more, low, pick = (9, 23), (10, 1), (12, 1)
+    assert places == {1: (6, 19), 2: (6, 19), 3: more, 4: more, 5: more, 6: pick, 7: low,
+                      8: pick, 9: low}, places
+    monkeypatch.delenv("RULESDSL_LIMITS")
+    text = load(tmp_path, rules, "generated", monkeypatch).program(2).generated
+    options = text[text.index("def options("):].split("\n\n")[0]
+    assert options.count("for x in") == 2 and "_switch" in options, options
+    assert "_once" in options and "= MISSING" not in options, options  # more's: a plain local
+
+
+@pytest.mark.parametrize("sets", [False, True])
+def test_a_zones_card_bound_by_a_loop_or_a_chosen_option_is_read_without_a_none_check(
+        tmp_path, monkeypatch, sets):
+    """`for c in stock { ... }` and an option's body `c in stock { ... }` read c, a card of
+    a zone, never none: their reads of it have no none check (Lowering.body_bound), nor
+    does a definition written where it is called with c (python.nones_dropped). A body
+    that sets c keeps its checks, and fails on a none as the closures do."""
+    body = ("define big(c: card) = c.value > 1\n"
+            "phase main {\n  for c in stock {\n    if c.value > 2 { set n += c.value }\n"
+            + ("    set c = none\n    set n += c.value\n" if sets else "") + "  }\n"
+            "  ask seat(0) \"pick\" {\n    c in stock {\n"
+            "      if big(c) { set n += 10 * c.value }\n    }\n  }\n  win seat(0)\n}\n")
+    seen = {}
+    for engine in ("closures", "generated"):
+        try:
+            st = load(tmp_path, body, engine, monkeypatch).new_game(seed=1)
+            st.apply(st.legal_actions()[-1])
+            seen[engine] = st.var("n")
+        except RulesError as e:
+            seen[engine] = (e.code, e.span.line)
+    assert seen["closures"] == seen["generated"]
+    text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
+    phase = text[text.index("def proc_0("):].split("\n\n")[0]
+    if sets:
+        assert seen["generated"][0] == "R013" and "_none_field" in phase, phase
+    else:
+        assert seen["generated"] == 3 + 10 * 3 and "_none_field" not in phase, phase
+
+
 def failures_on_both(make, tmp_path, text, monkeypatch) -> dict:
     """The rules error a new game of `text` raises on each engine, by engine."""
     failed = {}

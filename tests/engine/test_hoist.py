@@ -285,3 +285,39 @@ def test_a_part_the_first_candidate_computes_first_is_computed_before_a_loop_wit
     assert firsts == [] and "MISSING" in test
     firsts, test = firsts_of(f"L[1] > 3 or {own} == {led}")  # only after a branch
     assert firsts == [] and "MISSING" in test
+
+
+def test_a_branchs_part_is_computed_before_the_loop_under_its_first_test():
+    """Hearts' may_follow: `c.suit == led.suit if holds(p, led.suit) else (not
+    first_trick or ...)`: holds, which every candidate computes first, is computed before
+    the loop; then the branch the first candidate takes is known, and the first part of
+    each branch (after the candidate's own suit, which cannot fail, read through an
+    inlined definition's parameter) is computed before the loop under the test, each read
+    per candidate as a plain local. The candidate's units are taken first and given back."""
+    import ast as py
+
+    from rulesdsl.engine.ir.invariants import hoisted
+
+    def memo(f: str) -> str:
+        return (f"(define_{f}(st, [None]) if (_m{f} := st.memo) is None else _v{f} if "
+                f"(_v{f} := _m{f}.get((_k{f} := '{f}'), MISSING)) is not MISSING else "
+                f"_m{f}.__setitem__(_k{f}, (_v{f} := define_{f}(st, [None]))) or _v{f})")
+    led = "(SUIT[_c] if (_c := (_p[0] if (_p := st.zones[6]) else None)) is not None " \
+          "else _none_field('suit', 9))"
+    own = "(SUIT_OF_CARD[_a] if _a is not None else _none_field('suit', 8))"
+    test = (f"(({own} == {led}) if {memo('holds')} else (not {memo('first')} or "
+            f"L[1] > 3)) if (_a := L[1]) is None or True else None")
+    loop = py.parse(f"for x in st.zones[0]:\n    L[1] = x\n    BUDGET.work -= 2\n"
+                    f"    if BUDGET.work < 0:\n        BUDGET.spend(2, S1)\n"
+                    f"    if not ({test}):\n        continue\n    out.append(x)\n").body[0]
+    count = iter(range(100))
+    firsts: list = []
+    starts, body = hoisted(loop.body, range(1, 4), 1, {"x"}, lambda: f"_once{next(count)}",
+                           "MISSING", firsts, True)
+    lines = [py.unparse(py.fix_missing_locations(s)) for s in firsts]
+    assert lines[0] == "BUDGET.work -= 2" and lines[-1] == "BUDGET.work += 2", lines
+    assert lines[2].startswith("_once0 = define_holds"), lines
+    assert lines[3] == f"if _once0:\n    _once1 = {led[1:-1]}", lines
+    assert lines[4].startswith("if not _once0:\n    _once2 = not (define_first"), lines
+    checked = py.unparse(py.fix_missing_locations(body[3].test))
+    assert "MISSING" not in checked and "_once1 if _once0 else" in checked, checked

@@ -48,6 +48,9 @@ def n_after(tmp_path, monkeypatch, expr: str, engine: str):
     ("let k = 4 in k * k + size(1..5 step 2)", 19),
     ("if 3 is in 1..n + 2 and 4 is not in [n] then 1 else 0", 0),
     ("size(1..3 step n)", ("R016", 10)),
+    ("let r = [4, 5, 6] in let k = n + 1 in if k > 0 and k < size(r) and r[k] > 4 then r[k] "
+     "else 0", 5),
+    ("let r = [4, 5, 6] in let k = n + 3 in if k >= 0 and k < size(r) then r[k] else 0 - 1", -1),
 ])
 def test_both_back_ends_give_the_same_value_or_error(tmp_path, monkeypatch, expr, expected):
     for engine in ENGINES:
@@ -749,6 +752,33 @@ def test_a_local_checked_earlier_on_every_path_is_not_checked_again():
         "int", nodes.Const("bool", True), field("value", a), nodes.Const("int", 0)),
         field("value", a), SPAN)
     assert source(known_not_none(one_branch)).count("_none_field('value'") == 2
+
+
+def test_an_item_found_within_its_list_earlier_is_not_checked():
+    """Reversi's `k > 0 and k < size(r) and disc[r[k]] == p`: where the left of an `and`
+    (or an `if`'s test, for its first branch) found a local k at least 0 and below the
+    size of a local list r, `r[k]` needs no range check (passes.known_not_none); on the
+    right of an `or`, in an `if`'s other branch, or with only one of the two found, it
+    keeps it."""
+    r, k = nodes.Local("list of int", 0, "r"), nodes.Local("int", 1, "k")
+    item = nodes.Item("int", r, k, SPAN)
+    pos = nodes.Compare("bool", ">", k, nodes.Const("int", 0), SPAN)
+    below = nodes.Compare("bool", "<", k, nodes.Size("int", r), SPAN)
+    found = nodes.Logic("bool", "and", pos, below)
+    for tree in (nodes.Logic("bool", "and", found, item),
+                 nodes.IfElse("int", found, item, nodes.Const("int", 0)),
+                 nodes.Logic("bool", "and", nodes.Compare("bool", "<=", nodes.Const("int", 0),
+                                                          k, SPAN),
+                             nodes.Logic("bool", "and", nodes.Compare(
+                                 "bool", ">", nodes.Size("int", r), k, SPAN), item))):
+        text = source(known_not_none(tree))
+        assert "_bad_item" not in text and "L[0][L[1]]" in text, text
+    for tree in (nodes.Logic("bool", "or", found, item),
+                 nodes.IfElse("int", found, nodes.Const("int", 0), item),
+                 nodes.Logic("bool", "and", pos, item),
+                 nodes.Logic("bool", "and", nodes.Logic("bool", "and", below, nodes.Compare(
+                     "bool", ">", k, nodes.Const("int", -1), SPAN)), item)):
+        assert "_bad_item" in source(known_not_none(tree))
 
 
 @pytest.mark.parametrize("engine", ENGINES)

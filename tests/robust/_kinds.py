@@ -397,7 +397,7 @@ def replay_text(rng: random.Random, ws: Workspace) -> str:
             actions[i], actions[j] = actions[j], actions[i]
         elif how == "label" and actions:
             actions[rng.randrange(len(actions))] = rng.choice(
-                ["", "\x00", "x" * 5000, "\x1b[2J", actions[0].upper(), "1", "-1"])
+                ["", "\x00", "x" * 5000, "\x1b[2J", str(actions[0]).upper(), "1", "-1"])
         elif how == "field":
             data[rng.choice(["options", "players", "seed", "seats", "format", "actions"])] = \
                 rng.choice(JUNK_VALUES + [{"x": 1}, {"players": 9}, 99, 1, 2])

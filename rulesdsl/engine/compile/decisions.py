@@ -82,6 +82,7 @@ class Decisions:
             if self.unit.generate:
                 self.source.known_as(src, index(state("zones"), self.source.xs_or(ch.source, zf)))
         self.exprs.lowering.loop_bound(slot, (ch.where, ch.label), ch.source)
+        self.exprs.lowering.body_bound(slot, (ch.body,), ch.source)  # the chosen element
         ctx = self.exprs.open_loop(slot, (ch.where, ch.label))
         where = self.exprs.expr(ch.where) if ch.where is not None else None
         text = self.exprs.text(ch.label) if ch.label is not None else None

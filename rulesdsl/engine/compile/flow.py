@@ -305,6 +305,7 @@ class Flow:
             ask.memo_may_be_handed = True
 
     def s_For(self, s: ast.For):
+        self.exprs.lowering.body_bound(self.m.slots[id(s)], (s.where, s.body), s.source)
         self.each(s, self.collection_part(s.source), lambda: self.block(s.body))
 
     def each(self, s, items: nodes.Node, body: Callable[[], None]) -> None:

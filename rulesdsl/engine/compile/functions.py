@@ -116,8 +116,10 @@ class Functions:
         made = self.inline_statements(comp.where) if comp.value is None and \
             slot in self.scanner.scan(comp.where)[0] else None  # (not a loop invariant)
         source = self.source.collection_source(comp.source)
+        sure = self.exprs.lowering.sure_elements(comp.source)
         if made is not None:  # the where a definition's call: its body in the loop
-            (*stmts, test), bind, keep = self.candidate(slot, source, [*made[0], made[1]])
+            (*stmts, test), bind, keep = self.candidate(slot, source, [*made[0], made[1]],
+                                                        sure)
             lines = self.spent_list("comprehension", source, span) + keep[:1]
             lines += ["    out = []", "    for x in s:", *bind,
                       *("        " + line for line in python.text(stmts)),
@@ -125,7 +127,7 @@ class Functions:
                       *(f"    {line}" for line in keep[1:]), "    return out"]
             return self.with_fresh_memo(lines, f"list at {rules_place(span)}", span)
         where, value, starts = self.loop_sources(comp)
-        (where, value), bind, keep = self.candidate(slot, source, [where, value])
+        (where, value), bind, keep = self.candidate(slot, source, [where, value], sure)
         value = value if value is not None else name("x")
         lines = self.spent_list("comprehension", source, span) + starts + keep[:1]
         lines += ["    out = []", "    for x in s:", *bind]
@@ -185,15 +187,16 @@ class Functions:
         generated loop (the where and value inline), spending the list's length as the
         closures do."""
         slot = self.m.slots[id(comp)]
+        sure = self.exprs.lowering.sure_elements(comp.source)
         if comp.value is None and name in ("any", "all", "count") and \
                 slot in self.scanner.scan(comp.where)[0]:  # (not a loop invariant)
             made = self.inline_statements(comp.where)
             if made is not None:  # the where a definition's call: its body in the loop
-                return self.aggregate_over_statements(name, slot, made, src, span)
+                return self.aggregate_over_statements(name, slot, made, src, span, sure)
         where_tree, value_tree, starts = self.loop_sources(comp)
         source = self.source.call_source(src)
         (where_tree, value_tree), bind, keep = self.candidate(slot, source,
-                                                              [where_tree, value_tree])
+                                                              [where_tree, value_tree], sure)
         where = unparse(where_tree) if where_tree is not None else None
         value = unparse(value_tree) if value_tree is not None else None
         lines = self.spent_list("aggregate", source, span) + starts + keep[:1]
@@ -237,7 +240,8 @@ class Functions:
             lines += give("    ", end)
         return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
 
-    def candidate(self, slot: int, source: py.expr, trees: list) -> tuple:
+    def candidate(self, slot: int, source: py.expr, trees: list,
+                  sure: Optional[int] = None) -> tuple:
         """How a generated loop over `source` binds its candidate `x` to slot `slot`:
         (`trees` as the loop reads them, the lines binding it per candidate, the lines
         keeping the slot as the loop leaves it: the first before the loop, the others
@@ -245,22 +249,26 @@ class Functions:
         or statements; None: none) read the locals only one by one, they read `x` itself
         (its none checks gone where `source` is a zone: cards are never none), and the
         slot is set once, on the way out, from `x` (which starts as the slot, for a loop
-        over nothing); else they are as given and the slot is bound per candidate."""
+        over nothing); else they are as given and the slot is bound per candidate. `sure`,
+        given: no element is none (Lowering.sure_elements: an enum's values, the seats, a
+        range), and where more than 0, each is below it (its range checks gone)."""
         given = [t if isinstance(t, py.stmt) else py.Expr(t) for t in trees if t is not None]
-        body = read_as_candidate(given, slot, "x", is_zone(source)) if given else None
+        body = read_as_candidate(given, slot, "x", sure is not None or is_zone(source),
+                                 sure or 0) if given else None
         if body is None:
             return trees, [f"        L[{slot}] = x"], []
         read = iter(body)
         return [None if t is None else next(read) if isinstance(t, py.stmt) else
                 next(read).value for t in trees], [], [f"    x = L[{slot}]", f"L[{slot}] = x"]
 
-    def aggregate_over_statements(self, name: str, slot: int, made: tuple, src, span):
+    def aggregate_over_statements(self, name: str, slot: int, made: tuple, src, span,
+                                  sure: Optional[int] = None):
         """`any`, `all` or `count` of `x in L where f(...)`, f a definition that spends
         work, with f's body written in the loop (Functions.inline_statements): no frame,
         no call, its unit of work spent as its own function would."""
         stmts, test = made
         source = self.source.call_source(src)
-        (*stmts, test), bind, keep = self.candidate(slot, source, [*stmts, test])
+        (*stmts, test), bind, keep = self.candidate(slot, source, [*stmts, test], sure)
         lines = self.spent_list("aggregate", source, span) + keep[:1]
         lines += ["    n = 0"] if name == "count" else []
         lines += ["    for x in s:", *bind, *("        " + line for line in python.text(stmts))]
@@ -397,6 +405,7 @@ class Functions:
         names.update((slot, self.source.temp()) for slot, _ in lets)
 
         within = self.arguments_within(args, names)
+        sure = self.arguments_sure(args, names)
 
         def local(tree: py.expr, upto: int) -> py.expr:
             if spend is not None and python.frame_handed(tree):
@@ -406,10 +415,19 @@ class Functions:
                 for k in [*range(min(len(args), nparams)), *(slot for slot, _ in lets[:upto])]:
                     frame[k] = python.frame_local(k)  # read as the inlined value is below
                 tree = python.with_frame(tree, py.List(frame, py.Load()))
-            # no item checks on arguments known to lie within a table (a range's element)
-            return python.items_within(python.with_locals(tree, names), within,
-                                       self.source.ns)
+            # no item checks on arguments known to lie within a table (a range's element),
+            # no none checks on those known never none (a zone's card bound by a loop)
+            return python.nones_dropped(python.items_within(
+                python.with_locals(tree, names), within, self.source.ns), sure)
         return computed, names, local
+
+    def arguments_sure(self, args: list, names: dict) -> set:
+        """The arguments of an inlined call known never none (a local bound to a zone's
+        card, a seat of the players: Lowering.sure_reads), as python.nones_dropped takes
+        them."""
+        sure = self.exprs.lowering.sure_reads
+        return {py.dump(python.name(names[k]) if isinstance(names[k], str) else names[k])
+                for k, a in enumerate(args) if type(a) is ast.Name and id(a) in sure}
 
     def arguments_within(self, args: list, names: dict) -> dict:
         """The arguments of an inlined call known to be numbers from 0 to a bound less one

@@ -15,12 +15,22 @@ only read whole. While the options are listed the state stands still and the mem
 so such a part has one value for every candidate; it is still computed lazily, where the
 test first needs it, so short-circuits and errors happen as before, and the work it spends
 (a definition's call, once in the memo) is the same; only a part that can neither fail nor
-change anything (python.cannot_fail: `len(st.zones[k]) == 0`) is computed before the loop.
+change anything (python.cannot_fail: `len(st.zones[k]) == 0`) is computed before the loop,
+and a choice whose test is such a part has the loop written once for each branch
+(`switch_of`: Hearts' may_play, unswitched on `size(trick) == 0`).
+
+A part that every candidate computes first (`_Hoist.find_first`: only what cannot fail
+before it) is computed before the loop where it has a candidate, exactly as the first
+candidate would: after the units of work a candidate spends before its test (taken, then
+given back for the loop to take again: the same place fails under every limit), and in a
+branch of a choice whose test is such a part, under that test (Hearts' may_follow: the led
+suit where the player holds it).
 """
 
 from __future__ import annotations
 
 import ast as py
+import copy
 from typing import Callable, Optional
 
 from rulesdsl.engine.ir.python import RAISING, assign, cannot_fail, name
@@ -216,6 +226,10 @@ class _Hoist(py.NodeTransformer):
         self.first: set = set()  # ids of the parts the first candidate computes first
         self.firsts: list = []  # lines computing them, where the loop has a candidate
         self.first_locals: set = set()
+        self.copied: set = set()  # locals bound before the test from a slot, as before it
+        # id of a first part in a branch of a choice whose test is a first part -> (that
+        # test, whether the part is in the branch taken where it holds)
+        self.first_under: dict = {}
 
     def qualifies(self, node: py.expr) -> bool:
         """Is `node` a part worth keeping that no candidate changes?"""
@@ -233,9 +247,18 @@ class _Hoist(py.NodeTransformer):
                     self.starts.append(assign(name(local), node))
                 return name(local)
             if id(node) in self.first and local is None:  # before the loop, if it runs
-                local = self.kept[key] = self.fresh()
-                self.firsts.append(assign(name(local), node))
-                self.first_locals.add(local)
+                under = self.first_under.get(id(node))
+                if under is None:
+                    local = self.kept[key] = self.fresh()
+                    self.firsts.append(assign(name(local), node))
+                    self.first_locals.add(local)
+                    return name(local)
+                # under a first part's test: computed where it holds (or fails), in a
+                # local of its own (another such part elsewhere is not under that test)
+                held = name(self.kept[py.dump(under[0])])
+                local = self.fresh()
+                self.firsts.append(py.If(held if under[1] else py.UnaryOp(py.Not(), held),
+                                         [assign(name(local), node)], []))
                 return name(local)
             if local is not None and local in self.first_locals:
                 return name(local)
@@ -262,24 +285,56 @@ class _Hoist(py.NodeTransformer):
         read no local bound in the loop but their own: the first candidate computes them
         first, so where the loop has one they may be computed before it, alike."""
         clean = True
+        under: Optional[tuple] = None  # (a first part's test, True: its yes branch)
+        # locals bound once, to the candidate (an inlined definition's parameter): read
+        # as the candidate's slot when telling whether a part can fail
+        alias = {x.target.id for x in py.walk(test) if isinstance(x, py.NamedExpr) and
+                 card is not None and _frame_slot(x.value) == card and
+                 len(self.loop.bindings.get(x.target.id, ())) == 1}
+
+        def safe(t: py.expr, card: Optional[int] = None) -> bool:  # python.cannot_fail
+            return cannot_fail(_as_slot(t, alias, card) if alias and card is not None
+                               else t, set(), card)
 
         def visit(t: py.expr) -> bool:  # False: what follows may not be computed
-            nonlocal clean
+            nonlocal clean, under
             if self.qualifies(t):
                 own = self.loop.own_locals(t)
+                # a local bound alike wherever the loop binds it, here too, is as good
+                own |= {x.target.id for x in py.walk(t) if isinstance(x, py.NamedExpr)} & \
+                    self.loop.invariant
                 if clean and not self.at_once(t) and all(
-                        x.id not in self.loop.bindings or x.id in own for x in py.walk(t)
+                        x.id not in self.loop.bindings or x.id in own or x.id in self.copied
+                        for x in py.walk(t)
                         if isinstance(x, py.Name) and isinstance(x.ctx, py.Load)):
                     self.first.add(id(t))
-                clean = clean and cannot_fail(t, set(), card)
+                    if under is not None:
+                        self.first_under[id(t)] = under
+                # a first part fails (if it does) before the loop as the first candidate
+                # would: what follows it may still be computed first
+                clean = clean and (id(t) in self.first or safe(t, card))
                 return True
-            if cannot_fail(t, set(), card):
+            if safe(t, card):
                 return True
             if isinstance(t, py.Compare):  # `==` cannot fail; a chain goes on if it holds
                 return visit(t.left) and visit(t.comparators[0]) and len(t.ops) == 1 and \
                     isinstance(t.ops[0], (py.Eq, py.NotEq, py.Is, py.IsNot))
             if isinstance(t, py.UnaryOp) and isinstance(t.op, py.Not):
                 return visit(t.operand)
+            if isinstance(t, py.IfExp) and _binds_only(t.test) and safe(t.test):
+                return visit(t.body)  # an argument bound, `(_a := L[1]) is None or True`
+            if isinstance(t, py.IfExp) and under is None and clean:
+                visit(t.test)
+                if id(t.test) in self.first and clean and \
+                        self.first_under.get(id(t.test)) is None:
+                    # the first candidate's branch is known where the test is: each
+                    # branch's first parts, computed under the test
+                    for branch, holds in ((t.body, True), (t.orelse, False)):
+                        under = (t.test, holds)
+                        visit(branch)
+                        clean, under = True, None
+                clean = False
+                return False
             if isinstance(t, (py.BoolOp, py.IfExp)):  # only the first part for certain
                 visit(t.values[0] if isinstance(t, py.BoolOp) else t.test)
                 return False
@@ -309,15 +364,107 @@ def hoisted(statements: list, tests: range, slot: int, variant: set,
     loop = _Loop(statements, slot, set(variant))
     hoist = _Hoist(loop, fresh, missing)
     out = list(statements)
-    if firsts is not None and len(tests) == 1 and isinstance(out[tests[0]], py.If) and all(
+    given_back = None  # the units a candidate spends before its test, given back
+    copies: list = []  # `t = L[k]` before the test, k not the candidate's slot
+    if firsts is not None and len(tests) and isinstance(out[tests[-1]], py.If):
+        ahead = [x for x in out[:tests[-1]] if not (
             isinstance(x, py.Assign) and _frame_slot(x.targets[0]) == slot and
-            isinstance(x.value, py.Name) for x in out[:tests[0]]):
-        hoist.find_first(out[tests[0]].test, slot if card else None)
+            isinstance(x.value, py.Name))]
+        copies = [x for x in ahead if _copied(x, loop)]
+        given_back = _spent_before([x for x in ahead if x not in copies], variant)
+        if given_back is not None:
+            hoist.copied = {x.targets[0].id for x in copies}
+            hoist.find_first(out[tests[-1]].test, slot if card else None)
     for i in tests:
         stmt = out[i]
         if isinstance(stmt, py.If):
             out[i] = py.fix_missing_locations(py.If(hoist.visit(stmt.test), stmt.body,
                                                     stmt.orelse))
-    if firsts is not None:
-        firsts += hoist.firsts
+    if firsts is not None and hoist.firsts and given_back is not None:
+        # the first candidate's units spent as it spends them, then its first parts, then
+        # the units given back for the loop to spend again (they pass: the parts left the
+        # budget at or above zero, every spend is checked as it is made)
+        firsts += [*map(copy.deepcopy, copies), *given_back[0], *hoist.firsts,
+                   *given_back[1]]
     return hoist.starts, out
+
+
+def _as_slot(tree: py.expr, alias: set, slot: Optional[int]) -> py.expr:
+    """A copy of `tree` reading each local in `alias` as frame slot `slot`."""
+    class _Slot(py.NodeTransformer):
+        def visit_Name(self, node: py.Name) -> py.AST:
+            if node.id in alias and isinstance(node.ctx, py.Load):
+                return py.Subscript(py.Name("L", py.Load()), py.Constant(slot), py.Load())
+            return node
+    return _Slot().visit(copy.deepcopy(tree))
+
+
+def _binds_only(test: py.expr) -> bool:
+    """Is `test` `(t := a) is None or True`, a binding always true (an inlined
+    definition's argument)?"""
+    return isinstance(test, py.BoolOp) and isinstance(test.op, py.Or) and \
+        isinstance(test.values[-1], py.Constant) and test.values[-1].value is True
+
+
+def _copied(stmt: py.stmt, loop: _Loop) -> bool:
+    """Is `stmt` `t = L[k]`, a slot no candidate changes copied into a local bound only
+    there (an inlined definition's argument): the same before the loop as in it?"""
+    return isinstance(stmt, py.Assign) and len(stmt.targets) == 1 and \
+        isinstance(stmt.targets[0], py.Name) and _frame_slot(stmt.value) is not None and \
+        stmt.targets[0].id in loop.invariant and \
+        len(loop.bindings.get(stmt.targets[0].id, ())) == 1 and \
+        loop.reads_invariant(stmt.value)
+
+
+def _spent_before(statements: list, variant: set) -> Optional[tuple]:
+    """(the statements, the units given back) where `statements`, all that a candidate
+    runs before its test, only take a constant number of units of work from the budget
+    (python.spent, python.spent_in_turn: `B.work -= k; if B.work < 0: ...`, failing
+    there past zero) and read neither the frame nor the candidate: the first candidate's
+    spend, which may run before the loop exactly as the first candidate runs it; ([], [])
+    where there are none; else None."""
+    if not statements:
+        return [], []
+    back: list = []
+    for k in range(0, len(statements), 2):
+        take, check = statements[k], statements[k + 1:k + 2]
+        if not (isinstance(take, py.AugAssign) and isinstance(take.op, py.Sub) and
+                _budget_work(take.target) and isinstance(take.value, py.Constant) and
+                type(take.value.value) is int and len(check) == 1 and
+                isinstance(check[0], py.If) and isinstance(check[0].test, py.Compare) and
+                _budget_work(check[0].test.left) and not check[0].orelse):
+            return None
+        back.append(py.AugAssign(copy.deepcopy(take.target), py.Add(),
+                                 py.Constant(take.value.value)))
+    for stmt in statements:
+        for node in py.walk(stmt):
+            if isinstance(node, py.NamedExpr) or isinstance(node, py.Name) and (
+                    node.id == "L" or node.id in variant):
+                return None
+    return [copy.deepcopy(s) for s in statements], back
+
+
+def _budget_work(tree: py.AST) -> bool:
+    """Is `tree` the budget's work counter, `BUDGETn.work`?"""
+    return isinstance(tree, py.Attribute) and tree.attr == "work" and \
+        isinstance(tree.value, py.Name) and tree.value.id.startswith("BUDGET")
+
+
+def switch_of(statements: list, test: int, slot: int, variant: set) -> Optional[tuple]:
+    """(switch, then, otherwise) where the candidate's test `statements[test]` (`if not
+    COND: continue`) is a choice, `not (then if switch else otherwise)`, whose test no
+    candidate changes and which can neither fail nor change anything (`_Hoist.at_once`:
+    Hearts' `size(trick) == 0` in may_play): the loop may be written twice, once for each
+    branch, the switch worked out once before them (a loop unswitched); else None."""
+    stmt = statements[test]
+    if not (isinstance(stmt, py.If) and isinstance(stmt.test, py.UnaryOp) and
+            isinstance(stmt.test.op, py.Not) and isinstance(stmt.test.operand, py.IfExp)):
+        return None
+    choice = stmt.test.operand
+    switch = choice.test
+    loop = _Loop(statements, slot, set(variant))
+    if any(isinstance(node, py.NamedExpr) for node in py.walk(switch)) or \
+            not loop.reads_invariant(switch) or \
+            not _Hoist(loop, lambda: "", "").at_once(switch):
+        return None
+    return switch, choice.body, choice.orelse

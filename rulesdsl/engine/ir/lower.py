@@ -119,6 +119,15 @@ class Lowering:
             return {"ray": 0, "around": 0, "others": rules.n}.get(e.name)
         return None
 
+    def body_bound(self, slot: int, parts: tuple, source: Any) -> None:
+        """Before a loop's body or a decision's option's body (`parts`: statements, and a
+        `where`) that runs with an element of `source` bound to `slot` is compiled: as
+        loop_bound, where the parts never set the local (`set c = ...`), so that every
+        read of it in them reads the element."""
+        resolved = self.rules.m.resolved
+        if not any(resolved.get(id(s)) == ("local", slot) for s in _nodes(parts, ast.Set)):
+            self.loop_bound(slot, parts, source)
+
     def sure(self, parts: tuple, slot: int, below: int) -> None:
         """The reads of local `slot` in `parts` known never none (and below `below`)."""
         resolved = self.rules.m.resolved
@@ -290,16 +299,21 @@ class Lowering:
 
 
 def _names(node: Any):
-    """Every Name node in a checked expression."""
-    if isinstance(node, ast.Name):
+    """Every Name node in a checked expression (or statement)."""
+    return _nodes(node, ast.Name)
+
+
+def _nodes(node: Any, kind: type):
+    """Every node of class `kind` in a checked expression or statement."""
+    if isinstance(node, kind):
         yield node
     elif isinstance(node, (tuple, list)):
         for x in node:
-            yield from _names(x)
+            yield from _nodes(x, kind)
     elif attrs.has(type(node)):
         for f in attrs.fields(type(node)):
             if f.name != "span":
-                yield from _names(getattr(node, f.name))
+                yield from _nodes(getattr(node, f.name), kind)
 
 
 def range_below(e: Any) -> int:

@@ -121,10 +121,12 @@ class Pile(Sure):
 
 @attrs.frozen(eq=False)
 class Item(Node):
-    """`list[k]`; outside the list fails with R014."""
+    """`list[k]`; outside the list fails with R014. `in_range`: k is known to lie within
+    the list (passes.known_not_none: `k > 0 and k < size(r) and ... r[k]`), no check."""
     seq: Node
     key: Node
     span: Any
+    in_range: bool = False
 
     @property
     def may_be_none(self) -> bool:

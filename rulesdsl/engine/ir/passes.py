@@ -4,8 +4,12 @@
 already checked for none, on every path to the read (`answer.colour == led.colour then
 answer.value > led.value`: `answer.colour` fails where answer is none, so the reads of
 answer after it cannot be none), is marked never none, and the back ends write no check
-for it. A local keeps its value while an expression is computed: the expression sets
-no local it reads (a `let` and a list's element have slots of their own, E502)."""
+for it. Likewise an item `r[k]` of a local list at a local key read where the expression
+has found `k > 0` (or `>= 0`) and `k < size(r)` true (the right of an `and`, the branch
+an `if` takes where its test holds: Reversi's `k > 0 and k < size(r) and disc[r[k]]`)
+is marked in range, and the Python back end writes no range check for it. A local keeps
+its value while an expression is computed: the expression sets no local it reads (a
+`let` and a list's element have slots of their own, E502)."""
 
 from __future__ import annotations
 
@@ -34,13 +38,14 @@ class _Known:
             return node, known
         if isinstance(node, n.IfElse):  # the test, then one branch or the other
             cond, known = self.visit(node.cond, known)
-            then, after_then = self.visit(node.then, known)
+            then, after_then = self.visit(node.then, known | _truths(cond))
             else_, after_else = self.visit(node.else_, known)
             return _with(node, cond=cond, then=then, else_=else_), \
                 known | (after_then & after_else)
         if isinstance(node, n.Logic):  # the right only where the left does not decide
             left, known = self.visit(node.left, known)
-            right, _ = self.visit(node.right, known)
+            right, _ = self.visit(node.right, known | (_truths(left) if node.op == "and"
+                                                       else frozenset()))
             return _with(node, left=left, right=right), known
         if isinstance(node, n.Let):
             value, known = self.visit(node.value, known)
@@ -59,7 +64,33 @@ class _Known:
                     part, known = self.visit(part, known)
                     parts.append(part)
                 changed[f.name] = tuple(parts)
-        return _with(node, **changed), known | _checked(node)
+        out = _with(node, **changed)
+        if isinstance(out, n.Item) and not out.in_range and isinstance(out.seq, n.Local) and \
+                isinstance(out.key, n.Local) and ("pos", out.key.slot) in known and \
+                ("below", out.key.slot, out.seq.slot) in known:
+            out = attrs.evolve(out, in_range=True)
+        return out, known | _checked(node)
+
+
+def _truths(node: n.Node) -> frozenset:
+    """What holds where `node`, a test, is true: ("pos", k) for a local k at least 0
+    (`k > 0`, `k >= 0`, a constant at least 0 on the other side), ("below", k, r) for a
+    local k less than the size of a local list r (`k < size(r)`); both of an `and`'s."""
+    if isinstance(node, n.Logic) and node.op == "and":
+        return _truths(node.left) | _truths(node.right)
+    if not isinstance(node, n.Compare):
+        return frozenset()
+    left, op, right = node.left, node.op, node.right
+    if isinstance(right, n.Local):  # `0 < k`, `size(r) > k`: the local on the left
+        left, right, op = right, left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}[op]
+    if not isinstance(left, n.Local):
+        return frozenset()
+    if op in (">", ">=") and isinstance(right, n.Const) and type(right.value) is int and \
+            right.value >= 0:
+        return frozenset({("pos", left.slot)})
+    if op == "<" and isinstance(right, n.Size) and isinstance(right.of, n.Local):
+        return frozenset({("below", left.slot, right.of.slot)})
+    return frozenset()
 
 
 def _checked(node: n.Node) -> frozenset:

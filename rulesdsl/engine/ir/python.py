@@ -261,7 +261,7 @@ class PythonBackEnd:
             in_range = chain(const(0), again, const(node.sizes[0]))
             ok = both(is_none(first, negated=True), in_range) if key.may_be_none else \
                 both(bound_test(first), in_range) if first is not again else in_range
-            return if_else(ok, py.BinOp(const(node.base), py.Add(), again),
+            return if_else(ok, _flat_number(node.base, [again], [1]),
                            call("_bad_index", const(node.name), again, span))
         base, strides = node.base, []
         keys: list = []  # the keys' temporaries, or trees
@@ -309,6 +309,8 @@ class PythonBackEnd:
             ok = chain(const(-size), walrus(k, self.emit(node.key, depth)), const(size))
             return if_else(ok, index(table, name(k)),
                            call("_bad_item", name(k), table, self.place(node.span)))
+        if node.in_range:  # the expression found k within the list before (passes.py)
+            return index(self.emit(node.seq, depth), self.emit(node.key, depth))
         seq, k = self.host.temp("seq"), self.host.temp("k")
         length = call("len", name(seq))
         ok = chain(py.UnaryOp(py.USub(), call("len", walrus(seq, self.emit(node.seq, depth)))),
@@ -1499,6 +1501,30 @@ def items_within(tree: py.expr, within: dict, tables: dict) -> py.expr:
     of a range's element; `tables`, the generated code's names (a table's name to its
     values). `tree` is changed in place; returns it."""
     return _ItemsWithin(within, tables).visit(tree)
+
+
+def nones_dropped(tree: py.expr, sure: set) -> py.expr:
+    """`tree` (a definition's value with its arguments written in) without the none
+    checks of the arguments `sure` holds (py.dump of each one's tree), known never none
+    where it is called (a zone's card bound by a loop or a decision: Lowering.sure_reads):
+    `T[a] if a is not None else _none_field(...)` is `T[a]`. Changed in place; returns it."""
+    return _NonesDropped(sure).visit(tree) if sure else tree
+
+
+class _NonesDropped(py.NodeTransformer):
+    def __init__(self, sure: set):
+        self.sure = sure
+
+    def visit_IfExp(self, node: py.IfExp):
+        self.generic_visit(node)
+        test, orelse = node.test, node.orelse
+        if isinstance(test, py.Compare) and len(test.ops) == 1 and \
+                isinstance(test.ops[0], py.IsNot) and isinstance(test.comparators[0], py.Constant) \
+                and test.comparators[0].value is None and py.dump(test.left) in self.sure and \
+                isinstance(orelse, py.Call) and isinstance(orelse.func, py.Name) and \
+                orelse.func.id.startswith("_none_"):
+            return node.body
+        return node
 
 
 class _ItemsWithin(py.NodeTransformer):

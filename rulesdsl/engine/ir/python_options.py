@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional
 
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes as n
-from rulesdsl.engine.ir.invariants import hoisted
+from rulesdsl.engine.ir.invariants import hoisted, switch_of
 from rulesdsl.engine.ir.python import assign, call, compare, const, frame_local, name
 
 def template(source: str) -> list:
@@ -188,18 +188,34 @@ class OptionsBackEnd:
         loop = fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=test, BODY=body)
         if not test:
             return bound_after(loop, slot, x)
+        split = switch_of(loop[0].body, len(test), slot, {x})
+        if split is None:
+            return self.filtered(loop, items, slot, len(test), x)
+        # a choice no candidate changes: one loop per branch, the switch worked out first
+        switch = name(self.host.temp("switch"))
+        branches = []
+        for cond in split[1:]:
+            tested = test[:-1] + fill(_FILTER, COND=cond)
+            branches.append(self.filtered(
+                fill(_EACH, X=name(x), ITEMS=items, SLOT=const(slot), FILTER=tested,
+                     BODY=body), items, slot, len(tested), x))
+        return [assign(switch, split[0]), py.If(switch, branches[0], branches[1])]
+
+    def filtered(self, loop: list, items: py.expr, slot: int, count: int, x: str) -> list:
+        """`loop` (_EACH's, its candidate's test the `count` statements after the slot's
+        binding), with the test's invariant parts hoisted and the slot read as `x`."""
         # the test's parts that no candidate changes, computed once (invariants.py)
         missing = self.host.named(MISSING, "MISSING")
         firsts: list = []
-        starts, tests = hoisted(loop[0].body, range(1, 1 + len(test)), slot, {x},
+        starts, tests = hoisted(loop[0].body, range(1, 1 + count), slot, {x},
                                 lambda: self.host.temp("once"), missing, firsts,
                                 is_zone(items))
         loop[0].body = tests
         if firsts:  # computed by the first candidate first: before the loop, if it has one
             cands = name(self.host.temp("cands"))
             loop[0].iter = cands
-            starts += [assign(cands, items), py.If(cands, firsts, [])]
-        return starts + bound_after(loop, slot, x)
+            starts += [assign(cands, copy.deepcopy(items)), py.If(cands, firsts, [])]
+        return starts + bound_after(loop, slot, x, is_zone(items))
 
     # ------------------------------------------------------------------ checked
     def checked_named(self, op: n.Ask, ai: int, ch: n.Choice) -> list:
@@ -349,14 +365,16 @@ class OptionsBackEnd:
 _SCOPES = (py.Lambda, py.ListComp, py.SetComp, py.DictComp, py.GeneratorExp, py.FunctionDef)
 
 
-def bound_after(loop: list, slot: int, x: str) -> list:
+def bound_after(loop: list, slot: int, x: str, card: Optional[bool] = None) -> list:
     """`for x in items: L[slot] = x; ...` (`loop`, from _EACH) where the loop reads the
     locals only one by one, L[k] (no call is handed them), and sets none: the candidate
     read as `x`, and the slot set once, after the loop, to the last candidate, as the loop
     leaves it (left as it was where there is none). Else `loop` as it is. The loop as it
-    was is kept for first_option_only, whose copy returns from inside it."""
+    was is kept for first_option_only, whose copy returns from inside it. `card`: are
+    the candidates a zone's cards (None: where the loop reads a zone itself)?"""
     for_ = loop[0]
-    body = read_as_candidate(for_.body[1:], slot, x, is_zone(for_.iter))
+    body = read_as_candidate(for_.body[1:], slot, x,
+                             is_zone(for_.iter) if card is None else card)
     if body is None:
         return loop
     ahead = _locals_read_once(body)
@@ -369,7 +387,8 @@ def bound_after(loop: list, slot: int, x: str) -> list:
     return [before, *ahead, fast, after]
 
 
-def read_as_candidate(body: list, slot: int, x: str, card: bool) -> Optional[list]:
+def read_as_candidate(body: list, slot: int, x: str, card: bool,
+                      below: int = 0) -> Optional[list]:
     """The statements `body` of a loop over candidates `x` bound to slot `slot`, with the
     slot read as `x` itself (`_candidate_named`; `card`: the candidates are a zone's
     cards, never none), where they read the locals only one by one, L[k] (no call is
@@ -393,7 +412,8 @@ def read_as_candidate(body: list, slot: int, x: str, card: bool) -> Optional[lis
                 return py.Name(x, py.Load())
             self.generic_visit(node)
             return node
-    return _candidate_named([_AsX().visit(copy.deepcopy(stmt)) for stmt in body], x, card)
+    return _candidate_named([_AsX().visit(copy.deepcopy(stmt)) for stmt in body], x, card,
+                            below)
 
 
 def _stores(body: list) -> dict:
@@ -416,12 +436,15 @@ def is_zone(items: py.expr) -> bool:
         items.value.value.id == "st"
 
 
-def _candidate_named(body: list, x: str, card: bool) -> list:
+def _candidate_named(body: list, x: str, card: bool, below: int = 0) -> list:
     """The body of a loop whose candidate is `x` (which the body never sets), with each
     local it binds once, to the candidate (`(t := x)`: an inlined definition's parameter),
     read as `x` itself, and the tests that bound it, true whatever the value (`(t := x) is
-    None or True`), gone; where the candidate is a card of a zone (`card`), never none,
-    its none checks gone too (`... if x is not None else _none_field(...)`)."""
+    None or True`), gone; where the candidate is never none (`card`: a card of a zone, an
+    enum's value, a seat), its none checks gone too (`... if x is not None else
+    _none_field(...)`, `x is not None` among the parts of a test); where every candidate
+    is a number below `below` (more than 0), its range checks against a bound no smaller
+    (`0 <= x < n`, n >= below) gone."""
     stores = _stores(body)
     alias: set = set()
     changed = True
@@ -434,7 +457,7 @@ def _candidate_named(body: list, x: str, card: bool) -> list:
                         stores.get(node.target.id) == 1 and node.target.id not in alias:
                     alias.add(node.target.id)
                     changed = True
-    if not alias and not card:
+    if not alias and not card and not below:
         return body
 
     class _Named(py.NodeTransformer):
@@ -451,7 +474,7 @@ def _candidate_named(body: list, x: str, card: bool) -> list:
             self.generic_visit(node)
             if card and _is_some(node.test, x):
                 return node.body
-            test = _without_true(node.test)
+            test = _without_true(node.test, x if card else None, below)
             return node.body if test is None else py.IfExp(test, node.body, node.orelse)
 
     return [py.fix_missing_locations(_Named().visit(stmt)) for stmt in body]
@@ -474,17 +497,32 @@ def _always(tree: py.expr) -> bool:
         all(isinstance(c, py.Constant) and c.value is None for c in tree.values[0].comparators)
 
 
-def _without_true(test: py.expr) -> Optional[py.expr]:
-    """A test read for its truth, without its parts that are always true; None where
-    nothing is left."""
-    if _always(test):
+def _without_true(test: py.expr, some: Optional[str] = None,
+                  below: int = 0) -> Optional[py.expr]:
+    """A test read for its truth, without its parts that are always true (and `some is
+    not None`, given `some`, a name never none; `0 <= some < n`, where it is a number
+    below `below` and n >= below); None where nothing is left."""
+    def true(v: py.expr) -> bool:
+        return _always(v) or some is not None and (
+            _is_some(v, some) or below > 0 and _within(v, some, below))
+    if true(test):
         return None
     if isinstance(test, py.BoolOp) and isinstance(test.op, py.And):
-        kept = [v for v in test.values if not _always(v)]
+        kept = [v for v in test.values if not true(v)]
         if not kept:
             return None
         return kept[0] if len(kept) == 1 else py.BoolOp(py.And(), kept)
     return test
+
+
+def _within(test: py.expr, x: str, below: int) -> bool:
+    """Is `test` `0 <= x < n` with n >= below?"""
+    return isinstance(test, py.Compare) and len(test.ops) == 2 and \
+        isinstance(test.ops[0], py.LtE) and isinstance(test.ops[1], py.Lt) and \
+        isinstance(test.left, py.Constant) and test.left.value == 0 and \
+        isinstance(test.comparators[0], py.Name) and test.comparators[0].id == x and \
+        isinstance(test.comparators[1], py.Constant) and \
+        type(test.comparators[1].value) is int and test.comparators[1].value >= below
 
 
 def _locals_read_once(body: list) -> list:

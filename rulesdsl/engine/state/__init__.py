@@ -25,7 +25,7 @@ from rulesdsl.engine.state.chance import (Chance, begin as begin_segment, choose
                                           drawn as _drawn)
 # what saves, scenarios and determinization read from here
 from rulesdsl.engine.state.data import (
-    FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, _copy_locals,
+    FORMAT, FORMAT_VERSION, REPLAY_SPAN, Action, _ACTIONS, copy_frames,
     _key_value, _split_name, _version, source_hash)
 from rulesdsl.engine.runtime.seats import owner_of as _owner_of
 
@@ -328,7 +328,7 @@ class State(Machine, Views, Saving):
         s.loc = self.loc[:]
         s.vars = self.vars[:]
         s.rng = self.rng
-        s.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames]
+        s.frames = copy_frames(self.frames)
         s.over = self.over
         s.winners = self.winners[:]
         s._history = history
@@ -359,7 +359,7 @@ class State(Machine, Views, Saving):
             self.zones = [z[:] for z in src.zones]
             self.loc = src.loc[:]
             self.vars = src.vars[:]
-            self.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in src.frames]
+            self.frames = copy_frames(src.frames)
         self.over = src.over
         self.winners = src.winners[:]
         self.cancelled = src.cancelled

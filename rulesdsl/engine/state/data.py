@@ -88,12 +88,13 @@ def fold_repeats(chain: list) -> list:
     return out
 
 
-def _copy_locals(L: list) -> list:
-    """A frame's locals copied, each list among them copied too. Most hold no list: then
-    one slice (the test runs in C, no bytecode per slot: a search copies frames per clone)."""
-    if list in map(type, L):
-        return [x[:] if type(x) is list else x for x in L]
-    return L[:]
+def copy_frames(frames: list) -> list:
+    """The frame stack copied: each frame [procedure, pc, locals, is_effect] a new list,
+    its locals copied, each list among them copied too. Most locals hold no list: then one
+    slice (the test runs in C, no bytecode per slot: a search copies frames per clone),
+    and no Python call per frame."""
+    return [[p, pc, L[:] if list not in map(type, L) else
+             [x[:] if type(x) is list else x for x in L], e] for p, pc, L, e in frames]
 
 
 def _jsonable(prog, t: str, v):

@@ -54,12 +54,12 @@ class Machine:
         one instruction at a time. `chosen`: the option `seat` chose at the decision the
         top frame waits at, which the run resumes first (a generated procedure is handed
         it: nodes.Resume)."""
-        procs = self.prog.procs
+        prog = self.prog
+        procs = prog.procs
         frames = self.frames
-        limit = self.prog.step_limit
         steps = 0
-        budget = self.prog.budget  # the work budget is per decision, as the step limit
         if self.exploring is None:  # a sequence's trials spend the decision's budget
+            budget = prog.budget  # the work budget is per decision, as the step limit
             budget.work = budget.work_limit
             budget.moves = budget.moves_limit
         while frames:
@@ -99,13 +99,13 @@ class Machine:
                                         self._failed_span(proc, pc, e), [],
                                         self._trace()) from None
             if r is not None:
-                if self.prog.sequences and self.pending is not None and \
-                        self.exploring is None:
+                if prog.sequences and self.pending is not None and self.exploring is None:
                     narrow(self)  # a decision inside a sequence: only its best moves
                 return
             steps += 1
-            if steps > limit:
-                runaway(limit, proc.spans[min(pc, len(proc.spans) - 1)], self._trace())
+            if steps > prog.step_limit:
+                runaway(prog.step_limit, proc.spans[min(pc, len(proc.spans) - 1)],
+                        self._trace())
         self.over = True
         self.pending = None
 

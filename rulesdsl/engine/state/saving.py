@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from rulesdsl.engine.state.piles import copy_zones
-from rulesdsl.engine.state.data import FORMAT, FORMAT_VERSION, _copy_locals, _version
+from rulesdsl.engine.state.data import FORMAT, FORMAT_VERSION, copy_frames, _version
 
 
 class Saving:
@@ -24,7 +24,7 @@ class Saving:
     def _snapshot(self):
         return (
             self._zones_copy(None), self.loc[:], self.vars[:], self.rng,
-            [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in self.frames], self.over,
+            copy_frames(self.frames), self.over,
             self.winners[:], self._history.copy(), self._events.copy(), self.cancelled,
             self.effect_depth)
 
@@ -36,7 +36,7 @@ class Saving:
             copy_zones(zones, self.chance)
         self.loc = loc[:]
         self.vars = vars_[:]
-        self.frames = [[f[0], f[1], _copy_locals(f[2]), f[3]] for f in frames]
+        self.frames = copy_frames(frames)
         self.winners = winners[:]
         self._history = history.copy()
         self._events = events.copy()
