@@ -86,7 +86,7 @@ class ISMCTSAgent:
     (outcome.Judge; 0: the mean alone; None: RIVAL); habits: with three or more players,
     another seat whose earlier small decisions followed the one-move look-ahead no more
     than chance would is modelled as choosing at random there as often (habits.py;
-    False: every seat follows the look-ahead).
+    False or 0: every seat follows the look-ahead).
     """
 
     name = "ismcts"
