@@ -25,6 +25,7 @@ import random
 import time
 
 from rulesdsl.agents.choosing import actions_to_choose
+from rulesdsl.agents.habits import Habits
 from rulesdsl.agents.outcome import RIVAL, Judge
 from rulesdsl.agents.playout import (Horizon, MoveAverages, NoOption, first, options_of,
                                      play_on)
@@ -86,7 +87,10 @@ class ISMCTSAgent:
     option, answers by its one-move look-ahead on the file's `evaluate` (`_reply`; 0: by
     its visits alone; None: REPLY); rival: with three or more players, the share of the
     searcher's lead taken over the best other seat rather than over the others' mean
-    (outcome.Judge; 0: the mean alone; None: RIVAL).
+    (outcome.Judge; 0: the mean alone; None: RIVAL); habits: with three or more players,
+    another seat whose earlier small decisions followed the one-move look-ahead no more
+    than chance would is modelled as choosing at random there as often (habits.py;
+    False or 0: every seat follows the look-ahead).
     """
 
     name = "ismcts"
@@ -97,7 +101,7 @@ class ISMCTSAgent:
                  epsilon: float | None = None, bias: float = 1.0,
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
                  look: int = 0, together: bool | None = None, reply: int | None = None,
-                 rival: float | None = None):
+                 rival: float | None = None, habits: bool = True):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -127,6 +131,8 @@ class ISMCTSAgent:
         self.together = again if together is None else bool(together)
         self.reply = REPLY if reply is None else int(reply)
         self.rival = RIVAL if rival is None else float(rival)
+        self.habits = bool(habits)
+        self._habits: Habits | None = None
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
         # did the CPU cap cut this decision's search short? Then the same seed may choose
@@ -146,8 +152,9 @@ class ISMCTSAgent:
         me = state.to_move
         knowledge = Knowledge(state, me)
         judge = Judge(state, self.rival)
+        few = FEW if state.players > 2 else 0
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
-                              self.look, FEW if state.players > 2 else 0, me)
+                              self.look, few, me, self._follows(state, me, few, judge))
         roots = [_Node(None) for _ in range(state.players)]
         stats = roots[me].children
         rng = self.rng
@@ -211,6 +218,17 @@ class ISMCTSAgent:
         self.dropped += self.last_dropped
         return close[0]
 
+    def _follows(self, state, me: int, few: int, judge: Judge) -> dict | None:
+        """Seat -> how far its small decisions so far followed the look-ahead beyond chance,
+        for the seats short of always (habits.py); None where no seat is modelled so (two
+        players, no look-ahead, `habits` off, or every seat followed it)."""
+        if not (self.habits and few and judge.informed):
+            return None
+        if self._habits is None or self._habits.seat != me:
+            self._habits = Habits(me, few)
+        self._habits.update(state)
+        return self._habits.follows() or None
+
     @staticmethod
     def _decided(root: _Node, me: int, actions: list, left: int) -> bool:
         """Can more search not change the choice? The most visited action cannot be
@@ -269,7 +287,7 @@ class ISMCTSAgent:
             for action in close:
                 s = sample.clone()
                 replay = MoveAverages(random.Random(seed), policy.epsilon, policy,
-                                      policy.judge, policy.look, few, me)
+                                      policy.judge, policy.look, few, me, policy.follow)
                 horizon = self._horizon(s, judge, settle=True)  # from before the move
                 try:
                     _apply_label(s, action.label)
@@ -347,7 +365,11 @@ class ISMCTSAgent:
                     tried.append((k[1], ch))
             widen = WIDEN if len(options) <= MANY else NARROW
             expand = learns and untried and len(tried) < widen * math.sqrt(node.visits + 1)
-            if not learns and reply and (not tried or node.visits < reply * len(options)):
+            if learns and policy.strays(mover, len(options)):
+                # a seat whose small choices did not follow the look-ahead: one at random
+                label = labels[rng.randrange(len(labels))]
+                expand = any(k[1] == label for k in untried)
+            elif not learns and reply and (not tried or node.visits < reply * len(options)):
                 label = self._reply(s, mover, me, options, policy, made)
             elif not learns:
                 # a seat that does not learn here plays its search's mixed strategy so far

@@ -65,10 +65,11 @@ class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
     __slots__ = ("table", "means", "rng", "epsilon", "judge", "look", "few", "searcher",
-                 "ahead")
+                 "ahead", "follow")
 
     def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None,
-                 judge=None, look: int = 0, few: int = 0, searcher: Optional[int] = None):
+                 judge=None, look: int = 0, few: int = 0, searcher: Optional[int] = None,
+                 follow: Optional[dict] = None):
         # (seat, label) -> [total, count]; and per seat, label -> total / count, what a
         # playout reads for each option (shared: another policy's, read with other luck)
         self.table: dict = {} if shared is None else shared.table
@@ -82,6 +83,9 @@ class MoveAverages:
         # offers, where only what each paid tells them apart)
         self.few = few
         self.searcher = searcher
+        # seat -> how far its small decisions follow the look-ahead (habits.py): the rest
+        # of the time it takes one at random (`strays`); seats not named always follow
+        self.follow = follow
         self.ahead: Optional[tuple] = None  # what `pick`'s last look-ahead left (`look_ahead`)
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
@@ -120,6 +124,8 @@ class MoveAverages:
                     state, seat, options, rng.sample(range(n), min(self.look, n)))
                 return best
             if n <= self.few and seat != self.searcher:
+                if self.strays(seat, n):
+                    return rng.randrange(n)
                 best, self.ahead = self.look_ahead(state, seat, options)
                 return best
         mine = self.means.get(seat)
@@ -135,6 +141,16 @@ class MoveAverages:
                     best = i
             i += 1
         return best
+
+    def strays(self, seat: int, n: int) -> bool:
+        """Does `seat`, at a decision of `n` options, choose at random this time rather than
+        by the look-ahead? Only a seat named in `follow` (a random number drawn for it
+        alone), at a small decision of a seat other than the searcher."""
+        follow = self.follow
+        if not follow or seat == self.searcher or not 2 <= n <= self.few:
+            return False
+        w = follow.get(seat)
+        return w is not None and self.rng.random() >= w
 
     def looks(self) -> bool:
         """May `pick`, given a state, look one move on (and leave `ahead`)?"""
