@@ -21,7 +21,7 @@ the searcher saw which option was taken.
 
 from __future__ import annotations
 
-from rulesdsl.engine.inference import _Replay
+from rulesdsl.engine.inference import start_guess
 from rulesdsl.lang.errors import RulesError
 
 # pseudo-decisions counted as followed before any is seen: two of two options each, so a
@@ -60,7 +60,11 @@ class Habits:
             return
         try:
             if self.guess is None:
-                self.guess = _Replay(state, self.seat).guess
+                start = start_guess(state, self.seat)
+                if start is None:  # a sample made for another seat: its past is not known
+                    self.broken = True
+                    return
+                self.guess = start.clone()
             guess = self.guess
             for label in history[len(labels):]:
                 self._read(guess, label)

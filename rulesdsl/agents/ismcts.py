@@ -38,8 +38,9 @@ from rulesdsl.lang.errors import RulesError
 # secret choices made before the mover's chosen again by their trees: `together`)
 # The caps are a safety net for a machine far slower than this one, about three times the
 # heaviest decisions of the bundled games here, not a budget: at 1.2 s `medium`'s cap cut
-# short 0.2-0.7% of the moves of Condottiere and Intrige under load (a loaded machine's
-# cores run the same work slower, even in CPU time), and those moves then depended on the load
+# short up to 0.7% of the moves of two bundled games under load (a loaded machine's cores
+# run the same work slower, even in CPU time), and those moves then depended on the load
+# (docs/api.md)
 LEVELS = {
     "easy": (60, 0.6, 8, 0.5, False),
     "medium": (400, 2.5, 24, 0.25, False),

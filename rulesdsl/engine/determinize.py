@@ -4,7 +4,7 @@ amounts it cannot read (inference.py)."""
 
 from __future__ import annotations
 
-from rulesdsl.engine.inference import hidden_amounts, inferences
+from rulesdsl.engine.inference import hidden_amounts, inferences, start_guess
 from rulesdsl.engine.knowledge import SeenKnowledge
 
 
@@ -16,6 +16,7 @@ class Knowledge(SeenKnowledge):
         super().__init__(state, seat)
         if infer:
             self.rule_out(*inferences(state, seat))
+            self.start = start_guess(state, seat)
             if self._hidden_vars():
                 self.amounts = hidden_amounts(state, seat)
 

@@ -360,6 +360,33 @@ def _still_required(past: _Past) -> tuple:
 
 AMOUNTS_SEED = 0xA3077E5  # the guessed start is sampled with a fixed seed
 _amounts_cache: OrderedDict = OrderedDict()  # (prog id, seed, scenario, seat) -> _Replay
+_start_cache: OrderedDict = OrderedDict()  # (prog id, seed, scenario, seat) -> (prog, start)
+
+
+def start_guess(state, seat: int):
+    """The game's start as `seat` may have seen it: its own view of the deal, the cards it
+    could not see drawn with a fixed seed; the start the replays here play the real moves
+    from. Shared and read only: clone it to play on. A sample carries its sampler's (its
+    own seed does not replay its past; None for a sample made for another seat), so that
+    what is read from the game so far is the same on the real state and on any state
+    sampled from the seat's knowledge. None where the start cannot be made again."""
+    marker = state.inferred
+    if marker is not None:
+        return marker[5] if marker[0] == seat and len(marker) > 5 else None
+    scenario = None if state.scenario is None else json.dumps(state.scenario, sort_keys=True)
+    key = (id(state.prog), state.seed, scenario, seat)
+    got = _start_cache.get(key)
+    if got is None or got[0] is not state.prog:
+        try:
+            start = state.game.new_game(players=state.players, seed=state.seed,
+                                        scenario=state.scenario)
+            guess = SeenKnowledge(start, seat).sample(AMOUNTS_SEED)
+        except Exception:  # a state whose start cannot be made again (set up by hand)
+            return None
+        got = _start_cache[key] = (state.prog, guess)
+        while len(_start_cache) > CACHE_SIZE:
+            _start_cache.popitem(last=False)
+    return got[1]
 
 
 class _Replay:
@@ -372,9 +399,7 @@ class _Replay:
     def __init__(self, state, seat: int):
         self.prog = state.prog
         self.labels: list = []
-        start = state.game.new_game(players=state.players, seed=state.seed,
-                                    scenario=state.scenario)
-        self.guess = SeenKnowledge(start, seat).sample(AMOUNTS_SEED)
+        self.guess = start_guess(state, seat).clone()
 
 
 def hidden_amounts(state, seat: int):

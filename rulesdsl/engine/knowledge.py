@@ -101,6 +101,7 @@ class SeenKnowledge:
         self._hidden_var_cache: list | None = None
         self.unconstrained = self.allowed
         self.amounts = None  # hidden variables' values as the seat's replay made them
+        self.start = None  # the game's start as the seat may have seen it (inference.py)
         self.rule_out({}, ())
 
     def rule_out(self, excluded: dict, inferred_held) -> None:
@@ -247,7 +248,7 @@ class SeenKnowledge:
         d.pending = None
         # a sample's seed does not replay its past: it carries what was inferred for it
         d.inferred = (self.seat, len(d._history), self.excluded, self.inferred_held,
-                      self.amounts)
+                      self.amounts, self.start)
         if prog.truths:
             self._keep_truths(d, rnd)
         d.changed_outside_apply()  # not the position it was cloned from

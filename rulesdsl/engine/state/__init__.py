@@ -63,7 +63,7 @@ class State(Machine, Views, Saving):
         self._origin_at = 0  # the length of the history at that snapshot
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # type: dict | None  # the scenario it started from (saved)
-        self.inferred = None  # a sample's (seat, moves, exclusions, requirements, amounts)
+        self.inferred = None  # a sample's (seat, moves, exclusions, requirements, amounts, start)
         # in a sequence's trial: (its frame, its Region, options up to the first?), sequences.py
         self.exploring = None
         # at a decision inside a sequence: (its pending, the options tried, from where)
