@@ -102,7 +102,11 @@ def main() -> None:
     args = ap.parse_args()
     print(f"engine: {rulesdsl.__file__}; agent: {args.agent}")
     for path in args.game or GAMES:
-        game = rulesdsl.load(str(ENGINE_ROOT / path) if not Path(path).is_file() else path)
+        try:  # a path under the engine's root (games/x.rules, examples/x.rules), or a name
+            found = ENGINE_ROOT / path
+            game = rulesdsl.load(str(found) if found.is_file() or Path(path).suffix else path)
+        except rulesdsl.RulesError as e:
+            sys.exit(f"ismcts_speed: {e}")
         states = positions(game, game.min_players, args.positions)
         try:
             one_round(states[:1], 20, args.agent)  # warm up
