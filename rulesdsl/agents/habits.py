@@ -45,6 +45,14 @@ class Habits:
         self.counts: dict = {}
         self.broken = False
 
+    def __getstate__(self):
+        """Pickled (an agent sent to a worker process and back) without its replay, a
+        State of compiled rules: the counts are read again from the history, to the same."""
+        return (self.seat, self.few)
+
+    def __setstate__(self, state) -> None:
+        self.__init__(*state)
+
     def update(self, state) -> None:
         """Read the moves of `state`'s history not read yet (from its start where it is
         another game, or not this one's continuation)."""

@@ -132,3 +132,16 @@ def test_the_habits_read_the_same_on_the_real_state_and_on_its_samples(name):
             sampled.update(st.determinize(me, k))
             assert sampled.follows() == real.follows() and sampled.counts == real.counts
     assert named  # the random seats were found out: the test reads something
+
+
+def test_an_agent_with_habits_read_goes_to_a_worker_and_back_and_chooses_alike():
+    """The web table sends an agent to a worker process and back (pickled); the habits it
+    read travel as their seat alone and are read again from the history, to the same."""
+    import pickle
+    st = _played_to_an_offer(4)
+    agent = make_agent("ismcts:iterations=40,seconds=none", 3)
+    agent.choose(st)
+    assert agent._habits is not None and agent._habits.follows()
+    there = pickle.loads(pickle.dumps(agent))
+    here_label, there_label = agent.choose(st).label, there.choose(st).label
+    assert there_label == here_label and there._habits.follows() == agent._habits.follows()
