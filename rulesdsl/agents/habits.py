@@ -39,7 +39,11 @@ class Habits:
     def __init__(self, seat: int, few: int):
         self.seat = seat
         self.few = few
-        self.key: tuple | None = None
+        self._start_over(None)
+
+    def _start_over(self, key: tuple | None) -> None:
+        """Nothing read yet, of the game `key` names."""
+        self.key = key
         self.labels: list = []
         self.guess = None
         self.counts: dict = {}
@@ -51,7 +55,8 @@ class Habits:
         return (self.seat, self.few)
 
     def __setstate__(self, state) -> None:
-        self.__init__(*state)
+        self.seat, self.few = state
+        self._start_over(None)
 
     def update(self, state) -> None:
         """Read the moves of `state`'s history not read yet (from its start where it is
@@ -61,9 +66,8 @@ class Habits:
         labels = self.labels
         if key != self.key or len(labels) > len(history) or \
                 history[:len(labels)] != labels:
-            self.key, self.counts, self.broken = key, {}, False
-            self.labels = labels = []
-            self.guess = None
+            self._start_over(key)
+            labels = self.labels
         if self.broken:
             return
         try:
