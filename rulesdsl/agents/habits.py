@@ -21,6 +21,7 @@ the searcher saw which option was taken.
 
 from __future__ import annotations
 
+from rulesdsl.agents.outcome import leads_over_mean
 from rulesdsl.engine.inference import start_guess
 from rulesdsl.lang.errors import RulesError
 
@@ -104,9 +105,7 @@ class Habits:
             if not values:
                 leads.append(None)
                 continue
-            mine = values[mover]
-            rest = [v for q, v in enumerate(values) if q != mover]
-            leads.append(mine - sum(rest) / len(rest) if rest else mine)
+            leads.append(leads_over_mean(values)[mover] if len(values) > 1 else values[mover])
         before = len(s.events)
         s.apply(label)
         rated = sorted((v for v in leads if v is not None), reverse=True)

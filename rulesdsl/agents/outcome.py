@@ -104,6 +104,12 @@ def rewards(state, sign: int) -> list:
     return [(v - lo) / (hi - lo) for v in vals]
 
 
+def leads_over_mean(values: list) -> list:
+    """Each seat's value less the others' mean (two seats or more): how far ahead it is."""
+    n, total = len(values), sum(values)
+    return [v - (total - v) / (n - 1) for v in values]
+
+
 def _final(state, cooperative: bool) -> list:
     n = state.players
     w = state.winners
@@ -192,11 +198,10 @@ class Judge:
             return (n, None, v, False)
         if n == 1:
             return (1, [0.5])
-        total = sum(vals)
-        leads = [v - (total - v) / (n - 1) for v in vals]
+        leads = leads_over_mean(vals)
         me, rival = self.me, self.rival
         if n > 2 and rival and me is not None:
-            v = vals[me]
+            v, total = vals[me], sum(vals)
             best = max(x for q, x in enumerate(vals) if q != me)
             leads[me] = v - (1.0 - rival) * (total - v) / (n - 1) - rival * best
         widest = max(abs(x) for x in leads)
