@@ -887,7 +887,7 @@ def test_a_sum_of_terms_never_none_adds_them_without_a_check(tmp_path, monkeypat
         assert load(tmp_path, body, engine, monkeypatch).new_game(seed=1).var("n") == 19
     text = load(tmp_path, body, "generated", monkeypatch).program(2).generated
     worth = text[text.index("# sum at game.rules:12"):].split("\n\n")[0]
-    assert "n += (" in worth and "v is not None" not in worth, worth
+    assert "n += " in worth and "v is not None" not in worth, worth
     either = text[text.index("# sum at game.rules:14"):].split("\n\n")[0]
     assert "if v is not None:" in either, either
 

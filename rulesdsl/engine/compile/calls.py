@@ -17,9 +17,6 @@ if TYPE_CHECKING:  # the parts it is connected to
     from rulesdsl.engine.compile.expressions import Expressions
     from rulesdsl.engine.compile.functions import Functions
 
-GENERATED_AGGREGATES = (  # those with a generated loop (functions.py)
-    "any", "all", "count", "first", "sum", "max", "min")
-
 
 class Calls:
     """Compiles calls: definitions, aggregates, built-ins."""
@@ -157,100 +154,11 @@ class Calls:
         fast = var_filter_aggregate(self.exprs, name, a)
         if fast is not None:
             return fast
-        if isinstance(a, ast.Comprehension):
-            slot = self.m.slots[id(a)]
-            src = self.exprs.source_of(a.source)  # its length is spent inline below
-            if self.unit.generate and name in GENERATED_AGGREGATES and \
-                    (a.where is not None or a.value is not None):
-                f = self.functions.generated_aggregate(name, a, src, e.span)
-                if f is not None:
-                    return f
-            where = self.exprs.expr(a.where) if a.where is not None else None
-            value = self.exprs.expr(a.value) if a.value is not None else None
-        else:
-            slot, where, value = None, None, None
-            src = self.exprs.source_of(a)  # counted where it is aggregated, below
-        if name == "all" and where is not None and value is None:
-            b, span = self.b, e.span
-            # all(x in L where cond): every element satisfies the condition
-            def all_(st, L):
-                s = src(st, L)
-                b.spend(len(s), span)
-                for x in s:
-                    L[slot] = x
-                    if not where(st, L):
-                        return False
-                return True
-            return all_
-        if slot is None or (where is None and value is None):
-            if self.unit.generate:
-                f = self.functions.generated_plain_aggregate(name, src, e.span)
-                if f is not None:
-                    return f
-            return self.plain_aggregate(name, self.exprs.counted(src, e.span))
-        b, span = self.b, e.span
-
-        def values(st, L):
-            s = src(st, L)
-            b.spend(len(s), span)
-            for x in s:
-                L[slot] = x
-                if where is None or where(st, L):
-                    yield x if value is None else value(st, L)
-        if name == "any":
-            def any_(st, L):
-                s = src(st, L)
-                b.spend(len(s), span)
-                for x in s:
-                    L[slot] = x
-                    if where is None or where(st, L):
-                        return True if value is None else bool(value(st, L))
-                return False
-            if value is None:
-                return any_
-            return lambda st, L: any(values(st, L))
-        if name == "count" and where is not None:  # a value alone: the number of values, below
-            def count(st, L):
-                n = 0
-                s = src(st, L)
-                b.spend(len(s), span)
-                for x in s:
-                    L[slot] = x
-                    if where(st, L):
-                        n += 1
-                return n
-            return count
-        if name == "first":
-            def first(st, L):
-                s = src(st, L)
-                b.spend(len(s), span)
-                for x in s:
-                    L[slot] = x
-                    if where is None or where(st, L):
-                        return x if value is None else value(st, L)
-                return None
-            return first
-        return self.plain_aggregate(name, lambda st, L: list(values(st, L)))
-
-    @staticmethod
-    def plain_aggregate(name: str, src: Callable) -> Callable:
-        if name == "count":
-            return lambda st, L: len(src(st, L))
-        if name == "sum":
-            return lambda st, L: sum(x for x in src(st, L) if x is not None)
-        if name == "max":
-            return lambda st, L: max(src(st, L), default=0)
-        if name == "min":
-            return lambda st, L: min(src(st, L), default=0)
-        if name == "any":
-            return lambda st, L: any(src(st, L))
-        if name == "all":
-            return lambda st, L: all(src(st, L))
-        if name == "first":
-            return lambda st, L: (lambda s: s[0] if s else None)(src(st, L))
-        if name == "last":
-            return lambda st, L: (lambda s: s[-1] if s else None)(src(st, L))
-        raise AssertionError(name)
+        t = self.m.types.get(id(e), "any")
+        if isinstance(a, ast.Comprehension):  # its source's length is spent in the loop
+            return self.exprs.loop(name, a, a.source, self.exprs.source_of(a.source),
+                                   e.span, t)
+        return self.exprs.loop(name, None, a, self.exprs.source_of(a), e.span, t)
 
     def builtin(self, e: ast.Call):
         """Built-in calls engine/ir does not lower yet (lower.BUILTINS are lowered)."""

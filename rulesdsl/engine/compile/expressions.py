@@ -5,11 +5,11 @@ typed nodes and run by one of its back ends; the rest is compiled here."""
 from __future__ import annotations
 
 import ast as py
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.hoist import MISSING, LoopContext
-from rulesdsl.engine.grid import prefix_closure, var_prefix
+from rulesdsl.engine.grid import var_prefix
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.python import const, if_else, index, method, name, state, walrus
 from rulesdsl.engine.ir.interpret import Interpreter
@@ -200,11 +200,54 @@ class Expressions:
         fast = var_prefix(self, e)
         if fast is not None:
             return fast
-        if self.unit.generate:
-            f = self.functions.generated_prefix(e)
+        return self.loop("prefix", e, e.source, None, e.span)
+
+    def loop(self, gives: str, e, items, src: Optional[Callable], span,
+             t: str = "list") -> Callable:
+        """A loop over the elements of `items` (a nodes.Aggregate): `e` the comprehension
+        (or prefix) it loops for, None for an aggregate of a whole list; `src` its items'
+        closure, compiled already (None: a prefix's, compiled only for the closures).
+        Generated as a function of its own where the program is generated (the Python back
+        end asks Source.loop_parts for its parts, compiled then, inside the loop's
+        memo); else, or where Python cannot have it, the interpreter's closure over the
+        parts' closures. `t`: the type of its value."""
+        where = getattr(e, "cond", None) if gives == "prefix" else getattr(e, "where", None)
+        value = getattr(e, "value", None) if gives != "prefix" else None
+        slot = self.m.slots[id(e)] if e is not None else 0
+        sure = self.lowering.sure_elements(items) if e is not None else None
+        if self.unit.generate and _generated(gives, where, value):
+            tree = self.source.collection_source(items) if src is None or \
+                gives in ("list", "prefix") else self.source.call_source(src)
+            node = nodes.Aggregate(t, gives, slot, self.given_part(items, None, tree),
+                                   None if where is None else nodes.Opaque("any", where),
+                                   None if value is None else nodes.Opaque("any", value),
+                                   span, sure)
+            inline = value is None and where is not None and \
+                gives in ("any", "all", "count", "list") and \
+                slot in self.scanner.scan(where)[0]  # (not a loop invariant)
+            self.functions.loops[id(node)] = (node, e, inline)
+            made = self.source.to_python.root(node, 1)
+            f: Any = self.source.called(made) if made is not None else None
             if f is not None:
+                if gives != "prefix" and (where is not None or value is not None) and \
+                        self.loop_stack:
+                    f.memo_of = self.loop_stack[-1]  # it empties the memo itself
                 return f
-        return prefix_closure(self, e)
+        if src is None:
+            src = self.source_of(items)
+        node = nodes.Aggregate(t, gives, slot, self.given_part(items, src, None),
+                               None if where is None else
+                               self.given_part(where, self.expr(where), None),
+                               None if value is None else
+                               self.given_part(value, self.expr(value), None), span, sure)
+        return self.interpreter.closure(node)
+
+    def given_part(self, e, f: Optional[Callable], tree) -> nodes.Opaque:
+        """`e` as a part of a node both back ends take as it is: the interpreter its
+        closure `f`, the Python back end its tree."""
+        node = nodes.Opaque(self.m.types.get(id(e), "any"), e)
+        self.source.known_parts[id(node)] = (node, f, tree)
+        return node
 
     def source_of(self, e) -> Callable:
         """A closure giving the elements of a collection (a zone's live list: do not mutate)."""
@@ -226,28 +269,7 @@ class Expressions:
         return visit
 
     def e_Comprehension(self, e):
-        slot = self.m.slots[id(e)]
-        src = self.source_of(e.source)
-        if self.unit.generate and (e.where is not None or e.value is not None):
-            f = self.functions.generated_comprehension(e, e.span)
-            if f is not None:
-                return f
-        where = self.expr(e.where) if e.where is not None else None
-        value = self.expr(e.value) if e.value is not None else None
-        b, span = self.b, e.span
-        if value is None and where is None:
-            return self.counted(lambda st, L: list(src(st, L)), span)
-
-        def comp(st, L):
-            out = []
-            s = src(st, L)
-            b.spend(len(s), span)
-            for x in s:
-                L[slot] = x
-                if where is None or where(st, L):
-                    out.append(x if value is None else value(st, L))
-            return out
-        return comp
+        return self.loop("list", e, e.source, self.source_of(e.source), e.span)
 
     def e_Call(self, e):
         kind, payload = self.m.resolved[id(e)]
@@ -281,3 +303,15 @@ class Expressions:
             s = "".join(x if t is None else label(t, x(st, L), st) for t, x in parts)
             return s if len(s) <= b.short_text else b.check_text(s, span)
         return render
+
+
+def _generated(gives: str, where, value) -> bool:
+    """Does the Python back end write a loop of this form (nodes.Aggregate), rather than
+    call the interpreter's closure? Not a list copied whole, nor a count of values, nor
+    the last of a where."""
+    if gives == "prefix":
+        return True
+    if where is None and value is None:
+        return gives != "list"
+    return gives in ("list", "any", "all", "first", "sum", "max", "min") or \
+        gives == "count" and where is not None and value is None

@@ -1,6 +1,8 @@
-"""Whole functions generated from the rules: aggregates over a `where`, and definitions
-(their `let ... in` chains as statements). Each does what the closures of the same
-construct do, in the same order, spending the same work; a function
+"""Whole functions generated from the rules: definitions (their `let ... in` chains as
+statements), and the parts of a loop over a list that the Python back end asks for
+(ir/python_loops.py builds the loop: its where and value, their loop invariants read from
+locals, a definition's call written in the loop as statements). Each does what the
+closures of the same construct do, in the same order, spending the same work; a function
 Python cannot compile is left to the closures (Source.generated_function returns None)."""
 
 from __future__ import annotations
@@ -14,9 +16,8 @@ from rulesdsl.lang import ast
 from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
-from rulesdsl.engine.ir import python
+from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.interpret import Interpreter
-from rulesdsl.engine.ir.python_options import is_zone, read_as_candidate
 from rulesdsl.engine.ir.python import (bound, both, call, const, if_else, is_none, method,
                                        name, state, unparse, walrus)
 from rulesdsl.engine.compile.unit import Unit
@@ -28,8 +29,8 @@ if TYPE_CHECKING:  # the parts it is connected to
 
 
 class Functions:
-    """Generated functions for aggregates and definitions, written through Source (its
-    `xs`, `ref` and `generated_function`)."""
+    """Generated functions for definitions, and the parts of loops over lists, written
+    through Source (its `xs`, `ref` and `generated_function`)."""
 
     def __init__(self, unit: Unit):
         self.m, self.b, self.scanner = unit.m, unit.b, unit.scanner
@@ -38,22 +39,42 @@ class Functions:
         # the place its unit of work is spent for, None for a simple one, its frame's size)
         self.define_inline: dict = {}
         self.memo_fns: dict = {}  # "memo_<definition>_<arity>" -> its generated memo function
+        # id(loop node) -> (it, the checked expression it loops for, is its where a
+        # definition's call to write as statements), for loop_parts
+        self.loops: dict[int, tuple] = {}
 
     def connect(self, calls: Calls, exprs: Expressions, source: Source) -> None:
         self.calls, self.exprs, self.source = calls, exprs, source
 
-    # ------------------------------------------------------------------ lists
-    def spent_list(self, fn: str, source: py.expr, span) -> list:
-        """The first lines of a generated function over a list: read it into `s` and
-        spend its length from the work budget, as the closures' `counted` does."""
-        budget = self.source.ref(self.b, "BUDGET")
-        return [f"def {fn}(st, L):",
-                f"    s = {unparse(source)}",
-                *spend_lines(budget, "len(s)", self.source.ref(span, 'S'), "    ")]
+    # ------------------------------------------------------------------ loops
+    def loop_parts(self, node: nodes.Aggregate) -> tuple:
+        """For the Python back end: the parts of a loop over a list (LoopHost.loop_parts),
+        from the checked expression it was built from (Expressions.loop): a prefix's
+        condition; a where that is a definition's call as its body's statements and a
+        test (inline_statements); else the where and the value, their plain
+        loop invariants read from locals of the loop's function (loop_sources)."""
+        known = self.loops.get(id(node))
+        assert known is not None and known[0] is node
+        _, comp, inline = known
+        if node.gives == "prefix":
+            return None, self.source.xs(comp.cond), None, []
+        made = self.inline_statements(comp.where) if inline else None
+        if made is not None:
+            return made[0], made[1], None, []
+        where, value, starts = self.loop_sources(comp)
+        return None, where, value, starts
+
+    def loop_memo(self) -> Optional[tuple]:
+        """For the Python back end: the memo of the loop being compiled (LoopHost.loop_memo)."""
+        ctx = self.exprs.loop_stack[-1] if self.exprs.loop_stack else None
+        if ctx is None or not ctx.size:
+            return None
+        return self.source.ref(ctx.cell, "CELL"), ctx.size
 
     def loop_sources(self, comp) -> tuple:
-        """The where's and the value's source for a generated loop over `comp`, and the
-        lines that start the locals they read their loop invariants from: a plain part
+        """The where's and the value's trees for a generated loop over `comp`, and the
+        names of the locals they read their loop invariants from (each to start as
+        MISSING): a plain part
         (reads, fields, arithmetic) or a pure definition's call that reads nothing the
         loop binds is computed the first time a candidate needs it and kept in a local of
         the loop's function (as lazily as the expression would compute it: no error comes
@@ -78,7 +99,7 @@ class Functions:
             t = self.source.temp()
             self.source.local_invariants[id(node)] = if_else(
                 py.Compare(name(t), [py.IsNot()], [name("MISSING")]), name(t), walrus(t, tree))
-            starts.append(f"    {t} = MISSING")
+            starts.append(t)
         if starts:
             self.source.ns.setdefault("MISSING", MISSING)
         try:
@@ -108,177 +129,6 @@ class Functions:
         elif kind is ast.IfExpr:
             for part in (e.cond, e.then, e.else_):
                 self.find_local_invariants(part, bound, found)
-
-    def generated_comprehension(self, comp, span):
-        """`[x in L where ...]` (or `[v for x in L where ...]`) as one generated loop,
-        spending the list's length as the closure does."""
-        slot = self.m.slots[id(comp)]
-        made = self.inline_statements(comp.where) if comp.value is None and \
-            slot in self.scanner.scan(comp.where)[0] else None  # (not a loop invariant)
-        source = self.source.collection_source(comp.source)
-        sure = self.exprs.lowering.sure_elements(comp.source)
-        if made is not None:  # the where a definition's call: its body in the loop
-            (*stmts, test), bind, keep = self.candidate(slot, source, [*made[0], made[1]],
-                                                        sure)
-            lines = self.spent_list("comprehension", source, span) + keep[:1]
-            lines += ["    out = []", "    for x in s:", *bind,
-                      *("        " + line for line in python.text(stmts)),
-                      f"        if {unparse(test)}:", "            out.append(x)",
-                      *(f"    {line}" for line in keep[1:]), "    return out"]
-            return self.with_fresh_memo(lines, f"list at {rules_place(span)}", span)
-        where, value, starts = self.loop_sources(comp)
-        (where, value), bind, keep = self.candidate(slot, source, [where, value], sure)
-        value = value if value is not None else name("x")
-        lines = self.spent_list("comprehension", source, span) + starts + keep[:1]
-        lines += ["    out = []", "    for x in s:", *bind]
-        if where is not None:
-            lines += [f"        if {unparse(where)}:", f"            out.append({unparse(value)})"]
-        else:
-            lines.append(f"        out.append({unparse(value)})")
-        lines += [f"    {line}" for line in keep[1:]] + ["    return out"]
-        return self.with_fresh_memo(lines, f"list at {rules_place(span)}", span)
-
-    def with_fresh_memo(self, lines: list, title: str, span):
-        """The generated loop function of `lines`, emptying its loop's memo of invariants
-        itself (what LoopContext.run_with_memo does around a closure), so no wrapper runs
-        around it. Marked with the loop it serves (`memo_of`)."""
-        ctx = self.exprs.loop_stack[-1] if self.exprs.loop_stack else None
-        if ctx is not None and ctx.size:
-            cell = self.source.ref(ctx.cell, "CELL")
-            self.source.ns.setdefault("MISSING", MISSING)
-            lines = [lines[0], f"    saved = {cell}[0]", f"    {cell}[0] = [MISSING] * {ctx.size}",
-                     "    try:"] + ["    " + line for line in lines[1:]] + [
-                     "    finally:", f"        {cell}[0] = saved"]
-        fn = self.source.generated_function(lines, title, span)
-        if fn is not None and ctx is not None:
-            fn.memo_of = ctx
-        return fn
-
-    def generated_prefix(self, e):
-        """`[x in L while COND]`: the leading elements for which COND holds."""
-        slot = self.m.slots[id(e)]
-        lines = ["def prefix(st, L):",
-                 "    out = []",
-                 f"    for x in {unparse(self.source.collection_source(e.source))}:",
-                 f"        L[{slot}] = x",
-                 f"        if not {unparse(self.source.xs(e.cond))}:",
-                 "            break",
-                 "        out.append(x)",
-                 "    return out"]
-        return self.source.generated_function(lines, f"list at {rules_place(e.span)}", e.span)
-
-    # ------------------------------------------------------------------ aggregates
-    PLAIN = {"count": "len(s)", "sum": "sum([x for x in s if x is not None])",
-             "max": "max(s, default=0)", "min": "min(s, default=0)", "any": "any(s)",
-             "all": "all(s)", "first": "s[0] if s else None",
-             "last": "s[-1] if s else None"}
-
-    def generated_plain_aggregate(self, name: str, src, span):
-        """An aggregate of a whole list (`count(x in r while ...)`, `max(scores)`), its
-        length spent as the closures spend it (Calls.plain_aggregate over `counted`)."""
-        if name not in self.PLAIN:
-            return None
-        lines = self.spent_list("aggregate", self.source.call_source(src), span)
-        lines.append(f"    return {self.PLAIN[name]}")
-        return self.source.generated_function(lines, f"{name} at {rules_place(span)}", span)
-
-    def generated_aggregate(self, name: str, comp, src, span):
-        """`any`, `all`, `count`, `first`, `sum`, `max` or `min` of `x in L where ...` as one
-        generated loop (the where and value inline), spending the list's length as the
-        closures do."""
-        slot = self.m.slots[id(comp)]
-        sure = self.exprs.lowering.sure_elements(comp.source)
-        if comp.value is None and name in ("any", "all", "count") and \
-                slot in self.scanner.scan(comp.where)[0]:  # (not a loop invariant)
-            made = self.inline_statements(comp.where)
-            if made is not None:  # the where a definition's call: its body in the loop
-                return self.aggregate_over_statements(name, slot, made, src, span, sure)
-        where_tree, value_tree, starts = self.loop_sources(comp)
-        source = self.source.call_source(src)
-        (where_tree, value_tree), bind, keep = self.candidate(slot, source,
-                                                              [where_tree, value_tree], sure)
-        where = unparse(where_tree) if where_tree is not None else None
-        value = unparse(value_tree) if value_tree is not None else None
-        lines = self.spent_list("aggregate", source, span) + starts + keep[:1]
-
-        def give(pad: str, result: str) -> list:  # the slot left as the loop leaves it
-            return [pad + line for line in keep[1:]] + [f"{pad}return {result}"]
-        if name == "count":
-            if where is None or value is not None:
-                return None
-            lines += ["    n = 0", "    for x in s:", *bind,
-                      f"        if {where}:", "            n += 1", *give("    ", "n")]
-        elif name in ("max", "min"):  # the values first, then compared, as the closures do
-            lines += ["    vs = []", "    for x in s:", *bind]
-            pad = "        "
-            if where is not None:
-                lines.append(f"        if {where}:")
-                pad += "    "
-            lines += [f"{pad}vs.append({value or 'x'})", *give("    ", f"{name}(vs, default=0)")]
-        else:
-            found = {"any": "True", "all": "False", "first": value or "x"}.get(name)
-            body = {"any": [f"if {value}:" if value else "if True:"],
-                    "all": [f"if not {value}:" if value else "if False:"],
-                    "first": [],
-                    # a term never none added as it is (else a none is left out)
-                    "sum": [f"n += {value}"] if value_tree is not None and
-                    python.never_none(value_tree) else
-                    [f"v = {value or 'x'}", "if v is not None:", "    n += v"]}[name]
-            if found is not None:
-                body += give("    " if body else "", found)
-            end = {"any": "False", "all": "True", "first": "None", "sum": "n"}[name]
-            if name == "all" and value is None:  # all(x in L where c): every x meets c
-                assert where_tree is not None
-                body, where = give("", "False"), unparse(py.UnaryOp(py.Not(), where_tree))
-            lines += ["    n = 0"] if name == "sum" else []
-            lines += ["    for x in s:", *bind]
-            if where is not None:
-                lines.append(f"        if {where}:")
-                lines += [f"            {b}" for b in body]
-            else:
-                lines += [f"        {b}" for b in body]
-            lines += give("    ", end)
-        return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
-
-    def candidate(self, slot: int, source: py.expr, trees: list,
-                  sure: Optional[int] = None) -> tuple:
-        """How a generated loop over `source` binds its candidate `x` to slot `slot`:
-        (`trees` as the loop reads them, the lines binding it per candidate, the lines
-        keeping the slot as the loop leaves it: the first before the loop, the others
-        before each return). Where the trees (expressions such as a where and a value,
-        or statements; None: none) read the locals only one by one, they read `x` itself
-        (its none checks gone where `source` is a zone: cards are never none), and the
-        slot is set once, on the way out, from `x` (which starts as the slot, for a loop
-        over nothing); else they are as given and the slot is bound per candidate. `sure`,
-        given: no element is none (Lowering.sure_elements: an enum's values, the seats, a
-        range), and where more than 0, each is below it (its range checks gone)."""
-        given = [t if isinstance(t, py.stmt) else py.Expr(t) for t in trees if t is not None]
-        body = read_as_candidate(given, slot, "x", sure is not None or is_zone(source),
-                                 sure or 0) if given else None
-        if body is None:
-            return trees, [f"        L[{slot}] = x"], []
-        read = iter(body)
-        return [None if t is None else next(read) if isinstance(t, py.stmt) else
-                next(read).value for t in trees], [], [f"    x = L[{slot}]", f"L[{slot}] = x"]
-
-    def aggregate_over_statements(self, name: str, slot: int, made: tuple, src, span,
-                                  sure: Optional[int] = None):
-        """`any`, `all` or `count` of `x in L where f(...)`, f a definition that spends
-        work, with f's body written in the loop (Functions.inline_statements): no frame,
-        no call, its unit of work spent as its own function would."""
-        stmts, test = made
-        source = self.source.call_source(src)
-        (*stmts, test), bind, keep = self.candidate(slot, source, [*stmts, test], sure)
-        lines = self.spent_list("aggregate", source, span) + keep[:1]
-        lines += ["    n = 0"] if name == "count" else []
-        lines += ["    for x in s:", *bind, *("        " + line for line in python.text(stmts))]
-        found, end = {"any": ("True", "False"), "all": ("False", "True"),
-                      "count": (None, "n")}[name]
-        lines.append(f"        if {'not ' if name == 'all' else ''}{unparse(test)}:")
-        lines += [f"            {line}" for line in keep[1:]] + [f"            return {found}"] \
-            if found is not None else ["            n += 1"]
-        lines += [f"    {line}" for line in keep[1:]] + [f"    return {end}"]
-        return self.with_fresh_memo(lines, f"{name} at {rules_place(span)}", span)
 
     # ------------------------------------------------------------------ definitions
     def define_call_source(self, name: str, args: list) -> Optional[py.expr]:

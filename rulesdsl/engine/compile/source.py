@@ -22,7 +22,8 @@ from rulesdsl.engine.compile.program import MASK
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.engine.ir import nodes, python
-from rulesdsl.engine.ir.python import (MAX_DEPTH, PythonBackEnd, both, call, const, if_else,
+from rulesdsl.engine.ir.python_loops import LoopsBackEnd
+from rulesdsl.engine.ir.python import (MAX_DEPTH, both, call, const, if_else,
                                        index, is_none, method, name, state, unparse, walrus)
 from rulesdsl.engine.compile.native import Module
 from rulesdsl.engine.compile.unit import Unit
@@ -86,13 +87,14 @@ class Source:
         self.playable_fn = None  # playable(c, p) as one generated function, once made
         self.local_invariants: dict[int, py.expr] = {}  # id(node) -> its read as a loop's local
         self.generated_room = limit("generated_code")  # characters still to generate
-        self.to_python = PythonBackEnd(self)
+        self.to_python = LoopsBackEnd(self)
 
     def connect(self, exprs: Expressions, closures: Expressions, flow: Flow,
                 functions: Functions) -> None:
         """`closures`: the expressions' compiler that generates no Python, for the parts
         left to closures (Compiler.__init__)."""
         self.exprs, self.closures, self.flow, self.functions = exprs, closures, flow, functions
+        self.to_python.loops = functions  # the parts of loops over lists
 
     # ------------------------------------------------------------------ names
     def ref(self, obj, stem: str = "K") -> str:
@@ -257,15 +259,18 @@ class Source:
         self.function_lines[id(f)] = (f, lines)
         return f
 
-    def function(self, fn: py.FunctionDef, title: str, span) -> Optional[py.expr]:
+    def function(self, fn: py.FunctionDef, title: str, span,
+                 as_statements: bool = True) -> Optional[py.expr]:
         """For the Python back end: `fn(st, L)` as a generated function of its own (its
         lines kept, so a definition whose value it is takes them as its own body), called
-        as `Kn(st, L)`; None where Python cannot compile it."""
+        as `Kn(st, L)`; None where Python cannot compile it. `as_statements`: its tree
+        kept too, so that a `let` of it takes its statements (set_to_call)."""
         place = f" at {rules_place(span)}" if span is not None else ""
         made = self.generated_function(python.text([fn]), f"{title}{place}", span)
         if made is None:
             return None
-        self.function_trees[id(made)] = (made, fn)
+        if as_statements:
+            self.function_trees[id(made)] = (made, fn)
         return self.frame_call(made)
 
     def set_to_call(self, target: py.expr, tree: py.expr) -> Optional[list]:

@@ -325,6 +325,98 @@ class Interpreter:
             return len(met)
         return run
 
+    def c_Aggregate(self, node: n.Aggregate) -> Closure:
+        """The elements one by one, each bound to the node's slot: the list's length
+        spent first (not for a prefix), the where and the value read per element."""
+        src = self.part(node.items)
+        where = self.part(node.where) if node.where is not None else None
+        value = self.part(node.value) if node.value is not None else None
+        slot, gives, b, span = node.slot, node.gives, self.host.b, node.span
+        if gives == "prefix":
+            assert where is not None
+
+            def prefix(st, L):
+                out = []
+                for x in src(st, L):
+                    L[slot] = x
+                    if not where(st, L):
+                        break
+                    out.append(x)
+                return out
+            return prefix
+        if where is None and value is None:  # the whole list, its length spent
+            whole = _WHOLE[gives]
+
+            def plain(st, L):
+                s = src(st, L)
+                b.spend(len(s), span)
+                return whole(s)
+            return plain
+        if gives == "all" and where is not None and value is None:
+            def all_(st, L):  # all(x in L where cond): every element meets the condition
+                s = src(st, L)
+                b.spend(len(s), span)
+                for x in s:
+                    L[slot] = x
+                    if not where(st, L):
+                        return False
+                return True
+            return all_
+        if gives == "any" and value is None:
+            def any_(st, L):
+                s = src(st, L)
+                b.spend(len(s), span)
+                for x in s:
+                    L[slot] = x
+                    if where is None or where(st, L):
+                        return True
+                return False
+            return any_
+        if gives == "count" and where is not None:  # (a value alone: counted as a list)
+            def count(st, L):
+                n = 0
+                s = src(st, L)
+                b.spend(len(s), span)
+                for x in s:
+                    L[slot] = x
+                    if where(st, L):
+                        n += 1
+                return n
+            return count
+        if gives == "first":
+            def first(st, L):
+                s = src(st, L)
+                b.spend(len(s), span)
+                for x in s:
+                    L[slot] = x
+                    if where is None or where(st, L):
+                        return x if value is None else value(st, L)
+                return None
+            return first
+        if gives == "list":
+            def comp(st, L):
+                out = []
+                s = src(st, L)
+                b.spend(len(s), span)
+                for x in s:
+                    L[slot] = x
+                    if where is None or where(st, L):
+                        out.append(x if value is None else value(st, L))
+                return out
+            return comp
+
+        def values(st, L):
+            s = src(st, L)
+            b.spend(len(s), span)
+            for x in s:
+                L[slot] = x
+                if where is None or where(st, L):
+                    yield x if value is None else value(st, L)
+        if gives == "any":  # the values until one holds
+            return lambda st, L: any(values(st, L))
+        whole = _WHOLE[gives]
+        return lambda st, L: whole(list(values(st, L)))
+
     def c_Shown(self, node: n.Shown) -> Closure:
         f, of, label, names = self.part(node.value), node.of, node.labeller, node.names
         if names is None:
@@ -803,4 +895,15 @@ def _simple(node: n.Node) -> bool:
     return isinstance(node, (n.Const, n.Local))
 
 
-
+# an aggregate of a whole list (its elements or values, all computed first)
+_WHOLE: dict = {
+    "list": list,
+    "count": len,
+    "sum": lambda s: sum(x for x in s if x is not None),
+    "max": lambda s: max(s, default=0),
+    "min": lambda s: min(s, default=0),
+    "any": any,
+    "all": all,
+    "first": lambda s: s[0] if s else None,
+    "last": lambda s: s[-1] if s else None,
+}

@@ -370,6 +370,34 @@ class Run(Sure):
 
 
 @attrs.frozen(eq=False)
+class Aggregate(Node):
+    """A loop over a list's elements, each bound to slot `slot` in turn: `gives` "list"
+    (`[x in L where W]`, `[V for x in L where W]`: a new list), "prefix" (`[x in L while
+    W]`: the leading elements that meet W, spending nothing), or an aggregate of the
+    elements that meet `where` (None: all), of their `value` (None: the element itself):
+    "any", "all", "count", "first", "last", "sum", "max" or "min". Every form but a
+    prefix spends the list's length from the work budget as it starts. `sure`: no
+    element can be none (None: one may), each below it where more than 0
+    (Lowering.sure_elements)."""
+    gives: str
+    slot: int
+    items: Node
+    where: Optional[Node]
+    value: Optional[Node]
+    span: Any
+    sure: Optional[int] = None
+
+    @property
+    def may_be_none(self) -> bool:
+        return self.gives not in ("list", "prefix", "any", "all", "count", "sum")
+
+    @property
+    def title(self) -> str:
+        """What generated code calls its loop (`--show`)."""
+        return "list" if self.gives in ("list", "prefix") else self.gives
+
+
+@attrs.frozen(eq=False)
 class Shown(Sure):
     """How a value of type `of` reads in a text or an option ("none" for none): `names`
     its words by value where they are fixed (a card's label, an enum's value names), else

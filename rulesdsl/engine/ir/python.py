@@ -70,9 +70,11 @@ class Host(Protocol):
     def closure_of(self, node: n.Node) -> Callable:
         """The interpreter's closure of `node`."""
 
-    def function(self, fn: py.FunctionDef, title: str, span: Any) -> Optional[py.expr]:
+    def function(self, fn: py.FunctionDef, title: str, span: Any,
+                 as_statements: bool = True) -> Optional[py.expr]:
         """`fn(st, L)`, a function of its own over the frame (listed under `title` and
-        the place of `span`): its call, or None where Python cannot compile it."""
+        the place of `span`): its call, or None where Python cannot compile it.
+        `as_statements`: a definition's `let` of it may take its body as statements."""
 
 
 # ---------------------------------------------------------------- tree builders
