@@ -14,12 +14,11 @@ from ast import literal_eval
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.runtime.places import rules_place
-from rulesdsl.engine.runtime.work import spend_lines
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.python import (bound, both, call, const, if_else, is_none, method,
-                                       name, state, unparse, walrus)
+                                       name, state, walrus)
 from rulesdsl.engine.compile.unit import Unit
 
 if TYPE_CHECKING:  # the parts it is connected to
@@ -322,29 +321,38 @@ class Functions:
         """A pure definition while a decision's options are computed: once per arguments
         (the same memo and keys as Calls.memo_define_call), through its generated
         function."""
-        key = f"memo_{name}_{k}"
-        made = self.memo_fns.get(key)
+        key_name = f"memo_{name}_{k}"
+        made = self.memo_fns.get(key_name)
         if made is not None:
             return made
         xs = [f"x{i}" for i in range(k)]
-        frame = "[" + ", ".join(xs + ["None"] * (size - k)) + "]"
-        lines = [f"def memo(st, m{''.join(', ' + x for x in xs)}):  # {name}"]
+        m, key, v = python.name("m"), python.name("key"), python.name("v")
+
+        def called() -> py.expr:  # the definition on a frame of its arguments
+            frame: list[py.expr] = [python.name(x) for x in xs]
+            frame += [const(None)] * (size - k)
+            return call(fn, python.name("st"), py.List(frame, py.Load()))
+        body: list[py.stmt] = []
         if xs:
-            lists = " or ".join(f"type({x}) is list" for x in xs)
-            lines += [f"    if {lists}:", f"        return {fn}(st, {frame})",
-                      f"    key = ({name!r}, {', '.join(xs)})"]
+            lists = [py.Compare(call("type", python.name(x)), [py.Is()], [python.name("list")])
+                     for x in xs]
+            body += [py.If(python.either(*lists) if k > 1 else lists[0],
+                           [py.Return(called())], []),
+                     python.assign(key, py.Tuple([const(name), *map(python.name, xs)],
+                                                 py.Load()))]
         else:
-            lines.append(f"    key = {name!r}")
-        lines += ["    v = m.get(key, MISSING)",
-                  "    if v is MISSING:",
-                  f"        v = m[key] = {fn}(st, {frame})",
-                  "    return v"]
-        self.source.ns.setdefault("MISSING", MISSING)
+            body.append(python.assign(key, const(name)))
+        missing = python.name(self.source.named(MISSING, "MISSING"))
+        body += [python.assign(v, method(m, "get", key, missing)),
+                 py.If(py.Compare(v, [py.Is()], [missing]), [py.Assign(
+                     [py.Name("v", py.Store()), py.Subscript(m, key, py.Store())], called())], []),
+                 py.Return(v)]
         span = self.m.defines[name].decl.span
-        made = self.source.generated_function(lines, f"define {name}, remembered while options are "
-                                       f"computed ({rules_place(span)})", span)
-        self.memo_fns[key] = self.source.ref(made, f"memo_{name}_")
-        return self.memo_fns[key]
+        made = self.source.generated_function(
+            python.text([_function("memo", ["st", "m", *xs], body)]),
+            f"define {name}, remembered while options are computed ({rules_place(span)})", span)
+        self.memo_fns[key_name] = self.source.ref(made, f"memo_{name}_")
+        return self.memo_fns[key_name]
 
     def per_card(self, name: str, cards: Optional[int]) -> Optional[list]:
         """Definition `name`'s value for each of `cards` card ids, worked out by the
@@ -381,10 +389,10 @@ class Functions:
             return made
         d = self.m.defines[name]
         self.define_fns[name] = None  # while its body is generated: a call of itself
-        budget, span = self.source.ref(self.b, "BUDGET"), self.source.ref(d.decl.span, "S")
-        simple = self.scanner.simple_define(name)  # spends no work: no lines for it
-        lines = [f"def define(st, L):  # {name}"] + (
-            [] if simple else spend_lines(budget, "1", span, "    "))
+        budget = python.name(self.source.ref(self.b, "BUDGET"))
+        simple = self.scanner.simple_define(name)  # spends no work: no statements for it
+        body: list[py.stmt] = [] if simple else python.spent(
+            budget, "work", const(1), python.name(self.source.ref(d.decl.span, "S")))
         outer, self.exprs.loop_stack = self.exprs.loop_stack, []  # a body has its own locals
         saved, self.source.xs_depth = self.source.xs_depth, 0
         try:
@@ -395,8 +403,7 @@ class Functions:
                 lets.append((self.m.slots[id(e)], self.source.xs(e.value)))
                 target = python.frame_local(lets[-1][0])
                 inline = self.source.set_to_call(target, lets[-1][1])  # a run: no call
-                lines += ["    " + line for line in python.text(inline)] if inline else \
-                    [f"    {unparse(target)} = {unparse(lets[-1][1])}"]
+                body += inline if inline else [python.assign(target, lets[-1][1])]
                 e = e.body
             value = self.source.xs(e)
             if simple and not lets and not d.modifiers and len(d.params) == 1 and \
@@ -413,17 +420,20 @@ class Functions:
                 self.note_inline(name, value, len(d.params), lets,  # own: no call saved)
                                  python.name(self.source.ref(d.decl.span, "S")))
             if loop is not None:  # a generated loop over these locals (`any(...)`): its
-                lines += loop     # lines here, its returns this one's: one call, not two
+                body += loop      # statements here, its returns this one's: one call, not two
             else:
-                lines.append(f"    v = {unparse(value)}")
+                v = python.name("v")
+                body.append(python.assign(v, value))
                 k = len(d.params)
                 for mod in d.modifiers:  # each modifier sees the value so far as its last name
-                    lines += [f"    L[{k}] = v", f"    if {unparse(self.source.xs(mod.cond))}:",
-                              f"        v = {unparse(self.source.xs(mod.value))}"]
-                lines.append("    return v")
+                    body += [python.assign(python.frame_local(k), v),
+                             py.If(self.source.xs(mod.cond),
+                                   [python.assign(v, self.source.xs(mod.value))], [])]
+                body.append(py.Return(v))
         finally:
             self.exprs.loop_stack, self.source.xs_depth = outer, saved
-        made = self.source.generated_function(lines, f"define {name} ({rules_place(d.decl.span)})",
+        made = self.source.generated_function(python.text([_function("define", ["st", "L"], body)]),
+                                              f"define {name} ({rules_place(d.decl.span)})",
                                               d.decl.span)
         if made is None:
             return None
@@ -460,3 +470,10 @@ def _constant(tree: py.expr) -> bool:
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return False
     return True
+
+
+def _function(fn: str, params: list, body: list) -> py.FunctionDef:
+    """`def fn(params): body`."""
+    args = py.arguments(posonlyargs=[], args=[py.arg(x) for x in params], vararg=None,
+                        kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return py.FunctionDef(fn, args, body, [], None)

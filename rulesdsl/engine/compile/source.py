@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast as py
 import builtins
+import copy
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from rulesdsl.lang import ast
@@ -75,8 +76,9 @@ class Source:
         self.lambda_sources: dict[int, tuple[Callable, py.expr]] = {}
         # id(generated function) -> (it, its lines)
         self.function_lines: dict[int, tuple[Callable, Sequence[str]]] = {}
-        # id(generated function) -> (it, its tree), for those the Python back end built
-        self.function_trees: dict[int, tuple[Callable, py.FunctionDef]] = {}
+        # id(generated function) -> (it, its tree, may a `let` of it take its statements),
+        # for those built as trees
+        self.function_trees: dict[int, tuple[Callable, py.FunctionDef, bool]] = {}
         self.temps = 0
         # id(node) -> (node, its closure, its Python or None)
         self.known_parts: dict[int, tuple[nodes.Node, Optional[Callable], Optional[py.expr]]] = {}
@@ -269,8 +271,7 @@ class Source:
         made = self.generated_function(python.text([fn]), f"{title}{place}", span)
         if made is None:
             return None
-        if as_statements:
-            self.function_trees[id(made)] = (made, fn)
+        self.function_trees[id(made)] = (made, fn, as_statements)
         return self.frame_call(made)
 
     def set_to_call(self, target: py.expr, tree: py.expr) -> Optional[list]:
@@ -279,7 +280,7 @@ class Source:
         made the assignment (no call); None for any other tree."""
         f = self.called(tree)
         known = self.function_trees.get(id(f)) if f is not None else None
-        if known is None or known[0] is not f:
+        if known is None or known[0] is not f or not known[2]:
             return None
         body = known[1].body
         if sum(isinstance(x, py.Return) for x in py.walk(known[1])) != 1 or \
@@ -296,10 +297,14 @@ class Source:
         made = self.function_lines.get(id(f))
         return f if made is not None and made[0] is f else None
 
-    def body_of_call(self, tree: py.expr) -> Optional[Sequence[str]]:
-        """The body lines of the generated function a call `Kn(st, L)` calls, or None."""
+    def body_of_call(self, tree: py.expr) -> Optional[list]:
+        """The body of the generated function a call `Kn(st, L)` calls (copied), where it
+        was built as a tree; else None."""
         f = self.called(tree)
-        return self.function_lines[id(f)][1][1:] if f is not None else None
+        known = self.function_trees.get(id(f)) if f is not None else None
+        if known is None or known[0] is not f:
+            return None
+        return copy.deepcopy(known[1].body)
 
     def hooked_source(self, e) -> Optional[py.expr]:
         """`e` where a loop already has it: a local of the loop's function, or a loop
