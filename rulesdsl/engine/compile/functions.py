@@ -349,7 +349,7 @@ class Functions:
                  py.Return(v)]
         span = self.m.defines[name].decl.span
         made = self.source.generated_function(
-            python.text([_function("memo", ["st", "m", *xs], body)]),
+            python.text([python.function_def("memo", ["st", "m", *xs], body)]),
             f"define {name}, remembered while options are computed ({rules_place(span)})", span)
         self.memo_fns[key_name] = self.source.ref(made, f"memo_{name}_")
         return self.memo_fns[key_name]
@@ -432,9 +432,9 @@ class Functions:
                 body.append(py.Return(v))
         finally:
             self.exprs.loop_stack, self.source.xs_depth = outer, saved
-        made = self.source.generated_function(python.text([_function("define", ["st", "L"], body)]),
-                                              f"define {name} ({rules_place(d.decl.span)})",
-                                              d.decl.span)
+        made = self.source.generated_function(
+            python.text([python.function_def("define", ["st", "L"], body)]),
+            f"define {name} ({rules_place(d.decl.span)})", d.decl.span)
         if made is None:
             return None
         fn = self.define_fns[name] = self.source.ref(made, f"define_{name}_")
@@ -471,9 +471,3 @@ def _constant(tree: py.expr) -> bool:
         return False
     return True
 
-
-def _function(fn: str, params: list, body: list) -> py.FunctionDef:
-    """`def fn(params): body`."""
-    args = py.arguments(posonlyargs=[], args=[py.arg(x) for x in params], vararg=None,
-                        kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-    return py.FunctionDef(fn, args, body, [], None)

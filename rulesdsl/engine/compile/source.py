@@ -441,8 +441,8 @@ class Source:
         params = [a for a, _ in holes.values()] + (["n"] if count is not None else [])
         title = f"W{len(self.generated)}"
         render = self.generated_function(
-            [f"def {title}({', '.join(params)}):",
-             f"    return {unparse(py.Tuple(rendered, py.Load()))}"],
+            python.text([python.function_def(title, params,
+                                             [py.Return(py.Tuple(rendered, py.Load()))])]),
             f"{title}, words at {rules_place(texts[0].span)}", texts[0].span)
         if render is None:
             return None
@@ -548,19 +548,25 @@ the others stay closures."""
             for k, check in enumerate(self.p.playable):
                 got = self.flow.playable_sources[id(check)] if check is not None else None
                 kinds.setdefault(got, []).append(k)
-            lines = ["def playable(st, c, seat):", "    if c is None:", "        return False",
-                     f"    k = {self.ref(self.p.card_kind, 'KIND_OF')}[c]"]
+            kind, c = name("k"), name("c")
+            body: list[py.stmt] = [
+                py.If(is_none(c), [py.Return(const(False))], []),
+                python.assign(kind, index(name(self.ref(self.p.card_kind, "KIND_OF")), c))]
             for got, ks in kinds.items():
-                test = f"k == {ks[0]}" if len(ks) == 1 else f"k in {tuple(ks)!r}"
+                test = py.Compare(kind, [py.Eq()], [const(ks[0])]) if len(ks) == 1 else \
+                    py.Compare(kind, [py.In()], [py.Tuple([const(x) for x in ks], py.Load())])
                 if got is None:
-                    lines += [f"    if {test}:", "        return True"]
+                    body.append(py.If(test, [py.Return(const(True))], []))
                     continue
                 cond, size = got
-                lines += [f"    if {test}:",
-                          f"        L = [c, seat{', None' * (size - 2)}]",
-                          f"        return bool({unparse(self.call_source(cond))})"]
-            lines.append("    return True")
-            fn = self.playable_fn = self.generated_function(lines, "playable", None)
+                frame: list[py.expr] = [c, name("seat")] + [const(None)] * (size - 2)
+                body.append(py.If(test, [
+                    python.assign(name("L"), py.List(frame, py.Load())),
+                    py.Return(call("bool", self.call_source(cond)))], []))
+            body.append(py.Return(const(True)))
+            fn = self.playable_fn = self.generated_function(
+                python.text([python.function_def("playable", ["st", "c", "seat"], body)]),
+                "playable", None)
             if fn is None:
                 return None
         return call(self.ref(fn, "PLAYABLE"), name("st"), self.xs(e.args[0]), seat)

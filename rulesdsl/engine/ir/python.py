@@ -194,6 +194,13 @@ def assign(target: py.expr, value: py.expr) -> py.Assign:
     return py.Assign([target], value)
 
 
+def function_def(fn: str, params: list, body: list) -> py.FunctionDef:
+    """`def fn(params): body`."""
+    args = py.arguments(posonlyargs=[], args=[py.arg(x) for x in params], vararg=None,
+                        kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return py.FunctionDef(fn, args, body, [], None)
+
+
 def text(statements: list) -> tuple:
     """Statements as lines of text (their own trees, written out)."""
     return tuple(line for stmt in statements
