@@ -48,8 +48,10 @@ _WORTH = 3  # a part with less work (calls count 10, subscripts 1) costs less th
 class _Loop:
     """What one loop's test binds: each local's bindings, which are invariant."""
 
-    def __init__(self, statements: list, slot: int, variant: set):
+    def __init__(self, statements: list, slot: int, variant: set, memo: bool = True):
         self.slot = slot
+        self.memo = memo  # is the decision's memo set (a definition read there once)?
+        self.variant = variant  # the locals bound to the candidate (and changed in the loop)
         self.bindings: dict = {}  # name -> [value trees]
         self.frame_stores: set = set()  # slots of L written in the loop
         for stmt in statements:
@@ -113,18 +115,21 @@ class _Loop:
                 elif x in self.bindings:
                     if x not in self.invariant and x not in own:
                         return False
+                elif x in self.variant:  # the candidate itself, bound by the loop
+                    return False
                 elif x in _FUNCTION_LOCALS or x.startswith(_CHANGING) and id(node) not in cells:
                     return False
             elif isinstance(node, py.Call):
                 f = node.func
                 if isinstance(f, py.Attribute):
                     if f.attr not in _METHODS or not (
-                            isinstance(f.value, py.Name) and f.value.id in self.memos or
+                            isinstance(f.value, py.Name) and f.value.id in self.memos and
+                            self.memo or
                             id(f.value) in cells):
                         return False
                 elif not isinstance(f, py.Name) or not (
                         f.id in _PURE_CALLS or f.id.startswith(RAISING) or
-                        f.id.startswith("define_") and id(node) in guarded):
+                        f.id.startswith("define_") and id(node) in guarded and self.memo):
                     return False
             elif isinstance(node, (py.Lambda, py.ListComp, py.SetComp, py.DictComp,
                                    py.GeneratorExp, py.Starred, py.Await, py.Yield,
@@ -202,12 +207,33 @@ def _size(tree: py.AST) -> int:
     return sum(1 for _ in py.walk(tree))
 
 
-def _work(tree: py.AST) -> int:
+def _kept(node: py.AST, missing: str) -> bool:
+    """Is `node` a part kept already, `t if t is not MISSING else (t := ...)` (or read
+    from a loop's memo cell, `t if (t := CELL[0][k]) is not MISSING else ...`)?"""
+    if not isinstance(node, py.IfExp) or not isinstance(node.test, py.Compare):
+        return False
+    test = node.test
+    return len(test.ops) == 1 and isinstance(test.ops[0], py.IsNot) and \
+        isinstance(test.comparators[0], py.Name) and test.comparators[0].id == missing
+
+
+def _unkept(tree: py.AST, missing: Optional[str]):
+    """The nodes of `tree`, but those inside a part kept already (given `missing`)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if missing is None or not _kept(node, missing):
+            todo.extend(py.iter_child_nodes(node))
+
+
+def _work(tree: py.AST, missing: Optional[str] = None) -> int:
     """A rough price of computing a part: its calls that return a value (an error helper
     only raises) and its subscripts. A local bound from one table read is cheaper to
-    compute again than to test for `MISSING` at every candidate of a short loop."""
+    compute again than to test for `MISSING` at every candidate of a short loop. Given
+    `missing`, a part kept already costs nothing (it is read at the price of a test)."""
     work = 0
-    for node in py.walk(tree):
+    for node in _unkept(tree, missing):
         if isinstance(node, py.Subscript):
             work += 1
         elif isinstance(node, py.Call) and not (isinstance(node.func, py.Name) and
@@ -232,12 +258,18 @@ class _Hoist(py.NodeTransformer):
         self.first_under: dict = {}
 
     def qualifies(self, node: py.expr) -> bool:
-        """Is `node` a part worth keeping that no candidate changes?"""
-        return not isinstance(node, (py.Name, py.Constant)) and _size(node) >= _SMALLEST \
-            and _work(node) >= _WORTH and self.loop.reads_invariant(node) and \
-            self.binds_alike(node)
+        """Is `node` a part worth keeping that no candidate changes? Outside a decision's
+        options (`memo` false), not for the work of the parts kept already (a loop
+        invariant the compiler read from a local or its loop's memo): those are read
+        again at the price of a test."""
+        if isinstance(node, (py.Name, py.Constant)) or _size(node) < _SMALLEST:
+            return False
+        work = _work(node, None if self.loop.memo else self.missing)
+        return work >= _WORTH and self.loop.reads_invariant(node) and self.binds_alike(node)
 
     def generic_visit(self, node: py.AST) -> py.AST:
+        if not self.loop.memo and _kept(node, self.missing):
+            return node  # kept already: a read of its local, computed when first needed
         if isinstance(node, py.expr) and self.qualifies(node):
             key = py.dump(node)
             local = self.kept.get(key)
@@ -353,15 +385,17 @@ class _Hoist(py.NodeTransformer):
 
 def hoisted(statements: list, tests: range, slot: int, variant: set,
             fresh: Callable[[], str], missing: str, firsts: Optional[list] = None,
-            card: bool = False) -> tuple:
+            card: bool = False, memo: bool = True) -> tuple:
     """(lines before the loop, its body with its test's invariant parts read from locals):
     `statements`, a loop's body, binds a candidate to frame slot `slot` and to the locals
     in `variant`; only the tests of the `if` statements at positions `tests` (the
     candidate's test) are rewritten. `missing` names hoist.MISSING in the program. Given
     `firsts`, the parts the first candidate computes before anything else (`find_first`)
     go there, as lines to run before the loop where it has a candidate; `card`: the
-    candidates are a zone's cards."""
-    loop = _Loop(statements, slot, set(variant))
+    candidates are a zone's cards. `memo` false: the loop may run where the state holds
+    no memo (an aggregate, anywhere): a definition read through the memo would be called
+    per candidate there, spending its work each time, so no part calling one is kept."""
+    loop = _Loop(statements, slot, set(variant), memo)
     hoist = _Hoist(loop, fresh, missing)
     out = list(statements)
     given_back = None  # the units a candidate spends before its test, given back

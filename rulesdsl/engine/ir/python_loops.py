@@ -19,6 +19,7 @@ from typing import Optional, Protocol
 
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.ir.invariants import hoisted
 from rulesdsl.engine.ir.python import (PythonBackEnd, assign, call, const, frame_local,
                                        index, is_none, lambda_of, method, name, never_none)
 from rulesdsl.engine.ir.python_options import is_zone, read_as_candidate
@@ -75,22 +76,23 @@ class LoopsBackEnd(PythonBackEnd):
         def give(result: py.expr) -> list:  # the slot left as the loop leaves it
             return [*keep[1:], py.Return(result)]
 
-        def loop(found: list) -> py.For:  # each element, `found` where it meets the where
-            inside = [py.If(where, found, [])] if where is not None else found
-            return py.For(py.Name("x", py.Store()), name("s"), [*bind, *inside], [])
+        def loop(found: list) -> list:  # each element, `found` where it meets the where
+            if where is None:
+                return [py.For(py.Name("x", py.Store()), name("s"), [*bind, *found], [])]
+            return self.hoisted([*bind, py.If(where, found, [])], node)
         gives = node.gives
         if gives == "list":
             return self.function("comprehension", head + [
                 assign(name("out"), py.List([], py.Load())),
-                loop([py.Expr(method(name("out"), "append", value or x))]),
+                *loop([py.Expr(method(name("out"), "append", value or x))]),
                 *keep[1:], py.Return(name("out"))], node)
         if gives == "count":
             return self.function("aggregate", head + [
-                assign(name("n"), const(0)), loop([_add_one("n")]), *give(name("n"))], node)
+                assign(name("n"), const(0)), *loop([_add_one("n")]), *give(name("n"))], node)
         if gives in ("max", "min"):  # the values first, then compared, as the closure does
             return self.function("aggregate", head + [
                 assign(name("vs"), py.List([], py.Load())),
-                loop([py.Expr(method(name("vs"), "append", value or x))]),
+                *loop([py.Expr(method(name("vs"), "append", value or x))]),
                 *give(py.Call(name(gives), [name("vs")], [py.keyword("default", const(0))]))],
                 node)
         start: list = []
@@ -117,7 +119,7 @@ class LoopsBackEnd(PythonBackEnd):
                     [py.AugAssign(py.Name("n", py.Store()), py.Add(), name("v"))], [])]
         else:
             return None  # (`last` of a where: the closure's)
-        return self.function("aggregate", head + start + [loop(found), *give(end)], node)
+        return self.function("aggregate", head + start + [*loop(found), *give(end)], node)
 
     def over_statements(self, node: n.Aggregate, source: py.expr, stmts: list,
                         test: py.expr) -> Optional[py.expr]:
@@ -138,10 +140,9 @@ class LoopsBackEnd(PythonBackEnd):
             start, end = [], const(gives == "all")
             if gives == "all":
                 test = py.UnaryOp(py.Not(), test)
-        loop = py.For(py.Name("x", py.Store()), name("s"),
-                      [*bind, *stmts, py.If(test, found, [])], [])
+        loop = self.hoisted([*bind, *stmts, py.If(test, found, [])], node)
         name_ = "comprehension" if gives == "list" else "aggregate"
-        return self.function(name_, head + start + [loop, *keep[1:], py.Return(end)], node)
+        return self.function(name_, head + start + [*loop, *keep[1:], py.Return(end)], node)
 
     def prefix(self, node: n.Aggregate, depth: int) -> Optional[py.expr]:
         """`[x in L while COND]`: the leading elements for which COND holds."""
@@ -158,6 +159,18 @@ class LoopsBackEnd(PythonBackEnd):
                                   as_statements=False)
 
     # ------------------------------------------------------------------ parts
+    def hoisted(self, body: list, node: n.Aggregate) -> list:
+        """The loop over `s` of `body` (its last statement the test of the where), the
+        test's parts that no element changes kept in locals, each computed where an
+        element first needs it (invariants.py: those the compiler's loop invariants do
+        not reach, such as the parts of a definition written in the loop that read only
+        its arguments); not one that calls a definition (the memo may not be set: each
+        call spends its work) nor one that reads the budget."""
+        missing = self.host.named(MISSING, "MISSING")
+        starts, body = hoisted(body, range(len(body) - 1, len(body)), node.slot, {"x"},
+                               lambda: self.host.temp("once"), missing, memo=False)
+        return [*starts, py.For(py.Name("x", py.Store()), name("s"), body, [])]
+
     def spent_list(self, source: py.expr, node: n.Aggregate) -> list:
         """The list read into `s`, its length spent from the work budget."""
         return [assign(name("s"), source), *self.spent("work", call("len", name("s")),
