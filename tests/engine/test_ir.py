@@ -57,6 +57,27 @@ def test_both_back_ends_give_the_same_value_or_error(tmp_path, monkeypatch, expr
         assert n_after(tmp_path, monkeypatch, expr, engine) == expected, engine
 
 
+@pytest.mark.parametrize("expr, expected", [
+    ("count(c in stock where c.value > n + 1)", 2),
+    ("sum(c.value * 2 for c in stock where c.value != 2)", 8),
+    ("max(c.value for c in stock) * 10 + min(k * k for k in 2..4)", 34),
+    ("first(c in stock where c.value > 1).value", 2),
+    ("size([c in stock where c.value > 1]) * 10 + size([c in stock while c.value < 3])", 22),
+    ("if any(c in stock where c.value == 3) and all(c in stock where c.value > 0) then 1 "
+     "else 0", 1),
+    ("if all(c.value > 1 for c in stock) then 1 else 0", 0),
+    ("sum(c.value for c in table) + last([1, 2, n + 7])", 7),
+    ("count(c in stock where c.value / n > 0)", ("R015", 10)),
+    ("first(c in table).value", ("R013", 10)),
+])
+def test_loops_over_lists_give_the_same_value_or_error_on_both_back_ends(
+        tmp_path, monkeypatch, expr, expected):
+    """Aggregates, lists and prefixes are one node (nodes.Aggregate): the interpreter's
+    loop and the generated function agree."""
+    for engine in ENGINES:
+        assert n_after(tmp_path, monkeypatch, expr, engine) == expected, engine
+
+
 @pytest.mark.parametrize("body, expected", [
     ("let k = 3\n  set k += 4\n  set n = k - 1", 6),
     ("let k = 9007199254740992\n  set k += 1", ("R030", 11)),
