@@ -231,10 +231,13 @@ def _work(tree: py.AST, missing: Optional[str] = None) -> int:
     """A rough price of computing a part: its calls that return a value (an error helper
     only raises) and its subscripts. A local bound from one table read is cheaper to
     compute again than to test for `MISSING` at every candidate of a short loop. Given
-    `missing`, a part kept already costs nothing (it is read at the price of a test)."""
+    `missing` (outside a decision's options), a part kept already costs nothing (it is
+    read at the price of a test), and each operator, comparison and choice costs 1 (as a
+    read does: `next(p)`, `(p + 1) % 2` after its none check, is worth keeping)."""
     work = 0
     for node in _unkept(tree, missing):
-        if isinstance(node, py.Subscript):
+        if isinstance(node, py.Subscript) or missing is not None and \
+                isinstance(node, (py.BinOp, py.Compare, py.IfExp)):
             work += 1
         elif isinstance(node, py.Call) and not (isinstance(node.func, py.Name) and
                                                 node.func.id.startswith(RAISING)):
@@ -414,6 +417,9 @@ def hoisted(statements: list, tests: range, slot: int, variant: set,
         if isinstance(stmt, py.If):
             out[i] = py.fix_missing_locations(py.If(hoist.visit(stmt.test), stmt.body,
                                                     stmt.orelse))
+    if not memo:  # and the values a test's statements bind (a run's E, a let's value)
+        out = [stmt if i in tests else _values_hoisted(stmt, hoist) for i, stmt in
+               enumerate(out)]
     if firsts is not None and hoist.firsts and given_back is not None:
         # the first candidate's units spent as it spends them, then its first parts, then
         # the units given back for the loop to spend again (they pass: the parts left the
@@ -421,6 +427,21 @@ def hoisted(statements: list, tests: range, slot: int, variant: set,
         firsts += [*map(copy.deepcopy, copies), *given_back[0], *hoist.firsts,
                    *given_back[1]]
     return hoist.starts, out
+
+
+def _values_hoisted(stmt: py.stmt, hoist: _Hoist) -> py.stmt:
+    """`stmt` with the value of each assignment of a local in it (in the branches of an
+    `if` and the bodies of a loop too) rewritten as the tests are: a part no candidate
+    changes read from a local, computed where first needed."""
+    if isinstance(stmt, py.Assign) and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], py.Name):
+        return py.fix_missing_locations(py.Assign(stmt.targets, hoist.visit(stmt.value)))
+    if isinstance(stmt, (py.If, py.For)):
+        out = copy.copy(stmt)
+        out.body = [_values_hoisted(x, hoist) for x in stmt.body]
+        out.orelse = [_values_hoisted(x, hoist) for x in stmt.orelse]
+        return out
+    return stmt
 
 
 def _as_slot(tree: py.expr, alias: set, slot: Optional[int]) -> py.expr:
