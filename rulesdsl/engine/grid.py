@@ -112,24 +112,6 @@ def joins_closure(adj: list, args: list, budget, span) -> Callable:
     return joins
 
 
-def prefix_closure(exprs, e: ast.Prefix) -> Callable:
-    """`[x in L while COND]`: the leading elements of L for which COND holds (var_prefix
-    is the common form, read straight from a variable's values)."""
-    slot = exprs.m.slots[id(e)]
-    src = exprs.source_of(e.source)
-    cond = exprs.expr(e.cond)
-
-    def run(st, L):
-        out = []
-        for x in src(st, L):
-            L[slot] = x
-            if not cond(st, L):
-                break
-            out.append(x)
-        return out
-    return run
-
-
 def var_prefix(exprs, e: ast.Prefix, span=None) -> Optional[Callable]:
     """`[x in L while v[x] == E]` (or `!=`), E not using x: the common "cells from here
     while they hold the other colour", read straight from the variable's values with no

@@ -258,16 +258,6 @@ class Expressions:
             return g if known is None else self.source.known_as(g, index(state("zones"), known))
         return f
 
-    def counted(self, src: Callable, span) -> Callable:
-        """A source whose length is spent from the work budget each time it is visited."""
-        b = self.b
-
-        def visit(st, L):
-            s = src(st, L)
-            b.spend(len(s), span)
-            return s
-        return visit
-
     def e_Comprehension(self, e):
         return self.loop("list", e, e.source, self.source_of(e.source), e.span)
 
