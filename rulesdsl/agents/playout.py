@@ -165,6 +165,7 @@ class MoveAverages:
         rng, judge = self.rng, self.judge
         assert judge is not None
         afters = []
+        state.keep_origin()  # one snapshot for the clones, not one each
         for i in range(len(options)) if drawn is None else drawn:
             after = state.clone()
             copies = after.frames[:]

@@ -314,6 +314,15 @@ class State(Machine, Views, Saving):
         from, but takes one of its own at its next apply."""
         self._origin = None
 
+    def keep_origin(self) -> None:
+        """Take now the snapshot this state's next apply would take (it has none of its own:
+        a sample, changed outside apply), so that the clones about to be made of it share
+        it instead of taking one each at their first apply (a search's look-ahead clones a
+        fresh sample once per option). Nothing else changes: it is the same snapshot."""
+        if self._origin is None:
+            self._origin = self._snapshot()
+            self._origin_at = self._history._frozen + len(self._history._tail)
+
     def trial_copy(self) -> "State":
         """A copy for trying moves (engine/sequences.py): the game's data and position,
         with a log of its own and the history shared (a trial applies nothing, and draws
