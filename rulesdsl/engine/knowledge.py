@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
+from itertools import compress, repeat
 from typing import NamedTuple
 
 from rulesdsl.engine.journal import EventLog
@@ -73,23 +74,25 @@ class SeenKnowledge:
     def __init__(self, state, seat: int, witness: int | None = None):
         self.state = state
         self.seat = seat
-        prog = state.prog
         zones = state.zones
-        see = [state.can_see(zi, seat) for zi in range(len(prog.zone_names))]
-        self.see = see
+        seat_view = _seat_view(state, seat)
+        see = self.see = seat_view.see  # shared: read it, do not change it
         self.hidden_zones = [zi for zi in range(len(zones)) if not see[zi] and zones[zi]]
         hidden = set(self.hidden_zones)
         possible = _places_replayed(state, seat, see, witness)
+        loc = state.loc
         # a card a readable card variable names is a known card: it stays where it lies
-        for i in self._card_vars_read():
+        for i in seat_view.card_vars:
             c = state.vars[i]
-            if isinstance(c, int) and 0 <= c < len(state.loc) and not see[state.loc[c]]:
-                possible[c] = {state.loc[c]}
-        visible = {c for zi, z in enumerate(zones) if see[zi] for c in z}
-        placed = [c for c in range(len(state.loc)) if 0 <= state.loc[c] < len(zones)]
+            if isinstance(c, int) and 0 <= c < len(loc) and not see[loc[c]]:
+                possible[c] = {loc[c]}
+        visible: set = set()
+        for z in compress(zones, see):
+            visible.update(z)
+        nzones = len(zones)
         # the cards the seat cannot see, sorted by id (never by where they truly lie), each
         # with the hidden zones it may be in: anywhere hidden when the log rules out all
-        self.pool = sorted(c for c in placed if c not in visible)
+        self.pool = [c for c, z in enumerate(loc) if 0 <= z < nzones and c not in visible]
         every = tuple(self.hidden_zones)
         self.allowed = {}
         for c in self.pool:
@@ -98,7 +101,7 @@ class SeenKnowledge:
             self.allowed[c] = ok or every
         self.slots = {zi: len(zones[zi]) for zi in self.hidden_zones}
         self._group_cache: dict = {}
-        self._hidden_var_cache: list | None = None
+        self._hidden_var_cache: list | None = seat_view.hidden_vars
         self.unconstrained = self.allowed
         self.amounts = None  # hidden variables' values as the seat's replay made them
         self.start = None  # the game's start as the seat may have seen it (inference.py)
@@ -122,15 +125,6 @@ class SeenKnowledge:
             ((z, tuple(sorted(c for c in cards if c in self.allowed)))
              for z, cards in self.inferred_held if z in self.slots)
             if held)
-
-    def _card_vars_read(self):
-        prog = self.state.prog
-        for lay in prog.vars.values():
-            if lay.type != "card":
-                continue
-            for k in range(math.prod(lay.sizes)):
-                if _may_read(lay, k, self.seat):
-                    yield lay.base + k
 
     def deal(self, rnd: random.Random) -> dict:
         """Zone -> cards: every pool card in a zone it may be in, every zone full. The most
@@ -156,11 +150,15 @@ class SeenKnowledge:
         room = dict(self.slots)
         out: dict = {zi: [] for zi in self.hidden_zones}
         for zones, cards in self._groups(allowed):
-            places = [zi for zi in zones for _ in range(room[zi])]
+            places: list = []
+            for zi in zones:
+                places += [zi] * room[zi]
             if len(places) >= len(cards):
-                for c, zi in zip(cards, rnd.sample(places, len(cards))):
+                picked = rnd.sample(places, len(cards))
+                for c, zi in zip(cards, picked):
                     out[zi].append(c)
-                    room[zi] -= 1
+                for zi in zones:
+                    room[zi] -= picked.count(zi)
                 continue
             cards = cards[:]
             rnd.shuffle(cards)
@@ -204,10 +202,7 @@ class SeenKnowledge:
         """(layout, the indices the seat may not read) of every variable with some."""
         found = self._hidden_var_cache
         if found is None:
-            found = self._hidden_var_cache = [
-                (lay, hidden) for lay in self.state.prog.vars.values()
-                if (hidden := [k for k in range(math.prod(lay.sizes))
-                               if not _may_read(lay, k, self.seat)])]
+            found = self._hidden_var_cache = _seat_view(self.state, self.seat).hidden_vars
         return found
 
     def sample(self, seed: int):
@@ -222,8 +217,7 @@ class SeenKnowledge:
             else:
                 rnd.shuffle(cards)
             d.zones[zi] = cards
-            for c in cards:
-                d.loc[c] = zi
+            deque(map(d.loc.__setitem__, cards, repeat(zi)), 0)  # each card's place
         # variables the seat may not read: what its replay of the game made of them, else
         # their declared starting values
         amounts = self.amounts
@@ -289,6 +283,39 @@ class SeenKnowledge:
         for zi in zones:
             if unordered[zi]:
                 d.zones[zi].sort()
+
+
+class _SeatView(NamedTuple):
+    """What a seat may see and read of a game's states, whatever the position: the same for
+    every state of the rules (zones' and variables' visibility is declared)."""
+    prog: object
+    see: list  # per zone, does the seat see it
+    card_vars: list  # the indices of the card variables it may read
+    hidden_vars: list  # (layout, the indices it may not read) of every variable with some
+
+
+_SEAT_VIEWS: dict[tuple, _SeatView] = {}  # (id(prog), seat) -> its view
+_SEAT_VIEWS_MAX = 256
+
+
+def _seat_view(state, seat: int) -> _SeatView:
+    """The seat's `_SeatView` of `state`'s rules, worked out once per rules and seat."""
+    prog = state.prog
+    key = (id(prog), seat)
+    found = _SEAT_VIEWS.get(key)
+    if found is None or found.prog is not prog:
+        readable = [(lay, [_may_read(lay, k, seat) for k in range(math.prod(lay.sizes))])
+                    for lay in prog.vars.values()]
+        found = _SeatView(
+            prog, [state.can_see(zi, seat) for zi in range(len(prog.zone_names))],
+            [lay.base + k for lay, ok in readable if lay.type == "card"
+             for k in range(len(ok)) if ok[k]],
+            [(lay, hidden) for lay, ok in readable
+             if (hidden := [k for k in range(len(ok)) if not ok[k]])])
+        if len(_SEAT_VIEWS) >= _SEAT_VIEWS_MAX:
+            _SEAT_VIEWS.clear()
+        _SEAT_VIEWS[key] = found
+    return found
 
 
 def _swap_cards(d, za: int, ka: int, zb: int, kb: int) -> None:
