@@ -441,7 +441,7 @@ class ISMCTSAgent:
             seat, offered = options_of(seen)
             if seat != mover:
                 raise NoOption("a re-dealt position that another seat moves in")
-        best, ahead = policy.look_ahead(seen, mover, offered)
+        best, ahead = policy.look_ahead(seen, mover, offered, None, seen is not s)
         label = offered[best][0]
         if seen is s and ahead is not None:
             made[label] = ahead

@@ -289,7 +289,9 @@ class State(Machine, Views, Saving):
         so `src` must not be used after. `copies`: src's frames as the clone made them
         (`src.frames[:]` before the option); those still at the bottom of its stack are
         this state's own frames again, brought up to date (a frame is a round's mark
-        by identity: playout.Horizon)."""
+        by identity: playout.Horizon). `src` this state itself: nothing to do."""
+        if src is self:
+            return
         frames, own = src.frames, self.frames
         for j in range(min(len(copies), len(frames), len(own))):
             copy = frames[j]
