@@ -527,12 +527,13 @@ def test_a_playout_that_looks_takes_the_option_best_one_move_on():
         return s.evaluation()[seat]
     best = max(after(i) for i in range(len(options)))
     looking = MoveAverages(random.Random(0), 0.0, None, judge, look=len(options))
-    assert all(after(looking.pick(seat, options, st)) == best for _ in range(10))
+    # (a clone each time: a pick that looks ahead may spend the state it is given)
+    assert all(after(looking.pick(seat, options, st.clone())) == best for _ in range(10))
     blind = MoveAverages(random.Random(0), 0.0)  # move averages alone: at random here
-    assert any(after(blind.pick(seat, options, st)) < best for _ in range(10))
+    assert any(after(blind.pick(seat, options, st.clone())) < best for _ in range(10))
     # a look at fewer options than there are rates only those drawn
     some = MoveAverages(random.Random(0), 0.0, None, judge, look=2)
-    assert any(after(some.pick(seat, options, st)) < best for _ in range(20))
+    assert any(after(some.pick(seat, options, st.clone())) < best for _ in range(20))
 
 
 def test_a_playout_takes_over_the_position_its_look_ahead_made(monkeypatch):
@@ -551,11 +552,11 @@ def test_a_playout_takes_over_the_position_its_look_ahead_made(monkeypatch):
     measure = Judge.measure
     monkeypatch.setattr(Judge, "measure", lambda j, s: measured.append(1) or measure(j, s))
     s = st.clone()
-    i = looking.pick(seat, options, s)
-    assert looking.ahead is not None and len(measured) == len(options)
-    applied = s.clone()
-    applied.apply_option(seat, options[i])
     frames = s.frames[:]
+    i = looking.pick(seat, options, s)  # which may spend s: its last option applied to it
+    assert looking.ahead is not None and len(measured) == len(options)
+    applied = st.clone()
+    applied.apply_option(seat, options[i])
     s.take_over(*looking.ahead)
     assert s.to_json() == applied.to_json() and s.log == applied.log
     assert s.frames[0] is frames[0] and s.frames[1] is frames[1]
