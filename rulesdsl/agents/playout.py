@@ -19,6 +19,7 @@ random moves decide its winner more than the move being judged. So a playout her
 
 from __future__ import annotations
 
+from itertools import repeat
 from operator import itemgetter
 from typing import Optional
 
@@ -26,6 +27,7 @@ from rulesdsl.lang.errors import RulesError
 
 
 first = itemgetter(0)  # an option's label
+_HALVES = repeat(0.5)  # what an option never rated is worth, to a map
 
 
 class Horizon:
@@ -132,16 +134,15 @@ class MoveAverages:
                 return best
         mine = self.means.get(seat)
         get = mine.get if mine is not None else {}.get
-        best, best_value, ties, i = 0, -1.0, 1, 0
-        for option in options:  # one pass, no list: the cheapest in time for a few options
-            v = get(option[0], 0.5)
+        best, best_value, ties = 0, -1.0, 1
+        # one pass, no list (the cheapest in time for a few options), the values read by maps
+        for i, v in enumerate(map(get, map(first, options), _HALVES)):
             if v > best_value:
                 best, best_value, ties = i, v, 1
             elif v == best_value:
                 ties += 1  # reservoir sampling among equals
                 if rng.randrange(ties) == 0:
                     best = i
-            i += 1
         return best
 
     def strays(self, seat: int, n: int) -> bool:
