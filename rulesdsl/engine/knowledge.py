@@ -460,7 +460,10 @@ def _places_replayed(state, seat: int, see: list, witness: int | None = None) ->
             possible = _extended(pre, state, seat, see, witness, sizes)
             if possible is not None:
                 if pre is not prefixes[-1]:  # the newest used: the last pushed out
-                    prefixes.remove(pre)
+                    try:
+                        prefixes.remove(pre)
+                    except ValueError:  # another thread's search moved it first
+                        pass
                     prefixes.append(pre)
                 break
     if possible is None:
@@ -468,8 +471,8 @@ def _places_replayed(state, seat: int, see: list, witness: int | None = None) ->
         if maybe is not None:
             if prefixes is None:
                 prefixes = _REPLAYED[seen_by] = []
-            elif len(prefixes) >= _PREFIXES_PER_SEAT:
-                del prefixes[0]
+            else:
+                del prefixes[:max(0, len(prefixes) + 1 - _PREFIXES_PER_SEAT)]  # oldest used
             prefixes.append(_Prefix(prog, chunks, events._frozen, tail[:], possible, maybe,
                                     sizes))
     else:
