@@ -285,6 +285,7 @@ class ISMCTSAgent:
                         self.last_dropped += 1
                         continue
             row = []
+            sample.keep_origin()  # one snapshot for the clones, not one each
             for action in close:
                 s = sample.clone()
                 replay = MoveAverages(random.Random(seed), policy.epsilon, policy,
@@ -440,7 +441,7 @@ class ISMCTSAgent:
             seat, offered = options_of(seen)
             if seat != mover:
                 raise NoOption("a re-dealt position that another seat moves in")
-        best, ahead = policy.look_ahead(seen, mover, offered)
+        best, ahead = policy.look_ahead(seen, mover, offered, None, seen is not s)
         label = offered[best][0]
         if seen is s and ahead is not None:
             made[label] = ahead
@@ -476,6 +477,7 @@ class ISMCTSAgent:
         for o in options:
             label = o[0]
             if label not in prior:
+                s.keep_origin()  # one snapshot for the clones, not one each
                 after = s.clone()
                 copies = after.frames[:]
                 try:

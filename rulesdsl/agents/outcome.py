@@ -122,6 +122,7 @@ def _final(state, cooperative: bool) -> list:
 
 
 KNOWN_MAX = 4096  # positions whose evaluation a search keeps
+_LISTS = frozenset((list,))
 
 
 def _items(indices: tuple):
@@ -178,7 +179,9 @@ class Judge:
         """What `rewards` reads of `state`, the judge's scale widened to it: (n, the
         rewards as they are) at the end or where nothing tells the seats apart; (n, None,
         the shared value, lost?) in a cooperative game; else (n, None, each seat's lead
-        over the others' mean) for `scaled` to put on the scale as it stands then."""
+        over the others' mean) for `scaled` to put on the scale as it stands then. Worked
+        out once per position as far as the evaluation reads it (`_key`): the same tuple
+        for the same position (read it, do not change it)."""
         n = state.players
         if state.is_over:
             if self.traits.cooperative and not state.winners:
@@ -187,27 +190,54 @@ class Judge:
                 self._shared(v)
                 return (n, None, v, True)
             return (n, _final(state, self.traits.cooperative))
-        values = self._evaluation(state)
-        if not values:
-            return (n, [1.0 / n] * n)
-        sign = 1 if self.declared else self.traits.sign
-        vals = [sign * float(v) for v in values]
         if self.traits.cooperative:
-            v = sum(vals) / n
+            values = self._evaluation(state)
+            if not values:
+                return (n, [1.0 / n] * n)
+            sign = 1 if self.declared else self.traits.sign
+            v = sum([sign * float(x) for x in values]) / n
             self._shared(v)
             return (n, None, v, False)
-        if n == 1:
-            return (1, [0.5])
-        leads = leads_over_mean(vals)
-        me, rival = self.me, self.rival
-        if n > 2 and rival and me is not None:
-            v, total = vals[me], sum(vals)
-            best = max(x for q, x in enumerate(vals) if q != me)
-            leads[me] = v - (1.0 - rival) * (total - v) / (n - 1) - rival * best
-        widest = max(abs(x) for x in leads)
+        key = self._key(state)
+        if key is not None:
+            try:
+                found = self.known.get(key)
+            except TypeError:  # a variable holding a list
+                key = found = None
+            if found is not None:
+                measured, widest = found
+                if widest > self.scale:
+                    self.scale = widest
+                return measured
+        measured, widest = self._leads(state.evaluation(), n)
         if widest > self.scale:
             self.scale = widest
-        return (n, None, leads)
+        if key is not None:
+            if len(self.known) >= KNOWN_MAX:
+                self.known.clear()
+            self.known[key] = (measured, widest)
+        return measured
+
+    def _leads(self, values: list, n: int) -> tuple:
+        """(what `measure` returns, the widest lead in it: 0 where it holds none) for an
+        evaluation `values`, not cooperative."""
+        if not values:
+            return (n, [1.0 / n] * n), 0.0
+        if n == 1:
+            return (1, [0.5]), 0.0
+        # sign * float(v) with a sign of 1 or -1, and leads_over_mean, worked out alike
+        vals = list(map(float, values))
+        if not self.declared and self.traits.sign != 1:
+            vals = [-x for x in vals]
+        total = sum(vals)
+        d = len(vals) - 1
+        leads = [v - (total - v) / d for v in vals]
+        me, rival = self.me, self.rival
+        if n > 2 and rival and me is not None:
+            v = vals[me]
+            best = max(vals[:me] + vals[me + 1:])
+            leads[me] = v - (1.0 - rival) * (total - v) / (n - 1) - rival * best
+        return (n, None, leads), max(map(abs, leads))
 
     def scaled(self, measured: tuple) -> list:
         """Rewards per seat of a state `measure`d, on the scale as it stands now."""
@@ -220,17 +250,25 @@ class Judge:
         half = 0.5 / self.scale
         return [0.5 + x * half for x in measured[2]]
 
+    def _key(self, state):
+        """What the evaluation reads of `state` (its variables and zones), as a key; None
+        where it may read more, or where that cannot be a key (a pile whose order chance
+        decides as it is read; a variable holding a list makes one that cannot be hashed)."""
+        reads = self.reads
+        if reads is None:
+            return None
+        zones = reads[1](state.zones)
+        if not set(map(type, zones)) <= _LISTS:
+            return None  # a pile whose order chance decides as it is read
+        return (reads[0](state.vars), tuple(map(tuple, zones)))
+
     def _evaluation(self, state) -> list:
         """state.evaluation(), kept per position as far as the evaluation reads it (the
         same list for the same position: read it, do not change it)."""
-        reads = self.reads
-        if reads is None:
+        key = self._key(state)
+        if key is None:
             return state.evaluation()
-        zones = reads[1](state.zones)
-        if len(set(map(type, zones))) > 1 or zones and type(zones[0]) is not list:
-            return state.evaluation()  # a pile whose order chance decides as it is read
         try:
-            key = (reads[0](state.vars), tuple(map(tuple, zones)))
             values = self.known.get(key)
         except TypeError:  # a variable holding a list
             return state.evaluation()

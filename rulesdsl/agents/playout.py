@@ -19,6 +19,7 @@ random moves decide its winner more than the move being judged. So a playout her
 
 from __future__ import annotations
 
+from itertools import repeat
 from operator import itemgetter
 from typing import Optional
 
@@ -26,6 +27,7 @@ from rulesdsl.lang.errors import RulesError
 
 
 first = itemgetter(0)  # an option's label
+_HALVES = repeat(0.5)  # what an option never rated is worth, to a map
 
 
 class Horizon:
@@ -111,7 +113,9 @@ class MoveAverages:
         at random. `options` are tuples whose first item is the label. Given the `state`
         (and a judge and `look`), `look` options drawn at random are rated by the
         evaluation one move on, the move averages breaking ties (and `ahead` is left
-        holding the chosen option's position one move on: `look_ahead`)."""
+        holding the chosen option's position one move on: `look_ahead`). Given the state,
+        the caller takes `ahead` over into it, or applies the option chosen to it where
+        `ahead` is None: the look-ahead may have spent it (`look_ahead`'s `spend`)."""
         rng = self.rng
         n = len(options)
         if n == 1:
@@ -121,25 +125,24 @@ class MoveAverages:
         if state is not None and self.judge is not None:
             if self.look:
                 best, self.ahead = self.look_ahead(
-                    state, seat, options, rng.sample(range(n), min(self.look, n)))
+                    state, seat, options, rng.sample(range(n), min(self.look, n)), True)
                 return best
             if n <= self.few and seat != self.searcher:
                 if self.strays(seat, n):
                     return rng.randrange(n)
-                best, self.ahead = self.look_ahead(state, seat, options)
+                best, self.ahead = self.look_ahead(state, seat, options, None, True)
                 return best
         mine = self.means.get(seat)
         get = mine.get if mine is not None else {}.get
-        best, best_value, ties, i = 0, -1.0, 1, 0
-        for option in options:  # one pass, no list: the cheapest in time for a few options
-            v = get(option[0], 0.5)
+        best, best_value, ties = 0, -1.0, 1
+        # one pass, no list (the cheapest in time for a few options), the values read by maps
+        for i, v in enumerate(map(get, map(first, options), _HALVES)):
             if v > best_value:
                 best, best_value, ties = i, v, 1
             elif v == best_value:
                 ties += 1  # reservoir sampling among equals
                 if rng.randrange(ties) == 0:
                     best = i
-            i += 1
         return best
 
     def strays(self, seat: int, n: int) -> bool:
@@ -156,22 +159,43 @@ class MoveAverages:
         """May `pick`, given a state, look one move on (and leave `ahead`)?"""
         return self.judge is not None and bool(self.look or self.few)
 
-    def look_ahead(self, state, seat: int, options, drawn=None) -> tuple:
+    def look_ahead(self, state, seat: int, options, drawn=None, spend: bool = False) -> tuple:
         """(index, ahead): the index of the option best for `seat` by the evaluation one
         move on among those `drawn` (indices; None: all), the move averages breaking ties;
         an option that breaks the rules on this sample is passed over. `ahead`: the best's
         position one move on and the frames it was cloned with, the arguments of
-        `State.take_over` (None where none is best: then the index is one at random)."""
+        `State.take_over` (None where none is best: then the index is one at random).
+
+        `spend`: the caller takes `ahead` over into `state` or, where there is none,
+        applies the index's option to it, or drops `state`: then the last option is
+        applied to `state` itself, not to a clone (`ahead` is then `state` where that one
+        is best, and `state`'s own frames are put back under it where another is, for
+        `take_over` to bring them up to date as it does a state never applied)."""
         rng, judge = self.rng, self.judge
         assert judge is not None
         afters = []
-        for i in range(len(options)) if drawn is None else drawn:
-            after = state.clone()
-            copies = after.frames[:]
-            try:
-                after.apply_option(seat, options[i])
-            except RulesError:
-                continue
+        indices = range(len(options)) if drawn is None else drawn
+        last = len(indices) - 1 if spend and state.chance is None and \
+            state.searched is None and state.exploring is None else -1
+        own = None  # with the last option applied to `state`: its frames before
+        state.keep_origin()  # one snapshot for the clones, not one each
+        for k, i in enumerate(indices):
+            if k == last:
+                after = state
+                copies = own = state.frames[:]
+                try:
+                    after.apply_option(seat, options[i])
+                except RulesError:  # rewound: the same position, its frames new lists
+                    _frames_back(state, own)
+                    own = None
+                    continue
+            else:
+                after = state.clone()
+                copies = after.frames[:]
+                try:
+                    after.apply_option(seat, options[i])
+                except RulesError:
+                    continue
             # measured once: widens the judge's scale to them all
             afters.append((i, after, copies, judge.measure(after)))
         best, best_value, ahead = -1, (-1.0, -1.0), None
@@ -179,7 +203,19 @@ class MoveAverages:
             v = (judge.scaled(measured)[seat], self.value(seat, options[i][0]))
             if v > best_value:
                 best, best_value, ahead = i, v, (after, copies)
+        if own is not None and (ahead is None or ahead[0] is not state):
+            state.frames = own  # the frames a round is known by, for take_over
         return (best, ahead) if best >= 0 else (rng.randrange(len(options)), None)
+
+
+def _frames_back(state, own: list) -> None:
+    """`state`, rewound to where it stood before an apply that failed (its frames new
+    lists alike), given back its own frame objects `own`, holding the same."""
+    frames = state.frames
+    if len(frames) == len(own):
+        for mine, now in zip(own, frames):
+            mine[:] = now
+        state.frames = own
 
 
 class NoOption(Exception):

@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
+from itertools import compress, repeat
 from typing import NamedTuple
 
 from rulesdsl.engine.journal import EventLog
@@ -73,23 +74,25 @@ class SeenKnowledge:
     def __init__(self, state, seat: int, witness: int | None = None):
         self.state = state
         self.seat = seat
-        prog = state.prog
         zones = state.zones
-        see = [state.can_see(zi, seat) for zi in range(len(prog.zone_names))]
-        self.see = see
+        seat_view = _seat_view(state, seat)
+        see = self.see = seat_view.see  # shared: read it, do not change it
         self.hidden_zones = [zi for zi in range(len(zones)) if not see[zi] and zones[zi]]
         hidden = set(self.hidden_zones)
         possible = _places_replayed(state, seat, see, witness)
+        loc = state.loc
         # a card a readable card variable names is a known card: it stays where it lies
-        for i in self._card_vars_read():
+        for i in seat_view.card_vars:
             c = state.vars[i]
-            if isinstance(c, int) and 0 <= c < len(state.loc) and not see[state.loc[c]]:
-                possible[c] = {state.loc[c]}
-        visible = {c for zi, z in enumerate(zones) if see[zi] for c in z}
-        placed = [c for c in range(len(state.loc)) if 0 <= state.loc[c] < len(zones)]
+            if isinstance(c, int) and 0 <= c < len(loc) and not see[loc[c]]:
+                possible[c] = {loc[c]}
+        visible: set = set()
+        for z in compress(zones, see):
+            visible.update(z)
+        nzones = len(zones)
         # the cards the seat cannot see, sorted by id (never by where they truly lie), each
         # with the hidden zones it may be in: anywhere hidden when the log rules out all
-        self.pool = sorted(c for c in placed if c not in visible)
+        self.pool = [c for c, z in enumerate(loc) if 0 <= z < nzones and c not in visible]
         every = tuple(self.hidden_zones)
         self.allowed = {}
         for c in self.pool:
@@ -98,7 +101,7 @@ class SeenKnowledge:
             self.allowed[c] = ok or every
         self.slots = {zi: len(zones[zi]) for zi in self.hidden_zones}
         self._group_cache: dict = {}
-        self._hidden_var_cache: list | None = None
+        self._hidden_var_cache: list | None = seat_view.hidden_vars
         self.unconstrained = self.allowed
         self.amounts = None  # hidden variables' values as the seat's replay made them
         self.start = None  # the game's start as the seat may have seen it (inference.py)
@@ -122,15 +125,6 @@ class SeenKnowledge:
             ((z, tuple(sorted(c for c in cards if c in self.allowed)))
              for z, cards in self.inferred_held if z in self.slots)
             if held)
-
-    def _card_vars_read(self):
-        prog = self.state.prog
-        for lay in prog.vars.values():
-            if lay.type != "card":
-                continue
-            for k in range(math.prod(lay.sizes)):
-                if _may_read(lay, k, self.seat):
-                    yield lay.base + k
 
     def deal(self, rnd: random.Random) -> dict:
         """Zone -> cards: every pool card in a zone it may be in, every zone full. The most
@@ -156,11 +150,15 @@ class SeenKnowledge:
         room = dict(self.slots)
         out: dict = {zi: [] for zi in self.hidden_zones}
         for zones, cards in self._groups(allowed):
-            places = [zi for zi in zones for _ in range(room[zi])]
+            places: list = []
+            for zi in zones:
+                places += [zi] * room[zi]
             if len(places) >= len(cards):
-                for c, zi in zip(cards, rnd.sample(places, len(cards))):
+                picked = rnd.sample(places, len(cards))
+                for c, zi in zip(cards, picked):
                     out[zi].append(c)
-                    room[zi] -= 1
+                for zi in zones:
+                    room[zi] -= picked.count(zi)
                 continue
             cards = cards[:]
             rnd.shuffle(cards)
@@ -204,10 +202,7 @@ class SeenKnowledge:
         """(layout, the indices the seat may not read) of every variable with some."""
         found = self._hidden_var_cache
         if found is None:
-            found = self._hidden_var_cache = [
-                (lay, hidden) for lay in self.state.prog.vars.values()
-                if (hidden := [k for k in range(math.prod(lay.sizes))
-                               if not _may_read(lay, k, self.seat)])]
+            found = self._hidden_var_cache = _seat_view(self.state, self.seat).hidden_vars
         return found
 
     def sample(self, seed: int):
@@ -222,8 +217,7 @@ class SeenKnowledge:
             else:
                 rnd.shuffle(cards)
             d.zones[zi] = cards
-            for c in cards:
-                d.loc[c] = zi
+            deque(map(d.loc.__setitem__, cards, repeat(zi)), 0)  # each card's place
         # variables the seat may not read: what its replay of the game made of them, else
         # their declared starting values
         amounts = self.amounts
@@ -289,6 +283,39 @@ class SeenKnowledge:
         for zi in zones:
             if unordered[zi]:
                 d.zones[zi].sort()
+
+
+class _SeatView(NamedTuple):
+    """What a seat may see and read of a game's states, whatever the position: the same for
+    every state of the rules (zones' and variables' visibility is declared)."""
+    prog: object
+    see: list  # per zone, does the seat see it
+    card_vars: list  # the indices of the card variables it may read
+    hidden_vars: list  # (layout, the indices it may not read) of every variable with some
+
+
+_SEAT_VIEWS: dict[tuple, _SeatView] = {}  # (id(prog), seat) -> its view
+_SEAT_VIEWS_MAX = 256
+
+
+def _seat_view(state, seat: int) -> _SeatView:
+    """The seat's `_SeatView` of `state`'s rules, worked out once per rules and seat."""
+    prog = state.prog
+    key = (id(prog), seat)
+    found = _SEAT_VIEWS.get(key)
+    if found is None or found.prog is not prog:
+        readable = [(lay, [_may_read(lay, k, seat) for k in range(math.prod(lay.sizes))])
+                    for lay in prog.vars.values()]
+        found = _SeatView(
+            prog, [state.can_see(zi, seat) for zi in range(len(prog.zone_names))],
+            [lay.base + k for lay, ok in readable if lay.type == "card"
+             for k in range(len(ok)) if ok[k]],
+            [(lay, hidden) for lay, ok in readable
+             if (hidden := [k for k in range(len(ok)) if not ok[k]])])
+        if len(_SEAT_VIEWS) >= _SEAT_VIEWS_MAX:
+            _SEAT_VIEWS.clear()
+        _SEAT_VIEWS[key] = found
+    return found
 
 
 def _swap_cards(d, za: int, ka: int, zb: int, kb: int) -> None:
@@ -378,10 +405,24 @@ class _Replay(NamedTuple):
     possible: list  # the replay's answer: per card, the zones it may be in
 
 
-# (id(prog), seat, witness, id(chunks), len(tail)) -> the newest replays of that key
-_REPLAYED: dict[tuple, list[_Replay]] = {}
+class _Prefix(NamedTuple):
+    """A replay of a log with no card played whose sizes the log explains, to be carried
+    on through a longer log that starts with it (`_extended`)."""
+    prog: object
+    chunks: list  # the log's shared frozen chunks
+    frozen: int  # how many entries they hold
+    tail: list  # a copy of its tail
+    possible: list  # per card, the zones it may be in (sets, read only)
+    maybe: dict  # per zone, the cards that may be in it (sets, read only)
+    sizes: list  # the zones' sizes at its end
+
+
+# (id(prog), seat, witness, id(chunks), len(tail)) -> the newest replays of that key; and
+# (id(prog), seat, witness) -> the replays a longer log may carry on (`_Prefix`)
+_REPLAYED: dict[tuple, list] = {}
 _REPLAYED_MAX = 256  # replays kept, all keys together
 _REPLAYED_PER_LOG = 8  # replays kept per seat and log length (the newest)
+_PREFIXES_PER_SEAT = 4  # replays kept per seat to carry on (the ones used last)
 
 
 def _places_replayed(state, seat: int, see: list, witness: int | None = None) -> list:
@@ -393,7 +434,9 @@ def _places_replayed(state, seat: int, see: list, witness: int | None = None) ->
     a move or two on (where the other seat's reply is worked out on such a deal) share
     their logs too. Several logs are kept per seat, so that those positions do not push
     out the searched one. What else the replay reads is part of the key: the zones' sizes,
-    and where the cards played lie (`_where_plays_went`). A fresh list each time; its sets
+    and where the cards played lie (`_where_plays_went`). A log that carries on one
+    replayed before (a position the walk reached from the searched one, in another sample)
+    is replayed from where that one ended (`_extended`). A fresh list each time; its sets
     are shared, read only."""
     events = state.events
     if type(events) is not EventLog:
@@ -409,8 +452,31 @@ def _places_replayed(state, seat: int, see: list, witness: int | None = None) ->
             if got.prog is prog and got.chunks is chunks and got.tail == tail and \
                     got.sizes == sizes and got.where_played == [loc[c] for c in got.played]:
                 return list(got.possible)
-    possible = _possible_places(state, seat, see, witness)
-    played = sorted({e[2] for e in events if e.__class__ is not str and e[0] == "play"})
+    seen_by = (id(prog), seat, witness)
+    prefixes = _REPLAYED.get(seen_by)
+    possible = None
+    if prefixes is not None:
+        for pre in reversed(prefixes):
+            possible = _extended(pre, state, seat, see, witness, sizes)
+            if possible is not None:
+                if pre is not prefixes[-1]:  # the newest used: the last pushed out
+                    try:
+                        prefixes.remove(pre)
+                    except ValueError:  # another thread's search moved it first
+                        pass
+                    prefixes.append(pre)
+                break
+    if possible is None:
+        possible, maybe, played = _replayed(state, seat, see, witness)
+        if maybe is not None:
+            if prefixes is None:
+                prefixes = _REPLAYED[seen_by] = []
+            else:
+                del prefixes[:max(0, len(prefixes) + 1 - _PREFIXES_PER_SEAT)]  # oldest used
+            prefixes.append(_Prefix(prog, chunks, events._frozen, tail[:], possible, maybe,
+                                    sizes))
+    else:
+        played = []
     if sum(map(len, _REPLAYED.values())) >= _REPLAYED_MAX:
         _REPLAYED.clear()
     kept = _REPLAYED.setdefault(key, [])
@@ -430,16 +496,41 @@ def _possible_places(state, seat: int, see: list, witness: int | None = None) ->
     every zone's size); a card played moves without a logged move, to a place not told.
     With a `witness`, a move or a look tells the seat only what the witness saw of it
     too; the rest counts as a move the seat could not follow."""
+    return _replayed(state, seat, see, witness)[0]
+
+
+def _replayed(state, seat: int, see: list, witness: int | None = None) -> tuple:
+    """(places, maybe, played): `_possible_places`'s places; per zone the cards that may be
+    in it, where the log may be carried on from here (no card played, its sizes followed
+    to the zones' sizes now: `_Prefix`), else None; the cards played, sorted."""
     prog = state.prog
-    if witness is not None and witness != seat:
-        also = [state.can_see(zi, witness) for zi in range(len(see))]
-    else:
-        witness, also = None, see
     possible = [{z} for z in prog.initial_zone]
     maybe: dict = {}
     for c, z in enumerate(prog.initial_zone):
         maybe.setdefault(z, set()).add(c)
-    emptied = _emptying_moves(state, see)
+    emptied, followed = _followed_sizes(state, see)
+    events = state.events
+    _replay_entries(events, 0, possible, maybe, emptied, see,
+                    _also_seen(state, seat, see, witness), seat, witness)
+    if followed is not None:
+        return possible, maybe, []
+    played = sorted({e[2] for e in events if e.__class__ is not str and e[0] == "play"})
+    return possible, None, played
+
+
+def _also_seen(state, seat: int, see: list, witness: int | None):
+    """What the witness sees of each zone; None without one (or the seat itself)."""
+    if witness is not None and witness != seat:
+        return [state.can_see(zi, witness) for zi in range(len(see))]
+    return None
+
+
+def _replay_entries(entries, first: int, possible: list, maybe: dict, emptied: set,
+                    see: list, also, seat: int, witness) -> None:
+    """Carry the replay (`possible`, `maybe`) on through `entries`, the log's entries from
+    index `first` on (`emptied`: the indices of moves that emptied their source)."""
+    if also is None:
+        witness, also = None, see
 
     def put(c, zones):
         old = possible[c]
@@ -451,7 +542,7 @@ def _possible_places(state, seat: int, see: list, witness: int | None = None) ->
             for z in zones:
                 maybe.setdefault(z, set()).add(c)
 
-    for i, e in enumerate(state.events):
+    for i, e in enumerate(entries, first):
         if isinstance(e, str):
             continue
         kind = e[0]
@@ -478,6 +569,51 @@ def _possible_places(state, seat: int, see: list, witness: int | None = None) ->
                             (witness is None or witness in e[3] or also[zi])):
                 for c in e[1]:
                     put(c, {zi})
+
+
+def _extended(pre: _Prefix, state, seat: int, see: list, witness, sizes: list):
+    """`_possible_places` of `state`, whose log starts with the log `pre` replayed: `pre`'s
+    places carried on through the entries since (what the full replay does, as long as
+    no card is played and the log explains the sizes: it is a replay from the start cut
+    in two). None where the log does not start so, or cannot be carried on."""
+    if pre.prog is not state.prog:
+        return None
+    events = state.events
+    c = events._chunks
+    chunks = pre.chunks
+    while c is not chunks and c is not None:
+        c = c[1]
+    if c is not chunks:
+        return None
+    start = pre.frozen
+    if len(events) < start + len(pre.tail):
+        return None
+    entries = events.since(start)
+    k = len(pre.tail)
+    if entries[:k] != pre.tail:
+        return None
+    entries = entries[k:]
+    size = pre.sizes[:]
+    emptied = set()
+    i = start + k
+    for e in entries:  # `_followed_sizes` through the entries since, no card played
+        if e.__class__ is not str:
+            kind = e[0]
+            if kind == "move":
+                src, n = e[2], len(e[1])
+                size[src] -= n
+                size[e[3]] += n
+                if not size[src]:
+                    emptied.add(i)
+            elif kind == "play":
+                return None
+        i += 1
+    if size != sizes:
+        return None
+    possible = list(map(set.copy, pre.possible))  # no card played: no None among them
+    maybe = dict(zip(pre.maybe, map(set.copy, pre.maybe.values())))
+    _replay_entries(entries, start + k, possible, maybe, emptied, see,
+                    _also_seen(state, seat, see, witness), seat, witness)
     return possible
 
 
@@ -488,11 +624,18 @@ def _emptying_moves(state, see: list) -> set:
     moves without a log entry: it went where its next logged move takes it from (or lies
     now, where the seat sees it). Empty when the sizes cannot be followed (a scenario's
     set-up moves cards without a log entry): then no move is taken to empty its zone."""
+    return _followed_sizes(state, see)[0]
+
+
+def _followed_sizes(state, see: list) -> tuple:
+    """(`_emptying_moves`, followed): followed is True where no card was played and the
+    sizes followed through the log are the zones' sizes now (a replay that a longer log
+    may carry on), else None."""
     events = state.events
     nzones = len(state.zones)
     landing = _where_plays_went(state, see)
     if landing is None:
-        return set()
+        return set(), None
     size = [0] * nzones
     where = list(state.prog.initial_zone)  # followed only for the cards played, if any
     for z in where:
@@ -520,8 +663,8 @@ def _emptying_moves(state, see: list) -> set:
             size[z] += 1
             where[c] = z
     if size != [len(z) for z in state.zones]:
-        return set()
-    return out
+        return set(), None
+    return out, (True if not landing else None)
 
 
 def _where_plays_went(state, see: list):

@@ -527,12 +527,13 @@ def test_a_playout_that_looks_takes_the_option_best_one_move_on():
         return s.evaluation()[seat]
     best = max(after(i) for i in range(len(options)))
     looking = MoveAverages(random.Random(0), 0.0, None, judge, look=len(options))
-    assert all(after(looking.pick(seat, options, st)) == best for _ in range(10))
+    # (a clone each time: a pick that looks ahead may spend the state it is given)
+    assert all(after(looking.pick(seat, options, st.clone())) == best for _ in range(10))
     blind = MoveAverages(random.Random(0), 0.0)  # move averages alone: at random here
-    assert any(after(blind.pick(seat, options, st)) < best for _ in range(10))
+    assert any(after(blind.pick(seat, options, st.clone())) < best for _ in range(10))
     # a look at fewer options than there are rates only those drawn
     some = MoveAverages(random.Random(0), 0.0, None, judge, look=2)
-    assert any(after(some.pick(seat, options, st)) < best for _ in range(20))
+    assert any(after(some.pick(seat, options, st.clone())) < best for _ in range(20))
 
 
 def test_a_playout_takes_over_the_position_its_look_ahead_made(monkeypatch):
@@ -551,11 +552,11 @@ def test_a_playout_takes_over_the_position_its_look_ahead_made(monkeypatch):
     measure = Judge.measure
     monkeypatch.setattr(Judge, "measure", lambda j, s: measured.append(1) or measure(j, s))
     s = st.clone()
-    i = looking.pick(seat, options, s)
-    assert looking.ahead is not None and len(measured) == len(options)
-    applied = s.clone()
-    applied.apply_option(seat, options[i])
     frames = s.frames[:]
+    i = looking.pick(seat, options, s)  # which may spend s: its last option applied to it
+    assert looking.ahead is not None and len(measured) == len(options)
+    applied = st.clone()
+    applied.apply_option(seat, options[i])
     s.take_over(*looking.ahead)
     assert s.to_json() == applied.to_json() and s.log == applied.log
     assert s.frames[0] is frames[0] and s.frames[1] is frames[1]
@@ -845,3 +846,111 @@ def test_the_searchers_lead_counts_the_best_other_seat():
     gops.apply("bid 7")
     gops.apply("bid 3")
     assert Judge(gops).rewards(gops) == Judge(gops, rival=0.0).rewards(gops)
+
+
+def _look_ahead_both_ways(st, seat, options, judge_of, fail=None, monkeypatch=None):
+    """look_ahead on a clone of `st` kept whole and on one it may spend (its last option
+    applied to it in place), each followed as play_on follows it: (index, the position
+    after, the spent one's first frames still its own?)."""
+    import random
+
+    from rulesdsl.agents.playout import MoveAverages
+    from rulesdsl.engine.state import State
+    from rulesdsl.lang.errors import RulesError
+    out = []
+    for spend in (False, True):
+        s = st.clone()
+        own = s.frames[:]
+        anchor = own[1] if len(own) > 1 else None
+        armed = [fail]
+        if fail is not None:
+            real = State.run
+
+            def run(self, seat=None, chosen=None):
+                if chosen is not None and chosen[0] == armed[0]:
+                    armed[0] = None
+                    raise RulesError("R001", "a test's failing option")
+                return real(self, seat, chosen)
+            monkeypatch.setattr(State, "run", run)
+        policy = MoveAverages(random.Random(5), 0.0, None, judge_of(s), 0, 3, None)
+        best, ahead = policy.look_ahead(s, seat, options, None, spend)
+        if fail is not None:
+            monkeypatch.setattr(State, "run", real)
+        if ahead is not None:
+            s.take_over(*ahead)
+        else:
+            s.apply_option(seat, options[best])
+        out.append((best, s.view(seat), s.rng, s.history, s.frames,
+                    anchor is None or s.frames[1] is anchor or len(s.frames) < 2,
+                    [any(f is o for o in own) for f in s.frames]))
+    return out
+
+
+def test_a_look_ahead_that_spends_its_state_leaves_what_a_clone_would(monkeypatch):
+    """The last option rated on the state itself (not a clone): the same index, the same
+    position after, the round's frame the same object (playout.Horizon knows a round by
+    it), also where the option applied in place breaks the rules and is rewound."""
+    checked = 0
+    for name, players in (("hearts", 4), ("triumvirat", 2), ("intrige", 3)):
+        for steps in (5, 17, 30):
+            st = _mid_game(name, players, steps)
+            if st.is_over:
+                continue
+            seat, options = st.options()
+            if len(options) < 2:
+                continue
+            kept, spent = _look_ahead_both_ways(st, seat, options, Judge)
+            assert kept == spent
+            failing = _look_ahead_both_ways(st, seat, options, Judge, options[-1][0],
+                                            monkeypatch)
+            assert failing[0] == failing[1]
+            checked += 1
+    assert checked >= 6
+
+
+ROUNDS = """game "Rounds"
+players 2
+# A round goes on while its first player digs; stopping ends it at once.
+var gold: int per player = 0
+var rounds: int = 0
+var stop: int = 0
+score(p: player) = gold[p]
+evaluate(p: player) = gold[p]
+flow main
+phase main {
+  while rounds < 20 {
+    round()
+    set rounds += 1
+  }
+  win [p in players where gold[p] == max(gold[q] for q in players)]
+}
+phase round {
+  set stop = 0
+  repeat {
+    for p in players {
+      if stop == 0 {
+        ask p "{p}, dig or stop?" {
+          "dig" { set gold[p] += 1 }
+          "stop" { set stop = 1 }
+        }
+      }
+    }
+  } until stop == 1
+}
+"""
+
+
+def test_a_look_ahead_that_spends_its_state_on_a_round_s_end_keeps_the_round(tmp_path,
+                                                                           monkeypatch):
+    """The last option, applied in place, ends the round (a new frame for the next one);
+    the best keeps it: the state goes on in the round it was in, its frame the same
+    object, as after a clone's look-ahead."""
+    path = tmp_path / "rounds.rules"
+    path.write_text(ROUNDS)
+    st = rulesdsl.load(str(path)).new_game(players=2, seed=1)
+    seat, options = st.options()
+    assert [o[0] for o in options] == ["dig", "stop"]
+    kept, spent = _look_ahead_both_ways(st, seat, options, Judge)
+    assert kept == spent and kept[0] == 0 and kept[5]
+    failing = _look_ahead_both_ways(st, seat, options, Judge, "stop", monkeypatch)
+    assert failing[0] == failing[1] and failing[0][0] == 0

@@ -86,3 +86,26 @@ def test_take_over_takes_every_field_a_clone_copies():
     missed = [s for s, mark in marks.items() if getattr(st, s) is not mark]
     assert not missed, f"State.take_over leaves {missed} as they were"
     assert SAME_GAME <= set(slots), "a field of SAME_GAME is no longer the state's"
+
+
+def test_a_sample_keeps_one_origin_for_its_clones():
+    """keep_origin takes the snapshot a sample's next apply would take, and its clones share
+    it: a clone's failed apply goes back to the sample's position as before."""
+    game = rulesdsl.load(str(ROOT / "games" / "triumvirat.rules"))
+    st = game.new_game(players=2, seed=4)
+    for _ in range(9):
+        st.apply(st.legal_actions()[0])
+    d = st.determinize(st.to_move, 5)
+    label = d.legal_actions()[-1].label
+    alone = d.clone()
+    alone.apply(label)  # its own snapshot, taken at its first apply
+    d.keep_origin()
+    shared = d.clone()
+    shared.apply(label)
+    assert shared._origin is d._origin and shared._origin_at == alone._origin_at
+    assert shared._origin[:7] == alone._origin[:7] and \
+        shared._origin[7:] == alone._origin[7:]
+    assert shared.view(0) == alone.view(0) and shared.rng == alone.rng
+    shared._rewind(shared._origin_at)  # what an apply that fails does
+    assert shared.zones == d.zones and shared.frames == d.frames and \
+        shared.history == d.history and shared.rng == d.rng

@@ -52,8 +52,9 @@ def test_a_card_shown_then_passed_face_down_stays_followed(seed, monkeypatch):
         s = game_at(seed, moves, players=3 + seed % 2)
         for seat in range(s.prog.nplayers):
             followed = passed_after_shown(s, seat)
+            knowledge._REPLAYED.clear()  # nor a replay carried on from one made with them
             with monkeypatch.context() as m:  # no move taken to empty its zone
-                m.setattr(knowledge, "_emptying_moves", lambda *args: set())
+                m.setattr(knowledge, "_followed_sizes", lambda *args: (set(), None))
                 plain = Knowledge(s, seat)
             knowledge._REPLAYED.clear()  # not the replay made without those moves
             for k in range(8):

@@ -30,9 +30,42 @@ def _position(path, seed):
     return before if st.is_over else st
 
 
-def _fresh(state, seat):
+def _fresh(state, seat, witness=None):
     see = [state.can_see(zi, seat) for zi in range(len(state.prog.zone_names))]
-    return _possible_places(state, seat, see)
+    return _possible_places(state, seat, see, witness)
+
+
+def _replayed_as_fresh(state, seat, witness=None) -> bool:
+    see = [state.can_see(zi, seat) for zi in range(len(state.prog.zone_names))]
+    return knowledge._places_replayed(state, seat, see, witness) == \
+        _possible_places(state, seat, see, witness)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: Path(p).stem)
+def test_a_replay_carried_on_is_a_fresh_replay(path):
+    # positions a search's walk reaches from its samples (moves on, clones between them that
+    # freeze the log's tail into shared chunks), seen by each seat with the searcher as the
+    # witness (agents/ismcts.py, `_as_seen_by`) and without
+    knowledge._REPLAYED.clear()
+    for seed in (3, 4):
+        st = _position(path, seed)
+        me = st.to_move if st.to_move is not None else 0
+        known = Knowledge(st, me)
+        rnd = random.Random(seed)
+        for s in range(3):
+            sample = known.sample(s)
+            for q in range(st.players):
+                SeenKnowledge(sample, q, me)
+            moved = sample
+            for step in range(40 + 30 * s):
+                if moved.is_over:
+                    break
+                moved = moved.clone() if step % 5 == 0 else moved
+                moved.apply(rnd.choice(moved.legal_actions()))
+                if step % 7 == 2:
+                    for q in range(st.players):
+                        assert _replayed_as_fresh(moved, q, me), (path, seed, s, step, q)
+                        assert _replayed_as_fresh(moved, q), (path, seed, s, step, q)
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: Path(p).stem)
@@ -59,8 +92,8 @@ def _counted_replays(monkeypatch) -> tuple:
     st = _position(str(ROOT / "examples" / "hearts.rules"), 3)
     known = Knowledge(st, st.to_move)  # its own replay is not counted
     calls: list = []
-    real = knowledge._possible_places
-    monkeypatch.setattr(knowledge, "_possible_places",
+    real = knowledge._replayed
+    monkeypatch.setattr(knowledge, "_replayed",
                         lambda *a: calls.append(a[1]) or real(*a))
     return known, calls
 
@@ -70,11 +103,20 @@ def test_samples_of_one_position_replay_the_log_once_per_seat(monkeypatch):
     for s in range(10):
         SeenKnowledge(known.sample(s), 1)
     assert calls == [1]
-    # a state moved on (its log longer) is replayed again
-    moved = known.sample(0)
-    moved.apply(moved.legal_actions()[0])
-    SeenKnowledge(moved, 1)
-    assert calls == [1, 1]
+    # a state moved on (its log longer) carries the replay on from where it ended, to the
+    # places a fresh replay finds
+    for s in range(4):
+        moved = known.sample(s)
+        for _ in range(1 + s * 3):
+            if not moved.is_over:
+                moved.apply(moved.legal_actions()[0])
+        seen = SeenKnowledge(moved, 1)
+        assert calls == [1]
+        fresh = _fresh(moved, 1)  # a replay from the start: counted, and taken back
+        calls.pop()
+        for c, where in seen.allowed.items():
+            ok = tuple(sorted(fresh[c] & set(seen.hidden_zones)))
+            assert where == (ok or tuple(seen.hidden_zones)), (s, c)
 
 
 def test_a_card_played_makes_where_it_lies_part_of_the_key(monkeypatch):
@@ -107,4 +149,4 @@ def test_the_positions_a_walk_reaches_do_not_push_out_the_searched_one(monkeypat
         moved = known.sample(s)
         moved.apply(moved.legal_actions()[0])
         SeenKnowledge(moved, 1)
-    assert len(calls) <= 1 + 6  # the root once, each position moved on at most once
+    assert calls == [1]  # the root once; each position moved on carries it on

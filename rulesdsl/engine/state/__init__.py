@@ -289,7 +289,9 @@ class State(Machine, Views, Saving):
         so `src` must not be used after. `copies`: src's frames as the clone made them
         (`src.frames[:]` before the option); those still at the bottom of its stack are
         this state's own frames again, brought up to date (a frame is a round's mark
-        by identity: playout.Horizon)."""
+        by identity: playout.Horizon). `src` this state itself: nothing to do."""
+        if src is self:
+            return
         frames, own = src.frames, self.frames
         for j in range(min(len(copies), len(frames), len(own))):
             copy = frames[j]
@@ -313,6 +315,15 @@ class State(Machine, Views, Saving):
         cards swapped): it no longer replays from the snapshot of the state it was copied
         from, but takes one of its own at its next apply."""
         self._origin = None
+
+    def keep_origin(self) -> None:
+        """Take now the snapshot this state's next apply would take (it has none of its own:
+        a sample, changed outside apply), so that the clones about to be made of it share
+        it instead of taking one each at their first apply (a search's look-ahead clones a
+        fresh sample once per option). Nothing else changes: it is the same snapshot."""
+        if self._origin is None:
+            self._origin = self._snapshot()
+            self._origin_at = self._history._frozen + len(self._history._tail)
 
     def trial_copy(self) -> "State":
         """A copy for trying moves (engine/sequences.py): the game's data and position,

@@ -93,8 +93,20 @@ def copy_frames(frames: list) -> list:
     its locals copied, each list among them copied too. Most locals hold no list: then one
     slice (the test runs in C, no bytecode per slot: a search copies frames per clone),
     and no Python call per frame."""
-    return [[p, pc, L[:] if list not in map(type, L) else
-             [x[:] if type(x) is list else x for x in L], e] for p, pc, L, e in frames]
+    return [[p, pc, L[:] if list not in map(type, L) else _lists_copied(L), e]
+            for p, pc, L, e in frames]
+
+
+def _lists_copied(L: list) -> list:
+    """A frame's locals copied, each list among them copied too (found by C-level
+    searches, no bytecode per slot)."""
+    out = L[:]
+    types = list(map(type, L))
+    i = -1
+    for _ in range(types.count(list)):
+        i = types.index(list, i + 1)
+        out[i] = out[i][:]
+    return out
 
 
 def _jsonable(prog, t: str, v):
