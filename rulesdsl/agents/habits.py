@@ -163,8 +163,9 @@ def decision_site(state) -> tuple:
 
 
 def _agree(s, mover: int, options: list, label: str, seat: int):
-    """The replay `s` on past another seat's move `label` that its guessed world does not
-    offer (`options`): where `seat` reads the first two options' moves alike (a card
+    """The replay `s` on past a move `label` of `mover` (another seat, or `seat` itself
+    after a deal the guess made otherwise) that its guessed world does not offer
+    (`options`): where `seat` reads the first two options' moves alike (a card
     kept face down), the second, as `seat` cannot tell which was taken (the real label is
     not read: what `seat` did not see stays out); else the card played exchanged into the
     mover's hand first (`_fit`). Not counted. A RulesError where neither agrees."""
