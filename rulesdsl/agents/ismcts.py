@@ -47,10 +47,6 @@ LEVELS = {
     "hard": (1200, 10.0, 40, 0.2, True),
 }
 
-# the level's decisions per playout are those of up to HORIZON_SEATS players; with more,
-# as many per seat (`_horizon`): at six players `medium`'s 24 cut 29% of the playouts of
-# a battle before its end, where the evaluation reads a lead of the moment; 48 cut 1%
-HORIZON_SEATS = 3
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
 WIDEN = 2.0       # a node may have about WIDEN * sqrt(visits) children (progressive widening)
 # past MANY options (dozens of amounts to bid or pay), about NARROW * sqrt(visits): a few
@@ -95,8 +91,12 @@ class ISMCTSAgent:
     (outcome.Judge; 0: the mean alone; None: RIVAL); habits: with three or more players,
     another seat whose earlier small decisions followed the one-move look-ahead no more
     than chance would is modelled as choosing at random there as often (habits.py;
-    False or 0: every seat follows the look-ahead; 1: the small decisions alone, 2: its
-    decisions of more options too, counted apart).
+    False or 0: every seat follows the look-ahead; 1: the small decisions alone; 2: its
+    decisions of 4 to 16 options too, counted apart per question, not shown to pay yet:
+    benchmarks/results-arena.md, sixteenth session); horizon_seats: with more players
+    than this, the playouts' `horizon` is per seat as with this many (0: the same count at
+    every player count; 3 at six players: 48 decisions, where 24 cut 29% of the playouts
+    of a battle before its end and 48 cut 1%; not shown to pay yet either).
     """
 
     name = "ismcts"
@@ -107,7 +107,7 @@ class ISMCTSAgent:
                  epsilon: float | None = None, bias: float = 1.0,
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
                  look: int = 0, together: bool | None = None, reply: int | None = None,
-                 rival: float | None = None, habits: int = 2):
+                 rival: float | None = None, habits: int = 1, horizon_seats: int = 0):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -138,6 +138,7 @@ class ISMCTSAgent:
         self.reply = REPLY if reply is None else int(reply)
         self.rival = RIVAL if rival is None else float(rival)
         self.habits = int(habits)
+        self.horizon_seats = int(horizon_seats)
         self._habits: Habits | None = None
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
@@ -462,14 +463,14 @@ class ISMCTSAgent:
     def _horizon(self, s, judge: Judge, settle: bool = False) -> Horizon:
         """Where this search's playouts from `s` stop: at the end of a round once every
         seat had about two decisions (`settle`: at the end of this round, to compare moves
-        by how the round they are made in ends), or after `horizon` decisions (with more
-        than HORIZON_SEATS players, as many per seat as with HORIZON_SEATS); at the end of
-        the game where nothing could judge a position before it."""
+        by how the round they are made in ends), or after `horizon` decisions (given
+        `horizon_seats`, with more players as many per seat as with that many); at the
+        end of the game where nothing could judge a position before it."""
         if not judge.informed:
             return Horizon(s, None, None)
-        decisions = self.horizon
-        if decisions is not None and s.players > HORIZON_SEATS:
-            decisions = decisions * s.players // HORIZON_SEATS
+        decisions, seats = self.horizon, self.horizon_seats
+        if decisions is not None and seats and s.players > seats:
+            decisions = decisions * s.players // seats
         return Horizon(s, decisions, 0 if settle else 2 * s.players)
 
     @staticmethod
