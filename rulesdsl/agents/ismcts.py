@@ -91,7 +91,12 @@ class ISMCTSAgent:
     (outcome.Judge; 0: the mean alone; None: RIVAL); habits: with three or more players,
     another seat whose earlier small decisions followed the one-move look-ahead no more
     than chance would is modelled as choosing at random there as often (habits.py;
-    False or 0: every seat follows the look-ahead).
+    False or 0: every seat follows the look-ahead; 1: the small decisions alone; 2: its
+    decisions of 4 to 16 options too, counted apart per question, not shown to pay yet:
+    benchmarks/results-arena.md, sixteenth session); horizon_seats: with more players
+    than this, the playouts' `horizon` is per seat as with this many (0: the same count at
+    every player count; 3 at six players: 48 decisions, where 24 cut 29% of the playouts
+    of a battle before its end and 48 cut 1%; not shown to pay yet either).
     """
 
     name = "ismcts"
@@ -102,7 +107,7 @@ class ISMCTSAgent:
                  epsilon: float | None = None, bias: float = 1.0,
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
                  look: int = 0, together: bool | None = None, reply: int | None = None,
-                 rival: float | None = None, habits: bool = True):
+                 rival: float | None = None, habits: int = 1, horizon_seats: int = 0):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -132,7 +137,8 @@ class ISMCTSAgent:
         self.together = again if together is None else bool(together)
         self.reply = REPLY if reply is None else int(reply)
         self.rival = RIVAL if rival is None else float(rival)
-        self.habits = bool(habits)
+        self.habits = int(habits)
+        self.horizon_seats = int(horizon_seats)
         self._habits: Habits | None = None
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
@@ -154,8 +160,9 @@ class ISMCTSAgent:
         knowledge = Knowledge(state, me)
         judge = Judge(state, self.rival)
         few = FEW if state.players > 2 else 0
+        follow, wide = self._follows(state, me, few, judge)
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
-                              self.look, few, me, self._follows(state, me, few, judge))
+                              self.look, few, me, follow, wide)
         roots = [_Node(None) for _ in range(state.players)]
         stats = roots[me].children
         rng = self.rng
@@ -219,16 +226,19 @@ class ISMCTSAgent:
         self.dropped += self.last_dropped
         return close[0]
 
-    def _follows(self, state, me: int, few: int, judge: Judge) -> dict | None:
-        """Seat -> how far its small decisions so far followed the look-ahead beyond chance,
-        for the seats short of always (habits.py); None where no seat is modelled so (two
-        players, no look-ahead, `habits` off, or every seat followed it)."""
+    def _follows(self, state, me: int, few: int, judge: Judge) -> tuple:
+        """(small, wide): seat -> how far its small decisions so far (wide: its decisions of
+        more options, with `habits` 2) followed the look-ahead beyond chance, for the seats
+        short of always (habits.py); None where no seat is modelled so (two players, no
+        look-ahead, `habits` off, or every seat followed it)."""
         if not (self.habits and few and judge.informed):
-            return None
-        if self._habits is None or self._habits.seat != me:
-            self._habits = Habits(me, few)
+            return None, None
+        widely = self.habits >= 2
+        if self._habits is None or self._habits.seat != me or self._habits.widely != widely:
+            self._habits = Habits(me, few, widely)
         self._habits.update(state)
-        return self._habits.follows() or None
+        return self._habits.follows() or None, \
+            (self._habits.follows(wide=True) or None) if widely else None
 
     @staticmethod
     def _decided(root: _Node, me: int, actions: list, left: int) -> bool:
@@ -289,7 +299,8 @@ class ISMCTSAgent:
             for action in close:
                 s = sample.clone()
                 replay = MoveAverages(random.Random(seed), policy.epsilon, policy,
-                                      policy.judge, policy.look, few, me, policy.follow)
+                                      policy.judge, policy.look, few, me, policy.follow,
+                                      policy.wide)
                 horizon = self._horizon(s, judge, settle=True)  # from before the move
                 try:
                     _apply_label(s, action.label)
@@ -367,7 +378,7 @@ class ISMCTSAgent:
                     tried.append((k[1], ch))
             widen = WIDEN if len(options) <= MANY else NARROW
             expand = learns and untried and len(tried) < widen * math.sqrt(node.visits + 1)
-            if learns and policy.strays(mover, len(options)):
+            if learns and policy.strays(mover, len(options), s):
                 # a seat whose small choices did not follow the look-ahead: one at random
                 label = labels[rng.randrange(len(labels))]
                 expand = any(k[1] == label for k in untried)
@@ -453,11 +464,15 @@ class ISMCTSAgent:
     def _horizon(self, s, judge: Judge, settle: bool = False) -> Horizon:
         """Where this search's playouts from `s` stop: at the end of a round once every
         seat had about two decisions (`settle`: at the end of this round, to compare moves
-        by how the round they are made in ends), or after `horizon` decisions; at the end
-        of the game where nothing could judge a position before it."""
+        by how the round they are made in ends), or after `horizon` decisions (given
+        `horizon_seats`, with more players as many per seat as with that many); at the
+        end of the game where nothing could judge a position before it."""
         if not judge.informed:
             return Horizon(s, None, None)
-        return Horizon(s, self.horizon, 0 if settle else 2 * s.players)
+        decisions, seats = self.horizon, self.horizon_seats
+        if decisions is not None and seats and s.players > seats:
+            decisions = decisions * s.players // seats
+        return Horizon(s, decisions, 0 if settle else 2 * s.players)
 
     @staticmethod
     def _prior(node: _Node, s, mover: int, options, judge: Judge,

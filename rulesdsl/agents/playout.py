@@ -23,6 +23,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Optional
 
+from rulesdsl.agents.habits import decision_site
 from rulesdsl.lang.errors import RulesError
 
 
@@ -67,11 +68,11 @@ class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
     __slots__ = ("table", "means", "rng", "epsilon", "judge", "look", "few", "searcher",
-                 "ahead", "follow")
+                 "ahead", "follow", "wide")
 
     def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None,
                  judge=None, look: int = 0, few: int = 0, searcher: Optional[int] = None,
-                 follow: Optional[dict] = None):
+                 follow: Optional[dict] = None, wide: Optional[dict] = None):
         # (seat, label) -> [total, count]; and per seat, label -> total / count, what a
         # playout reads for each option (shared: another policy's, read with other luck)
         self.table: dict = {} if shared is None else shared.table
@@ -88,6 +89,7 @@ class MoveAverages:
         # seat -> how far its small decisions follow the look-ahead (habits.py): the rest
         # of the time it takes one at random (`strays`); seats not named always follow
         self.follow = follow
+        self.wide = wide  # the same for its decisions of more than `few` options
         self.ahead: Optional[tuple] = None  # what `pick`'s last look-ahead left (`look_ahead`)
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
@@ -132,6 +134,8 @@ class MoveAverages:
                     return rng.randrange(n)
                 best, self.ahead = self.look_ahead(state, seat, options, None, True)
                 return best
+        if n > self.few and self.wide and self.strays(seat, n, state):
+            return rng.randrange(n)
         mine = self.means.get(seat)
         get = mine.get if mine is not None else {}.get
         best, best_value, ties = 0, -1.0, 1
@@ -145,12 +149,18 @@ class MoveAverages:
                     best = i
         return best
 
-    def strays(self, seat: int, n: int) -> bool:
+    def strays(self, seat: int, n: int, state=None) -> bool:
         """Does `seat`, at a decision of `n` options, choose at random this time rather than
-        by the look-ahead? Only a seat named in `follow` (a random number drawn for it
-        alone), at a small decision of a seat other than the searcher."""
+        by the look-ahead (or, past `few` options, by the search)? Only a seat named in
+        `follow` (past `few` options: in `wide`, at the question `state` asks; a random
+        number drawn for it alone), at a decision of a seat other than the searcher."""
+        if n > self.few:
+            if not self.wide or state is None or seat == self.searcher or not self.few:
+                return False
+            w = self.wide.get((seat, decision_site(state)))
+            return w is not None and self.rng.random() >= w
         follow = self.follow
-        if not follow or seat == self.searcher or not 2 <= n <= self.few:
+        if not follow or seat == self.searcher or n < 2:
             return False
         w = follow.get(seat)
         return w is not None and self.rng.random() >= w
