@@ -19,21 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-
-
-def _engine_root(argv: list) -> Path:
-    for i, a in enumerate(argv):
-        if a == "--engine-root" and i + 1 < len(argv):
-            return Path(argv[i + 1]).resolve()
-    return HERE.parent
-
-
-ENGINE_ROOT = _engine_root(sys.argv)
+# the engine root (--engine-root, read before argparse) and the fixed positions, as
+# ismcts_speed.py finds them
+from ismcts_speed import ENGINE_ROOT, positions
 
 # (rules file, players, positions)
 CASES = [
@@ -58,23 +49,6 @@ GAMES = [
     ("games/intrige.rules", 3, 20), ("games/condottiere.rules", 3, 20),
     ("examples/sevens.rules", 4, 20),
 ]
-
-
-def positions(game, players: int, count: int) -> list:
-    out = []
-    for s in range(count):
-        rng = random.Random(s)
-        state = game.new_game(players=players, seed=s)
-        for _ in range(s * 7 + 3):
-            if state.is_over:
-                break
-            actions = state.legal_actions()
-            state.apply(actions[rng.randrange(len(actions))])
-        while not state.is_over and len(state.legal_actions()) < 2:
-            state.apply(state.legal_actions()[0])
-        if not state.is_over:
-            out.append(state)
-    return out
 
 
 def record(agent, action) -> list:
