@@ -14,15 +14,14 @@ options), `follows` tells how far the seat is the model's: 1 where it followed t
 look-ahead always (or nothing was seen yet), 0 where it matched it no more than chance.
 The search then lets such a seat choose at random that much of the time (ismcts.py).
 
-Decisions of more options (a card from a hand of ten, an area among five) are counted
+Decisions of more options (a card from a hand of ten, a place among five) are counted
 apart (`wide`, up to WIDE options), per seat and per question of the rules asked
 (`decision_site`): a seat that plays its cards at random (a player whose look-ahead reads
-only the score, which no card but the last of a battle moves) is modelled so at that
-question, rather than as a searcher of its own, while the same seat's bribes (another
-question) stay the model's. With five or six players most of the others' decisions are
-such, and a searcher that expects five careful rivals to hold their cards, where they
-throw them into the first battle, spent its own hand there (benchmarks/results-arena.md,
-sixteenth session).
+only the score, which most plays do not move) is modelled so at that question, rather
+than as a searcher of its own, while the same seat's answers to another question stay
+the model's. With five or six players most of the others' decisions are such, and a
+searcher that expects careful rivals to hold their cards, where they throw them away
+early, spent its own hand to meet them (benchmarks/results-arena.md, sixteenth session).
 
 Only what the searcher saw enters: the game is played again from a start it guessed (its
 own view of the deal, as inference.py's replay does), and a decision counts only where
@@ -63,7 +62,8 @@ class Habits:
         self.guess = None
         self.counts: dict = {}
         # the same for decisions of few+1 to WIDE options, per seat and question asked
-        # (`site`): a host who seats figures at random may still pay the least bribe
+        # (`site`): a seat that places pieces at random may still answer another question
+        # by its look-ahead
         self.wide: dict = {}
         self.broken = False
 
