@@ -1,11 +1,11 @@
 """What the others' earlier small choices tell of how they choose.
 
-With three or more players the search models another seat's small decisions (a host
-choosing between two rivals' offers, a seat for a figure among the last free areas) by
-the one-move look-ahead on that seat's evaluation: it takes what gives it most (the figure
+With three or more players the search models another seat's small decisions (a seat
+choosing between two rivals' offers, a place for a piece among the last free ones) by
+the one-move look-ahead on that seat's evaluation: it takes what gives it most (the offer
 that paid more). Players differ: one that chooses such things at random (or by a rule the
 evaluation does not know) is not swayed by what sways the model, and a search that
-expects it to be pays for nothing (a higher offer to a host who takes either at random).
+expects it to be pays for nothing (a higher offer to a seat that takes either at random).
 
 So the searcher looks back over the game as it saw it: at every decision of another seat
 of 2 to `few` options where the look-ahead preferred one option strictly, did the seat
