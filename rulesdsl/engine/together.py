@@ -11,6 +11,8 @@ no legal action) learns another's choice before the reveal.
 
 from __future__ import annotations
 
+import ast
+
 from rulesdsl.lang.errors import RuntimeRulesError
 
 
@@ -41,8 +43,12 @@ class AskTogether:
         # as generated code (generate._inline_decision): the inner decision's options,
         # who is asked, and that player bound to the question's name first
         self.fast = inner.fast
-        self.who_source = f"L[{seats}][L[{k}]]" if inner.fast is not None else None
-        self.bind_source = f"L[{binder}] = _s"
+        L = ast.Name("L", ast.Load())
+        self.who_source = ast.Subscript(ast.Subscript(L, ast.Constant(seats), ast.Load()),
+                                        ast.Subscript(L, ast.Constant(k), ast.Load()),
+                                        ast.Load()) if inner.fast is not None else None
+        self.bind_source = [ast.Assign([ast.Subscript(L, ast.Constant(binder), ast.Store())],
+                                       ast.Name("_s", ast.Load()))]
 
     def no_option(self, seat):
         self.inner.no_option(seat)

@@ -10,7 +10,7 @@ from rulesdsl.lang.check import elem_of
 from rulesdsl.lang.limits import limit
 from rulesdsl.engine.together import compile_ask_together
 from rulesdsl.engine.compile.program import Ask
-from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.ir.python import index, state
 from rulesdsl.engine.ir.python_options import OptionsBackEnd
 from rulesdsl.engine.runtime.places import rules_place
@@ -200,11 +200,11 @@ class Decisions:
             if by_seat is not None:
                 ins.question_by_seat = self.exprs.interpreter.part(by_seat)
         if self.unit.generate:
-            ins.who_source = python.unparse(self.source.to_python.emit(who_node, 0))
-            ins.resume_lines = self.source.to_python.lines(ins.resume)
+            ins.who_source = self.source.to_python.emit(who_node, 0)
+            ins.resume_body = self.source.to_python.statements(ins.resume)
             tree = ins.tree = OptionsBackEnd(self.source.to_python).function(op)
             ins.fast = self.source.generated_function(
-                python.text(tree.body), f"the options of the decision at {rules_place(s.span)}",
+                tree, f"the options of the decision at {rules_place(s.span)}",
                 s.span)
 
     def cards_chosen(self, ch, who) -> list:

@@ -165,30 +165,26 @@ class Flow:
             # the units of work the test spends first (a definition it calls, written
             # there) taken as statements before it: no budget call inside the test
             first, cond = python.spends_first(cond) if not op.hands_memo else ([], cond)
-            spent = python.text(python.spent_in_turn(
+            spent = tuple(python.spent_in_turn(
                 python.name(self.source.ref(self.unit.b, "BUDGET")), first)) if first else ()
-            return Statement("unless", spent, cond=python.unparse(cond), target=op.target,
+            return Statement("unless", spent, cond=cond, target=op.target,
                              hands_memo=op.hands_memo)
-        if type(op) is nodes.CallPhase:  # the phase run at once (generate._run_called)
-            return Statement("leave", self.source.to_python.lines(op), calls=op.proc)
-        if type(op) is nodes.Return:  # the frame under goes on (generate._resume_under)
-            return Statement("leave", self.source.to_python.lines(op), returns=True)
+        if type(op) is nodes.CallPhase:  # the phase run at once (generate._RUN_CALLED)
+            return Statement("leave", tuple(self.source.to_python.statements(op)),
+                             calls=op.proc)
+        if type(op) is nodes.Return:  # the frame under goes on (generate._RESUME_UNDER)
+            return Statement("leave", tuple(self.source.to_python.statements(op)),
+                             returns=True)
         if op.leaves:
-            return Statement("leave", self.source.to_python.lines(op))
-        return Statement("do", self.operation_lines(op))
+            return Statement("leave", tuple(self.source.to_python.statements(op)))
+        return Statement("do", self.operation_body(op))
 
-    def operation_lines(self, op: nodes.Operation) -> tuple:
-        """An operation that falls through as lines, each way out of a loop (an ExitIf)
-        as a test and a Goto, which generate.py writes as a jump."""
-        out: list = []
-        for stmt in self.source.to_python.statements(op):
-            if isinstance(stmt, python.ExitIf):
-                out += [f"if {py.unparse(stmt.test)}:",
-                        *("    " + line for line in python.text(stmt.then)),
-                        Goto(stmt.target, "    ")]
-            else:
-                out += python.text([stmt])
-        return tuple(out)
+    def operation_body(self, op: nodes.Operation) -> tuple:
+        """An operation that falls through as statements, each way out of a loop (an
+        ExitIf) as a Goto, which generate.py writes as a test and a jump."""
+        return tuple(Goto(stmt.target, stmt.test, tuple(stmt.then))
+                     if isinstance(stmt, python.ExitIf) else stmt
+                     for stmt in self.source.to_python.statements(op))
 
     def place(self, at: int, ins, stmt: Optional[Statement] = None) -> None:
         """Fill a placeholder (a jump or test whose target was not known yet)."""

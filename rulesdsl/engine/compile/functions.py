@@ -349,7 +349,7 @@ class Functions:
                  py.Return(v)]
         span = self.m.defines[name].decl.span
         made = self.source.generated_function(
-            python.text([python.function_def("memo", ["st", "m", *xs], body)]),
+            python.function_def("memo", ["st", "m", *xs], body),
             f"define {name}, remembered while options are computed ({rules_place(span)})", span)
         self.memo_fns[key_name] = self.source.ref(made, f"memo_{name}_")
         return self.memo_fns[key_name]
@@ -433,7 +433,7 @@ class Functions:
         finally:
             self.exprs.loop_stack, self.source.xs_depth = outer, saved
         made = self.source.generated_function(
-            python.text([python.function_def("define", ["st", "L"], body)]),
+            python.function_def("define", ["st", "L"], body),
             f"define {name} ({rules_place(d.decl.span)})", d.decl.span)
         if made is None:
             return None

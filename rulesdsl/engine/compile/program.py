@@ -166,7 +166,7 @@ class Ask:
 
     __slots__ = ("who", "alts", "optional", "decline_pc", "label", "span", "openly", "question",
                  "quiet", "fast", "build", "tree", "first", "who_source", "question_by_seat",
-                 "memo_handed", "memo_may_be_handed", "resume", "choose", "resume_lines")
+                 "memo_handed", "memo_may_be_handed", "resume", "choose", "resume_body")
 
     def __init__(self, who, alts, optional, decline_pc, labeller, span, openly=False):
         self.openly = openly  # asked even with no option: then `decline` is the only one
@@ -187,7 +187,7 @@ class Ask:
                                                for alt, quiet in zip(alts, self.quiet)),
                                    decline_pc, optional)
         self.choose: Callable = _unbuilt  # (st, fr, option) -> logged, set with `build`
-        self.resume_lines: Optional[tuple] = None
+        self.resume_body: Optional[list] = None
         # the options, (st, L) -> [(label, alt, value)], made from the decision's node
         # (engine/ir nodes.Ask) by the interpreter, and by the Python back end, if any
         self.build: Callable = _unbuilt  # set by Decisions.ask, once its node is made

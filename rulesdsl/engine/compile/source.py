@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast as py
 import builtins
 import copy
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.limits import limit
@@ -25,12 +25,12 @@ from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.python_loops import LoopsBackEnd
 from rulesdsl.engine.ir.python import (MAX_DEPTH, both, call, const, if_else,
-                                       index, is_none, method, name, state, unparse, walrus)
+                                       index, is_none, method, name, state, walrus)
 from rulesdsl.engine.compile.native import Module
 from rulesdsl.engine.compile.unit import Unit
 from rulesdsl.engine.compile.generate import pad_name
 from rulesdsl.engine.journal import Later
-from rulesdsl.engine.compile.generate import Statement, compiled
+from rulesdsl.engine.compile.generate import Statement, compiled_tree, lay_out
 from rulesdsl.engine.runtime.places import rules_place
 
 if TYPE_CHECKING:  # the parts it is connected to
@@ -69,13 +69,14 @@ class Source:
         self.ns = {"__builtins__": builtins, **HELPERS}
         self.native = native  # a built module's functions to use instead (native.py)
         self.pieces: list[tuple[str, str]] = []  # (mode, text) of every generated piece, in order
+        self.piece_trees: list[py.Module | py.Expression] = []  # and its tree (materialize)
         self.ns_ids: dict[int, str] = {}  # id(object) -> its name in ns
         # every generated definition, in order, for --show: (title, span, text, where)
         self.generated: list[tuple[str, Any, str, Optional[int]]] = []
         # id(generated lambda or closure) -> (it, the Python tree of what it computes)
         self.lambda_sources: dict[int, tuple[Callable, py.expr]] = {}
-        # id(generated function) -> (it, its lines)
-        self.function_lines: dict[int, tuple[Callable, Sequence[str]]] = {}
+        # id(generated function) -> (it, the module defining it)
+        self.function_modules: dict[int, tuple[Callable, py.Module]] = {}
         # id(generated function) -> (it, its tree, may a `let` of it take its statements),
         # for those built as trees
         self.function_trees: dict[int, tuple[Callable, py.FunctionDef, bool]] = {}
@@ -177,13 +178,12 @@ class Source:
     # ------------------------------------------------------------------ entry points
     def generated_lambda(self, e, tree: py.expr):
         """`lambda st, L: tree` in the program's namespace (noted for --show)."""
-        text = unparse(tree)
         try:
-            f = self.materialize(f"lambda st, L: {text}", "eval")
+            f = self.materialize(py.Expression(python.lambda_of(tree)), "eval")
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
         self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
-                               f"lambda st, L: {text}", None))
+                               self.pieces[-1][1], None))
         self.lambda_sources[id(f)] = (f, tree)
         return f
 
@@ -192,26 +192,35 @@ class Source:
         and variables read under the rules' names; elsewhere its Python is written inline
         (`call_source`), over the frame."""
         title, span = f"E{len(self.generated)}", getattr(e, "span", None)
-        head, _, body = py.unparse(python.named_function(title, tree, names)).partition("\n")
-        where = f"  # {rules_place(span)}" if span is not None else ""
-        text = f"{head}{where}\n{body}"  # the rules' place beside the `def` line
         try:
-            f = self.materialize(text, "exec")
+            f = self.materialize(python.named_function(title, tree, names), "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
+        head, _, body = self.pieces[-1][1].partition("\n")
+        where = f"  # {rules_place(span)}" if span is not None else ""
+        text = f"{head}{where}\n{body}"  # the rules' place beside the `def` line
         self.generated.append((title, span, text, 1))  # its place beside its `def`
         self.lambda_sources[id(f)] = (f, tree)
         return f
 
-    def materialize(self, text: str, mode: str):
-        """Generated text made a function ("eval": a lambda; "exec": one `def`) or, for
-        "procs", the procedures' functions by name. Compiled here, or taken from the
-        game's native module (native.py) where that was built from the same text."""
+    def materialize(self, tree: py.Module | py.Expression, mode: str):
+        """A generated tree made a function ("eval": an `ast.Expression`, a lambda;
+        "exec": an `ast.Module` of one `def`) or, for "procs", the procedures' functions by
+        name. The tree is laid out as `ast.unparse` writes it (generate.lay_out) and
+        compiled as it is; that text is written for --show and the native build (in
+        `pieces`, with the tree). Compiled here, or taken from the game's native module
+        (native.py) where that was built from the same text."""
+        if isinstance(tree, py.Expression):
+            lay_out([py.Expr(tree.body)])
+        else:
+            lay_out(tree.body)
+        text = py.unparse(tree)
         self.generated_room -= len(text)
         if self.generated_room < 0:  # before compiling: Python takes ~65 bytes per character
             raise GeneratedTooLarge
-        code = compiled(text, "eval" if mode == "eval" else "exec")  # SyntaxError as ever
+        code = compiled_tree(tree, text, "eval" if mode == "eval" else "exec")  # SyntaxError
         self.pieces.append((mode, text))
+        self.piece_trees.append(tree)
         made = self.native.take(len(self.pieces) - 1, mode, text, self.ns) \
             if self.native is not None else None
         if made is not None:
@@ -248,17 +257,18 @@ class Source:
         self.frame_calls[fn] = f
         return call(fn, name("st"), name("L"))
 
-    def generated_function(self, lines: Sequence[str], title: str, span):
-        """The one function `lines` define, compiled in the program's namespace and noted
-        for --show under `title` (which names the place of `span` in the rules, if any);
-        None if Python cannot compile it (then the closures do the work)."""
-        source = "\n".join(lines)
+    def generated_function(self, fn: py.FunctionDef | py.Module, title: str, span):
+        """The one function `fn` is (or a module of it defines), compiled in the program's
+        namespace and noted for --show under `title` (which names the place of `span` in
+        the rules, if any); None if Python cannot compile it (then the closures do the
+        work)."""
+        module = fn if isinstance(fn, py.Module) else py.Module([fn], [])
         try:
-            f = self.materialize(source, "exec")
+            f = self.materialize(module, "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return None
-        self.generated.append((title, span, source, 0))  # its place in its title
-        self.function_lines[id(f)] = (f, lines)
+        self.generated.append((title, span, self.pieces[-1][1], 0))  # its place in its title
+        self.function_modules[id(f)] = (f, module)
         return f
 
     def function(self, fn: py.FunctionDef, title: str, span,
@@ -268,7 +278,7 @@ class Source:
         as `Kn(st, L)`; None where Python cannot compile it. `as_statements`: its tree
         kept too, so that a `let` of it takes its statements (set_to_call)."""
         place = f" at {rules_place(span)}" if span is not None else ""
-        made = self.generated_function(python.text([fn]), f"{title}{place}", span)
+        made = self.generated_function(fn, f"{title}{place}", span)
         if made is None:
             return None
         self.function_trees[id(made)] = (made, fn, as_statements)
@@ -294,7 +304,7 @@ class Source:
                 not tree.keywords and [getattr(a, "id", None) for a in tree.args] == ["st", "L"]):
             return None
         f = self.frame_calls.get(tree.func.id)
-        made = self.function_lines.get(id(f))
+        made = self.function_modules.get(id(f))
         return f if made is not None and made[0] is f else None
 
     def body_of_call(self, tree: py.expr) -> Optional[list]:
@@ -362,7 +372,8 @@ class Source:
     def plain(self, closure):
         """The source form of an instruction that only changes the game (never the frames,
         never a decision): a call of its closure, without the interpreter around it."""
-        return Statement("do", (f"{self.ref(closure, 'I')}(st, fr)",))
+        return Statement("do", (py.Expr(call(self.ref(closure, "I"), name("st"),
+                                             name("fr"))),))
 
     def label_source(self, t: str, e) -> py.expr:
         """How a value of type `t` reads in a text (the labeller, inlined)."""
@@ -441,8 +452,7 @@ class Source:
         params = [a for a, _ in holes.values()] + (["n"] if count is not None else [])
         title = f"W{len(self.generated)}"
         render = self.generated_function(
-            python.text([python.function_def(title, params,
-                                             [py.Return(py.Tuple(rendered, py.Load()))])]),
+            python.function_def(title, params, [py.Return(py.Tuple(rendered, py.Load()))]),
             f"{title}, words at {rules_place(texts[0].span)}", texts[0].span)
         if render is None:
             return None
@@ -565,7 +575,7 @@ the others stay closures."""
                     py.Return(call("bool", self.call_source(cond)))], []))
             body.append(py.Return(const(True)))
             fn = self.playable_fn = self.generated_function(
-                python.text([python.function_def("playable", ["st", "c", "seat"], body)]),
+                python.function_def("playable", ["st", "c", "seat"], body),
                 "playable", None)
             if fn is None:
                 return None
