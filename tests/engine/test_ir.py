@@ -14,7 +14,7 @@ from rulesdsl.engine.compile.generate import annotate
 from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.passes import known_not_none
-from rulesdsl.engine.ir.python import HELPERS, ExitIf, PythonBackEnd, text, unparse
+from rulesdsl.engine.ir.python import HELPERS, ExitIf, PythonBackEnd
 from rulesdsl.engine.ir.python_options import OptionsBackEnd, first_option_only
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.lang.errors import RulesError
@@ -125,6 +125,22 @@ class Host:
 
     def closure_of(self, node):
         raise AssertionError("every node here has a Python form")
+
+
+def text(statements: list) -> tuple:
+    """Statements as lines of text (the test reads what the back end built)."""
+    return tuple(line for stmt in statements
+                 for line in py.unparse(py.fix_missing_locations(stmt)).split("\n"))
+
+
+def unparse(tree) -> str:
+    """One expression as text, bracketed unless it is one atom."""
+    text = py.unparse(tree)
+    if isinstance(tree, (py.Name, py.Subscript, py.Call, py.Attribute, py.List)) or \
+            isinstance(tree, py.Constant) and not (isinstance(tree.value, (int, float)) and
+                                                   tree.value < 0):
+        return text
+    return f"({text})"
 
 
 SPAN = type("Span", (), {"line": 3, "column": 5})()
@@ -308,7 +324,7 @@ def test_one_operation_node_gives_the_instruction_and_its_python(start, after):
     """`set v[2] += k` as one SetVar node: the interpreter's instruction and the Python
     back end's statements do the same, the bound checked by both."""
     op = nodes.SetVar(SPAN, nodes.Const("int", 2), nodes.Local("int", 0, "k"), 1)
-    lines = PythonBackEnd(Host()).lines(op)
+    lines = text(PythonBackEnd(Host()).statements(op))
     assert lines[0] == "_k = 2" and "_too_big(LINE_3)" in "\n".join(lines)
     results = []
     for run in (ClosureHost().interpreter.operation(op),
@@ -335,7 +351,7 @@ def test_a_jump_unless_goes_on_at_its_target_only_where_its_condition_fails():
 
 def test_a_log_entry_is_one_node_for_both_back_ends():
     op = nodes.Log(SPAN, nodes.Const("text", "the round ends"))
-    lines = PythonBackEnd(Host()).lines(op)
+    lines = text(PythonBackEnd(Host()).statements(op))
     events = []
     for run in (ClosureHost().interpreter.operation(op),
                 lambda st, fr: exec("\n".join(lines), {"st": st, "L": fr[2]})):

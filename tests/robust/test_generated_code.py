@@ -73,7 +73,8 @@ def generated_texts(text: str, path: str, players: int | None = None) -> list[st
     game = Game(model, sources, path, {})
     compiler = Compiler(model, players or game.min_players, game.options)
     prog = compiler.build()
-    module, _ = native.module_text(compiler.source.pieces, compiler.source.ns)
+    module, _ = native.module_text(compiler.source.pieces, compiler.source.piece_trees,
+                                   compiler.source.ns)
     return [t for _, t in compiler.source.pieces] + [module, prog.generated]
 
 

@@ -218,7 +218,8 @@ def compile_program(model: Model, nplayers: int, options: dict,
         return closures_only(model, nplayers, options, step_limit)
     if native.requested() and prog.generated:
         try:
-            module = native.built_module(compiler.source.pieces, compiler.source.ns)
+            module = native.built_module(compiler.source.pieces, compiler.source.piece_trees,
+                                          compiler.source.ns)
         except native.NativeUnavailable as e:
             warnings.warn(f"RULESDSL_ENGINE=native: {e}; running the pure-Python code",
                           RuntimeWarning, stacklevel=2)

@@ -31,7 +31,6 @@ from __future__ import annotations
 import ast as py
 import copy
 import os
-from functools import lru_cache
 from typing import Optional
 
 import attrs
@@ -41,12 +40,6 @@ from rulesdsl.engine.ir.python import assign, call, compare, const, index, name
 from rulesdsl.engine.ir.python_options import fill, first_option_only, template
 from rulesdsl.engine.runtime.errors import runaway
 from rulesdsl.engine.runtime.places import comment_text, rules_place
-
-
-@lru_cache(maxsize=8192)
-def compiled(text: str, mode: str = "eval"):
-    """The code object of a generated text: loading a game twice compiles it once."""
-    return compile(text, "<rulesdsl generated>", mode)
 
 
 _trees: dict = {}  # (mode, the text a tree writes) -> its code object

@@ -17,18 +17,19 @@ module where its text is the one built."""
 
 from __future__ import annotations
 
+import ast as py
+import copy
 import hashlib
 import os
 import sys
 import tempfile
-from types import CodeType
 from typing import Callable, Optional
 
 from rulesdsl.cache import cache_folder
 from rulesdsl.engine import cython_build
 from rulesdsl.engine.budget import Budget
 from rulesdsl.engine.compile import program
-from rulesdsl.engine.compile.generate import compiled
+from rulesdsl.engine.compile.generate import lay_out
 from rulesdsl.engine.cython_build import NativeUnavailable  # (compile_program's too)
 
 
@@ -42,62 +43,59 @@ def engine_is_native() -> bool:
     return program.ENGINE_BUILT  # built with the state (native_engine.HOT)
 
 
-def _code(mode: str, text: str) -> CodeType:
-    """A piece's code object: what Python made of its text when the compiler compiled it
-    (cached by its text), which says what it defines and reads."""
-    return compiled(text, "eval" if mode == "eval" else "exec")
+def _functions(tree: py.AST) -> list:
+    """Every function `tree` defines (by `def`, at any depth), the outermost first."""
+    return [node for node in py.walk(tree) if isinstance(node, py.FunctionDef)]
 
 
-def _functions(code: CodeType) -> list:
-    """The code of every function `code` defines (by `def`, at any depth)."""
-    out = []
-    for c in code.co_consts:
-        if isinstance(c, CodeType):
-            if not c.co_name.startswith("<"):  # not a lambda or a comprehension
-                out.append(c)
-            out += _functions(c)
-    return out
+def _names_read(tree: py.AST) -> set:
+    """The names (and attributes) `tree` reads."""
+    return {node.id if isinstance(node, py.Name) else node.attr for node in py.walk(tree)
+            if isinstance(node, (py.Name, py.Attribute))}
 
 
-def _names_read(code: CodeType) -> set:
-    """The global (and attribute) names `code` and the functions inside it read."""
-    out = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, CodeType):
-            out |= _names_read(c)
-    return out
-
-
-def _with_heads(text: str, code: CodeType, typed: bool, rename: str = "") -> str:
-    """`text` with its functions' `def` lines as the module needs them: the first one
-    named `rename` (if given); with `typed`, every function's `st` the engine's State and
-    the frame's list a list. Each line is found by its function's code (its first line,
-    its name and parameters), not by reading the text."""
+def _with_heads(text: str, tree: py.AST, typed: bool, rename: str = "") -> str:
+    """`text` (`tree` as ast.unparse wrote it) with its functions' `def` lines as the
+    module needs them: the first one named `rename` (if given); with `typed`, every
+    function's `st` the engine's State and the frame's list a list. Each line is the one
+    its function's tree is laid out on (generate.lay_out), not found by reading the text."""
     lines = text.split("\n")
-    for k, fn in enumerate(_functions(code)):
-        params = fn.co_varnames[:fn.co_argcount]
-        line = lines[fn.co_firstlineno - 1]
+    for k, fn in enumerate(_functions(tree)):
+        params = tuple(a.arg for a in fn.args.args)
+        line = lines[fn.lineno - 1]
         indent = line[:len(line) - len(line.lstrip())]
-        head = f"{indent}def {fn.co_name}({', '.join(params)})"
+        head = f"{indent}def {fn.name}({', '.join(params)})"
         if not line.startswith(head):  # a head this module does not write (a decorator)
-            raise NativeUnavailable(f"no `def` line for {fn.co_name} where its code says")
-        name = rename if rename and k == 0 else fn.co_name
+            raise NativeUnavailable(f"no `def` line for {fn.name} where its tree says")
+        name = rename if rename and k == 0 else fn.name
         if typed and params[:1] == ("st",):
             listed = params[1:] in (("L",), ("fr",), ("fr", "called", "seat", "chosen"))
             params = ("State st",) + (("list " + params[1],) + params[2:] if listed
                                       else params[1:])
-        lines[fn.co_firstlineno - 1] = f"{indent}def {name}({', '.join(params)})" + \
+        lines[fn.lineno - 1] = f"{indent}def {name}({', '.join(params)})" + \
             line[len(head):]
     return "\n".join(lines)
 
 
-def module_text(pieces: list, namespace: dict, typed: bool = False) -> tuple[str, int]:
-    """The module for a program's pieces, and the line its procedures start on. `typed`:
-    Cython source (.pyx) in which every function's `st` is the engine's State type."""
-    codes = [_code(mode, text) for mode, text in pieces]
-    used = set().union(*map(_names_read, codes))
-    made_by_procs = {fn.co_name for (mode, _), code in zip(pieces, codes) if mode == "procs"
-                     for fn in _functions(code)}
+def _as_function(i: int, tree: py.Expression) -> tuple[str, py.Module]:
+    """A lambda piece (`lambda st, L: value`) as `def _p{i}(st, L): return value`: its
+    text and tree."""
+    lam = tree.body
+    assert isinstance(lam, py.Lambda)
+    fn = py.Module([py.FunctionDef(f"_p{i}", copy.deepcopy(lam.args),
+                                   [py.Return(copy.deepcopy(lam.body))], [], None)], [])
+    lay_out(fn.body)
+    return py.unparse(fn), fn
+
+
+def module_text(pieces: list, trees: list, namespace: dict,
+                typed: bool = False) -> tuple[str, int]:
+    """The module for a program's pieces ((mode, text), the text `ast.unparse` wrote of
+    each tree of `trees`), and the line its procedures start on. `typed`: Cython source
+    (.pyx) in which every function's `st` is the engine's State type."""
+    used = set().union(*map(_names_read, trees))
+    made_by_procs = {fn.name for (mode, _), tree in zip(pieces, trees) if mode == "procs"
+                     for fn in _functions(tree)}
     names = sorted(n for n in namespace if n in used and not n.startswith("__")
                    and n not in made_by_procs)
     out = ["# cython: language_level=3, binding=True" + (", nonecheck=True" if typed else ""),
@@ -111,17 +109,16 @@ def module_text(pieces: list, namespace: dict, typed: bool = False) -> tuple[str
     out += [f"    cdef Budget {n}" if typed and n in budgets else
             f"    {n} = None" for n in names]
     made, first_line = [], 0
-    for i, ((mode, text), code) in enumerate(zip(pieces, codes)):
+    for i, ((mode, text), tree) in enumerate(zip(pieces, trees)):
         if mode == "eval":
-            text = f"def _p{i}(st, L):\n    return ({text[len('lambda st, L: '):]})"
-            code = _code("exec", text)
+            text, tree = _as_function(i, tree)
             made.append(f"_p{i}")
         elif mode == "exec":
             made.append(f"_p{i}")
         else:
             first_line = len(out) + 1
             made.append("{" + ", ".join(f"{n!r}: {n}" for n in sorted(made_by_procs)) + "}")
-        text = _with_heads(text, code, typed, f"_p{i}" if mode == "exec" else "")
+        text = _with_heads(text, tree, typed, f"_p{i}" if mode == "exec" else "")
         out += ["    " + line if line else line for line in text.split("\n")] + [""]
     out += ["    def bind():"]
     out += ["        nonlocal " + ", ".join(names)] if names else []
@@ -174,10 +171,11 @@ def _state_types() -> str:
 _loaded: dict = {}  # module name -> module: an extension loads once per process
 
 
-def built_module(pieces: list, namespace: dict) -> Module:
-    """The module for these pieces: from the cache, else built now (4-30 s per game)."""
+def built_module(pieces: list, trees: list, namespace: dict) -> Module:
+    """The module for these pieces (and their trees): from the cache, else built now
+    (4-30 s per game)."""
     typed = engine_is_native()
-    text, first_line = module_text(pieces, namespace, typed)
+    text, first_line = module_text(pieces, trees, namespace, typed)
     version = cython_build.cython_version()
     key = f"{version}\n{text}" + (_state_types() if typed else "")
     name = "rulesdsl_native_" + hashlib.sha256(key.encode()).hexdigest()[:24]

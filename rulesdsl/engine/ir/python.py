@@ -141,17 +141,6 @@ def bound_test(first: py.expr) -> py.expr:
     return either(is_none(first), const(True))
 
 
-def unparse(tree: py.expr) -> str:
-    """One expression as text, bracketed unless it is one atom (so it can stand anywhere
-    an operand can)."""
-    text = py.unparse(tree)
-    if isinstance(tree, (py.Name, py.Subscript, py.Call, py.Attribute, py.List)) or \
-            isinstance(tree, py.Constant) and not (isinstance(tree.value, (int, float)) and
-                                                   tree.value < 0):
-        return text
-    return f"({text})"
-
-
 def nesting(tree: py.expr) -> int:
     """How deep expressions nest in `tree` (1: a leaf): its brackets, as written, nest no
     deeper."""
@@ -199,12 +188,6 @@ def function_def(fn: str, params: list, body: list) -> py.FunctionDef:
     args = py.arguments(posonlyargs=[], args=[py.arg(x) for x in params], vararg=None,
                         kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     return py.FunctionDef(fn, args, body, [], None)
-
-
-def text(statements: list) -> tuple:
-    """Statements as lines of text (their own trees, written out)."""
-    return tuple(line for stmt in statements
-                 for line in py.unparse(py.fix_missing_locations(stmt)).split("\n"))
 
 
 class PythonBackEnd:
@@ -606,10 +589,6 @@ class PythonBackEnd:
     def statements(self, op: n.Operation) -> list:
         """An operation as Python statements over `st`, `fr` and its locals `L`."""
         return getattr(self, "s_" + type(op).__name__)(op)
-
-    def lines(self, op: n.Operation) -> tuple:
-        """An operation that falls through as lines of text (its own tree, written out)."""
-        return text(self.statements(op))
 
     def changed(self, target: py.expr, old: py.expr, op: n.SetLocal | n.SetVar) -> list:
         """`target = old + sign * value`, the sum checked against the bound first."""
