@@ -10,12 +10,14 @@ import random
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
 
 import rulesdsl
 from rulesdsl.engine.compile import generate
+from rulesdsl.engine.compile import source as source_module
 from rulesdsl.engine.state import machine as machine_module
 from rulesdsl.lang.errors import RulesError
 from _golden import RULES_FILES, fixture_path, play
@@ -52,6 +54,35 @@ def test_every_game_runs_as_generated_code(path):
     inline = sum(st is not None for proc in prog.procs for st in proc.stmts)
     total = sum(len(proc.code) for proc in prog.procs)
     assert inline >= 0.6 * total, f"only {inline} of {total} instructions inline"
+
+
+def _codes(code):
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _codes(const)
+
+
+@pytest.mark.parametrize("path", RULES_FILES[::2], ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_each_tree_compiles_to_the_code_its_text_does(path, monkeypatch):
+    """The generated code is compiled from its `ast` trees, laid out on the lines
+    `ast.unparse` writes them on (generate.lay_out): the same bytecode, line for line, as
+    compiling the text --show prints, so a traceback's line finds its instruction (and the
+    native module, built from that text, fails on the same lines)."""
+    checked = []
+
+    def compiled_tree(tree, text, mode):
+        code = compile(tree, "<rulesdsl generated>", mode)
+        again = compile(text, "<rulesdsl generated>", mode)
+        for a, b in zip(_codes(code), _codes(again), strict=True):
+            assert (a.co_name, a.co_code, list(a.co_lines())) == \
+                (b.co_name, b.co_code, list(b.co_lines())), text
+        checked.append(mode)  # (the procedures are one "exec" piece)
+        return code
+    monkeypatch.setattr(source_module, "compiled_tree", compiled_tree)
+    game = rulesdsl.load(str(path))
+    game.program(game.max_players)
+    assert "exec" in checked and "eval" in checked
 
 
 @pytest.mark.parametrize("path", RULES_FILES[::3], ids=lambda p: f"{p.parent.name}/{p.stem}")
