@@ -21,13 +21,13 @@ SEARCHING = {"re", "tokenize"}  # modules
 
 # (file under rulesdsl/engine, the function it is in, what it uses) -> why that is fine
 ALLOWED = {
-    ("compile/generate.py", "compiled", "compile"):
-        "the one place generated text becomes code: each piece, written once from its "
-        "trees, compiled as it is (never read back)",
+    ("compile/generate.py", "compiled_tree", "compile"):
+        "the one place generated code is compiled: each piece's `ast` tree as it is (its "
+        "text, written by ast.unparse for --show and the native build, is never read)",
     ("compile/source.py", "Source.materialize", "eval"):
-        "runs the code object `compiled` made of a generated lambda",
+        "runs the code object `compiled_tree` made of a generated lambda",
     ("compile/source.py", "Source.materialize", "exec"):
-        "runs the code object `compiled` made of generated functions",
+        "runs the code object `compiled_tree` made of generated functions",
     ("ir/python_options.py", "template", "parse"):
         "the statement shapes written in that module's own source, parsed once as it "
         "loads; holes are filled with trees, never with text",

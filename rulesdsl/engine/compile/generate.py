@@ -24,6 +24,10 @@ closure) are inlined; the others are called as their closure, with the pc set as
 interpreter sets it. A frame resumed at a position that starts no block runs one
 instruction by its closure and returns: the two ways are interchangeable at every pc,
 which is what keeps the generated code honest (tests run both).
+
+All of it is built as `ast` nodes: each procedure one `FunctionDef` (`_Proc`), the
+procedures one `Module`, laid out (`lay_out`) on the lines `ast.unparse` writes, which is
+how `--show` prints it (`listing`) and how a traceback's line finds its instruction.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ locals) that computes what the closure `expr(e)` computes, with the same errors.
 has no Python form for (comprehensions, most built-ins ...) stay closures, named in the
 generated code and called as `K7(st, L)`; loop invariants stay hoisted because those nodes
 go through `expr`. Texts and card labels are here too; whole generated functions are in
-functions.py. Trees are only ever built, never read back from text: a function's text is
-written from them once, kept for `rulesdsl compile GAME --show`, and compiled code is
-cached by its text."""
+functions.py. Trees are only ever built, never read back from text: each is compiled as a tree
+(`materialize`), and its text, written once by `ast.unparse`, is kept for `rulesdsl compile
+GAME --show` and the native build and keys the cache of compiled code."""
 
 from __future__ import annotations
 
