@@ -41,12 +41,13 @@ import attrs
 
 from rulesdsl.engine.ir import python
 from rulesdsl.engine.ir.python import assign, call, compare, const, index, name
-from rulesdsl.engine.ir.python_options import fill, first_option_only, template
+from rulesdsl.engine.ir.python_options import first_option_only, template
 from rulesdsl.engine.runtime.errors import runaway
 from rulesdsl.engine.runtime.places import comment_text, rules_place
 
 
 _trees: dict = {}  # (mode, the text a tree writes) -> its code object
+_counts = {"hits": 0, "misses": 0}
 
 
 def compiled_tree(tree: py.Module | py.Expression, text: str, mode: str):
@@ -59,7 +60,15 @@ def compiled_tree(tree: py.Module | py.Expression, text: str, mode: str):
         if len(_trees) >= 8192:
             _trees.clear()
         code = _trees[key] = compile(tree, "<rulesdsl generated>", mode)
+        _counts["misses"] += 1
+    else:
+        _counts["hits"] += 1
     return code
+
+
+def cache_info() -> dict:
+    """How often compiled_tree found a piece's code in its cache, and how often not."""
+    return dict(_counts)
 
 
 @attrs.define
@@ -110,31 +119,51 @@ _BLOCKS = ("body", "orelse", "handlers", "finalbody")
 _DEFS = (py.FunctionDef, py.AsyncFunctionDef, py.ClassDef)
 
 
+# fields that hold no node with a place or a child (names, operators, contexts, flags)
+_LEAF_FIELDS = {"ctx", "op", "ops", "id", "attr", "arg", "name", "type_comment", "kind",
+                "conversion", "is_async", "level", "module"}
+_CHILD_FIELDS: dict = {py.Constant: ()}  # node class -> the fields that may hold nodes
+
+
+def _child_fields(cls: type) -> tuple:
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields  # type: ignore[attr-defined]
+                                            if f not in _LEAF_FIELDS)
+    return fields
+
+
 def _at(node: py.AST, line: int, seen: set) -> None:
     """Every node of `node` (a statement's header, or all of a simple statement) on
     `line`. A node met already (`seen`: built once, used in two places) is copied first:
     each place keeps its own line."""
     todo = [node]
+    pop, push, add = todo.pop, todo.append, seen.add
+    fields_of, AST = _CHILD_FIELDS.get, py.AST
     while todo:
-        x = todo.pop()
+        x = pop()
+        d = x.__dict__
         if x._attributes:  # (arguments, comprehensions ... have no place of their own)
-            x.lineno = x.end_lineno = line  # type: ignore[attr-defined]
-            x.col_offset = x.end_col_offset = 0  # type: ignore[attr-defined]
-        for field in x._fields:
-            value = getattr(x, field, None)
-            if isinstance(value, list):
+            d["lineno"] = d["end_lineno"] = line
+            d["col_offset"] = d["end_col_offset"] = 0
+        cls = type(x)
+        fields = fields_of(cls)
+        if fields is None:
+            fields = _child_fields(cls)
+        for field in fields:
+            value = d.get(field)
+            if type(value) is list:
                 for k, child in enumerate(value):
-                    if isinstance(child, py.AST) and child._fields:
+                    if isinstance(child, AST):
                         if id(child) in seen:
                             child = value[k] = copy.deepcopy(child)
-                        seen.add(id(child))
-                        todo.append(child)
-            elif isinstance(value, py.AST) and value._fields:
+                        add(id(child))
+                        push(child)
+            elif isinstance(value, AST):
                 if id(value) in seen:
-                    value = copy.deepcopy(value)
-                    setattr(x, field, value)
-                seen.add(id(value))
-                todo.append(value)
+                    value = d[field] = copy.deepcopy(value)
+                add(id(value))
+                push(value)
 
 
 def lay_out(body: list, line: int = 1, started: bool = False,
@@ -205,6 +234,31 @@ def _lay_out_one(stmt: py.stmt, line: int, started: bool, seen: set) -> int:
 
 
 # ---------------------------------------------------------------------- procedures
+def _filled(statements: list, **holes: py.expr) -> list:
+    """A copy of a template's statements (python_options.template), each hole (a name)
+    the tree given for it, as it is: `fill` without its deep copies (a tree given twice
+    is copied where the module is laid out)."""
+    return [_copied(stmt, holes) for stmt in statements]
+
+
+def _copied(node: py.AST, holes: dict) -> py.AST:
+    cls = type(node)
+    if isinstance(node, py.Name) and node.id in holes:
+        return holes[node.id]
+    if not node._fields:  # a context or an operator: shared as the parser shares them
+        return node
+    new = cls.__new__(cls)
+    d = new.__dict__
+    for field, value in node.__dict__.items():
+        if type(value) is list:
+            d[field] = [_copied(x, holes) if isinstance(x, py.AST) else x for x in value]
+        elif isinstance(value, py.AST):
+            d[field] = _copied(value, holes)
+        else:
+            d[field] = value
+    return new
+
+
 def _leaders(proc, stmts: list) -> list:
     """The positions a block starts at: where control may arrive other than by falling
     through (a jump target, a resumption after a call or a decision, the start)."""
@@ -246,7 +300,7 @@ def _goto(target: int, here: int, span: py.expr, ends_block: bool = False) -> li
     of which tests `pc` and is passed over, rather than testing them all from the first."""
     out: list = []
     if target <= here:
-        out = fill(_COUNTED, STEPS=const(here - target + 1), SPAN=span)
+        out = _filled(_COUNTED, STEPS=const(here - target + 1), SPAN=span)
     elif ends_block:
         return [assign(name("pc"), const(target))]
     return out + [assign(name("pc"), const(target)), py.Continue()]
@@ -326,7 +380,7 @@ class _Proc:
         n = len(proc.code)
         if st is None:
             ins = self.ref(proc.code[pc], "I")
-            return self.inline_decision(proc.code[pc], pc, ins) + fill(
+            return self.inline_decision(proc.code[pc], pc, ins) + _filled(
                 _BY_CLOSURE, NEXT=const(pc + 1), HERE=const(pc), INS=name(ins), SPAN=span_ref)
         if st.kind == "do":
             out: list = []
@@ -350,9 +404,9 @@ class _Proc:
             out = [py.Assign([py.Subscript(name("fr"), const(1), py.Store())],
                              const(pc + 1))] + list(st.body)
             if st.calls is not None and pc + 1 < n:
-                return out + fill(_RUN_CALLED, PROC=name(f"proc_{st.calls}"))
+                return out + _filled(_RUN_CALLED, PROC=name(f"proc_{st.calls}"))
             if st.returns:
-                return out + fill(_RESUME_UNDER)
+                return out + _filled(_RESUME_UNDER)
             return out + [py.Return(const(None))]
         raise AssertionError(st.kind)
 
@@ -369,10 +423,10 @@ class _Proc:
         for pc, ins in enumerate(proc.code):
             resume = getattr(ins, "resume_body", None)
             if resume is None and getattr(ins, "secret", False):
-                resume = fill(_CHOOSE, INS=name(self.ref(ins, "I")))
+                resume = _filled(_CHOOSE, INS=name(self.ref(ins, "I")))
             if resume is not None:
                 cases.append((pc, list(resume)))
-        tail = fill(_RESUME_AT)
+        tail = _filled(_RESUME_AT)
         for pc, resume in reversed(cases):
             tail = [py.If(_pc_is(pc), resume, tail)]
         return [self.note(py.If(python.is_none(name("chosen"), negated=True), tail, []),
@@ -381,7 +435,7 @@ class _Proc:
     def test_handing_memo(self, cond: py.expr, away: list, on: list) -> list:
         """The test before a decision (nodes.JumpUnless.hands_memo), read with the memo the
         decision's options go on with where it holds."""
-        out = fill(_HANDING_MEMO, COND=cond)
+        out = _filled(_HANDING_MEMO, COND=cond)
         self.note(out[0], "the decision's, from here")
         failed = [assign(py.Attribute(name("st"), "memo", py.Store()), const(None))]
         return out + [py.If(py.UnaryOp(py.Not(), name("_holds")), failed + away, on)]
@@ -396,12 +450,12 @@ class _Proc:
         if getattr(ins, "memo_handed", False):
             pass  # the test's (test_handing_memo)
         elif getattr(ins, "memo_may_be_handed", False):
-            body += [self.note(fill(_MEMO_IF_NONE)[0],
+            body += [self.note(_filled(_MEMO_IF_NONE)[0],
                                "else a test before the call began it")]
         else:
-            body += [self.note(fill(_MEMO)[0],
+            body += [self.note(_filled(_MEMO)[0],
                                "the state stands still: pure definitions are memoised")]
-        body += fill(_ASK, OPTIONS=self.options_call(ins), HERE=const(pc))
+        body += _filled(_ASK, OPTIONS=self.options_call(ins), HERE=const(pc))
         if not ins.optional:
             body.append(py.Expr(python.method(name(ins_name), "no_option", name("_s"))))
         return [assign(name("_s"), ins.who_source),
