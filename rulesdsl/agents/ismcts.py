@@ -96,7 +96,13 @@ class ISMCTSAgent:
     benchmarks/results-arena.md, sixteenth session); horizon_seats: with more players
     than this, the playouts' `horizon` is per seat as with this many (0: the same count at
     every player count; 3 at six players: 48 decisions, where 24 cut 29% of the playouts
-    of a battle before its end and 48 cut 1%; not shown to pay yet either).
+    of a battle before its end and 48 cut 1%; not shown to pay yet either); spread: with
+    `habits`, a seat's small decisions' share stands for its decisions of more options
+    too where no count of their own says otherwise (a host that chose between two offers
+    at random chooses among four so as well); detrend: the mover's root actions are
+    told apart (`_close`) by their rewards less the mean of the `detrend` iterations
+    around each, not by their plain means (`_detrended`; 0: plain means). Both off by
+    default (benchmarks/results-arena.md, seventeenth session).
     """
 
     name = "ismcts"
@@ -725,10 +731,11 @@ def _estimate(node) -> tuple:
 def _detrended(trail: list, window: int):
     """A node's (mean, variance) as `_estimate`, of its rewards less the mean reward of the
     `window` iterations around each (`trail`: (root node, reward) in the order the
-    iterations ran). The rewards of a search drift as it goes: the others' trees, empty
-    at first, answer by their look-ahead's favourites, later by more varied moves, so an
-    action tried first (the one the look-ahead liked best) met the others at their most
-    careful and its mean reads lower than one tried later, against the same others.
+    iterations ran). The rewards of a search drift as it goes (most likely as the others'
+    trees, empty at first, answer by their look-ahead's favourites, later by more varied
+    moves), so an action tried first (the one the look-ahead liked best) met the others
+    at their most careful and its mean reads lower than one tried later, against the same
+    others.
     Measured against the iterations of its own time, each action is judged against the
     others as they played then. A node with fewer than two rewards in `trail`: as
     `_estimate`."""
