@@ -101,8 +101,11 @@ class ISMCTSAgent:
     too where no count of their own says otherwise (a host that chose between two offers
     at random chooses among four so as well); detrend: the mover's root actions are
     told apart (`_close`) by their rewards less the mean of the `detrend` iterations
-    around each, not by their plain means (`_detrended`; 0: plain means). Both off by
-    default (benchmarks/results-arena.md, seventeenth session).
+    around each, not by their plain means (`_detrended`; 0: plain means); rounds: the
+    playouts from the tree stop at the `rounds`-th end of a round (-1: as many as there
+    are seats, so that in a game of turns every seat has its turn), with `horizon` times
+    as many decisions at most (0: at the first end of a round, as by default). All three
+    off by default (benchmarks/results-arena.md, seventeenth session).
     """
 
     name = "ismcts"
@@ -114,7 +117,7 @@ class ISMCTSAgent:
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
                  look: int = 0, together: bool | None = None, reply: int | None = None,
                  rival: float | None = None, habits: int = 1, horizon_seats: int = 0,
-                 spread: int = 0, detrend: int = 0):
+                 spread: int = 0, detrend: int = 0, rounds: int = 0):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -148,6 +151,7 @@ class ISMCTSAgent:
         self.horizon_seats = int(horizon_seats)
         self.spread = bool(spread)
         self.detrend = int(detrend)
+        self.rounds = int(rounds)
         self._root_reward: tuple | None = None
         self._habits: Habits | None = None
         self.last_iterations = 0
@@ -496,6 +500,14 @@ class ISMCTSAgent:
         decisions, seats = self.horizon, self.horizon_seats
         if decisions is not None and seats and s.players > seats:
             decisions = decisions * s.players // seats
+        if self.rounds and not settle:
+            # as many ends of rounds as there are seats, a turn each in a game of turns:
+            # every seat decides once more what was left to it (a figure sent to a house
+            # whose host takes it in four turns on)
+            rounds = s.players if self.rounds < 0 else self.rounds
+            if decisions is not None:
+                decisions = decisions * rounds
+            return Horizon(s, decisions, 2 * s.players, rounds)
         return Horizon(s, decisions, 0 if settle else 2 * s.players)
 
     @staticmethod

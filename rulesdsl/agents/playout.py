@@ -38,10 +38,14 @@ class Horizon:
     such phase has no rounds: only the count stops it. No count and `at_least` None: play to
     the end (where nothing could judge a position before it)."""
 
-    __slots__ = ("decisions", "at_least", "anchor")
+    __slots__ = ("decisions", "at_least", "anchor", "rounds")
 
-    def __init__(self, state, decisions: Optional[int], at_least: Optional[int]):
+    def __init__(self, state, decisions: Optional[int], at_least: Optional[int],
+                 rounds: int = 1):
         self.decisions = decisions
+        # how many ends of rounds to pass at least (the last once `at_least` decisions
+        # were taken)
+        self.rounds = rounds
         # read only where there is an anchor, which there is only with at_least given
         self.at_least = 0 if at_least is None else at_least
         frames = state.frames
@@ -58,7 +62,8 @@ class Horizon:
         frames = state.frames
         if len(frames) >= 2 and frames[1] is anchor:
             return False
-        if done >= self.at_least:
+        self.rounds -= 1
+        if done >= self.at_least and self.rounds <= 0:
             return True
         self.anchor = frames[1] if len(frames) >= 2 else None  # too early: the next round
         return False
