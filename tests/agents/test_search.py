@@ -1001,3 +1001,27 @@ def test_detrend_off_is_the_default_and_changes_no_move():
     a = ISMCTSAgent(seed=3, iterations=60).choose(st.clone())
     b = ISMCTSAgent(seed=3, iterations=60, detrend=0, spread=0).choose(st.clone())
     assert a.label == b.label
+
+
+def test_a_horizon_of_rounds_passes_that_many_ends_of_rounds():
+    """`rounds=k`: a playout stops at the k-th end of a round (a turn in Intrige), once
+    the decisions are enough, not at the first; k=1 is the default horizon."""
+    st = _mid_game("intrige", 5, 5)
+
+    def ends(k: int) -> tuple:
+        s = st.clone()
+        h = Horizon(s, 1000, 0, k)
+        done = turns = 0
+        frame = s.frames[1]
+        while not h.reached(s, done):
+            seat, options = s.options()
+            s.apply_option(seat, options[0])
+            done += 1
+            if len(s.frames) >= 2 and s.frames[1] is not frame:
+                turns += 1
+                frame = s.frames[1]
+        return turns, done
+
+    one, three = ends(1), ends(3)
+    assert one[0] == 1 and three[0] == 3 and three[1] > one[1]
+    assert ISMCTSAgent(seed=1, rounds=-1)._horizon(st, Judge(st)).rounds == 5
