@@ -992,14 +992,16 @@ def test_detrended_means_judge_each_action_against_the_iterations_of_its_time():
         {"late", "early"}
 
 
-def test_detrend_off_is_the_default_and_changes_no_move():
-    """`detrend` and `spread` are settings: the default agent has neither, and with them
-    off it plays as before (benchmarks/same_moves.py compares whole searches)."""
+def test_detrend_spread_and_rounds_are_settings_off_by_default():
+    """The default agent has none of them, and plays as with them off."""
+    from rulesdsl.agents.ismcts import DETREND
+
     agent = ISMCTSAgent(seed=1)
-    assert agent.detrend == 0 and agent.spread is False
+    assert agent.detrend == 0 and agent.spread is False and agent.rounds == 0
+    assert ISMCTSAgent(seed=1, detrend=None).detrend == DETREND > 0
     st = rulesdsl.load("intrige").new_game(players=3, seed=5)
     a = ISMCTSAgent(seed=3, iterations=60).choose(st.clone())
-    b = ISMCTSAgent(seed=3, iterations=60, detrend=0, spread=0).choose(st.clone())
+    b = ISMCTSAgent(seed=3, iterations=60, detrend=0, spread=0, rounds=0).choose(st.clone())
     assert a.label == b.label
 
 
