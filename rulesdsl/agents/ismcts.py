@@ -49,11 +49,9 @@ LEVELS = {
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
 # with `detrend` (not the default): the iterations around each whose mean reward its
-# root action's reward is measured against (`_detrended`): at five-player Intrige against
-# greedy 11.5 of 34 deals won where plain means won 8 (7 better, 4 worse; the margin over
-# the best other +147,000, SE 123,000), at three players 19.5 of 30 where 20 (6 better,
-# 6 worse); as the default it failed two scenarios of tests/agents (a top area defended
-# with more than the least bribe; no outbidding for a random host, 2 seeds of 3)
+# root action's reward is measured against (`_detrended`): measured in one bundled game at
+# five and three players, and as the default it failed two scenarios of tests/agents
+# (benchmarks/results-arena.md, seventeenth session)
 DETREND = 32
 WIDEN = 2.0       # a node may have about WIDEN * sqrt(visits) children (progressive widening)
 # past MANY options (dozens of amounts to bid or pay), about NARROW * sqrt(visits): a few
