@@ -48,6 +48,11 @@ LEVELS = {
 }
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
+# with `detrend` (not the default): the iterations around each whose mean reward its
+# root action's reward is measured against (`_detrended`): measured in one bundled game at
+# five and three players, and as the default it failed two scenarios of tests/agents
+# (benchmarks/results-arena.md, seventeenth session)
+DETREND = 32
 WIDEN = 2.0       # a node may have about WIDEN * sqrt(visits) children (progressive widening)
 # past MANY options (dozens of amounts to bid or pay), about NARROW * sqrt(visits): a few
 # options, the best by look-ahead first, each visited enough to tell apart, and another
@@ -96,7 +101,17 @@ class ISMCTSAgent:
     benchmarks/results-arena.md, sixteenth session); horizon_seats: with more players
     than this, the playouts' `horizon` is per seat as with this many (0: the same count at
     every player count; 3 at six players: 48 decisions, where 24 cut 29% of the playouts
-    of a battle before its end and 48 cut 1%; not shown to pay yet either).
+    of a battle before its end and 48 cut 1%; not shown to pay yet either); spread: with
+    `habits`, a seat's small decisions' share stands for its decisions of more options
+    too where no count of their own says otherwise (a host that chose between two offers
+    at random chooses among four so as well); detrend: the mover's root actions are
+    told apart (`_close`) by their rewards less the mean of the `detrend` iterations
+    around each, not by their plain means (`_detrended`; 0: plain means, the default; None: DETREND);
+    rounds: the playouts from the tree stop at the `rounds`-th end of a round (-1: as many
+    as there are seats, so that in a game of turns every seat has its turn), with
+    `horizon` times as many decisions at most (0: at the first end of a round, as by
+    default). All three are off by default (benchmarks/results-arena.md,
+    seventeenth session).
     """
 
     name = "ismcts"
@@ -107,7 +122,8 @@ class ISMCTSAgent:
                  epsilon: float | None = None, bias: float = 1.0,
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
                  look: int = 0, together: bool | None = None, reply: int | None = None,
-                 rival: float | None = None, habits: int = 1, horizon_seats: int = 0):
+                 rival: float | None = None, habits: int = 1, horizon_seats: int = 0,
+                 spread: int = 0, detrend: int | None = 0, rounds: int = 0):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -139,6 +155,10 @@ class ISMCTSAgent:
         self.rival = RIVAL if rival is None else float(rival)
         self.habits = int(habits)
         self.horizon_seats = int(horizon_seats)
+        self.spread = bool(spread)
+        self.detrend = DETREND if detrend is None else int(detrend)
+        self.rounds = int(rounds)
+        self._root_reward: tuple | None = None
         self._habits: Habits | None = None
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
@@ -162,7 +182,7 @@ class ISMCTSAgent:
         few = FEW if state.players > 2 else 0
         follow, wide = self._follows(state, me, few, judge)
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
-                              self.look, few, me, follow, wide)
+                              self.look, few, me, follow, wide, self.spread)
         roots = [_Node(None) for _ in range(state.players)]
         stats = roots[me].children
         rng = self.rng
@@ -179,6 +199,10 @@ class ISMCTSAgent:
         others = everyone - {me} if self.secrets and _holds_secrets(state, me, knowledge) \
             else None
         split = others is not None
+        # with `detrend`: (the mover's root action node, its reward) of each iteration that
+        # taught the mover's tree, in order, for `_detrended`
+        trail: list | None = [] if self.detrend else None
+        estimate = _estimate
         while done < budget:
             try:
                 sample = knowledge.sample(rng.getrandbits(63))
@@ -192,22 +216,28 @@ class ISMCTSAgent:
                         learners = frozenset((seer,))
                 lead = withdraw_pending_choices(sample, me) if self.together else 0
                 self._iterate(roots, sample, judge, policy, learners, me, lead)
+                if trail is not None and self._root_reward is not None:
+                    trail.append(self._root_reward)
             except (RulesError, NoOption):
                 dropped += 1  # a sample whose play breaks the rules: dropped, counted
             done += 1
             if done % CHECK_EVERY == 0:
+                if trail is not None:
+                    estimate = _detrended(trail, self.detrend)
                 if self._decided(roots[me], me, actions,
-                                 _mover_visits_left(done, budget, split)):
+                                 _mover_visits_left(done, budget, split), estimate):
                     break
                 if cap is not None and time.thread_time() > cap:
                     self.last_capped = True
                     break
         self.last_iterations = done
         self.last_dropped = dropped
+        if trail is not None:
+            estimate = _detrended(trail, self.detrend)
         prior = roots[me].prior or {}
         ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
         self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
-        close = _close(ranked, [stats.get((me, a.label)) for a in ranked], prior)
+        close = _close(ranked, [stats.get((me, a.label)) for a in ranked], prior, estimate)
         searched = close[0]  # the search's own favourite, the most visited
         # the close actions, the one-move look-ahead's favourite first: the default. Not
         # where others chose in secret before the mover (`together`): one move on, their
@@ -241,7 +271,8 @@ class ISMCTSAgent:
             (self._habits.follows(wide=True) or None) if widely else None
 
     @staticmethod
-    def _decided(root: _Node, me: int, actions: list, left: int) -> bool:
+    def _decided(root: _Node, me: int, actions: list, left: int,
+                 estimate=None) -> bool:
         """Can more search not change the choice? The most visited action cannot be
         overtaken in the `left` visits its root can still have, and no other is close
         enough to it to be compared in pairs."""
@@ -250,7 +281,7 @@ class ISMCTSAgent:
             return False
         ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
         return len(_close(ranked, [stats.get((me, a.label)) for a in ranked],
-                          root.prior or {})) == 1
+                          root.prior or {}, estimate or _estimate)) == 1
 
     def _verify(self, close: list, searched: int, knowledge, judge: Judge,
                 policy: MoveAverages, me: int, cap, roots: list | None = None) -> list:
@@ -300,7 +331,7 @@ class ISMCTSAgent:
                 s = sample.clone()
                 replay = MoveAverages(random.Random(seed), policy.epsilon, policy,
                                       policy.judge, policy.look, few, me, policy.follow,
-                                      policy.wide)
+                                      policy.wide, policy.spread)
                 horizon = self._horizon(s, judge, settle=True)  # from before the move
                 try:
                     _apply_label(s, action.label)
@@ -336,6 +367,7 @@ class ISMCTSAgent:
         them again from their trees; the searcher's tree, which saw nothing of them, stays
         at its root through them, and the walk goes on past a node added there (their
         decisions must be made before the searcher's can be learnt)."""
+        self._root_reward = None
         rng = self.rng
         c = self.exploration
         n = len(roots)
@@ -426,6 +458,8 @@ class ISMCTSAgent:
                 break
         play_on(s, policy, horizon, taken, depth)
         reward = judge.rewards(s)
+        if me is not None and len(paths[me]) > 1 and (learners is None or me in learners):
+            self._root_reward = (paths[me][1], reward[me])
         if learners is not None:
             taken = [t for t in taken if t[0] in learners]
             paths = [path for q, path in enumerate(paths) if q in learners]
@@ -472,6 +506,14 @@ class ISMCTSAgent:
         decisions, seats = self.horizon, self.horizon_seats
         if decisions is not None and seats and s.players > seats:
             decisions = decisions * s.players // seats
+        if self.rounds and not settle:
+            # as many ends of rounds as there are seats, a turn each in a game of turns:
+            # every seat decides once more what was left to it (a figure sent to a house
+            # whose host takes it in four turns on)
+            rounds = s.players if self.rounds < 0 else self.rounds
+            if decisions is not None:
+                decisions = decisions * rounds
+            return Horizon(s, decisions, 2 * s.players, rounds)
         return Horizon(s, decisions, 0 if settle else 2 * s.players)
 
     @staticmethod
@@ -676,18 +718,20 @@ MIN_ROUNDS = 8  # samples the pairs get at least, even past the CPU cap
 LUCK = 0.5
 
 
-def _close(ranked: list, nodes: list, prior: dict) -> list:
+def _close(ranked: list, nodes: list, prior: dict, estimate=None) -> list:
     """The most visited action, with the others whose mean reward lies within two standard
     errors of the difference from it (visited twice or more): the actions the search
     cannot tell apart. Past CLOSE of them, the most visited and those best by look-ahead
-    (of twenty amounts the search sees alike, the ones that cost least one move on)."""
+    (of twenty amounts the search sees alike, the ones that cost least one move on).
+    `estimate`: a node's (mean, variance), `_estimate` where not given (`_detrended`)."""
+    estimate = estimate or _estimate
     best = nodes[0]
     if best is None or best.visits < 2:
         close = ranked
     else:
-        mean, spread = _estimate(best)
+        mean, spread = estimate(best)
         close = [a for a, node in zip(ranked, nodes) if node is not None and node.visits >= 2
-                 and mean - _estimate(node)[0] <= 2 * math.sqrt(spread + _estimate(node)[1])]
+                 and mean - estimate(node)[0] <= 2 * math.sqrt(spread + estimate(node)[1])]
     if len(close) <= CLOSE:
         return close or ranked[:1]
     by_look_ahead = sorted(close[1:], key=lambda a: prior.get(a.label, 0.0), reverse=True)
@@ -700,6 +744,44 @@ def _estimate(node) -> tuple:
     mean = node.total / n
     var = max(node.squares / n - mean * mean, 0.0) / (n - 1)
     return mean, var
+
+
+def _detrended(trail: list, window: int):
+    """A node's (mean, variance) as `_estimate`, of its rewards less the mean reward of the
+    `window` iterations around each (`trail`: (root node, reward) in the order the
+    iterations ran). The rewards of a search drift as it goes (most likely as the others'
+    trees, empty at first, answer by their look-ahead's favourites, later by more varied
+    moves), so an action tried first (the one the look-ahead liked best) met the others
+    at their most careful and its mean reads lower than one tried later, against the same
+    others.
+    Measured against the iterations of its own time, each action is judged against the
+    others as they played then. A node with fewer than two rewards in `trail`: as
+    `_estimate`."""
+    n = len(trail)
+    prefix = [0.0]
+    for _, r in trail:
+        prefix.append(prefix[-1] + r)
+    half = max(1, window // 2)
+    sums: dict = {}
+    for i, (node, r) in enumerate(trail):
+        lo, hi = max(0, i - half), min(n, i + half)
+        d = r - (prefix[hi] - prefix[lo]) / (hi - lo)
+        entry = sums.get(id(node))
+        if entry is None:
+            sums[id(node)] = [1, d, d * d]
+        else:
+            entry[0] += 1
+            entry[1] += d
+            entry[2] += d * d
+
+    def estimate(node) -> tuple:
+        entry = sums.get(id(node))
+        if entry is None or entry[0] < 2:
+            return _estimate(node)
+        k, total, squares = entry
+        mean = total / k
+        return mean, max(squares / k - mean * mean, 0.0) / (k - 1)
+    return estimate
 
 
 def _rank(node) -> tuple:

@@ -38,10 +38,14 @@ class Horizon:
     such phase has no rounds: only the count stops it. No count and `at_least` None: play to
     the end (where nothing could judge a position before it)."""
 
-    __slots__ = ("decisions", "at_least", "anchor")
+    __slots__ = ("decisions", "at_least", "anchor", "rounds")
 
-    def __init__(self, state, decisions: Optional[int], at_least: Optional[int]):
+    def __init__(self, state, decisions: Optional[int], at_least: Optional[int],
+                 rounds: int = 1):
         self.decisions = decisions
+        # how many ends of rounds to pass at least (the last once `at_least` decisions
+        # were taken)
+        self.rounds = rounds
         # read only where there is an anchor, which there is only with at_least given
         self.at_least = 0 if at_least is None else at_least
         frames = state.frames
@@ -58,7 +62,8 @@ class Horizon:
         frames = state.frames
         if len(frames) >= 2 and frames[1] is anchor:
             return False
-        if done >= self.at_least:
+        self.rounds -= 1
+        if done >= self.at_least and self.rounds <= 0:
             return True
         self.anchor = frames[1] if len(frames) >= 2 else None  # too early: the next round
         return False
@@ -68,11 +73,12 @@ class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
     __slots__ = ("table", "means", "rng", "epsilon", "judge", "look", "few", "searcher",
-                 "ahead", "follow", "wide")
+                 "ahead", "follow", "wide", "spread")
 
     def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None,
                  judge=None, look: int = 0, few: int = 0, searcher: Optional[int] = None,
-                 follow: Optional[dict] = None, wide: Optional[dict] = None):
+                 follow: Optional[dict] = None, wide: Optional[dict] = None,
+                 spread: bool = False):
         # (seat, label) -> [total, count]; and per seat, label -> total / count, what a
         # playout reads for each option (shared: another policy's, read with other luck)
         self.table: dict = {} if shared is None else shared.table
@@ -90,6 +96,9 @@ class MoveAverages:
         # of the time it takes one at random (`strays`); seats not named always follow
         self.follow = follow
         self.wide = wide  # the same for its decisions of more than `few` options
+        # `spread`: where `wide` holds nothing for a seat's decision of more options, its
+        # small decisions' share in `follow` stands for it there too
+        self.spread = spread
         self.ahead: Optional[tuple] = None  # what `pick`'s last look-ahead left (`look_ahead`)
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
@@ -134,7 +143,7 @@ class MoveAverages:
                     return rng.randrange(n)
                 best, self.ahead = self.look_ahead(state, seat, options, None, True)
                 return best
-        if n > self.few and self.wide and self.strays(seat, n, state):
+        if n > self.few and (self.wide or self.spread) and self.strays(seat, n, state):
             return rng.randrange(n)
         mine = self.means.get(seat)
         get = mine.get if mine is not None else {}.get
@@ -152,12 +161,15 @@ class MoveAverages:
     def strays(self, seat: int, n: int, state=None) -> bool:
         """Does `seat`, at a decision of `n` options, choose at random this time rather than
         by the look-ahead (or, past `few` options, by the search)? Only a seat named in
-        `follow` (past `few` options: in `wide`, at the question `state` asks; a random
-        number drawn for it alone), at a decision of a seat other than the searcher."""
+        `follow` (past `few` options: in `wide`, at the question `state` asks, or with
+        `spread` where `wide` has nothing there, in `follow`; a random number drawn for it
+        alone), at a decision of a seat other than the searcher."""
         if n > self.few:
-            if not self.wide or state is None or seat == self.searcher or not self.few:
+            if state is None or seat == self.searcher or not self.few:
                 return False
-            w = self.wide.get((seat, decision_site(state)))
+            w = self.wide.get((seat, decision_site(state))) if self.wide else None
+            if w is None and self.spread and self.follow:
+                w = self.follow.get(seat)
             return w is not None and self.rng.random() >= w
         follow = self.follow
         if not follow or seat == self.searcher or n < 2:

@@ -954,3 +954,76 @@ def test_a_look_ahead_that_spends_its_state_on_a_round_s_end_keeps_the_round(tmp
     assert kept == spent and kept[0] == 0 and kept[5]
     failing = _look_ahead_both_ways(st, seat, options, Judge, "stop", monkeypatch)
     assert failing[0] == failing[1] and failing[0][0] == 0
+
+
+def test_detrended_means_judge_each_action_against_the_iterations_of_its_time():
+    """Rewards that drift up as the search goes: an action tried only early reads lower
+    by its plain mean than one tried only late, though each matched the iterations of its
+    time; measured against those (`detrend`) the two read alike, and an action better
+    than its time reads better."""
+    from rulesdsl.agents.ismcts import _close, _detrended, _estimate, _Node
+
+    early, late, good = _Node(0), _Node(0), _Node(0)
+    trail = []
+    for i in range(200):
+        base = 0.3 + 0.2 * i / 200  # the drift
+        node = early if i < 100 else late
+        if i % 10 == 5:
+            node = good
+        r = base + (0.05 if node is good else 0.0) + (0.01 if i % 2 else -0.01)
+        trail.append((node, r))
+        node.visits += 1
+        node.total += r
+        node.squares += r * r
+    plain = {n: _estimate(n)[0] for n in (early, late)}
+    assert plain[late] - plain[early] > 0.08
+    estimate = _detrended(trail, 32)
+    assert abs(estimate(late)[0] - estimate(early)[0]) < 0.02
+    assert estimate(good)[0] > estimate(early)[0] + 0.03
+
+    class A:
+        def __init__(self, label):
+            self.label = label
+
+    ranked = [A("late"), A("early")]
+    prior = {"early": 0.9, "late": 0.1}
+    assert [a.label for a in _close(ranked, [late, early], prior)] == ["late"]
+    assert {a.label for a in _close(ranked, [late, early], prior, estimate)} == \
+        {"late", "early"}
+
+
+def test_detrend_spread_and_rounds_are_settings_off_by_default():
+    """The default agent has none of them, and plays as with them off."""
+    from rulesdsl.agents.ismcts import DETREND
+
+    agent = ISMCTSAgent(seed=1)
+    assert agent.detrend == 0 and agent.spread is False and agent.rounds == 0
+    assert ISMCTSAgent(seed=1, detrend=None).detrend == DETREND > 0
+    st = rulesdsl.load("intrige").new_game(players=3, seed=5)
+    a = ISMCTSAgent(seed=3, iterations=60).choose(st.clone())
+    b = ISMCTSAgent(seed=3, iterations=60, detrend=0, spread=0, rounds=0).choose(st.clone())
+    assert a.label == b.label
+
+
+def test_a_horizon_of_rounds_passes_that_many_ends_of_rounds():
+    """`rounds=k`: a playout stops at the k-th end of a round (a turn in Intrige), once
+    the decisions are enough, not at the first; k=1 is the default horizon."""
+    st = _mid_game("intrige", 5, 5)
+
+    def ends(k: int) -> tuple:
+        s = st.clone()
+        h = Horizon(s, 1000, 0, k)
+        done = turns = 0
+        frame = s.frames[1]
+        while not h.reached(s, done):
+            seat, options = s.options()
+            s.apply_option(seat, options[0])
+            done += 1
+            if len(s.frames) >= 2 and s.frames[1] is not frame:
+                turns += 1
+                frame = s.frames[1]
+        return turns, done
+
+    one, three = ends(1), ends(3)
+    assert one[0] == 1 and three[0] == 3 and three[1] > one[1]
+    assert ISMCTSAgent(seed=1, rounds=-1)._horizon(st, Judge(st)).rounds == 5
