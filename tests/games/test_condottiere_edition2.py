@@ -473,20 +473,3 @@ def test_a_realm_one_region_short_of_a_win_weighs_as_much_again(game):
     five = value(["Torino", "Venezia", "Napoli", "Siena", "Bologna"])  # groups of 1
     four = value(["Torino", "Venezia", "Napoli", "Siena"])
     assert five - four == 60 + 90
-
-
-def test_cards_beyond_the_others_hand_and_two_count_at_the_hands_average(game):
-    # `evaluate`: the round ends once all but one player are out of cards and the last
-    # keeps two, so a hand counts in full up to the largest other hand and two more, and
-    # beyond that at its average worth for only that many: spending a card of the surplus
-    # costs what it is worth on average, nothing more (the search hoarded cards that the
-    # round's end then took: benchmarks/results-arena.md, seventeenth session)
-    def value(mine, theirs):
-        s = table(game, 2, hands={1: mine, 2: theirs})
-        return s.evaluation()[P1]
-    six = ["mercenary 10", "mercenary 6", "mercenary 4", "mercenary 2", "courtesan",
-           "scarecrow"]
-    # 10 + 6 + 4 + 2 + 3 + 3 = 28 in full against a hand of 4 (4 + 2 = 6 cards count)
-    assert value(six, ["mercenary 1"] * 4) - value([], ["mercenary 1"] * 4) == 28
-    # against a hand of 1, only 3 of the 6 cards count, at the average: 28 * 3 / 6 = 14
-    assert value(six, ["mercenary 1"]) - value([], ["mercenary 1"]) == 14
