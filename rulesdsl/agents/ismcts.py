@@ -110,8 +110,9 @@ class ISMCTSAgent:
     rounds: the playouts from the tree stop at the `rounds`-th end of a round (-1: as many
     as there are seats, so that in a game of turns every seat has its turn), with
     `horizon` times as many decisions at most (0: at the first end of a round, as by
-    default). All three are off by default (benchmarks/results-arena.md,
-    seventeenth session).
+    default); share: positions before the end rewarded around the fair share 1/n, as
+    the end's win shares average, not around 1/2 (`Judge`; the same with two players).
+    All four are off by default (benchmarks/results-arena.md, seventeenth session).
     """
 
     name = "ismcts"
@@ -123,7 +124,8 @@ class ISMCTSAgent:
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
                  look: int = 0, together: bool | None = None, reply: int | None = None,
                  rival: float | None = None, habits: int = 1, horizon_seats: int = 0,
-                 spread: int = 0, detrend: int | None = 0, rounds: int = 0):
+                 spread: int = 0, detrend: int | None = 0, rounds: int = 0,
+                 share: int = 0):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -158,6 +160,7 @@ class ISMCTSAgent:
         self.spread = bool(spread)
         self.detrend = DETREND if detrend is None else int(detrend)
         self.rounds = int(rounds)
+        self.share = bool(share)
         self._root_reward: tuple | None = None
         self._habits: Habits | None = None
         self.last_iterations = 0
@@ -178,7 +181,7 @@ class ISMCTSAgent:
             return actions[0]
         me = state.to_move
         knowledge = Knowledge(state, me)
-        judge = Judge(state, self.rival)
+        judge = Judge(state, self.rival, self.share)
         few = FEW if state.players > 2 else 0
         follow, wide = self._follows(state, me, few, judge)
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,

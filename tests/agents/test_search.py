@@ -1027,3 +1027,22 @@ def test_a_horizon_of_rounds_passes_that_many_ends_of_rounds():
     one, three = ends(1), ends(3)
     assert one[0] == 1 and three[0] == 3 and three[1] > one[1]
     assert ISMCTSAgent(seed=1, rounds=-1)._horizon(st, Judge(st)).rounds == 5
+
+
+def test_with_share_rewards_before_the_end_sum_to_one_as_the_end_s_win_shares_do():
+    """`ismcts:share=1`: a position before the end is rewarded around 1/n (the rewards of
+    all seats sum to 1, as win shares do at the end), not around 1/2 (they sum to n/2);
+    with two players the two are the same."""
+    game = rulesdsl.load(str(ROOT / "examples" / "crazy_eights.rules"))
+    five = game.new_game(players=5, seed=4)
+    five.apply(five.legal_actions()[0].label)
+    plain = Judge(five, 0.0).rewards(five)
+    shared = Judge(five, 0.0, share=True).rewards(five)
+    assert abs(sum(plain) - 2.5) < 1e-9 and abs(sum(shared) - 1.0) < 1e-9
+    assert len(set(plain)) > 1  # the seats' evaluations differ: not only the centre
+    assert sorted(range(5), key=plain.__getitem__) == sorted(range(5), key=shared.__getitem__)
+    two = game.new_game(players=2, seed=4)
+    two.apply(two.legal_actions()[0].label)
+    assert Judge(two, share=True).rewards(two) == Judge(two).rewards(two)
+    agent = make_agent("ismcts:share=1", seed=0)
+    assert agent.share and not make_agent("ismcts", seed=0).share
