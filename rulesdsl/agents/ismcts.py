@@ -112,7 +112,8 @@ class ISMCTSAgent:
     `horizon` times as many decisions at most (0: at the first end of a round, as by
     default); share: positions before the end rewarded around the fair share 1/n, as
     the end's win shares average, not around 1/2 (`Judge`; the same with two players).
-    All four are off by default (benchmarks/results-arena.md, seventeenth session).
+    All four are off by default, none shown to pay (benchmarks/results-arena.md,
+    seventeenth session).
     """
 
     name = "ismcts"
