@@ -473,3 +473,14 @@ def test_a_realm_one_region_short_of_a_win_weighs_as_much_again(game):
     five = value(["Torino", "Venezia", "Napoli", "Siena", "Bologna"])  # groups of 1
     four = value(["Torino", "Venezia", "Napoli", "Siena"])
     assert five - four == 60 + 90
+
+
+def test_cards_in_hand_count_twice_their_worth(game):
+    # `evaluate`: a hand is dealt 10 plus 1 per region here, and a card in hand counts
+    # twice its worth (a mercenary its value, any other card 3), where the 1995 file counts
+    # it once: a war of attrition costs more than the battle's lead is worth
+    def value(hand):
+        s = table(game, 2, hands={1: hand, 2: ["mercenary 1"]})
+        return s.evaluation()[P1]
+    assert value(["mercenary 6", "mercenary 1"]) - value(["mercenary 1"]) == 2 * 6
+    assert value(["courtesan", "mercenary 1"]) - value(["mercenary 1"]) == 2 * 3
