@@ -126,7 +126,7 @@ class ISMCTSAgent:
                  look: int = 0, together: bool | None = None, reply: int | None = None,
                  rival: float | None = None, habits: int = 1, horizon_seats: int = 0,
                  spread: int = 0, detrend: int | None = 0, rounds: int = 0,
-                 share: int = 0):
+                 share: int = 0, warm: float = 0.0):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -162,6 +162,8 @@ class ISMCTSAgent:
         self.detrend = DETREND if detrend is None else int(detrend)
         self.rounds = int(rounds)
         self.share = bool(share)
+        self.warm = float(warm)
+        self._kept: tuple | None = None
         self._root_reward: tuple | None = None
         self._habits: Habits | None = None
         self.last_iterations = 0
@@ -187,6 +189,8 @@ class ISMCTSAgent:
         follow, wide = self._follows(state, me, few, judge)
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
                               self.look, few, me, follow, wide, self.spread)
+        if self.warm:
+            self._warm_up(state, me, policy)
         roots = [_Node(None) for _ in range(state.players)]
         stats = roots[me].children
         rng = self.rng
@@ -235,6 +239,8 @@ class ISMCTSAgent:
                     self.last_capped = True
                     break
         self.last_iterations = done
+        if self.warm:
+            self._kept = (_game_key(state, me), list(state.history), policy.table)
         self.last_dropped = dropped
         if trail is not None:
             estimate = _detrended(trail, self.detrend)
@@ -273,6 +279,24 @@ class ISMCTSAgent:
         self._habits.update(state)
         return self._habits.follows() or None, \
             (self._habits.follows(wide=True) or None) if widely else None
+
+    def _warm_up(self, state, me: int, policy: MoveAverages) -> None:
+        """With `warm`: the move averages of this seat's last search in this game, their
+        counts weighed by `warm`, as the playouts' knowledge to start from."""
+        kept = self._kept
+        if kept is None:
+            return
+        key, history, table = kept
+        now = state.history
+        if key != _game_key(state, me) or len(history) > len(now) or \
+                now[:len(history)] != history:
+            self._kept = None
+            return
+        f = self.warm
+        means = policy.means
+        for k, (total, count) in table.items():
+            policy.table[k] = [total * f, count * f]
+            means.setdefault(k[0], {})[k[1]] = total / count
 
     @staticmethod
     def _decided(root: _Node, me: int, actions: list, left: int,
@@ -564,6 +588,12 @@ class ISMCTSAgent:
     def __repr__(self) -> str:
         return (f"ISMCTSAgent(seed={self.seed!r}, level={self.level!r}, "
                 f"iterations={self.iterations!r}, seconds={self.seconds!r})")
+
+
+def _game_key(state, me: int) -> tuple:
+    """What tells one game (and seat) from another, for what a search keeps between its
+    decisions."""
+    return (id(state.prog), state.seed, repr(state.scenario), state.players, me)
 
 
 def _best_untried(untried: list, prior: dict, rng) -> str:
