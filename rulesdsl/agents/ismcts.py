@@ -53,6 +53,9 @@ CHECK_EVERY = 16  # iterations between checks whether the search can stop early
 # five and three players, and as the default it failed two scenarios of tests/agents
 # (benchmarks/results-arena.md, seventeenth session)
 DETREND = 32
+# with three or more players, the weight of the move averages of the seat's last search in
+# this game that a search starts from (`warm`; 0: from nothing)
+WARM = 0.0
 WIDEN = 2.0       # a node may have about WIDEN * sqrt(visits) children (progressive widening)
 # past MANY options (dozens of amounts to bid or pay), about NARROW * sqrt(visits): a few
 # options, the best by look-ahead first, each visited enough to tell apart, and another
@@ -111,7 +114,12 @@ class ISMCTSAgent:
     as there are seats, so that in a game of turns every seat has its turn), with
     `horizon` times as many decisions at most (0: at the first end of a round, as by
     default); share: positions before the end rewarded around the fair share 1/n, as
-    the end's win shares average, not around 1/2 (`Judge`; the same with two players).
+    the end's win shares average, not around 1/2 (`Judge`; the same with two players);
+    warm: with three or more players, a search starts from the move averages of the same
+    seat's last search in this game, their counts weighed by `warm`, not from nothing
+    (`_warm_up`; 0: from nothing; None: WARM): from nothing, the first playouts are
+    uniform random and read low, so the rewards of a search drift upwards as it goes and
+    the actions tried first (the look-ahead's favourites) read lower than the later ones.
     All four are off by default, none shown to pay (benchmarks/results-arena.md,
     seventeenth session).
     """
@@ -126,7 +134,7 @@ class ISMCTSAgent:
                  look: int = 0, together: bool | None = None, reply: int | None = None,
                  rival: float | None = None, habits: int = 1, horizon_seats: int = 0,
                  spread: int = 0, detrend: int | None = 0, rounds: int = 0,
-                 share: int = 0):
+                 share: int = 0, warm: float | None = None):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -162,6 +170,8 @@ class ISMCTSAgent:
         self.detrend = DETREND if detrend is None else int(detrend)
         self.rounds = int(rounds)
         self.share = bool(share)
+        self.warm = WARM if warm is None else float(warm)
+        self._kept: tuple | None = None
         self._root_reward: tuple | None = None
         self._habits: Habits | None = None
         self.last_iterations = 0
@@ -187,6 +197,9 @@ class ISMCTSAgent:
         follow, wide = self._follows(state, me, few, judge)
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
                               self.look, few, me, follow, wide, self.spread)
+        warm = self.warm and state.players > 2
+        if warm:
+            self._warm_up(state, me, policy)
         roots = [_Node(None) for _ in range(state.players)]
         stats = roots[me].children
         rng = self.rng
@@ -235,6 +248,8 @@ class ISMCTSAgent:
                     self.last_capped = True
                     break
         self.last_iterations = done
+        if warm:
+            self._kept = (_game_key(state, me), list(state.history), policy.table)
         self.last_dropped = dropped
         if trail is not None:
             estimate = _detrended(trail, self.detrend)
@@ -273,6 +288,24 @@ class ISMCTSAgent:
         self._habits.update(state)
         return self._habits.follows() or None, \
             (self._habits.follows(wide=True) or None) if widely else None
+
+    def _warm_up(self, state, me: int, policy: MoveAverages) -> None:
+        """With `warm`: the move averages of this seat's last search in this game, their
+        counts weighed by `warm`, as the playouts' knowledge to start from."""
+        kept = self._kept
+        if kept is None:
+            return
+        key, history, table = kept
+        now = state.history
+        if key != _game_key(state, me) or len(history) > len(now) or \
+                now[:len(history)] != history:
+            self._kept = None
+            return
+        f = self.warm
+        means = policy.means
+        for k, (total, count) in table.items():
+            policy.table[k] = [total * f, count * f]
+            means.setdefault(k[0], {})[k[1]] = total / count
 
     @staticmethod
     def _decided(root: _Node, me: int, actions: list, left: int,
@@ -566,6 +599,12 @@ class ISMCTSAgent:
                 f"iterations={self.iterations!r}, seconds={self.seconds!r})")
 
 
+def _game_key(state, me: int) -> tuple:
+    """What tells one game (and seat) from another, for what a search keeps between its
+    decisions."""
+    return (id(state.prog), state.seed, repr(state.scenario), state.players, me)
+
+
 def _best_untried(untried: list, prior: dict, rng) -> str:
     """The untried action to add: the best by its one-move look-ahead, at random among
     equals."""
@@ -753,11 +792,11 @@ def _estimate(node) -> tuple:
 def _detrended(trail: list, window: int):
     """A node's (mean, variance) as `_estimate`, of its rewards less the mean reward of the
     `window` iterations around each (`trail`: (root node, reward) in the order the
-    iterations ran). The rewards of a search drift as it goes (most likely as the others'
-    trees, empty at first, answer by their look-ahead's favourites, later by more varied
-    moves), so an action tried first (the one the look-ahead liked best) met the others
-    at their most careful and its mean reads lower than one tried later, against the same
-    others.
+    iterations ran). The rewards of a search drift as it goes (measured: not the others'
+    trees, whose exploration set to 0 left the drift as it was, but the move averages
+    filling from nothing, so the first playouts are uniform random, `warm`, and where
+    positions are judged before the end, the judge's scale widening), so an action tried
+    first (the one the look-ahead liked best) reads lower than one tried later.
     Measured against the iterations of its own time, each action is judged against the
     others as they played then. A node with fewer than two rewards in `trail`: as
     `_estimate`."""

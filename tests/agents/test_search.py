@@ -1046,3 +1046,37 @@ def test_with_share_rewards_before_the_end_sum_to_one_as_the_end_s_win_shares_do
     assert Judge(two, share=True).rewards(two) == Judge(two).rewards(two)
     agent = make_agent("ismcts:share=1", seed=0)
     assert agent.share and not make_agent("ismcts", seed=0).share
+
+
+def test_with_warm_the_move_averages_of_the_last_search_carry_over_within_a_game():
+    """`ismcts:warm=f`: a search starts from the move averages of the same seat's last
+    search in the same game, their counts weighed by f, not from nothing (its first
+    playouts were uniform random and its rewards drifted upwards as the averages filled);
+    a new game starts afresh, and the same seed still gives the same moves."""
+    game = rulesdsl.load(str(ROOT / "examples" / "crazy_eights.rules"))
+
+    def moves(agent, seed):
+        st = game.new_game(players=5, seed=seed)
+        out = []
+        for _ in range(15):
+            if st.is_over:
+                break
+            a = agent.choose(st)
+            out.append(a.label)
+            st.apply(a.label)
+        return out
+
+    agent = make_agent("ismcts:warm=0.5,iterations=60", seed=3)
+    first = moves(agent, 4)
+    assert agent._kept is not None and agent._kept[2]
+    seen = []
+    original = agent._warm_up
+
+    def spy(state, me, policy):
+        original(state, me, policy)
+        seen.append(sum(c for _, c in policy.table.values()))
+    agent._warm_up = spy
+    assert moves(make_agent("ismcts:warm=0.5,iterations=60", seed=3), 4) == first
+    moves(agent, 5)  # another game: its first search starts from nothing
+    assert seen[0] == 0 and any(seen[1:])
+    assert not make_agent("ismcts", seed=0).warm
