@@ -29,7 +29,6 @@ from rulesdsl.cache import cache_folder
 from rulesdsl.engine import cython_build
 from rulesdsl.engine.budget import Budget
 from rulesdsl.engine.compile import program
-from rulesdsl.engine.compile.generate import lay_out
 from rulesdsl.engine.ir import python
 from rulesdsl.engine.cython_build import NativeUnavailable  # (compile_program's too)
 
@@ -56,20 +55,48 @@ def _names_read(tree: py.AST) -> set:
 
 
 def _headed(tree: py.Module, typed: bool, rename: str = "") -> list:
-    """Copies of the statements of `tree` (a piece) with its functions' heads as the module
-    needs them: the first one named `rename` (if given); with `typed`, every function's
-    `st` annotated as the engine's State and the frame's list as a list (Cython reads
-    annotations as C types: `st: State | None` is `State st`, None allowed)."""
-    body = copy.deepcopy(tree.body)
-    for k, fn in enumerate(_functions(py.Module(body, []))):
-        if rename and k == 0:
-            fn.name = rename
+    """The statements of `tree` (a piece) with its functions' heads as the module needs
+    them: the first one named `rename` (if given); with `typed`, every function's `st`
+    annotated as the engine's State and the frame's list as a list (Cython reads
+    annotations as C types: `st: State | None` is `State st`, None allowed). The piece's
+    own tree is left as it is: only the statements down to each function and its
+    parameters are copied (the expressions are shared)."""
+    first = [bool(rename)]
+
+    def fresh(stmts: list) -> list:
+        out = []
+        for stmt in stmts:
+            blocks = [f for f in ("body", "orelse", "handlers", "finalbody")
+                      if getattr(stmt, f, None)]
+            if not blocks and not isinstance(stmt, py.ExceptHandler):
+                out.append(stmt)
+                continue
+            stmt = copy.copy(stmt)
+            if isinstance(stmt, py.FunctionDef):
+                head(stmt)
+            for f in blocks:
+                setattr(stmt, f, fresh(getattr(stmt, f)))
+            out.append(stmt)
+        return out
+
+    def head(fn: py.FunctionDef) -> None:
+        if first[0]:
+            fn.name, first[0] = rename, False
         params = [a.arg for a in fn.args.args]
         if typed and params[:1] == ["st"]:
+            fn.args = copy.copy(fn.args)
+            fn.args.args = [copy.copy(a) for a in fn.args.args]
             fn.args.args[0].annotation = _or_none("State")
             if tuple(params[1:]) in (("L",), ("fr",), ("fr", "called", "seat", "chosen")):
                 fn.args.args[1].annotation = _or_none("list")
-    return body
+    return fresh(tree.body)
+
+
+def _lines(text: str, stmt: py.stmt) -> int:
+    """The lines a piece's first statement and the rest take inside `make` (`text`: the
+    piece as ast.unparse wrote it alone): unparse writes a blank line before a `def` but
+    the first of a text."""
+    return text.count("\n") + 1 + isinstance(stmt, (py.FunctionDef, py.ClassDef))
 
 
 def _or_none(type_: str) -> py.expr:
@@ -78,11 +105,18 @@ def _or_none(type_: str) -> py.expr:
 
 
 def _as_function(i: int, tree: py.Expression) -> py.Module:
-    """A lambda piece (`lambda st, L: value`) as `def _p{i}(st, L): return value`."""
+    """A lambda piece (`lambda st, L: value`) as `def _p{i}(st, L): return value` (two
+    lines: unparse writes an expression on one)."""
     lam = tree.body
     assert isinstance(lam, py.Lambda)
-    return py.Module([py.FunctionDef(f"_p{i}", copy.deepcopy(lam.args),
-                                     [py.Return(copy.deepcopy(lam.body))], [], None)], [])
+    return py.Module([_placed(py.FunctionDef(f"_p{i}", lam.args, [py.Return(lam.body)], [],
+                                             None))], [])
+
+
+def _placed(stmt):
+    """A statement this module adds, with the place ast.unparse asks of it (any)."""
+    stmt.lineno = 0
+    return stmt
 
 
 def module_text(pieces: list, trees: list, namespace: dict,
@@ -111,11 +145,15 @@ def module_text(pieces: list, trees: list, namespace: dict,
         py.AnnAssign(py.Name(n, py.Store()), py.Name("Budget", py.Load()), py.Constant(None), 1)
         if typed and n in budgets else py.Assign([py.Name(n, py.Store())], py.Constant(None))
         for n in names]
+    make = [_placed(stmt) for stmt in make]
     made: list[py.expr] = []
-    procs: Optional[py.stmt] = None
-    for i, ((mode, _), tree) in enumerate(zip(pieces, trees)):
+    # the line each statement of `make` starts on: after the header, the imports, a blank
+    # line and `def make(G):`, one line per name
+    line, first_line = len(header) + len(top) + bool(top) + 2 + len(make), 0
+    for i, ((mode, text), tree) in enumerate(zip(pieces, trees)):
         if mode == "eval":
             tree = _as_function(i, tree)
+            text = "\n"  # its two lines
             made.append(py.Name(f"_p{i}", py.Load()))
         elif mode == "exec":
             made.append(py.Name(f"_p{i}", py.Load()))
@@ -123,18 +161,21 @@ def module_text(pieces: list, trees: list, namespace: dict,
             made.append(py.Dict([py.Constant(n) for n in sorted(made_by_procs)],
                                 [py.Name(n, py.Load()) for n in sorted(made_by_procs)]))
         body = _headed(tree, typed, f"_p{i}" if mode == "exec" else "")
-        if mode == "procs" and body:
-            procs = body[0]
+        if not body:
+            continue
+        lines = _lines(text, body[0])
+        if mode == "procs":
+            first_line = line + lines - text.count("\n") - 1  # (after its blank line)
+        line += lines
         make += body
     bind: list[py.stmt] = [py.Nonlocal(names)] if names else []
     bind += [py.Assign([py.Name(n, py.Store())], method_get(n)) for n in names]
     bind.append(py.Return(py.Constant(None)))
-    make += [python.function_def("bind", [], bind),
-             py.Return(py.Tuple([py.List(made, py.Load()), py.Name("bind", py.Load())],
-                                py.Load()))]
-    module = py.Module(top + [python.function_def("make", ["G"], make)], [])
-    lay_out(module.body)  # each statement on the line its text is (the procedures' first)
-    first_line = len(header) + procs.lineno if procs is not None else 0
+    bind = [_placed(stmt) for stmt in bind]
+    make += [_placed(python.function_def("bind", [], bind)),
+             _placed(py.Return(py.Tuple([py.List(made, py.Load()),
+                                         py.Name("bind", py.Load())], py.Load())))]
+    module = py.Module(top + [_placed(python.function_def("make", ["G"], make))], [])
     return "\n".join(header) + "\n" + py.unparse(module) + "\n", first_line
 
 
