@@ -374,8 +374,7 @@ class Functions:
             loop = self.source.body_of_call(value) if not d.modifiers else None
             if simple:
                 self.note_inline(name, value, len(d.params), lets)
-            elif not (d.modifiers or loop is not None or len(d.params) <= 2 and
-                      self.scanner.memoised_define(name)):  # (its value a loop of its
+            elif not (d.modifiers or loop is not None or node.memo):  # (its value a loop of its
                 self.note_inline(name, value, len(d.params), lets,  # own: no call saved)
                                  python.name(self.source.ref(d.decl.span, "S")))
             mods = []
