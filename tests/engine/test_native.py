@@ -245,3 +245,29 @@ def test_explicit_chance_and_lazy_piles_play_alike_as_c(engine):
     (pure, pure_is_c), (native, native_is_c) = runs["generated"], runs["native"]
     assert native_is_c and not pure_is_c
     assert native == pure and any(len(steps) > 8 for steps, _, _ in pure)
+
+
+@pytest.mark.parametrize("stem", ["games/triumvirat", "examples/reversi"])
+def test_the_module_is_one_tree_whose_procedures_start_where_it_says(stem):
+    """native.module_text: ast.unparse of one tree (valid Python, typed or not), the
+    procedures' text line for line from the line it gives (errors map through it); typed,
+    every function's state is annotated `st: State | None` (Cython's pure-Python mode)."""
+    import ast
+    from rulesdsl.engine.compile import Compiler
+    game = rulesdsl.load(str(ROOT / f"{stem}.rules"))
+    compiler = Compiler(game.model, game.min_players, game.options)
+    compiler.build()
+    source = compiler.source
+    procs = next(t for mode, t in source.pieces if mode == "procs").split("\n")
+    for typed in (False, True):
+        text, first = native.module_text(source.pieces, source.piece_trees, source.ns, typed)
+        tree = ast.parse(text)
+        lines = text.split("\n")
+        for k, line in enumerate(procs):
+            got = lines[first - 1 + k]
+            if typed and line.startswith("def "):
+                line = line.replace("(st, fr", "(st: State | None, fr: list | None", 1)
+            assert got == ("    " + line if line else line), (typed, k)
+        heads = [fn for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef)
+                 and fn.args.args[:1] and fn.args.args[0].arg == "st"]
+        assert heads and all((fn.args.args[0].annotation is not None) == typed for fn in heads)

@@ -18,6 +18,7 @@ from rulesdsl.lang.check import Model
 from rulesdsl.lang.reads import state_reads
 from rulesdsl.engine.pieces import layout_pieces
 from rulesdsl.engine.compile.unit import Unit
+from rulesdsl.engine.ir import nodes
 from rulesdsl.engine.compile.layout import Layout
 from rulesdsl.engine.compile.flow import Flow
 from rulesdsl.engine.compile.effects import Effects
@@ -198,7 +199,9 @@ class Compiler:
             if show.cond is not None and not self.exprs.const(show.cond):
                 continue  # not in a game of this many players, or with these options
             per = show.per_player or show.board is not None
-            call = self.calls.define_call(show.name, [(lambda st, L: L[0])] if per else [])
+            d = self.m.defines[show.name]
+            seat = [nodes.Local(d.params[0][1], 0, d.params[0][0])] if per else []
+            call = self.calls.define_call(show.name, seat)
             self.p.shows.append(ProgramShow(show, _for_seat(call),
                                             self.m.defines[show.name].type))
 

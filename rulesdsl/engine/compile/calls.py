@@ -1,4 +1,5 @@
-"""Calls of definitions (memoised where pure), aggregates and built-in functions."""
+"""Calls of definitions (engine/ir DefCall nodes, run by the interpreter), aggregates and
+built-in functions."""
 
 from __future__ import annotations
 
@@ -6,8 +7,6 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
-from rulesdsl.engine.hoist import MISSING
-from rulesdsl.engine.recursion import recursive_call
 from rulesdsl.engine.grid import grid_builtin, joins_closure, var_filter_aggregate, var_prefix
 from rulesdsl.engine.pieces import number_words
 from rulesdsl.engine.runtime.numbers import MAX_RANGE
@@ -25,7 +24,6 @@ class Calls:
         self.unit = unit
         self.m, self.p, self.b, self.scanner = unit.m, unit.p, unit.b, unit.scanner
         self.define_bodies: dict = {}  # definition -> (body, modifiers, frame size)
-        self._plain_call = False  # compiling a memoised call as it is, for outside options
 
     def connect(self, exprs: Expressions, functions: Functions,
                 define_bodies: Optional[dict] = None) -> None:
@@ -35,114 +33,11 @@ class Calls:
             self.define_bodies = define_bodies
 
     def define_call(self, name: str, args: list, span=None) -> Callable:
-        """A call of a definition. Each call spends one unit of work, counted inline (no
-        extra call): a chain of definitions can call each other 3^40 times in one step. A
-        simple definition (hoist.Scanner.simple_define) spends none: it calls no other."""
-        d = self.m.defines[name]
-        cache = self.define_bodies
-        if name in cache and cache[name] is None:  # a call from inside its own body
-            return recursive_call(cache, name, args, len(d.params), d.decl.span)
-        if name not in cache:
-            cache[name] = None  # placeholder while compiling: a call from the body recurses
-            outer, self.exprs.loop_stack = self.exprs.loop_stack, []  # a body has its own locals
-            body = self.exprs.expr(d.decl.body)
-            mods = []
-            size = max([self.m.nslots.get(id(d.decl), 0)] +
-                       [self.m.nslots.get(id(mod), 0) for mod in d.modifiers] + [1])
-            for mod in d.modifiers:
-                mods.append((self.exprs.expr(mod.cond), self.exprs.expr(mod.value)))
-            self.exprs.loop_stack = outer
-            cache[name] = (body, mods, size)
-        body, mods, size = cache[name]
-        k = len(d.params)
-        if len(args) <= 2 and self.scanner.memoised_define(name) and \
-                not self._plain_call:
-            self._plain_call = True  # first the call as it is, for outside options
-            try:
-                plain = self.define_call(name, args, span)
-            finally:
-                self._plain_call = False
-            return self.memo_define_call(name, args, plain, body, mods, size, k,
-                                         span or d.decl.span)
-        b, span = self.b, span or d.decl.span
-        unit = 0 if self.scanner.simple_define(name) else 1  # (hoist.Scanner.simple_define)
-        # one closure for every arity: the generated code calls definitions directly
-        # (compile/functions.py); this serves the closures engine and the fallbacks
-
-        def call(st, L):
-            b.spend(unit, span)
-            env = [None] * size
-            for i, a in enumerate(args):
-                env[i] = a(st, L)
-            v = body(st, env)
-            for cond, value in mods:
-                env[k] = v
-                if cond(st, env):
-                    v = value(st, env)
-            return v
-        return call
-
-    def memo_define_call(self, name: str, args: list, plain, body, mods, size: int,
-                         k: int, span) -> Callable:
-        """A pure definition called while a decision's options are computed (the state
-        stands still then) is computed once per arguments: `st.memo` is a dict during
-        `Ask.options`, else None. Not one over a card (Scanner.memoised_define)."""
-        b = self.b
-        unit = 0 if self.scanner.simple_define(name) else 1
-
-        def invoke(st, values):
-            b.spend(unit, span)  # as a call outside options spends (and the generated code)
-            env = [None] * size
-            env[:len(values)] = values
-            v = body(st, env)
-            for cond, value in mods:
-                env[k] = v
-                if cond(st, env):
-                    v = value(st, env)
-            return v
-
-        if not args:
-            def call0(st, L):
-                m = st.memo
-                if m is None:
-                    return plain(st, L)
-                v = m.get(name, MISSING)
-                if v is MISSING:
-                    v = m[name] = invoke(st, ())
-                return v
-            return call0
-        if len(args) == 1:
-            a0 = args[0]
-
-            def memo1(st, L):
-                m = st.memo
-                if m is None:
-                    return plain(st, L)
-                x = a0(st, L)
-                if type(x) is list:
-                    return invoke(st, (x,))
-                key = (name, x)
-                v = m.get(key, MISSING)
-                if v is MISSING:
-                    v = m[key] = invoke(st, (x,))
-                return v
-            return memo1
-        a0, a1 = args
-
-        def memo2(st, L):
-            m = st.memo
-            if m is None:
-                return plain(st, L)
-            x = a0(st, L)
-            y = a1(st, L)
-            if type(x) is list or type(y) is list:
-                return invoke(st, (x, y))
-            key = (name, x, y)
-            v = m.get(key, MISSING)
-            if v is MISSING:
-                v = m[key] = invoke(st, (x, y))
-            return v
-        return memo2
+        """A call of a definition on `args` (nodes), as the interpreter runs it
+        (Interpreter.c_DefCall: its unit of work, its frame, its modifiers, the memo while
+        options are computed, recursion); the bodies compiled are shared (define_bodies)."""
+        exprs = self.exprs
+        return exprs.interpreter.closure(exprs.lowering.define_call(name, tuple(args), span))
 
     def aggregate(self, e: ast.Call):
         name = e.name

@@ -120,6 +120,20 @@ class Expressions:
             return self.compiled(node, node)
         return self.interpreter.closure(node)
 
+    def frame_part(self, node: nodes.Node) -> Callable:
+        """For the interpreter: a part of a definition, compiled on a frame of its own (no
+        loop of the caller open)."""
+        outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
+        try:
+            return self.closure_part(node)
+        finally:
+            self.loop_stack = outer
+
+    @property
+    def definitions(self) -> dict:
+        """For the interpreter: the definitions' compiled parts (Calls.define_bodies)."""
+        return self.calls.define_bodies
+
     def kept(self, e) -> bool:
         """For lowering: is `e` compiled here rather than lowered into its parent (a loop's
         invariant read from its memo or a local, a call a loop may hoist)?"""
@@ -264,7 +278,8 @@ class Expressions:
     def e_Call(self, e):
         kind, payload = self.m.resolved[id(e)]
         if kind == "define":
-            return self.calls.define_call(payload, [self.expr(a) for a in e.args], e.span)
+            return self.calls.define_call(payload, [nodes.Opaque(self.m.types.get(id(a), "any"), a)
+                                                    for a in e.args], e.span)
         if kind == "aggregate":
             return self.calls.aggregate(e)
         return self.calls.builtin(e)

@@ -15,10 +15,9 @@ from ast import literal_eval
 from rulesdsl.lang import ast
 from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.hoist import MISSING
-from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.ir import nodes, python, python_defs
 from rulesdsl.engine.ir.interpret import Interpreter
-from rulesdsl.engine.ir.python import (bound, both, call, const, if_else, is_none, method,
-                                       name, state, walrus)
+from rulesdsl.engine.ir.python import (bound, both, const, if_else, name, walrus)
 from rulesdsl.engine.compile.unit import Unit
 
 if TYPE_CHECKING:  # the parts it is connected to
@@ -138,23 +137,20 @@ class Functions:
         fn = self.define_function(name)
         if fn is None:
             return None
-        d = self.m.defines[name]
+        d = self.exprs.lowering.definition(name)
         inline = self.define_inline.get(name)
         if inline is not None:
             return self.inline_call(inline, args)
-        size = self.define_frame_size(name)
-        values = [self.source.xs(a) for a in args] + [const(None)] * (size - len(args))
-        called = call(fn, python.name("st"), py.List(values, py.Load()))
-        if len(args) <= 2 and self.scanner.memoised_define(name):
+        called = python_defs.frame_call(fn, [self.source.xs(a) for a in args], d.size)
+        if d.memo:
             # the closures' call
-            self.calls.define_call(name, [self.exprs.expr(a) for a in args], d.decl.span)
+            self.calls.define_call(name, [nodes.Opaque(self.m.types.get(id(a), "any"), a)
+                                          for a in args], d.span)
             m = self.source.temp()
             if all(self.hashable(a) for a in args):
-                return self.memo_inline(name, fn, args, size, m)
-            memo = self.memo_function(name, fn, len(args), size)
-            return if_else(is_none(walrus(m, state("memo"))), called,
-                           call(memo, python.name("st"), python.name(m),
-                                *[self.source.xs(a) for a in args]))
+                return self.memo_inline(d, fn, args, m)
+            memo = self.memo_function(d, fn)
+            return python_defs.memo_or_call(memo, called, m, [self.source.xs(a) for a in args])
         return called
 
     def note_inline(self, name: str, value: py.expr, nparams: int, lets: list,
@@ -295,63 +291,27 @@ class Functions:
         t = self.m.types.get(id(e), "any")
         return t != "any" and not t.startswith("list")
 
-    def memo_inline(self, name: str, fn: str, args: list, size: int, m: str) -> py.expr:
-        """A pure definition's call with the memo read inline (the keys memo_function and
-        Calls.memo_define_call use): the arguments once, then the memo's answer, else the
-        definition's."""
+    def memo_inline(self, d: nodes.Definition, fn: str, args: list, m: str) -> py.expr:
+        """A pure definition's call with the memo read inline (python_defs.memo_read): the
+        arguments once, then the memo's answer, else the definition's."""
         xs = [self.source.temp() for _ in args]
-
-        def frame() -> py.expr:  # the definition called on its arguments' temporaries
-            values: list[py.expr] = [python.name(x) for x in xs]
-            values += [const(None)] * (size - len(args))
-            return call(fn, python.name("st"), py.List(values, py.Load()))
         key, v = self.source.temp(), self.source.temp()
         self.source.ns.setdefault("MISSING", MISSING)
-        keyed = py.Tuple([const(name), *map(python.name, xs)], py.Load()) if xs else const(name)
-        found = method(python.name(m), "get", walrus(key, keyed), python.name("MISSING"))
-        remembered = py.BoolOp(py.Or(), [
-            method(python.name(m), "__setitem__", python.name(key), walrus(v, frame())),
-            python.name(v)])
-        tree = if_else(is_none(walrus(m, state("memo"))), frame(), if_else(
-            py.Compare(walrus(v, found), [py.IsNot()], [python.name("MISSING")]),
-            python.name(v), remembered))
+        tree = python_defs.memo_read(d, fn, xs, m, key, v)
         return with_arguments(tree, list(zip(xs, [self.source.xs(a) for a in args])))
 
-    def memo_function(self, name: str, fn: str, k: int, size: int) -> str:
-        """A pure definition while a decision's options are computed: once per arguments
-        (the same memo and keys as Calls.memo_define_call), through its generated
-        function."""
-        key_name = f"memo_{name}_{k}"
+    def memo_function(self, d: nodes.Definition, fn: str) -> str:
+        """A pure definition while a decision's options are computed: once per arguments,
+        through its generated function (python_defs.memo_function)."""
+        key_name = f"memo_{d.name}_{len(d.params)}"
         made = self.memo_fns.get(key_name)
         if made is not None:
             return made
-        xs = [f"x{i}" for i in range(k)]
-        m, key, v = python.name("m"), python.name("key"), python.name("v")
-
-        def called() -> py.expr:  # the definition on a frame of its arguments
-            frame: list[py.expr] = [python.name(x) for x in xs]
-            frame += [const(None)] * (size - k)
-            return call(fn, python.name("st"), py.List(frame, py.Load()))
-        body: list[py.stmt] = []
-        if xs:
-            lists = [py.Compare(call("type", python.name(x)), [py.Is()], [python.name("list")])
-                     for x in xs]
-            body += [py.If(python.either(*lists) if k > 1 else lists[0],
-                           [py.Return(called())], []),
-                     python.assign(key, py.Tuple([const(name), *map(python.name, xs)],
-                                                 py.Load()))]
-        else:
-            body.append(python.assign(key, const(name)))
-        missing = python.name(self.source.named(MISSING, "MISSING"))
-        body += [python.assign(v, method(m, "get", key, missing)),
-                 py.If(py.Compare(v, [py.Is()], [missing]), [py.Assign(
-                     [py.Name("v", py.Store()), py.Subscript(m, key, py.Store())], called())], []),
-                 py.Return(v)]
-        span = self.m.defines[name].decl.span
+        tree = python_defs.memo_function(d, fn, self.source.named(MISSING, "MISSING"))
         made = self.source.generated_function(
-            python.function_def("memo", ["st", "m", *xs], body),
-            f"define {name}, remembered while options are computed ({rules_place(span)})", span)
-        self.memo_fns[key_name] = self.source.ref(made, f"memo_{name}_")
+            tree, f"define {d.name}, remembered while options are computed "
+            f"({rules_place(d.span)})", d.span)
+        self.memo_fns[key_name] = self.source.ref(made, f"memo_{d.name}_")
         return self.memo_fns[key_name]
 
     def per_card(self, name: str, cards: Optional[int]) -> Optional[list]:
@@ -376,9 +336,7 @@ class Functions:
         return out
 
     def define_frame_size(self, name: str) -> int:
-        d = self.m.defines[name]
-        return max([self.m.nslots.get(id(d.decl), 0), len(d.params) + 1, 1] +
-                   [self.m.nslots.get(id(mod), 0) for mod in d.modifiers])
+        return self.exprs.lowering.definition(name).size
 
     def define_function(self, name: str):
         """The name of the generated function of definition `name` (locals in, value out;
@@ -388,11 +346,12 @@ class Functions:
         if made is not None or name in self.define_fns:
             return made
         d = self.m.defines[name]
+        node = self.exprs.lowering.definition(name)
         self.define_fns[name] = None  # while its body is generated: a call of itself
         budget = python.name(self.source.ref(self.b, "BUDGET"))
-        simple = self.scanner.simple_define(name)  # spends no work: no statements for it
-        body: list[py.stmt] = [] if simple else python.spent(
-            budget, "work", const(1), python.name(self.source.ref(d.decl.span, "S")))
+        simple = node.unit == 0  # spends no work: no statements for it
+        place = None if simple else python.name(self.source.ref(d.decl.span, "S"))
+        body: list[py.stmt] = []  # the lets' statements
         outer, self.exprs.loop_stack = self.exprs.loop_stack, []  # a body has its own locals
         saved, self.source.xs_depth = self.source.xs_depth, 0
         try:
@@ -415,26 +374,18 @@ class Functions:
             loop = self.source.body_of_call(value) if not d.modifiers else None
             if simple:
                 self.note_inline(name, value, len(d.params), lets)
-            elif not (d.modifiers or loop is not None or len(d.params) <= 2 and
-                      self.scanner.memoised_define(name)):  # (its value a loop of its
+            elif not (d.modifiers or loop is not None or node.memo):  # (its value a loop of its
                 self.note_inline(name, value, len(d.params), lets,  # own: no call saved)
                                  python.name(self.source.ref(d.decl.span, "S")))
-            if loop is not None:  # a generated loop over these locals (`any(...)`): its
-                body += loop      # statements here, its returns this one's: one call, not two
-            else:
-                v = python.name("v")
-                body.append(python.assign(v, value))
-                k = len(d.params)
-                for mod in d.modifiers:  # each modifier sees the value so far as its last name
-                    body += [python.assign(python.frame_local(k), v),
-                             py.If(self.source.xs(mod.cond),
-                                   [python.assign(v, self.source.xs(mod.value))], [])]
-                body.append(py.Return(v))
+            mods = []
+            for mod in (d.modifiers if loop is None else ()):  # (in the order they run)
+                cond = self.source.xs(mod.cond)
+                mods.append((cond, self.source.xs(mod.value)))
+            tree = python_defs.function(node, budget, place, body, value, loop, mods)
         finally:
             self.exprs.loop_stack, self.source.xs_depth = outer, saved
         made = self.source.generated_function(
-            python.function_def("define", ["st", "L"], body),
-            f"define {name} ({rules_place(d.decl.span)})", d.decl.span)
+            tree, f"define {name} ({rules_place(d.decl.span)})", d.decl.span)
         if made is None:
             return None
         fn = self.define_fns[name] = self.source.ref(made, f"define_{name}_")
@@ -453,6 +404,9 @@ class _Plain:
 
     def closure_part(self, node):
         return Interpreter(self).closure(node)
+
+    frame_part = closure_part
+    definitions: dict = {}  # (a card's own value calls no definition)
 
 
 def with_arguments(tree: py.expr, computed: list) -> py.expr:

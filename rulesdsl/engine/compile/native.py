@@ -29,7 +29,7 @@ from rulesdsl.cache import cache_folder
 from rulesdsl.engine import cython_build
 from rulesdsl.engine.budget import Budget
 from rulesdsl.engine.compile import program
-from rulesdsl.engine.compile.generate import lay_out
+from rulesdsl.engine.ir import python
 from rulesdsl.engine.cython_build import NativeUnavailable  # (compile_program's too)
 
 
@@ -54,77 +54,134 @@ def _names_read(tree: py.AST) -> set:
             if isinstance(node, (py.Name, py.Attribute))}
 
 
-def _with_heads(text: str, tree: py.AST, typed: bool, rename: str = "") -> str:
-    """`text` (`tree` as ast.unparse wrote it) with its functions' `def` lines as the
-    module needs them: the first one named `rename` (if given); with `typed`, every
-    function's `st` the engine's State and the frame's list a list. Each line is the one
-    its function's tree is laid out on (generate.lay_out), not found by reading the text."""
-    lines = text.split("\n")
-    for k, fn in enumerate(_functions(tree)):
-        params = tuple(a.arg for a in fn.args.args)
-        line = lines[fn.lineno - 1]
-        indent = line[:len(line) - len(line.lstrip())]
-        head = f"{indent}def {fn.name}({', '.join(params)})"
-        if not line.startswith(head):  # a head this module does not write (a decorator)
-            raise NativeUnavailable(f"no `def` line for {fn.name} where its tree says")
-        name = rename if rename and k == 0 else fn.name
-        if typed and params[:1] == ("st",):
-            listed = params[1:] in (("L",), ("fr",), ("fr", "called", "seat", "chosen"))
-            params = ("State st",) + (("list " + params[1],) + params[2:] if listed
-                                      else params[1:])
-        lines[fn.lineno - 1] = f"{indent}def {name}({', '.join(params)})" + \
-            line[len(head):]
-    return "\n".join(lines)
+def _headed(tree: py.Module, typed: bool, rename: str = "") -> list:
+    """The statements of `tree` (a piece) with its functions' heads as the module needs
+    them: the first one named `rename` (if given); with `typed`, every function's `st`
+    annotated as the engine's State and the frame's list as a list (Cython reads
+    annotations as C types: `st: State | None` is `State st`, None allowed). The piece's
+    own tree is left as it is: only the statements down to each function and its
+    parameters are copied (the expressions are shared)."""
+    first = [bool(rename)]
+
+    def fresh(stmts: list) -> list:
+        out = []
+        for stmt in stmts:
+            blocks = [f for f in ("body", "orelse", "handlers", "finalbody")
+                      if getattr(stmt, f, None)]
+            if not blocks and not isinstance(stmt, py.ExceptHandler):
+                out.append(stmt)
+                continue
+            stmt = copy.copy(stmt)
+            if isinstance(stmt, py.FunctionDef):
+                head(stmt)
+            for f in blocks:
+                setattr(stmt, f, fresh(getattr(stmt, f)))
+            out.append(stmt)
+        return out
+
+    def head(fn: py.FunctionDef) -> None:
+        if first[0]:
+            fn.name, first[0] = rename, False
+        params = [a.arg for a in fn.args.args]
+        if typed and params[:1] == ["st"]:
+            fn.args = copy.copy(fn.args)
+            fn.args.args = [copy.copy(a) for a in fn.args.args]
+            fn.args.args[0].annotation = _or_none("State")
+            if tuple(params[1:]) in (("L",), ("fr",), ("fr", "called", "seat", "chosen")):
+                fn.args.args[1].annotation = _or_none("list")
+    return fresh(tree.body)
 
 
-def _as_function(i: int, tree: py.Expression) -> tuple[str, py.Module]:
-    """A lambda piece (`lambda st, L: value`) as `def _p{i}(st, L): return value`: its
-    text and tree."""
+def _lines(text: str, stmt: py.stmt) -> int:
+    """The lines a piece's first statement and the rest take inside `make` (`text`: the
+    piece as ast.unparse wrote it alone): unparse writes a blank line before a `def` but
+    the first of a text."""
+    return text.count("\n") + 1 + isinstance(stmt, (py.FunctionDef, py.ClassDef))
+
+
+def _or_none(type_: str) -> py.expr:
+    """`type_ | None`: a value of that C type, or None."""
+    return py.BinOp(py.Name(type_, py.Load()), py.BitOr(), py.Constant(None))
+
+
+def _as_function(i: int, tree: py.Expression) -> py.Module:
+    """A lambda piece (`lambda st, L: value`) as `def _p{i}(st, L): return value` (two
+    lines: unparse writes an expression on one)."""
     lam = tree.body
     assert isinstance(lam, py.Lambda)
-    fn = py.Module([py.FunctionDef(f"_p{i}", copy.deepcopy(lam.args),
-                                   [py.Return(copy.deepcopy(lam.body))], [], None)], [])
-    lay_out(fn.body)
-    return py.unparse(fn), fn
+    return py.Module([_placed(py.FunctionDef(f"_p{i}", lam.args, [py.Return(lam.body)], [],
+                                             None))], [])
+
+
+def _placed(stmt):
+    """A statement this module adds, with the place ast.unparse asks of it (any)."""
+    stmt.lineno = 0
+    return stmt
 
 
 def module_text(pieces: list, trees: list, namespace: dict,
                 typed: bool = False) -> tuple[str, int]:
     """The module for a program's pieces ((mode, text), the text `ast.unparse` wrote of
-    each tree of `trees`), and the line its procedures start on. `typed`: Cython source
-    (.pyx) in which every function's `st` is the engine's State type."""
+    each tree of `trees`), and the line its procedures start on: `ast.unparse` of one tree,
+    under the header of Cython's directives. `typed`: every function's `st` is the engine's
+    State type, and the budget a Budget (pure-Python mode: annotations and cimports)."""
     used = set().union(*map(_names_read, trees))
     made_by_procs = {fn.name for (mode, _), tree in zip(pieces, trees) if mode == "procs"
                      for fn in _functions(tree)}
     names = sorted(n for n in namespace if n in used and not n.startswith("__")
                    and n not in made_by_procs)
-    out = ["# cython: language_level=3, binding=True" + (", nonecheck=True" if typed else ""),
-           "# A game's generated code for Cython, made by rulesdsl/engine/compile/native.py.",
-           ""]
+    header = ["# cython: language_level=3, binding=True" +
+              (", nonecheck=True, annotation_typing=True" if typed else ""),
+              "# A game's generated code for Cython, made by rulesdsl/engine/compile/native.py."]
+    top: list[py.stmt] = []
     if typed:  # st's fields and the budget's counters read as C struct members
-        out += ["from rulesdsl.engine.state cimport State",
-                "from rulesdsl.engine.budget cimport Budget", ""]
-    out += ["def make(G):", "    # the names the code reads, bound from the compiler's namespace"]
+        top += [py.ImportFrom("cython.cimports.rulesdsl.engine.state",
+                              [py.alias("State")], 0),
+                py.ImportFrom("cython.cimports.rulesdsl.engine.budget",
+                              [py.alias("Budget")], 0)]
     budgets = {name for name, value in namespace.items() if type(value) is Budget}
-    out += [f"    cdef Budget {n}" if typed and n in budgets else
-            f"    {n} = None" for n in names]
-    made, first_line = [], 0
+    # the names the code reads, bound from the compiler's namespace
+    make: list[py.stmt] = [
+        py.AnnAssign(py.Name(n, py.Store()), py.Name("Budget", py.Load()), py.Constant(None), 1)
+        if typed and n in budgets else py.Assign([py.Name(n, py.Store())], py.Constant(None))
+        for n in names]
+    make = [_placed(stmt) for stmt in make]
+    made: list[py.expr] = []
+    # the line each statement of `make` starts on: after the header, the imports, a blank
+    # line and `def make(G):`, one line per name
+    line, first_line = len(header) + len(top) + bool(top) + 2 + len(make), 0
     for i, ((mode, text), tree) in enumerate(zip(pieces, trees)):
         if mode == "eval":
-            text, tree = _as_function(i, tree)
-            made.append(f"_p{i}")
+            tree = _as_function(i, tree)
+            text = "\n"  # its two lines
+            made.append(py.Name(f"_p{i}", py.Load()))
         elif mode == "exec":
-            made.append(f"_p{i}")
+            made.append(py.Name(f"_p{i}", py.Load()))
         else:
-            first_line = len(out) + 1
-            made.append("{" + ", ".join(f"{n!r}: {n}" for n in sorted(made_by_procs)) + "}")
-        text = _with_heads(text, tree, typed, f"_p{i}" if mode == "exec" else "")
-        out += ["    " + line if line else line for line in text.split("\n")] + [""]
-    out += ["    def bind():"]
-    out += ["        nonlocal " + ", ".join(names)] if names else []
-    out += [f"        {n} = G.get({n!r})" for n in names] + ["        return None"]
-    out += ["    return [" + ", ".join(made) + "], bind", ""]
-    return "\n".join(out), first_line
+            made.append(py.Dict([py.Constant(n) for n in sorted(made_by_procs)],
+                                [py.Name(n, py.Load()) for n in sorted(made_by_procs)]))
+        body = _headed(tree, typed, f"_p{i}" if mode == "exec" else "")
+        if not body:
+            continue
+        lines = _lines(text, body[0])
+        if mode == "procs":
+            first_line = line + lines - text.count("\n") - 1  # (after its blank line)
+        line += lines
+        make += body
+    bind: list[py.stmt] = [py.Nonlocal(names)] if names else []
+    bind += [py.Assign([py.Name(n, py.Store())], method_get(n)) for n in names]
+    bind.append(py.Return(py.Constant(None)))
+    bind = [_placed(stmt) for stmt in bind]
+    make += [_placed(python.function_def("bind", [], bind)),
+             _placed(py.Return(py.Tuple([py.List(made, py.Load()),
+                                         py.Name("bind", py.Load())], py.Load())))]
+    module = py.Module(top + [_placed(python.function_def("make", ["G"], make))], [])
+    return "\n".join(header) + "\n" + py.unparse(module) + "\n", first_line
+
+
+def method_get(n: str) -> py.Call:
+    """`G.get('n')`: a name's value in the compiler's namespace."""
+    return py.Call(py.Attribute(py.Name("G", py.Load()), "get", py.Load()), [py.Constant(n)], [])
 
 
 class Module:
@@ -185,7 +242,7 @@ def built_module(pieces: list, trees: list, namespace: dict) -> Module:
             prefix="rulesdsl-native-")
         path = cython_build.verified_library(folder, name)
         if path is None:
-            source = os.path.join(folder, name + (".pyx" if typed else ".py"))
+            source = os.path.join(folder, name + ".py")  # pure-Python mode, typed or not
             with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
                 f.write(text)
             os.replace(f.name, source)  # every builder writes the same text: either lands

@@ -7,8 +7,10 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable, Protocol
 
+from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.pieces import reveal_pieces
+from rulesdsl.engine.recursion import recursive_call
 from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import MASK, moves_cost, pile_cards, told
 from rulesdsl.engine.runtime.numbers import MAX_INT, checked, range_list, too_big
@@ -30,6 +32,16 @@ class Host(Protocol):
 
     def closure_part(self, node: n.Node) -> Closure:
         """The closure of a part of a node (the interpreter's, or generated)."""
+
+    def frame_part(self, node: n.Node) -> Closure:
+        """The closure of a part of a definition (its value, a modifier's): compiled on a
+        frame of its own, with no loop of the caller open."""
+
+    @property
+    def definitions(self) -> dict:
+        """Definitions' compiled parts by name ((value, modifiers) closures; None while
+        one is being compiled: a call from inside it recurses), shared by every compiler
+        of one program."""
 
 
 class Interpreter:
@@ -61,6 +73,52 @@ class Interpreter:
 
     def c_Opaque(self, node: n.Opaque) -> Closure:
         return self.host.expr(node.source)
+
+    # ------------------------------------------------------------------ definitions
+    def c_DefCall(self, node: n.DefCall) -> Closure:
+        """A call of a definition: its arguments onto a fresh frame, then its value, then
+        each modifier in turn. Each call spends its unit of work inline (no extra call): a
+        chain of definitions can call each other 3^40 times in one step. A pure one is
+        remembered while a decision's options are computed (memo_call)."""
+        d = node.definition
+        args = [self.part(a) for a in node.args]
+        cache = self.host.definitions
+        if d.name in cache and cache[d.name] is None:  # a call from inside its own body
+            return recursive_call(cache, d.name, args, len(d.params), d.span)
+        if d.name not in cache:
+            cache[d.name] = None  # placeholder while compiling: a call from the body recurses
+            body = self.host.frame_part(d.body)
+            mods = [(self.host.frame_part(cond), self.host.frame_part(value))
+                    for cond, value in d.modifiers]
+            cache[d.name] = (body, mods, d.size)
+        body, mods, size = cache[d.name]
+        k, b, unit, span = len(d.params), self.host.b, d.unit, node.span or d.span
+
+        def call(st, L):
+            b.spend(unit, span)
+            env = [None] * size
+            for i, a in enumerate(args):
+                env[i] = a(st, L)
+            v = body(st, env)
+            for cond, value in mods:
+                env[k] = v
+                if cond(st, env):
+                    v = value(st, env)
+            return v
+        if not d.memo:
+            return call
+
+        def invoke(st, values):
+            b.spend(unit, span)  # as a call outside options spends (and the generated code)
+            env = [None] * size
+            env[:len(values)] = values
+            v = body(st, env)
+            for cond, value in mods:
+                env[k] = v
+                if cond(st, env):
+                    v = value(st, env)
+            return v
+        return memo_call(d.name, args, call, invoke)
 
     # ------------------------------------------------------------------ reads
     def c_Instance(self, node: n.Instance) -> Closure:
@@ -907,3 +965,52 @@ _WHOLE: dict = {
     "first": lambda s: s[0] if s else None,
     "last": lambda s: s[-1] if s else None,
 }
+
+
+def memo_call(name: str, args: list, plain: Closure, invoke: Callable) -> Closure:
+    """A pure definition called while a decision's options are computed (the state stands
+    still then) is computed once per arguments: `st.memo` is a dict during `Ask.options`,
+    else None (then `plain`, the call as it is). Never keyed by a list: such a call is
+    computed each time. `invoke(st, values)`: the definition on its arguments' values."""
+    if not args:
+        def call0(st, L):
+            m = st.memo
+            if m is None:
+                return plain(st, L)
+            v = m.get(name, MISSING)
+            if v is MISSING:
+                v = m[name] = invoke(st, ())
+            return v
+        return call0
+    if len(args) == 1:
+        a0 = args[0]
+
+        def memo1(st, L):
+            m = st.memo
+            if m is None:
+                return plain(st, L)
+            x = a0(st, L)
+            if type(x) is list:
+                return invoke(st, (x,))
+            key = (name, x)
+            v = m.get(key, MISSING)
+            if v is MISSING:
+                v = m[key] = invoke(st, (x,))
+            return v
+        return memo1
+    a0, a1 = args
+
+    def memo2(st, L):
+        m = st.memo
+        if m is None:
+            return plain(st, L)
+        x = a0(st, L)
+        y = a1(st, L)
+        if type(x) is list or type(y) is list:
+            return invoke(st, (x, y))
+        key = (name, x, y)
+        v = m.get(key, MISSING)
+        if v is MISSING:
+            v = m[key] = invoke(st, (x, y))
+        return v
+    return memo2

@@ -30,6 +30,7 @@ class Rules(Protocol):
     n: int  # players
     options: dict
     enum_fields: dict  # (enum, field) -> its values by enum value
+    scanner: Any  # hoist.Scanner: which definitions are simple, which pure
 
     def kept(self, e: Any) -> bool:
         """Whether the compiler compiles `e` itself here (a loop invariant, a memo)."""
@@ -43,6 +44,7 @@ class Lowering:
         # value is below (a card id, an enum value, a seat), 0 where not known
         self.sure_reads: dict = {}
         self.tables_without_none: dict = {}  # id(table) -> (table, holds no none?)
+        self.definitions: dict = {}  # name -> its Definition node
 
     def table(self, t: str, name: str, size: int) -> n.Node:
         """The numbers 0..size-1 under the rules' `name` (the seats, the cards, an enum's
@@ -142,6 +144,30 @@ class Lowering:
         local is never set again, and no local hides another (E502)."""
         if not self.part(e.value).may_be_none:
             self.sure((e.body,), self.rules.m.slots[id(e)], 0)
+
+    # ------------------------------------------------------------------ definitions
+    def definition(self, name: str) -> n.Definition:
+        """Definition `name` as a node, made once: its parts are the compiler's (Opaque),
+        compiled on a frame of their own."""
+        known = self.definitions.get(name)
+        if known is not None:
+            return known
+        m, scanner = self.rules.m, self.rules.scanner
+        d = m.defines[name]
+        size = max([m.nslots.get(id(d.decl), 0), len(d.params) + 1, 1] +
+                   [m.nslots.get(id(mod), 0) for mod in d.modifiers])
+        made = self.definitions[name] = n.Definition(
+            name, tuple(p[0] for p in d.params), d.type, n.Opaque(d.type, d.decl.body),
+            tuple((n.Opaque("bool", mod.cond), n.Opaque(d.type, mod.value))
+                  for mod in d.modifiers),
+            size, 0 if scanner.simple_define(name) else 1,
+            len(d.params) <= 2 and scanner.memoised_define(name), d.decl.span)
+        return made
+
+    def define_call(self, name: str, args: tuple, span: Any = None) -> n.DefCall:
+        """A call of definition `name` on `args` (nodes: checked arguments as Opaque)."""
+        d = self.definition(name)
+        return n.DefCall(d.type, d, tuple(args), span)
 
     def type_of(self, e: Any, default: str = "any") -> str:
         return self.rules.m.types.get(id(e), default)

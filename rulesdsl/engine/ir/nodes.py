@@ -449,13 +449,46 @@ class Opaque(Node):
         return not self.never_none
 
 
+@attrs.frozen(eq=False)
+class Definition:
+    """A rules definition (`define f(x, y) = value`, with its modifiers), one per name: its
+    parameters (slots 0..k-1 of its own frame), its value and each modifier's condition and
+    value (`modifiers`, run in order, each seeing the value so far in slot k), the size of
+    its frame, the unit of work each call spends (0 for one that calls no other:
+    hoist.Scanner.simple_define), and whether a call is remembered while a decision's
+    options are computed (`memo`: pure, up to two parameters, none a card:
+    Scanner.memoised_define). Its parts are the compiler's to compile (Opaque): a body
+    runs on a frame of its own, with no loop of its caller open."""
+    name: str
+    params: tuple  # the parameters' names
+    type: str
+    body: Node
+    modifiers: tuple  # (condition, value) per modifier
+    size: int
+    unit: int
+    memo: bool
+    span: Any
+
+
+@attrs.frozen(eq=False)
+class DefCall(Node):
+    """A call of `definition` on `args` (one node each, computed in order onto a fresh
+    frame); `span` is the call's place in the rules (the definition's where none). A call
+    from inside the definition's own body (or one it calls) recurses, bounded
+    (engine/recursion.py)."""
+    definition: Definition
+    args: tuple
+    span: Any
+
+
 def children(node: Node) -> tuple:
     """The nodes `node` is computed from, in the order it computes them."""
     return tuple(getattr(node, f.name) for f in attrs.fields(type(node))
                  if isinstance(getattr(node, f.name), Node)) + \
         (node.keys if isinstance(node, Instance) else ()) + \
         (node.items if isinstance(node, ListOf) else ()) + \
-        (hole_parts(node) if isinstance(node, SeatWords) else ())
+        (hole_parts(node) if isinstance(node, SeatWords) else ()) + \
+        (node.args if isinstance(node, DefCall) else ())
 
 
 def strides(sizes: tuple) -> list:
