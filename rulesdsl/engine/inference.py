@@ -257,7 +257,7 @@ def _legal_with(b, z: int, cards: list, dump: int, label: str):
     for c in rest:
         x.loc[c] = dump
     x.pending = None
-    x._actions = None
+    x._actions = (None, None)
     x.changed_outside_apply()  # no longer b's position
     try:
         return any(a.label == label for a in x.legal_actions())

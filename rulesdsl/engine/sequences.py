@@ -129,7 +129,7 @@ def narrow(st, known: Optional[dict] = None) -> None:
     kept = [o for o in options if tried[o[0]].value == best]
     if len(kept) < len(options):
         st.pending = (seat, kept)
-        st._actions = None
+        st._actions = (None, None)
     st.searched = (st.pending, tried, None)
 
 
@@ -180,7 +180,7 @@ def adopt(st, seat: Optional[int], chosen: tuple) -> bool:
     st.pending = copy.pending  # all of its options: narrowed here, as a run would
     if tried.partial:
         _list_every_option(st)
-    st._actions = None
+    st._actions = (None, None)
     narrow(st, tried.after)
     if searched[2] is not None:  # clones share what was tried here: so, what comes after
         shared(st)

@@ -5,7 +5,7 @@ among them copied too, the rest by one slice), and the secret choices a sample h
 from pathlib import Path
 
 import rulesdsl
-from rulesdsl.engine.state.data import copy_frames
+from rulesdsl.engine.state.data import REPLAY_SPAN, copy_frames
 from rulesdsl.engine.together import AskTogether, _asks_together
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,10 +102,10 @@ def test_a_sample_keeps_one_origin_for_its_clones():
     d.keep_origin()
     shared = d.clone()
     shared.apply(label)
-    assert shared._origin is d._origin and shared._origin_at == alone._origin_at
+    assert shared._origin is d._origin and shared._origin_due == alone._origin_due
     assert shared._origin[:7] == alone._origin[:7] and \
         shared._origin[7:] == alone._origin[7:]
     assert shared.view(0) == alone.view(0) and shared.rng == alone.rng
-    shared._rewind(shared._origin_at)  # what an apply that fails does
+    shared._rewind(shared._origin_due - REPLAY_SPAN)  # what an apply that fails does
     assert shared.zones == d.zones and shared.frames == d.frames and \
         shared.history == d.history and shared.rng == d.rng

@@ -136,7 +136,8 @@ class Item(Node):
 
 def within(key: Node, size: int) -> bool:
     """Is `key` sure to be a number from 0 to size - 1 (a key that needs no range check):
-    such a constant, an item of a table of such numbers (`checkers[p, Pip[k]]`), or a
+    such a constant, an item of a table of such numbers (`checkers[p, Pip[k]]`), a field
+    whose table holds only such numbers, or a
     seat (`next(p)`, `seat(1)`: each fails itself rather than give another) among `size`?"""
     if isinstance(key, (NextSeat, Seat)):
         return key.seats == size
@@ -146,6 +147,8 @@ def within(key: Node, size: int) -> bool:
         values = [key.value]
     elif isinstance(key, Item) and isinstance(key.seq, Table):
         values = key.seq.value
+    elif isinstance(key, Field) and key.never_none:  # `tricks[winning.colour]`: a card's
+        values = key.table  # field read fails itself on none, else gives a table's value
     else:
         return False
     return all(type(v) is int and 0 <= v < size for v in values)

@@ -609,11 +609,17 @@ class PythonBackEnd:
         return self.changed(target, frame_local(op.slot), op)
 
     def s_SetVar(self, op: n.SetVar) -> list:
-        out: list = [py.Assign([py.Name("_k", py.Store())], self.emit(op.at, 0))]
-        target = py.Subscript(state("vars"), name("_k"), py.Store())
+        at = self.emit(op.at, 0)
+        if isinstance(at, py.Constant):  # `set leader = ...`: the variable's place as it is
+            out: list = []
+            key: py.expr = at
+        else:
+            out = [py.Assign([py.Name("_k", py.Store())], at)]
+            key = name("_k")
+        target = py.Subscript(state("vars"), key, py.Store())
         if not op.sign:
             return out + [py.Assign([target], self.emit(op.value, 0))]
-        return out + self.changed(target, index(state("vars"), name("_k")), op)
+        return out + self.changed(target, index(state("vars"), copy.copy(key)), op)
 
     def s_Return(self, op: n.Return) -> list:
         """Machine.return_from inline for the usual return (this frame on top, not a card

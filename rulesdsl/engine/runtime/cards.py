@@ -29,7 +29,7 @@ def move_card(zones: list, loc: list, c: int, dest: int, unordered: bool,
     zone it left."""
     src = loc[c]
     z = zones[src]
-    if z[-1] == c if type(z) is list else False:  # the usual case: the top card
+    if type(z) is list and z[-1] == c:  # the usual case: the top card
         z.pop()  # (a hidden pile, state/piles.py, takes any card out without reading it)
     else:
         z.remove(c)

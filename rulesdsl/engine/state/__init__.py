@@ -38,7 +38,7 @@ class State(Machine, Views, Saving):
 
     __slots__ = ("game", "prog", "zones", "loc", "vars", "rng", "frames", "over", "winners",
                  "_history", "_events", "cancelled", "effect_depth", "pending", "seed",
-                 "_actions", "_origin", "_origin_at", "memo", "scenario", "inferred",
+                 "_actions", "_origin", "_origin_due", "memo", "scenario", "inferred",
                  "exploring", "chance", "searched")
 
     def __init__(self, game, prog: Program):
@@ -57,10 +57,13 @@ class State(Machine, Views, Saving):
         self.effect_depth = 0
         self.pending = None  # (seat, options) while waiting for a decision
         self.seed = 0
-        # the Action objects of `pending`, made on first request (a type comment: see machine.py)
-        self._actions = None  # type: tuple | None
+        # (the pending it was made for, its options' Action objects), made on first request;
+        # (None, None) before (never None: one test less per action)
+        self._actions = (None, None)  # type: tuple
         self._origin = None  # a snapshot to replay from after an interrupted apply
-        self._origin_at = 0  # the length of the history at that snapshot
+        # the length of the history at which an apply takes the next snapshot: that
+        # snapshot's length + REPLAY_SPAN, 0 while there is none (one comparison per apply)
+        self._origin_due = 0
         self.memo = None  # while a decision's options are computed: pure calls' results
         self.scenario = None  # type: dict | None  # the scenario it started from (saved)
         self.inferred = None  # a sample's (seat, moves, exclusions, requirements, amounts, start)
@@ -118,13 +121,13 @@ class State(Machine, Views, Saving):
         return [] if chance is None or chance.outcomes is None else list(chance.outcomes)
 
     def legal_actions(self) -> list:
-        if self.over:
-            return []
         pending = self.pending
-        if pending is None:
+        if pending is None:  # (nothing is pending in a game that is over)
+            if self.over:
+                return []
             pending = self._pending()
         cached = self._actions
-        if cached is None or cached[0] is not pending:
+        if cached[0] is not pending:
             # each option's Action: a loop in C where built, else maps (no Python frame)
             cached = self._actions = (pending, [_ACTIONS[o[0]] for o in pending[1]] if _NATIVE
                                       else list(map(_action_of, map(_label_of, pending[1]))))
@@ -132,19 +135,19 @@ class State(Machine, Views, Saving):
 
     def apply(self, action) -> None:
         """Apply an Action or a label. Illegal -> IllegalAction, and the state is unchanged."""
-        if self.over:
-            raise IllegalAction("the game is over; no more actions", ["start a new game"])
+        pending = self.pending
+        if pending is None:  # (nothing is pending in a game that is over)
+            if self.over:
+                raise IllegalAction("the game is over; no more actions", ["start a new game"])
+            pending = self._pending()
         if type(action) is not Action:
             label = action.label if isinstance(action, Action) else action
             if not isinstance(label, str):
                 raise IllegalAction(f"an action is a label (text), not {type(label).__name__}")
             action = Action(label)
-        pending = self.pending
-        if pending is None:
-            pending = self._pending()
         seat, opts = pending
         cached = self._actions
-        if cached is None or cached[0] is not pending:
+        if cached[0] is not pending:
             cached = self._actions = (pending, [_ACTIONS[o[0]] for o in opts] if _NATIVE
                                       else list(map(_action_of, map(_label_of, opts))))
         try:
@@ -200,9 +203,9 @@ class State(Machine, Views, Saving):
         self.memo = None  # left over only if Ctrl-C hit an options run or the test before it
         history = self._history
         before = history._frozen + len(history._tail)  # len(history), without a Python call
-        if before - self._origin_at >= REPLAY_SPAN or self._origin is None:
+        if before >= self._origin_due:  # none yet, or REPLAY_SPAN actions since it
             self._origin = self._snapshot()  # bounds the replay after an error
-            self._origin_at = before
+            self._origin_due = before + REPLAY_SPAN
         try:
             if self.searched is None or not adopt(self, seat, chosen):
                 self.pending = None
@@ -279,7 +282,7 @@ class State(Machine, Views, Saving):
         # changes a copy other than through `apply` (a sample's deal) calls
         # changed_outside_apply()
         s._origin = self._origin
-        s._origin_at = self._origin_at
+        s._origin_due = self._origin_due
         return s
 
     def take_over(self, src: "State", copies: list) -> None:
@@ -306,8 +309,8 @@ class State(Machine, Views, Saving):
             src.over, src.winners, src._history, src._events
         self.cancelled, self.effect_depth, self.pending, self._actions = \
             src.cancelled, src.effect_depth, src.pending, src._actions
-        self._origin, self._origin_at, self.memo, self.inferred = \
-            src._origin, src._origin_at, src.memo, src.inferred
+        self._origin, self._origin_due, self.memo, self.inferred = \
+            src._origin, src._origin_due, src.memo, src.inferred
         self.exploring, self.chance, self.searched = src.exploring, src.chance, src.searched
 
     def changed_outside_apply(self) -> None:
@@ -315,6 +318,7 @@ class State(Machine, Views, Saving):
         cards swapped): it no longer replays from the snapshot of the state it was copied
         from, but takes one of its own at its next apply."""
         self._origin = None
+        self._origin_due = 0
 
     def keep_origin(self) -> None:
         """Take now the snapshot this state's next apply would take (it has none of its own:
@@ -323,13 +327,13 @@ class State(Machine, Views, Saving):
         fresh sample once per option). Nothing else changes: it is the same snapshot."""
         if self._origin is None:
             self._origin = self._snapshot()
-            self._origin_at = self._history._frozen + len(self._history._tail)
+            self._origin_due = self._history._frozen + len(self._history._tail) + REPLAY_SPAN
 
     def trial_copy(self) -> "State":
         """A copy for trying moves (engine/sequences.py): the game's data and position,
         with a log of its own and the history shared (a trial applies nothing, and draws
         nothing: R033)."""
-        return self._copy(self._history, EventLog(), None, None, None)
+        return self._copy(self._history, EventLog(), None, (None, None), None)
 
     def _copy(self, history, events, pending, actions, chance) -> "State":
         s = State.__new__(State)
@@ -350,7 +354,7 @@ class State(Machine, Views, Saving):
         s.seed = self.seed
         s._actions = actions
         s._origin = None  # its own, at its first apply: a copy may be changed before it
-        s._origin_at = 0
+        s._origin_due = 0
         s.memo = None
         s.scenario = self.scenario
         s.inferred = self.inferred
@@ -376,7 +380,7 @@ class State(Machine, Views, Saving):
         self.cancelled = src.cancelled
         self.effect_depth = src.effect_depth
         self.pending = None
-        self._actions = None
+        self._actions = (None, None)
 
     def determinize(self, seat: int, seed: int) -> "State":
         """A complete state `seat` cannot tell from this one, sampled from what it knows

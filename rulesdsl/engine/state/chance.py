@@ -145,7 +145,7 @@ def play_segment(st, fresh: bool = False) -> None:
         ch.outcomes = stop.outcomes
         st.pending = (None, tuple((label, None, k) for k, (label, _) in
                                   enumerate(stop.outcomes)))
-        st._actions = None
+        st._actions = (None, None)
     except BaseException:
         st._restore_snapshot(ch.origin)
         raise

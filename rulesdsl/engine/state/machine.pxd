@@ -15,7 +15,7 @@ cdef class Machine:
     cdef public object game, prog
     cdef public list zones, loc, vars, frames, winners
     cdef public object rng, over, _history, _events, cancelled, effect_depth, pending
-    cdef public object seed, _actions, _origin, _origin_at, memo, scenario, inferred
+    cdef public object seed, _actions, _origin, _origin_due, memo, scenario, inferred
     cdef public object exploring
     cdef public object chance
     cdef public object searched

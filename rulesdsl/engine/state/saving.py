@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from rulesdsl.engine.state.piles import copy_zones
-from rulesdsl.engine.state.data import FORMAT, FORMAT_VERSION, copy_frames, _version
+from rulesdsl.engine.state.data import FORMAT, FORMAT_VERSION, REPLAY_SPAN, copy_frames, _version
 
 
 class Saving:
@@ -41,7 +41,7 @@ class Saving:
         self._history = history.copy()
         self._events = events.copy()
         self.pending = None
-        self._actions = None  # type: tuple | None
+        self._actions = (None, None)  # type: tuple
         self.memo = None
 
     def _rewind(self, before: int) -> None:
@@ -57,7 +57,7 @@ class Saving:
                 for label in replay:
                     self.apply(label)
                 self._origin = self._snapshot()
-                self._origin_at = len(self._history)
+                self._origin_due = len(self._history) + REPLAY_SPAN
                 break
             except KeyboardInterrupt:
                 interrupted = True
