@@ -90,8 +90,8 @@ def grid_builtin(name: str, tables: GridTables, args: list, span) -> Callable:
 
 def joins_closure(adj: list, args: list, budget, span) -> Callable:
     """`joins(nodes, a, b)`: does a chain of neighbouring nodes of the list link a node of
-    a to a node of b (a chain of one node if it lies in both)? Hex's "a line of your
-    stones from your one side to the other"."""
+    a to a node of b (a chain of one node if it lies in both)? a connection game's "a line
+    of your stones from your one side to the other"."""
     f, fa, fb = args
 
     def joins(st, L):
@@ -117,7 +117,7 @@ def var_prefix(exprs, e: ast.Prefix, span=None) -> Optional[Callable]:
     while they hold the other colour", read straight from the variable's values with no
     call per cell (a nodes.Run, which both back ends run); with `span`, the count of
     those cells (`count(...)`, spent from the work budget as `count` spends a list's
-    length: Reversi's "how many discs does this line close"). None for any other
+    length: "how many discs does this line close"). None for any other
     condition."""
     return _run(exprs, e.binder, e.cond, e.source, "cells" if span is None else "count",
                 e.span if span is None else span, prefix=True)

@@ -11,7 +11,7 @@ only what p knew then enters, never the real hidden cards. There:
   choice illegal (follow suit, beat if you can, pass only when you cannot play).
 - Positive inference. If L is not legal when Z holds just F, the set S of cards u with
   which it is (Z holding F and u) tells p that Z held at least one card of S: asking for
-  sevens shows you hold a seven. Made when some card makes L legal and some does not; a
+  a rank shows you hold one. Made when some card makes L legal and some does not; a
   card the probe state put in another zone q sees, or whose test fails, stays in S
   (taking it from there, not adding it to Z, may be what made L legal). Sound for rules
   whose condition on Z is "holds a card such that ..." (one card suffices); a choice that

@@ -17,13 +17,13 @@ test first needs it, so short-circuits and errors happen as before, and the work
 (a definition's call, once in the memo) is the same; only a part that can neither fail nor
 change anything (python.cannot_fail: `len(st.zones[k]) == 0`) is computed before the loop,
 and a choice whose test is such a part has the loop written once for each branch
-(`switch_of`: Hearts' may_play, unswitched on `size(trick) == 0`).
+(`switch_of`: a trick game's may_play, unswitched on `size(trick) == 0`).
 
 A part that every candidate computes first (`_Hoist.find_first`: only what cannot fail
 before it) is computed before the loop where it has a candidate, exactly as the first
 candidate would: after the units of work a candidate spends before its test (taken, then
 given back for the loop to take again: the same place fails under every limit), and in a
-branch of a choice whose test is such a part, under that test (Hearts' may_follow: the led
+branch of a choice whose test is such a part, under that test (a trick game's may_follow: the led
 suit where the player holds it).
 """
 
