@@ -94,17 +94,20 @@ class Interpreter:
         body, mods, size = cache[d.name]
         k, b, unit, span = len(d.params), self.host.b, d.unit, node.span or d.span
 
+        def value(st, env):  # the body, then each modifier that holds, on a filled frame
+            v = body(st, env)
+            for cond, then in mods:
+                env[k] = v
+                if cond(st, env):
+                    v = then(st, env)
+            return v
+
         def call(st, L):
             b.spend(unit, span)
             env = [None] * size
             for i, a in enumerate(args):
                 env[i] = a(st, L)
-            v = body(st, env)
-            for cond, value in mods:
-                env[k] = v
-                if cond(st, env):
-                    v = value(st, env)
-            return v
+            return value(st, env)
         if not d.memo:
             return call
 
@@ -112,12 +115,7 @@ class Interpreter:
             b.spend(unit, span)  # as a call outside options spends (and the generated code)
             env = [None] * size
             env[:len(values)] = values
-            v = body(st, env)
-            for cond, value in mods:
-                env[k] = v
-                if cond(st, env):
-                    v = value(st, env)
-            return v
+            return value(st, env)
         return memo_call(d.name, args, call, invoke)
 
     # ------------------------------------------------------------------ reads
