@@ -13,14 +13,14 @@ from rulesdsl.lang.errors import RuntimeRulesError
 MAX_DEPTH = 100  # each level costs several Python frames; Python's own limit is ~1000
 
 
-def recursive_call(cache: dict, name: str, args: list, nparams: int, span) -> Callable:
+def recursive_call(cache: dict, name: str, args: list, span) -> Callable:
     """A call of definition `name` from inside its own body (or a definition it calls),
-    made while the body is still being compiled: the compiled body is read from `cache`
-    (name -> (body, modifiers, frame size)) when the call runs."""
+    made while the body is still being compiled: the compiled definition is read from
+    `cache` (name -> (its value on a filled frame, frame size)) when the call runs."""
     counter = [0, 0]  # depth, calls since the outermost recursive call began
 
     def call(st, L):
-        body, mods, size = cache[name]
+        value, size = cache[name]
         env = [None] * size
         for i, a in enumerate(args):
             env[i] = a(st, L)
@@ -40,12 +40,7 @@ def recursive_call(cache: dict, name: str, args: list, nparams: int, span) -> Ca
                                      "fast: compute the values in a phase with a loop"])
         counter[0] += 1
         try:
-            v = body(st, env)
-            for cond, value in mods:
-                env[nparams] = v
-                if cond(st, env):
-                    v = value(st, env)
-            return v
+            return value(st, env)
         finally:
             counter[0] -= 1
     return call

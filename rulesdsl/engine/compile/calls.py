@@ -23,7 +23,7 @@ class Calls:
     def __init__(self, unit: Unit):
         self.unit = unit
         self.m, self.p, self.b, self.scanner = unit.m, unit.p, unit.b, unit.scanner
-        self.define_bodies: dict = {}  # definition -> (body, modifiers, frame size)
+        self.define_bodies: dict = {}  # definition -> (its value on a filled frame, frame size)
 
     def connect(self, exprs: Expressions, functions: Functions,
                 define_bodies: Optional[dict] = None) -> None:

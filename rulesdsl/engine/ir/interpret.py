@@ -84,23 +84,24 @@ class Interpreter:
         args = [self.part(a) for a in node.args]
         cache = self.host.definitions
         if d.name in cache and cache[d.name] is None:  # a call from inside its own body
-            return recursive_call(cache, d.name, args, len(d.params), d.span)
+            return recursive_call(cache, d.name, args, d.span)
         if d.name not in cache:
             cache[d.name] = None  # placeholder while compiling: a call from the body recurses
             body = self.host.frame_part(d.body)
-            mods = [(self.host.frame_part(cond), self.host.frame_part(value))
-                    for cond, value in d.modifiers]
-            cache[d.name] = (body, mods, d.size)
-        body, mods, size = cache[d.name]
-        k, b, unit, span = len(d.params), self.host.b, d.unit, node.span or d.span
+            mods = [(self.host.frame_part(cond), self.host.frame_part(then))
+                    for cond, then in d.modifiers]
+            k = len(d.params)
 
-        def value(st, env):  # the body, then each modifier that holds, on a filled frame
-            v = body(st, env)
-            for cond, then in mods:
-                env[k] = v
-                if cond(st, env):
-                    v = then(st, env)
-            return v
+            def value(st, env):  # the body, then each modifier that holds, on a filled frame
+                v = body(st, env)
+                for cond, then in mods:
+                    env[k] = v
+                    if cond(st, env):
+                        v = then(st, env)
+                return v
+            cache[d.name] = (value, d.size)
+        value, size = cache[d.name]
+        b, unit, span = self.host.b, d.unit, node.span or d.span
 
         def call(st, L):
             b.spend(unit, span)
