@@ -230,13 +230,13 @@ def test_generated_games_check_and_play(tmp, case, seed, choices):
             break
         actions = state.legal_actions()
         assert actions and len({a.label for a in actions}) == len(actions)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         try:
             state.apply(choices.choice(actions))
         except RulesError as e:
             span_inside(e, sources)
             assert e.code.startswith("R"), str(e)
             break
-        assert time.perf_counter() - t0 < 1.0
+        assert time.process_time() - t0 < 1.0
         assert sorted(c for z in state.zones for c in z) == list(range(ncards))
         rulesdsl.restore(game, state.to_json())
