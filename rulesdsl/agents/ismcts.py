@@ -48,11 +48,6 @@ LEVELS = {
 }
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
-# with `detrend` (not the default): the iterations around each whose mean reward its
-# root action's reward is measured against (`_detrended`): measured in one bundled game at
-# five and three players, and as the default it failed two scenarios of tests/agents
-# (benchmarks/results-arena.md, seventeenth session)
-DETREND = 32
 # with three or more players, the weight of the move averages of the seat's last search in
 # this game that a search starts from (`warm`; 0: from nothing)
 WARM = 0.0
@@ -86,12 +81,11 @@ class ISMCTSAgent:
     round); epsilon: how often a playout move is uniform rather than the best-rated;
     secrets: keep the others' trees from learning the mover's hidden cards (see `choose`);
     lean: with three or more players, the widest look-ahead margin by which another seat's
-    tie in the search is broken (`_lean`; 0: never); look: how many options a playout
-    draws and rates by the evaluation one move on (0: move averages alone; playout.py);
-    together: where others chose in secret before the mover (`ask together`), each sample
-    is taken back to before their choices and their trees make them again, not drawn at
-    random, and the search's favourite, not the look-ahead's, is the pairs' default (on at
-    `hard`; None: the level's); reply: with two players, in the searcher's own iterations,
+    tie in the search is broken (`_lean`; 0: never); together: where others chose in
+    secret before the mover (`ask together`), each sample is taken back to before their
+    choices and their trees make them again, not drawn at random, and the search's
+    favourite, not the look-ahead's, is the pairs' default (on at `hard`; None: the
+    level's); reply: with two players, in the searcher's own iterations,
     the other seat, where its own tree visited its node fewer than `reply` times per
     option, answers by its one-move look-ahead on the file's `evaluate` (`_reply`; 0: by
     its visits alone; None: REPLY); rival: with three or more players, the share of the
@@ -99,29 +93,13 @@ class ISMCTSAgent:
     (outcome.Judge; 0: the mean alone; None: RIVAL); habits: with three or more players,
     another seat whose earlier small decisions followed the one-move look-ahead no more
     than chance would is modelled as choosing at random there as often (habits.py;
-    False or 0: every seat follows the look-ahead; 1: the small decisions alone; 2: its
-    decisions of 4 to 16 options too, counted apart per question, not shown to pay yet:
-    benchmarks/results-arena.md, sixteenth session); horizon_seats: with more players
-    than this, the playouts' `horizon` is per seat as with this many (0: the same count at
-    every player count; 3 at six players: 48 decisions, where 24 cut 29% of the playouts
-    of a battle before its end and 48 cut 1%; not shown to pay yet either); spread: with
-    `habits`, a seat's small decisions' share stands for its decisions of more options
-    too where no count of their own says otherwise (a host that chose between two offers
-    at random chooses among four so as well); detrend: the mover's root actions are
-    told apart (`_close`) by their rewards less the mean of the `detrend` iterations
-    around each, not by their plain means (`_detrended`; 0: plain means, the default; None: DETREND);
-    rounds: the playouts from the tree stop at the `rounds`-th end of a round (-1: as many
-    as there are seats, so that in a game of turns every seat has its turn), with
-    `horizon` times as many decisions at most (0: at the first end of a round, as by
-    default); share: positions before the end rewarded around the fair share 1/n, as
-    the end's win shares average, not around 1/2 (`Judge`; the same with two players);
+    False or 0: every seat follows the look-ahead; 1: the small decisions, the default);
     warm: with three or more players, a search starts from the move averages of the same
     seat's last search in this game, their counts weighed by `warm`, not from nothing
     (`_warm_up`; 0: from nothing; None: WARM): from nothing, the first playouts are
     uniform random and read low, so the rewards of a search drift upwards as it goes and
-    the actions tried first (the look-ahead's favourites) read lower than the later ones.
-    All four are off by default, none shown to pay (benchmarks/results-arena.md,
-    seventeenth session).
+    the actions tried first (the look-ahead's favourites) read lower than the later ones
+    (off by default: benchmarks/results-arena.md, seventeenth session).
     """
 
     name = "ismcts"
@@ -131,10 +109,8 @@ class ISMCTSAgent:
                  exploration: float = 0.7, horizon: int | None = -1,
                  epsilon: float | None = None, bias: float = 1.0,
                  playout_cap: int | None = -1, secrets: bool = True, lean: float | None = None,
-                 look: int = 0, together: bool | None = None, reply: int | None = None,
-                 rival: float | None = None, habits: int = 1, horizon_seats: int = 0,
-                 spread: int = 0, detrend: int | None = 0, rounds: int = 0,
-                 share: int = 0, warm: float | None = None):
+                 together: bool | None = None, reply: int | None = None,
+                 rival: float | None = None, habits: int = 1, warm: float | None = None):
         if level is None and iterations is None:
             level = "medium"
         depth, eps, again = 24, 0.25, False
@@ -160,19 +136,14 @@ class ISMCTSAgent:
         self.bias = float(bias)
         self.secrets = bool(secrets)
         self.lean = TIE if lean is None else float(lean)
-        self.look = int(look)
         self.together = again if together is None else bool(together)
         self.reply = REPLY if reply is None else int(reply)
         self.rival = RIVAL if rival is None else float(rival)
+        if habits not in (0, 1):
+            raise RulesError("C002", f"ismcts's habits takes 0 (off) or 1 (on), not {habits!r}")
         self.habits = int(habits)
-        self.horizon_seats = int(horizon_seats)
-        self.spread = bool(spread)
-        self.detrend = DETREND if detrend is None else int(detrend)
-        self.rounds = int(rounds)
-        self.share = bool(share)
         self.warm = WARM if warm is None else float(warm)
         self._kept: tuple | None = None
-        self._root_reward: tuple | None = None
         self._habits: Habits | None = None
         self.last_iterations = 0
         self.last_dropped = 0      # samples whose play broke the rules, this decision
@@ -192,11 +163,11 @@ class ISMCTSAgent:
             return actions[0]
         me = state.to_move
         knowledge = Knowledge(state, me)
-        judge = Judge(state, self.rival, self.share)
+        judge = Judge(state, self.rival)
         few = FEW if state.players > 2 else 0
-        follow, wide = self._follows(state, me, few, judge)
+        follow = self._follows(state, me, few, judge)
         policy = MoveAverages(self.rng, self.epsilon, None, judge if judge.informed else None,
-                              self.look, few, me, follow, wide, self.spread)
+                              few, me, follow)
         warm = self.warm and state.players > 2
         if warm:
             self._warm_up(state, me, policy)
@@ -216,10 +187,6 @@ class ISMCTSAgent:
         others = everyone - {me} if self.secrets and _holds_secrets(state, me, knowledge) \
             else None
         split = others is not None
-        # with `detrend`: (the mover's root action node, its reward) of each iteration that
-        # taught the mover's tree, in order, for `_detrended`
-        trail: list | None = [] if self.detrend else None
-        estimate = _estimate
         while done < budget:
             try:
                 sample = knowledge.sample(rng.getrandbits(63))
@@ -233,16 +200,12 @@ class ISMCTSAgent:
                         learners = frozenset((seer,))
                 lead = withdraw_pending_choices(sample, me) if self.together else 0
                 self._iterate(roots, sample, judge, policy, learners, me, lead)
-                if trail is not None and self._root_reward is not None:
-                    trail.append(self._root_reward)
             except (RulesError, NoOption):
                 dropped += 1  # a sample whose play breaks the rules: dropped, counted
             done += 1
             if done % CHECK_EVERY == 0:
-                if trail is not None:
-                    estimate = _detrended(trail, self.detrend)
                 if self._decided(roots[me], me, actions,
-                                 _mover_visits_left(done, budget, split), estimate):
+                                 _mover_visits_left(done, budget, split)):
                     break
                 if cap is not None and time.thread_time() > cap:
                     self.last_capped = True
@@ -251,12 +214,10 @@ class ISMCTSAgent:
         if warm:
             self._kept = (_game_key(state, me), list(state.history), policy.table)
         self.last_dropped = dropped
-        if trail is not None:
-            estimate = _detrended(trail, self.detrend)
         prior = roots[me].prior or {}
         ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
         self.analysis = [(a.label, *_summary(stats.get((me, a.label)))) for a in ranked]
-        close = _close(ranked, [stats.get((me, a.label)) for a in ranked], prior, estimate)
+        close = _close(ranked, [stats.get((me, a.label)) for a in ranked], prior)
         searched = close[0]  # the search's own favourite, the most visited
         # the close actions, the one-move look-ahead's favourite first: the default. Not
         # where others chose in secret before the mover (`together`): one move on, their
@@ -275,19 +236,16 @@ class ISMCTSAgent:
         self.dropped += self.last_dropped
         return close[0]
 
-    def _follows(self, state, me: int, few: int, judge: Judge) -> tuple:
-        """(small, wide): seat -> how far its small decisions so far (wide: its decisions of
-        more options, with `habits` 2) followed the look-ahead beyond chance, for the seats
-        short of always (habits.py); None where no seat is modelled so (two players, no
-        look-ahead, `habits` off, or every seat followed it)."""
+    def _follows(self, state, me: int, few: int, judge: Judge) -> dict | None:
+        """Seat -> how far its small decisions so far followed the look-ahead beyond
+        chance, for the seats short of always (habits.py); None where no seat is modelled
+        so (two players, no look-ahead, `habits` off, or every seat followed it)."""
         if not (self.habits and few and judge.informed):
-            return None, None
-        widely = self.habits >= 2
-        if self._habits is None or self._habits.seat != me or self._habits.widely != widely:
-            self._habits = Habits(me, few, widely)
+            return None
+        if self._habits is None or self._habits.seat != me:
+            self._habits = Habits(me, few)
         self._habits.update(state)
-        return self._habits.follows() or None, \
-            (self._habits.follows(wide=True) or None) if widely else None
+        return self._habits.follows() or None
 
     def _warm_up(self, state, me: int, policy: MoveAverages) -> None:
         """With `warm`: the move averages of this seat's last search in this game, their
@@ -308,8 +266,7 @@ class ISMCTSAgent:
             means.setdefault(k[0], {})[k[1]] = total / count
 
     @staticmethod
-    def _decided(root: _Node, me: int, actions: list, left: int,
-                 estimate=None) -> bool:
+    def _decided(root: _Node, me: int, actions: list, left: int) -> bool:
         """Can more search not change the choice? The most visited action cannot be
         overtaken in the `left` visits its root can still have, and no other is close
         enough to it to be compared in pairs."""
@@ -318,7 +275,7 @@ class ISMCTSAgent:
             return False
         ranked = sorted(actions, key=lambda a: _rank(stats.get((me, a.label))), reverse=True)
         return len(_close(ranked, [stats.get((me, a.label)) for a in ranked],
-                          root.prior or {}, estimate or _estimate)) == 1
+                          root.prior or {})) == 1
 
     def _verify(self, close: list, searched: int, knowledge, judge: Judge,
                 policy: MoveAverages, me: int, cap, roots: list | None = None) -> list:
@@ -367,8 +324,7 @@ class ISMCTSAgent:
             for action in close:
                 s = sample.clone()
                 replay = MoveAverages(random.Random(seed), policy.epsilon, policy,
-                                      policy.judge, policy.look, few, me, policy.follow,
-                                      policy.wide, policy.spread)
+                                      policy.judge, few, me, policy.follow)
                 horizon = self._horizon(s, judge, settle=True)  # from before the move
                 try:
                     _apply_label(s, action.label)
@@ -404,7 +360,6 @@ class ISMCTSAgent:
         them again from their trees; the searcher's tree, which saw nothing of them, stays
         at its root through them, and the walk goes on past a node added there (their
         decisions must be made before the searcher's can be learnt)."""
-        self._root_reward = None
         rng = self.rng
         c = self.exploration
         n = len(roots)
@@ -447,7 +402,7 @@ class ISMCTSAgent:
                     tried.append((k[1], ch))
             widen = WIDEN if len(options) <= MANY else NARROW
             expand = learns and untried and len(tried) < widen * math.sqrt(node.visits + 1)
-            if learns and policy.strays(mover, len(options), s):
+            if learns and policy.strays(mover, len(options)):
                 # a seat whose small choices did not follow the look-ahead: one at random
                 label = labels[rng.randrange(len(labels))]
                 expand = any(k[1] == label for k in untried)
@@ -495,8 +450,6 @@ class ISMCTSAgent:
                 break
         play_on(s, policy, horizon, taken, depth)
         reward = judge.rewards(s)
-        if me is not None and len(paths[me]) > 1 and (learners is None or me in learners):
-            self._root_reward = (paths[me][1], reward[me])
         if learners is not None:
             taken = [t for t in taken if t[0] in learners]
             paths = [path for q, path in enumerate(paths) if q in learners]
@@ -535,23 +488,11 @@ class ISMCTSAgent:
     def _horizon(self, s, judge: Judge, settle: bool = False) -> Horizon:
         """Where this search's playouts from `s` stop: at the end of a round once every
         seat had about two decisions (`settle`: at the end of this round, to compare moves
-        by how the round they are made in ends), or after `horizon` decisions (given
-        `horizon_seats`, with more players as many per seat as with that many); at the
-        end of the game where nothing could judge a position before it."""
+        by how the round they are made in ends), or after `horizon` decisions; at the end
+        of the game where nothing could judge a position before it."""
         if not judge.informed:
             return Horizon(s, None, None)
-        decisions, seats = self.horizon, self.horizon_seats
-        if decisions is not None and seats and s.players > seats:
-            decisions = decisions * s.players // seats
-        if self.rounds and not settle:
-            # as many ends of rounds as there are seats, a turn each in a game of turns:
-            # every seat decides once more what was left to it (a figure sent to a house
-            # whose host takes it in four turns on)
-            rounds = s.players if self.rounds < 0 else self.rounds
-            if decisions is not None:
-                decisions = decisions * rounds
-            return Horizon(s, decisions, 2 * s.players, rounds)
-        return Horizon(s, decisions, 0 if settle else 2 * s.players)
+        return Horizon(s, self.horizon, 0 if settle else 2 * s.players)
 
     @staticmethod
     def _prior(node: _Node, s, mover: int, options, judge: Judge,
@@ -761,20 +702,18 @@ MIN_ROUNDS = 8  # samples the pairs get at least, even past the CPU cap
 LUCK = 0.5
 
 
-def _close(ranked: list, nodes: list, prior: dict, estimate=None) -> list:
+def _close(ranked: list, nodes: list, prior: dict) -> list:
     """The most visited action, with the others whose mean reward lies within two standard
     errors of the difference from it (visited twice or more): the actions the search
     cannot tell apart. Past CLOSE of them, the most visited and those best by look-ahead
-    (of twenty amounts the search sees alike, the ones that cost least one move on).
-    `estimate`: a node's (mean, variance), `_estimate` where not given (`_detrended`)."""
-    estimate = estimate or _estimate
+    (of twenty amounts the search sees alike, the ones that cost least one move on)."""
     best = nodes[0]
     if best is None or best.visits < 2:
         close = ranked
     else:
-        mean, spread = estimate(best)
+        mean, spread = _estimate(best)
         close = [a for a, node in zip(ranked, nodes) if node is not None and node.visits >= 2
-                 and mean - estimate(node)[0] <= 2 * math.sqrt(spread + estimate(node)[1])]
+                 and mean - _estimate(node)[0] <= 2 * math.sqrt(spread + _estimate(node)[1])]
     if len(close) <= CLOSE:
         return close or ranked[:1]
     by_look_ahead = sorted(close[1:], key=lambda a: prior.get(a.label, 0.0), reverse=True)
@@ -787,44 +726,6 @@ def _estimate(node) -> tuple:
     mean = node.total / n
     var = max(node.squares / n - mean * mean, 0.0) / (n - 1)
     return mean, var
-
-
-def _detrended(trail: list, window: int):
-    """A node's (mean, variance) as `_estimate`, of its rewards less the mean reward of the
-    `window` iterations around each (`trail`: (root node, reward) in the order the
-    iterations ran). The rewards of a search drift as it goes (measured: not the others'
-    trees, whose exploration set to 0 left the drift as it was, but the move averages
-    filling from nothing, so the first playouts are uniform random, `warm`, and where
-    positions are judged before the end, the judge's scale widening), so an action tried
-    first (the one the look-ahead liked best) reads lower than one tried later.
-    Measured against the iterations of its own time, each action is judged against the
-    others as they played then. A node with fewer than two rewards in `trail`: as
-    `_estimate`."""
-    n = len(trail)
-    prefix = [0.0]
-    for _, r in trail:
-        prefix.append(prefix[-1] + r)
-    half = max(1, window // 2)
-    sums: dict = {}
-    for i, (node, r) in enumerate(trail):
-        lo, hi = max(0, i - half), min(n, i + half)
-        d = r - (prefix[hi] - prefix[lo]) / (hi - lo)
-        entry = sums.get(id(node))
-        if entry is None:
-            sums[id(node)] = [1, d, d * d]
-        else:
-            entry[0] += 1
-            entry[1] += d
-            entry[2] += d * d
-
-    def estimate(node) -> tuple:
-        entry = sums.get(id(node))
-        if entry is None or entry[0] < 2:
-            return _estimate(node)
-        k, total, squares = entry
-        mean = total / k
-        return mean, max(squares / k - mean * mean, 0.0) / (k - 1)
-    return estimate
 
 
 def _rank(node) -> tuple:

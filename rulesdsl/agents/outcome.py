@@ -152,16 +152,11 @@ class Judge:
     higher payer rather than playing kingmaker as the searcher would)."""
 
     __slots__ = ("traits", "declared", "informed", "scale", "low", "high", "reads", "known",
-                 "me", "rival", "share")
+                 "me", "rival")
 
-    def __init__(self, state, rival: float = RIVAL, share: bool = False):
+    def __init__(self, state, rival: float = RIVAL):
         self.me = state.to_move
         self.rival = float(rival)
-        # `share`: a position before the end is rewarded around the fair share 1/n, as
-        # the end's win shares average, not around 1/2 (the same with two players); with
-        # 1/2, a playout that ends in a loss (0) reads far below one stopped at an even
-        # position (1/2) where at the end an even seat's share is 1/n
-        self.share = share
         self.traits = traits(state)
         self.declared = state.prog.evaluate is not None
         # what the evaluation reads of a state (variables, zones), where that is all it
@@ -252,9 +247,8 @@ class Judge:
             n, _, v, lost = measured
             shared = self._shared(v)
             return [LOST_TOGETHER * shared if lost else shared] * n
-        centre = 1.0 / measured[0] if self.share else 0.5
-        half = centre / self.scale
-        return [centre + x * half for x in measured[2]]
+        half = 0.5 / self.scale
+        return [0.5 + x * half for x in measured[2]]
 
     def _key(self, state):
         """What the evaluation reads of `state` (its variables and zones), as a key; None

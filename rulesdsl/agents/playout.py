@@ -6,10 +6,10 @@ random moves decide its winner more than the move being judged. So a playout her
 - chooses by move-average sampling (MAST, Finnsson and Björnsson 2008): the search keeps,
   per seat and action label, the mean reward of every iteration in which that seat took
   it, anywhere in the tree or a playout; a playout takes the best-rated option, or with
-  probability `epsilon` (and for options never rated yet) one at random; or, asked to
-  `look` at k options, the best by the evaluation one move on among k drawn at random
-  (all where there are no more), the move averages breaking ties: the "epsilon-greedy on
-  the evaluation" policy, bought with a clone and an evaluation per option rated;
+  probability `epsilon` (and for options never rated yet) one at random; with three or
+  more players, another seat's decision of a few options (`few`) goes by the evaluation
+  one move on, the move averages breaking ties, bought with a clone and an evaluation
+  per option rated;
 - stops at a horizon: when the phase the rules' own flow runs below its outermost one
   (a round, a battle, a hand, a tournament, a turn: see `Horizon`) has ended since the
   search's position, or after `decisions` choices, whichever comes first;
@@ -23,7 +23,6 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Optional
 
-from rulesdsl.agents.habits import decision_site
 from rulesdsl.lang.errors import RulesError
 
 
@@ -38,14 +37,10 @@ class Horizon:
     such phase has no rounds: only the count stops it. No count and `at_least` None: play to
     the end (where nothing could judge a position before it)."""
 
-    __slots__ = ("decisions", "at_least", "anchor", "rounds")
+    __slots__ = ("decisions", "at_least", "anchor")
 
-    def __init__(self, state, decisions: Optional[int], at_least: Optional[int],
-                 rounds: int = 1):
+    def __init__(self, state, decisions: Optional[int], at_least: Optional[int]):
         self.decisions = decisions
-        # how many ends of rounds to pass at least (the last once `at_least` decisions
-        # were taken)
-        self.rounds = rounds
         # read only where there is an anchor, which there is only with at_least given
         self.at_least = 0 if at_least is None else at_least
         frames = state.frames
@@ -62,8 +57,7 @@ class Horizon:
         frames = state.frames
         if len(frames) >= 2 and frames[1] is anchor:
             return False
-        self.rounds -= 1
-        if done >= self.at_least and self.rounds <= 0:
+        if done >= self.at_least:
             return True
         self.anchor = frames[1] if len(frames) >= 2 else None  # too early: the next round
         return False
@@ -72,21 +66,19 @@ class Horizon:
 class MoveAverages:
     """Mean reward per (seat, label) over a search: the playout policy's knowledge."""
 
-    __slots__ = ("table", "means", "rng", "epsilon", "judge", "look", "few", "searcher",
-                 "ahead", "follow", "wide", "spread")
+    __slots__ = ("table", "means", "rng", "epsilon", "judge", "few", "searcher", "ahead",
+                 "follow")
 
     def __init__(self, rng, epsilon: float, shared: Optional["MoveAverages"] = None,
-                 judge=None, look: int = 0, few: int = 0, searcher: Optional[int] = None,
-                 follow: Optional[dict] = None, wide: Optional[dict] = None,
-                 spread: bool = False):
+                 judge=None, few: int = 0, searcher: Optional[int] = None,
+                 follow: Optional[dict] = None):
         # (seat, label) -> [total, count]; and per seat, label -> total / count, what a
         # playout reads for each option (shared: another policy's, read with other luck)
         self.table: dict = {} if shared is None else shared.table
         self.means: dict = {} if shared is None else shared.means
         self.rng = rng
         self.epsilon = epsilon
-        self.judge = judge  # with look > 0: rates options by the evaluation one move on
-        self.look = look
+        self.judge = judge  # with `few`: rates options by the evaluation one move on
         # with `few` > 0: a seat other than `searcher` rates every option of a decision of
         # at most `few` options by the evaluation one move on (a choice between two rivals'
         # offers, where only what each paid tells them apart)
@@ -95,10 +87,6 @@ class MoveAverages:
         # seat -> how far its small decisions follow the look-ahead (habits.py): the rest
         # of the time it takes one at random (`strays`); seats not named always follow
         self.follow = follow
-        self.wide = wide  # the same for its decisions of more than `few` options
-        # `spread`: where `wide` holds nothing for a seat's decision of more options, its
-        # small decisions' share in `follow` stands for it there too
-        self.spread = spread
         self.ahead: Optional[tuple] = None  # what `pick`'s last look-ahead left (`look_ahead`)
 
     def value(self, seat: int, label: str, unknown: float = 0.5) -> float:
@@ -122,7 +110,7 @@ class MoveAverages:
     def pick(self, seat: int, options, state=None) -> int:
         """The index of the option a playout takes: the best-rated, ties and exploration
         at random. `options` are tuples whose first item is the label. Given the `state`
-        (and a judge and `look`), `look` options drawn at random are rated by the
+        (and a judge), another seat's decision of at most `few` options is rated by the
         evaluation one move on, the move averages breaking ties (and `ahead` is left
         holding the chosen option's position one move on: `look_ahead`). Given the state,
         the caller takes `ahead` over into it, or applies the option chosen to it where
@@ -133,18 +121,12 @@ class MoveAverages:
             return 0
         if rng.random() < self.epsilon:
             return rng.randrange(n)
-        if state is not None and self.judge is not None:
-            if self.look:
-                best, self.ahead = self.look_ahead(
-                    state, seat, options, rng.sample(range(n), min(self.look, n)), True)
-                return best
-            if n <= self.few and seat != self.searcher:
-                if self.strays(seat, n):
-                    return rng.randrange(n)
-                best, self.ahead = self.look_ahead(state, seat, options, None, True)
-                return best
-        if n > self.few and (self.wide or self.spread) and self.strays(seat, n, state):
-            return rng.randrange(n)
+        if state is not None and self.judge is not None and n <= self.few and \
+                seat != self.searcher:
+            if self.strays(seat, n):
+                return rng.randrange(n)
+            best, self.ahead = self.look_ahead(state, seat, options, None, True)
+            return best
         mine = self.means.get(seat)
         get = mine.get if mine is not None else {}.get
         best, best_value, ties = 0, -1.0, 1
@@ -158,28 +140,19 @@ class MoveAverages:
                     best = i
         return best
 
-    def strays(self, seat: int, n: int, state=None) -> bool:
-        """Does `seat`, at a decision of `n` options, choose at random this time rather than
-        by the look-ahead (or, past `few` options, by the search)? Only a seat named in
-        `follow` (past `few` options: in `wide`, at the question `state` asks, or with
-        `spread` where `wide` has nothing there, in `follow`; a random number drawn for it
-        alone), at a decision of a seat other than the searcher."""
-        if n > self.few:
-            if state is None or seat == self.searcher or not self.few:
-                return False
-            w = self.wide.get((seat, decision_site(state))) if self.wide else None
-            if w is None and self.spread and self.follow:
-                w = self.follow.get(seat)
-            return w is not None and self.rng.random() >= w
+    def strays(self, seat: int, n: int) -> bool:
+        """Does `seat`, at a decision of `n` options (2 to `few`), choose at random this time
+        rather than by the look-ahead? Only a seat named in `follow` (a random number drawn
+        for it alone), at a decision of a seat other than the searcher."""
         follow = self.follow
-        if not follow or seat == self.searcher or n < 2:
+        if not follow or seat == self.searcher or not 2 <= n <= self.few:
             return False
         w = follow.get(seat)
         return w is not None and self.rng.random() >= w
 
     def looks(self) -> bool:
         """May `pick`, given a state, look one move on (and leave `ahead`)?"""
-        return self.judge is not None and bool(self.look or self.few)
+        return self.judge is not None and bool(self.few)
 
     def look_ahead(self, state, seat: int, options, drawn=None, spend: bool = False) -> tuple:
         """(index, ahead): the index of the option best for `seat` by the evaluation one

@@ -145,30 +145,3 @@ def test_an_agent_with_habits_read_goes_to_a_worker_and_back_and_chooses_alike()
     there = pickle.loads(pickle.dumps(agent))
     here_label, there_label = agent.choose(st).label, there.choose(st).label
     assert there_label == here_label and there._habits.follows() == agent._habits.follows()
-
-
-def test_the_wide_habits_read_a_game_of_hidden_hands_and_the_same_on_its_samples():
-    """With hidden hands the guessed world deals the others other cards than they play:
-    a card played is exchanged into the mover's guessed hand (nothing the reader sees
-    moves), a card kept face down is taken as any other would be, and the reading goes
-    on. Seats that play their cards at random are named at that question (`wide`); the
-    same counts on the real state and on states sampled from the reader's knowledge."""
-    game = rulesdsl.load("condottiere_edition2")
-    rnd = random.Random(7)
-    st = game.new_game(players=6, seed=11)
-    for _ in range(260):
-        if st.is_over:
-            break
-        st.apply(rnd.choice(st.legal_actions()))
-    me = st.to_move
-    narrow = Habits(me, 3)
-    narrow.update(st)
-    wide = Habits(me, 3, True)
-    wide.update(st)
-    assert len(wide.labels) > 150 > len(narrow.labels), (len(wide.labels), len(narrow.labels))
-    named = wide.follows(wide=True)
-    assert len({q for q, _ in named}) >= 4 and all(w < 0.5 for w in named.values()), named
-    for k in (1, 2):
-        sampled = Habits(me, 3, True)
-        sampled.update(st.determinize(me, k))
-        assert sampled.wide == wide.wide and sampled.counts == wide.counts
