@@ -711,9 +711,9 @@ def _close(ranked: list, nodes: list, prior: dict) -> list:
     if best is None or best.visits < 2:
         close = ranked
     else:
-        mean, spread = _estimate(best)
+        mean, var = _estimate(best)
         close = [a for a, node in zip(ranked, nodes) if node is not None and node.visits >= 2
-                 and mean - _estimate(node)[0] <= 2 * math.sqrt(spread + _estimate(node)[1])]
+                 and mean - _estimate(node)[0] <= 2 * math.sqrt(var + _estimate(node)[1])]
     if len(close) <= CLOSE:
         return close or ranked[:1]
     by_look_ahead = sorted(close[1:], key=lambda a: prior.get(a.label, 0.0), reverse=True)
