@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from rulesdsl.lang import ast
 from rulesdsl.lang.errors import RuntimeRulesError
 from rulesdsl.engine.grid import grid_builtin, joins_closure, var_filter_aggregate, var_prefix
+from rulesdsl.engine.ir import passes
 from rulesdsl.engine.pieces import number_words
 from rulesdsl.engine.runtime.numbers import MAX_RANGE
 from rulesdsl.engine.compile.unit import Unit
@@ -36,8 +37,9 @@ class Calls:
         """A call of a definition on `args` (nodes), as the interpreter runs it
         (Interpreter.c_DefCall: its unit of work, its frame, its modifiers, the memo while
         options are computed, recursion); the bodies compiled are shared (define_bodies)."""
-        exprs = self.exprs
-        return exprs.interpreter.closure(exprs.lowering.define_call(name, tuple(args), span))
+        lowering = self.exprs.lowering
+        return self.exprs.interpreter.closure(passes.inline(
+            lowering.define_call(name, tuple(args), span), lowering.inline_body))
 
     def aggregate(self, e: ast.Call):
         name = e.name

@@ -15,8 +15,7 @@ from ast import literal_eval
 from rulesdsl.lang import ast
 from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.hoist import MISSING
-from rulesdsl.engine.ir import nodes, python, python_defs
-from rulesdsl.engine.ir.interpret import Interpreter
+from rulesdsl.engine.ir import nodes, passes, python, python_defs
 from rulesdsl.engine.ir.python import (bound, both, const, if_else, name, walrus)
 from rulesdsl.engine.compile.unit import Unit
 
@@ -137,7 +136,12 @@ class Functions:
         fn = self.define_function(name)
         if fn is None:
             return None
-        d = self.exprs.lowering.definition(name)
+        lowering = self.exprs.lowering
+        d = lowering.definition(name)
+        node = passes.inline(lowering.define_call(name, tuple(
+            nodes.Opaque(self.m.types.get(id(a), "any"), a) for a in args)), lowering.inline_body)
+        if not isinstance(node, nodes.DefCall):  # written where it is called
+            return self.source.to_python.emit(node, self.source.xs_depth)
         inline = self.define_inline.get(name)
         if inline is not None:
             return self.inline_call(inline, args)
@@ -158,14 +162,15 @@ class Functions:
         """Keep a definition's value, as Python over its parameters and its lets, to be
         written where it is called: where it reads no slot of its frame but those and
         nests shallowly (Python's parser nests 200 parentheses at most; an expression's
-        brackets nest no deeper than its tree). A simple one reads its frame only so (no
-        closure, no loop over its locals); one that spends work (`spend`: the place it is
-        spent for) may also hand its frame to a generated loop or a closure (an aggregate,
-        a run of cells), which is then given a fresh list of its parameters and lets where
-        it is called, and is not remembered while options are computed (a memo's answer
-        spends nothing) nor called with a list (each call spends 1, so a definition that
-        calls itself or others over and over is still caught by the budget at the same
-        step: inlining keeps the count, not the frames)."""
+        brackets nest no deeper than its tree). A simple one is passes.inline's, but where
+        lowering leaves a part of it to the compiler (a grid's built-in): it reads its
+        frame only so (no closure, no loop over its locals); one that spends work
+        (`spend`: the place it is spent for) may also hand its frame to a generated loop or
+        a closure (an aggregate, a run of cells), which is then given a fresh list of its
+        parameters and lets where it is called, and is not remembered while options are
+        computed (a memo's answer spends nothing) nor called with a list (each call spends
+        1, so a definition that calls itself or others over and over is still caught by
+        the budget at the same step: inlining keeps the count, not the frames)."""
         trees = [tree for _, tree in lets] + [value]
         known = set(range(nparams)) | {slot for slot, _ in lets}
         if spend is None:
@@ -314,27 +319,6 @@ class Functions:
         self.memo_fns[key_name] = self.source.ref(made, f"memo_{d.name}_")
         return self.memo_fns[key_name]
 
-    def per_card(self, name: str, cards: Optional[int]) -> Optional[list]:
-        """Definition `name`'s value for each of `cards` card ids, worked out by the
-        interpreter (the reference) over its lowered body, where that reads only its card's
-        fields
-        (python.cards_read) and gives a number or a truth for each; else None."""
-        e = self.m.defines[name].decl.body
-        if cards is None or not self.exprs.lowering.handles(e):
-            return None
-        body = Interpreter(_Plain(self.b)).closure(self.exprs.lowering.root(e))
-        size = self.define_frame_size(name)
-        out = []
-        for c in range(cards):
-            try:
-                v = body(None, [c] + [None] * (size - 1))  # (no state: it reads none)
-            except Exception:  # a rules error for some card: written out as it is
-                return None
-            if type(v) not in (int, bool):
-                return None
-            out.append(v)
-        return out
-
     def define_frame_size(self, name: str) -> int:
         return self.exprs.lowering.definition(name).size
 
@@ -367,15 +351,17 @@ class Functions:
             value = self.source.xs(e)
             if simple and not lets and not d.modifiers and len(d.params) == 1 and \
                     d.params[0][1] == "card":  # a card's own value: a table of it per card
-                table = self.per_card(name, python.cards_read(value, self.source.ns))
+                table = self.exprs.lowering.per_card(node) \
+                    if python.cards_read(value, self.source.ns) is not None else None
                 if table is not None:
                     value = python.read_per_card(self.source.named(table, f"{name}_of_card"),
                                                  value)
             loop = self.source.body_of_call(value) if not d.modifiers else None
-            if simple:
-                self.note_inline(name, value, len(d.params), lets)
-            elif not (d.modifiers or loop is not None or node.memo):  # (its value a loop of its
-                self.note_inline(name, value, len(d.params), lets,  # own: no call saved)
+            if simple and self.exprs.lowering.inline_body(node) is None:
+                self.note_inline(name, value, len(d.params), lets)  # (else passes.inline's)
+            elif not (simple or d.modifiers or loop is not None or node.memo):  # (its value a
+                # loop of its own: no call saved)
+                self.note_inline(name, value, len(d.params), lets,
                                  python.name(self.source.ref(d.decl.span, "S")))
             mods = []
             for mod in (d.modifiers if loop is None else ()):  # (in the order they run)
@@ -390,23 +376,6 @@ class Functions:
             return None
         fn = self.define_fns[name] = self.source.ref(made, f"define_{name}_")
         return fn
-
-
-class _Plain:
-    """The interpreter's host for a value worked out while compiling (Functions.per_card):
-    each part its own closure, nothing generated nor noted for --show."""
-
-    def __init__(self, budget):
-        self.b = budget
-
-    def expr(self, e):
-        raise NotImplementedError("a part not lowered: not a card's own value")
-
-    def closure_part(self, node):
-        return Interpreter(self).closure(node)
-
-    frame_part = closure_part
-    definitions: dict = {}  # (a card's own value calls no definition)
 
 
 def with_arguments(tree: py.expr, computed: list) -> py.expr:

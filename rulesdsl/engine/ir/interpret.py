@@ -290,6 +290,25 @@ class Interpreter:
             return body(st, L)
         return let_in
 
+    def c_Bind(self, node: n.Bind) -> Closure:
+        """The value into its temporary, then the body; the temporary is as it was after
+        (a call of the same closure inside the value or the body, a recursion, has one of
+        its own)."""
+        cell, value, body = node.cell, self.part(node.value), self.part(node.body)
+
+        def bind(st, L):
+            v = value(st, L)
+            old, cell[0] = cell[0], v
+            try:
+                return body(st, L)
+            finally:
+                cell[0] = old
+        return bind
+
+    def c_Temp(self, node: n.Temp) -> Closure:
+        cell = node.cell
+        return lambda st, L: cell[0]
+
     def c_ListOf(self, node: n.ListOf) -> Closure:
         items = [self.part(i) for i in node.items]
         return lambda st, L: [f(st, L) for f in items]

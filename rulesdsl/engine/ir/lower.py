@@ -11,6 +11,7 @@ import attrs
 
 from rulesdsl.lang import ast
 from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.ir.interpret import Interpreter
 from rulesdsl.engine.ir.passes import known_not_none
 from rulesdsl.engine.runtime.numbers import MAX_INT, too_big
 
@@ -31,6 +32,7 @@ class Rules(Protocol):
     options: dict
     enum_fields: dict  # (enum, field) -> its values by enum value
     scanner: Any  # hoist.Scanner: which definitions are simple, which pure
+    loop_stack: list  # the candidate loops being compiled (a definition's body: none)
 
     def kept(self, e: Any) -> bool:
         """Whether the compiler compiles `e` itself here (a loop invariant, a memo)."""
@@ -45,6 +47,9 @@ class Lowering:
         self.sure_reads: dict = {}
         self.tables_without_none: dict = {}  # id(table) -> (table, holds no none?)
         self.definitions: dict = {}  # name -> its Definition node
+        self.inline_bodies: dict = {}  # name -> its value to inline (inline_body), or None
+        self.calls = False  # lowering a value to inline: definitions' calls too (DefCall)
+        self.per_card_values: dict = {}  # name -> a card's own value per card id (per_card)
 
     def table(self, t: str, name: str, size: int) -> n.Node:
         """The numbers 0..size-1 under the rules' `name` (the seats, the cards, an enum's
@@ -64,9 +69,10 @@ class Lowering:
             return True
         resolved = self.rules.m.resolved.get(id(e), ("", None))
         if t is ast.Name:
-            return resolved[0] != "define"
+            return resolved[0] != "define" or self.calls
         if t is ast.Call:
-            return resolved[0] not in ("define", "aggregate") and \
+            return resolved[0] == "define" and self.calls or \
+                resolved[0] not in ("define", "aggregate") and \
                 e.name in BUILTINS and len(e.args) == 1
         return False
 
@@ -165,9 +171,95 @@ class Lowering:
         return made
 
     def define_call(self, name: str, args: tuple, span: Any = None) -> n.DefCall:
-        """A call of definition `name` on `args` (nodes: checked arguments as Opaque)."""
+        """A call of definition `name` on `args` (nodes: checked arguments as Opaque; a
+        local or a constant lowered, to be read where an inlined value reads it)."""
         d = self.definition(name)
-        return n.DefCall(d.type, d, tuple(args), span)
+        return n.DefCall(d.type, d, tuple(map(self.argument, args)), span)
+
+    def argument(self, node: n.Node) -> n.Node:
+        """An argument of a definition's call: an Opaque local or constant (an enum's
+        value, an option) lowered."""
+        e = node.source if isinstance(node, n.Opaque) else None
+        kind = self.rules.m.resolved.get(id(e), ("",))[0]
+        if (type(e) in (ast.Int, ast.Bool, ast.NoneLit) or type(e) is ast.Name or
+                type(e) is ast.Attr and kind == "enum_value") and self.handles(e):
+            made = self.lower(e)
+            if isinstance(made, (n.Const, n.Local)):
+                return made
+        return node
+
+    def inline_body(self, d: n.Definition) -> Optional[n.Node]:
+        """Definition `d`'s value to write where it is called (passes.inline), lowered
+        whole (its calls of definitions too) over its parameters and lets, made once: for
+        one that spends no work and has no modifier (hoist.Scanner.simple_define: it calls
+        no definition but such ones, never itself); else None."""
+        if d.name in self.inline_bodies:
+            return self.inline_bodies[d.name]
+        self.inline_bodies[d.name] = None
+        e = self.rules.m.defines[d.name].decl.body
+        if d.unit != 0 or d.modifiers:
+            return None
+        saved = self.calls, self.rules.loop_stack
+        self.calls, self.rules.loop_stack = True, []  # a body has its own locals
+        try:
+            body = self.lower(e) if self.handles(e) else None
+        finally:
+            self.calls, self.rules.loop_stack = saved
+        if body is None:
+            return None
+        slots = set(range(len(d.params)))
+        for x in n.walk(body):
+            if isinstance(x, n.Let):
+                slots.add(x.slot)
+        if any(isinstance(x, n.Opaque) or isinstance(x, n.Local) and x.slot not in slots
+               for x in n.walk(body)):
+            return None
+        body = known_not_none(body)
+        table = self.per_card(d)
+        if table is not None:  # its table read at the card, the value itself for none
+            card = n.Local("card", 0, d.params[0])
+            body = n.IfElse(d.type, n.Equal("bool", "!=", card, n.Const("none", None)),
+                            n.Field(d.type, d.name, table, "card",
+                                    attrs.evolve(card, never_none=True), d.span, True), body)
+        made = self.inline_bodies[d.name] = body
+        return made
+
+    def per_card(self, d: n.Definition) -> Optional[list]:
+        """Definition `d`'s value for each card id, worked out once by the interpreter (the
+        reference) over its lowered value, where `d` spends no work, has one parameter, a
+        card, no modifier and no `let`, its value reads nothing but that card's fields
+        (and constants) and gives a number or a truth for each card; else None."""
+        if d.name in self.per_card_values:
+            return self.per_card_values[d.name]
+        self.per_card_values[d.name] = None
+        rules = self.rules
+        decl = rules.m.defines[d.name]
+        e = decl.decl.body
+        if d.unit or d.modifiers or [t for _, t in decl.params] != ["card"] or \
+                type(e) is ast.LetIn or not self.handles(e):
+            return None
+        saved, rules.loop_stack = rules.loop_stack, []
+        try:
+            body = self.root(e)
+        finally:
+            rules.loop_stack = saved
+        parts = list(n.walk(body))
+        if not all(isinstance(x, _OWN) and (not isinstance(x, n.Local) or x.slot == 0)
+                   for x in parts) or \
+                not any(isinstance(x, n.Field) and x.of == "card" for x in parts):
+            return None
+        run = Interpreter(_Plain()).closure(body)
+        out = []
+        for c in range(len(rules.p.card_label)):
+            try:
+                v = run(None, [c] + [None] * (d.size - 1))  # (no state: it reads none)
+            except Exception:  # a rules error for some card: written out as it is
+                return None
+            if type(v) not in (int, bool):
+                return None
+            out.append(v)
+        self.per_card_values[d.name] = out
+        return out
 
     def type_of(self, e: Any, default: str = "any") -> str:
         return self.rules.m.types.get(id(e), default)
@@ -193,6 +285,8 @@ class Lowering:
         rules = self.rules
         kind, payload = rules.m.resolved[id(e)]
         t = self.type_of(e)
+        if kind == "define":  # (inline_body's)
+            return self.define_call(payload, (), e.span)
         if kind == "local":
             below = self.sure_reads.get(id(e))
             return n.Local(t, payload, e.name, below is not None, below or 0)
@@ -312,6 +406,9 @@ class Lowering:
 
     def lower_Call(self, e: Any) -> n.Node:
         name, t, span = e.name, self.type_of(e), e.span
+        kind, payload = self.rules.m.resolved.get(id(e), ("", None))
+        if kind == "define":  # (inline_body's)
+            return self.define_call(payload, tuple(self.part(a) for a in e.args), span)
         if name == "size":
             return n.Size("int", self.collection(e.args[0]))
         arg = self.part(e.args[0])
@@ -322,6 +419,26 @@ class Lowering:
         if name == "others":
             return n.Others(t, self.rules.n, arg)
         return n.End(t, -1 if name == "top" else 0, n.Pile("list of card", arg))
+
+
+# what a card's own value (Lowering.per_card) is made of
+_OWN = (n.Const, n.Table, n.Local, n.Field, n.Not, n.Neg, n.Logic, n.Equal, n.Compare,
+        n.Arith, n.Divide, n.IfElse, n.IsKind, n.Item)
+
+
+class _Plain:
+    """The interpreter's host for a value worked out while compiling (Lowering.per_card):
+    each part its own closure, nothing generated nor noted for --show."""
+    b = None  # (a card's own value spends no work)
+    definitions: dict = {}  # (nor calls a definition)
+
+    def expr(self, e: Any) -> Any:
+        raise NotImplementedError("a part not lowered: not a card's own value")
+
+    def closure_part(self, node: n.Node) -> Any:
+        return Interpreter(self).closure(node)
+
+    frame_part = closure_part
 
 
 def _names(node: Any):

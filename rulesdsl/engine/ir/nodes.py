@@ -63,16 +63,11 @@ class Table(Sure):
         return True
 
 
-@attrs.frozen(eq=False)
-class Local(Node):
-    """A name the rules bind (a parameter, a `let`, a loop's element): slot `slot` of the
-    frame. `never_none`: bound to a value that is never none (a `let` of a count, an
-    element of a zone or an enum); `below`: where more than 0, it is also a number from 0
-    to below - 1 (a card's id, an enum's value, a seat) and needs no range check as a key."""
-    slot: int
-    name: str
-    never_none: bool = False
-    below: int = 0
+class BoundOnce:
+    """A read of a value bound once (a Local, a Temp): `never_none` where it cannot be
+    none; read in one step."""
+    __slots__ = ()
+    never_none: bool
 
     @property
     def may_be_none(self) -> bool:
@@ -81,6 +76,18 @@ class Local(Node):
     @property
     def is_leaf(self) -> bool:
         return True
+
+
+@attrs.frozen(eq=False)
+class Local(BoundOnce, Node):
+    """A name the rules bind (a parameter, a `let`, a loop's element): slot `slot` of the
+    frame. `never_none`: bound to a value that is never none (a `let` of a count, an
+    element of a zone or an enum); `below`: where more than 0, it is also a number from 0
+    to below - 1 (a card's id, an enum's value, a seat) and needs no range check as a key."""
+    slot: int
+    name: str
+    never_none: bool = False
+    below: int = 0
 
 
 @attrs.frozen(eq=False)
@@ -141,7 +148,7 @@ def within(key: Node, size: int) -> bool:
     seat (`next(p)`, `seat(1)`: each fails itself rather than give another) among `size`?"""
     if isinstance(key, (NextSeat, Seat)):
         return key.seats == size
-    if isinstance(key, Local):
+    if isinstance(key, (Local, Temp)):
         return 0 < key.below <= size
     if isinstance(key, Const):
         values = [key.value]
@@ -271,17 +278,44 @@ class IsKind(Sure):
     negated: bool
 
 
+class Scoped:
+    """A value bound, then a body computed with it (a Let, a Bind): none where the body is."""
+    __slots__ = ()
+    body: Node
+
+    @property
+    def may_be_none(self) -> bool:
+        return self.body.may_be_none
+
+
 @attrs.frozen(eq=False)
-class Let(Node):
+class Let(Scoped, Node):
     """`let name = value in body`: the value into slot `slot` of the frame, then the body."""
     slot: int
     name: str
     value: Node
     body: Node
 
-    @property
-    def may_be_none(self) -> bool:
-        return self.body.may_be_none
+
+@attrs.frozen(eq=False)
+class Bind(Scoped, Node):
+    """`value` computed once into a temporary (`cell`), then `body`, which reads it as
+    Temp nodes of the same cell: an inlined definition's argument or `let`
+    (passes.inline). `name` is the rules' name of the parameter or the `let`."""
+    cell: list
+    name: str
+    value: Node
+    body: Node
+
+
+@attrs.frozen(eq=False)
+class Temp(BoundOnce, Node):
+    """A read of the temporary that the Bind of the same `cell` computed (`never_none`,
+    `below`: as a Local's)."""
+    cell: list
+    name: str
+    never_none: bool = False
+    below: int = 0
 
 
 @attrs.frozen(eq=False)
@@ -494,6 +528,15 @@ def children(node: Node) -> tuple:
         (node.args if isinstance(node, DefCall) else ())
 
 
+def walk(node: Node):
+    """`node` and every node it is computed from (not inside an Opaque part)."""
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        yield x
+        todo.extend(children(x))
+
+
 def strides(sizes: tuple) -> list:
     """How far one step of each key moves in the flat numbering (the last key: 1)."""
     strides, acc = [], 1
@@ -506,7 +549,7 @@ def strides(sizes: tuple) -> list:
 
 def leaf_name(node: Node) -> Optional[str]:
     """The rules' name of a leaf (for names of temporaries), else None."""
-    if isinstance(node, (Local, Var, Field)):
+    if isinstance(node, (Local, Temp, Var, Field)):
         return node.name
     if isinstance(node, VarAt):
         return node.at.name

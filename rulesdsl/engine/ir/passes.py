@@ -13,9 +13,15 @@ its value while an expression is computed: the expression sets no local it reads
 
 from __future__ import annotations
 
+from typing import Callable, Optional
+
 import attrs
 
 from rulesdsl.engine.ir import nodes as n
+
+# how deep an inlined definition's value may nest (as nodes): the Python back end writes
+# it as one expression, and Python's parser nests 200 brackets at most
+MAX_INLINED_DEPTH = 40
 
 # nodes that compute each of their parts, in the order nodes.children gives them
 _IN_ORDER = (n.Instance, n.VarAt, n.Pile, n.Item, n.Field, n.PieceField, n.Not, n.Neg,
@@ -117,3 +123,112 @@ def _with(node: n.Node, **parts) -> n.Node:
     if all(getattr(node, k) is v for k, v in parts.items()):
         return node
     return attrs.evolve(node, **parts)
+
+
+def inline(node: n.Node, body_of: Callable[[n.Definition], Optional[n.Node]]) -> n.Node:
+    """`node` with each call of a definition whose value `body_of` gives (lower.inline_body:
+    one that spends no work, has no modifier and calls none but such ones, lowered whole
+    over its parameters and lets) rewritten into that value where it nests no deeper than
+    MAX_INLINED_DEPTH: each argument computed once, in order, into a temporary (Bind; a
+    constant, or a local read at most twice, is read where used instead), then the value
+    over them, each `let` a Bind too; only where every call inside is inlined too. A call
+    spending no work, its memo never matters (it is pure and free); a definition is never
+    inlined into itself."""
+    return _Inline(body_of).visit(node)
+
+
+class _Inline:
+    def __init__(self, body_of: Callable[[n.Definition], Optional[n.Node]]):
+        self.body_of = body_of
+        self.open: list = []  # the definitions being inlined (none into itself)
+
+    def visit(self, node: n.Node) -> n.Node:
+        out = _parts_visited(node, self.visit)
+        if isinstance(out, n.DefCall) and out.definition not in self.open:
+            body = self.body_of(out.definition)
+            if body is not None:
+                self.open.append(out.definition)
+                try:
+                    made = self.visit(_called(out, body))
+                finally:
+                    self.open.pop()
+                if depth(made) <= MAX_INLINED_DEPTH and \
+                        not any(isinstance(x, n.DefCall) for x in n.walk(made)):
+                    return made  # (a call left inside: the definition's own function)
+        return out
+
+
+def _called(call: n.DefCall, body: n.Node) -> n.Node:
+    """`body`, definition `call.definition`'s value over its frame, with the call's
+    arguments bound: each computed into a temporary (in order, before the value) but a
+    constant or a local read at most twice (written where read), each `let` a Bind."""
+    counts: dict = {}
+    for x in n.walk(body):
+        if isinstance(x, n.Local):
+            counts[x.slot] = counts.get(x.slot, 0) + 1
+    given: dict = {}  # slot -> the node read there
+    binds = []
+    for k, (param, arg) in enumerate(zip(call.definition.params, call.args)):
+        if isinstance(arg, n.Const) or \
+                isinstance(arg, (n.Local, n.Temp)) and counts.get(k, 0) <= 2:
+            given[k] = arg
+        else:
+            cell: list = [None]
+            below = arg.below if isinstance(arg, (n.Local, n.Temp)) else 0
+            given[k] = n.Temp(arg.type, cell, param, not arg.may_be_none, below)
+            binds.append((cell, param, arg))
+    out = _Bound(given).visit(body)
+    for cell, param, arg in reversed(binds):
+        out = n.Bind(out.type, cell, param, arg, out)
+    return out
+
+
+class _Bound:
+    """A definition's value with its frame's slots read from what `given` says (a
+    parameter's argument or temporary), each `let` made a Bind."""
+
+    def __init__(self, given: dict):
+        self.given = given
+
+    def visit(self, node: n.Node) -> n.Node:
+        if isinstance(node, n.Local):
+            x = self.given[node.slot]
+            if node.never_none and isinstance(x, (n.Local, n.Temp)) and x.may_be_none:
+                # (checked already in the value: known_not_none)
+                x = attrs.evolve(x, never_none=True)
+            return x
+        if isinstance(node, n.Let):
+            value = self.visit(node.value)
+            cell: list = [None]
+            self.given[node.slot] = n.Temp(value.type, cell, node.name, not value.may_be_none)
+            return n.Bind(node.type, cell, node.name, value, self.visit(node.body))
+        out = _parts_visited(node, self.visit)
+        if isinstance(out, n.IfElse) and isinstance(out.cond, n.Equal) and \
+                isinstance(out.cond.right, n.Const) and out.cond.right.value is None and \
+                not out.cond.left.may_be_none:  # a none check of an argument never none
+            return out.then if out.cond.op == "!=" else out.else_
+        return out
+
+
+def _parts_visited(node: n.Node, visit: Callable[[n.Node], n.Node]) -> n.Node:
+    """`node` with each of its parts (a node, or a tuple of nodes) made what `visit` makes
+    of it; itself where none changed."""
+    changed: dict = {}
+    for f in attrs.fields(type(node)):
+        value = getattr(node, f.name)
+        if isinstance(value, n.Node):
+            changed[f.name] = visit(value)
+        elif isinstance(value, tuple) and value and all(isinstance(x, n.Node) for x in value):
+            parts = tuple(map(visit, value))
+            if any(x is not y for x, y in zip(parts, value)):
+                changed[f.name] = parts
+    return _with(node, **changed)
+
+
+def depth(node: n.Node) -> int:
+    """How deep `node`'s parts nest, about as deep as the Python back end's brackets would
+    (checked arithmetic nests 4 deep: `t if -M <= (t := a + b) <= M else ...`; 1: a leaf)."""
+    return _NESTS.get(type(node), 1) + max(map(depth, n.children(node)), default=0)
+
+
+_NESTS = {n.Arith: 4, n.Divide: 4, n.Compare: 2, n.Field: 2, n.Item: 2, n.Instance: 2}

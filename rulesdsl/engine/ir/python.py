@@ -194,6 +194,8 @@ class PythonBackEnd:
     def __init__(self, host: Host):
         self.host = host
         self.composed: dict = {}  # (an enum's table, a card's) -> the enum's field per card
+        self.temps: dict = {}  # id(a Bind's cell) -> the name of its temporary
+        self.closures: list = []  # the nodes written as their closure's call, in turn
 
     def root(self, node: n.Node, depth: int = 0) -> Optional[py.expr]:
         """`node` as Python, or None where its Python form would only call its closure."""
@@ -206,6 +208,7 @@ class PythonBackEnd:
         return tree if tree is not None else self.closure_call(node)
 
     def closure_call(self, node: n.Node) -> py.expr:
+        self.closures.append(node)
         return call(self.host.named(self.host.closure_of(node), "K"), name("st"), name("L"))
 
     def place(self, span: Any) -> py.expr:
@@ -217,7 +220,7 @@ class PythonBackEnd:
         than once: a constant written again, a local read again where it is read `twice`
         only (measured: quicker than a temporary), else computed into a temporary."""
         tree = self.emit(node, depth)
-        if isinstance(node, n.Const) or twice and isinstance(node, n.Local):
+        if isinstance(node, n.Const) or twice and isinstance(node, (n.Local, n.Temp)):
             return tree, tree
         t = self.host.temp(_temp_stem(node, stem))
         return name(t), walrus(t, tree)
@@ -323,7 +326,10 @@ class PythonBackEnd:
                 inner  # (the card's own none check, as reading its field makes it)
         table = name(self.host.named(values, stem))
         if not node.obj.may_be_none:
-            return index(table, self.emit(node.obj, depth))
+            read = index(table, self.emit(node.obj, depth))
+            if node.never_none:  # (a table that holds no none: never_none reads it)
+                read.never_none = True  # type: ignore[attr-defined]
+            return read
         again, first = self.operand(node.obj, depth, node.of, twice=True)
         fail = "_none_field" if node.of == "card" else "_none_enum_field"
         return if_else(is_none(first, negated=True), index(table, again),
@@ -348,6 +354,8 @@ class PythonBackEnd:
         return py.BoolOp(op, [self.emit(node.left, depth), self.emit(node.right, depth)])
 
     def p_Equal(self, node: n.Equal, depth: int) -> py.expr:
+        if isinstance(node.right, n.Const) and node.right.value is None:  # (as nones_dropped
+            return is_none(self.emit(node.left, depth), node.op == "!=")  # reads a check)
         return compare(self.emit(node.left, depth), node.op, self.emit(node.right, depth))
 
     def checked_operands(self, node: Any, depth: int) -> tuple:
@@ -429,6 +437,27 @@ class PythonBackEnd:
     def p_Let(self, node: n.Let, depth: int) -> Optional[py.expr]:
         return None  # a frame's slot set inside an expression: the closure's (definitions
         # write their lets as statements, compile/functions.py)
+
+    def p_Bind(self, node: n.Node, depth: int) -> Optional[py.expr]:
+        """`body if (t := value) is None or True ... else None`: the values of a run of
+        Binds into their temporaries, in order, then the body over them; the closure's
+        where a part that reads them is written as a closure's call (it cannot see them)."""
+        first = len(self.closures)
+        binds: list = []
+        while isinstance(node, n.Bind):
+            t = self.temps[id(node.cell)] = self.host.temp()
+            binds.append((node.cell, bound(t, self.emit(node.value, depth))))
+            node = node.body
+        tree = if_else(both(*[test for _, test in binds]), self.emit(node, depth), const(None))
+        cells = {id(cell) for cell, _ in binds}
+        if any(isinstance(x, n.Temp) and id(x.cell) in cells
+               for part in self.closures[first:] for x in n.walk(part)):
+            return None
+        return tree
+
+    def p_Temp(self, node: n.Temp, depth: int) -> Optional[py.expr]:
+        t = self.temps.get(id(node.cell))
+        return name(t) if t is not None else None
 
     def p_ListOf(self, node: n.ListOf, depth: int) -> py.expr:
         return py.List([self.emit(i, depth) for i in node.items], py.Load())
