@@ -35,3 +35,20 @@ def test_oracle_specs_take_the_search_settings_and_other_seats_stay_the_gauntlet
     assert isinstance(oracle, ceiling.Oracle)
     assert oracle.iterations == 30 and not oracle.secrets
     assert type(ceiling.make_seat("greedy", game, 2)).__name__ == "GreedyAgent"
+
+
+def test_open_hands_see_every_hand_but_not_the_stocks_order():
+    st = rulesdsl.load(str(ROOT / "examples/crazy_eights.rules")).new_game(players=2, seed=3)
+    seen = []
+
+    class Spy(ceiling.OpenHands):
+        def _iterate(self, roots, sample, *rest):
+            seen.append([list(z) for z in sample.zones])
+            return super()._iterate(roots, sample, *rest)
+
+    Spy(1, iterations=8, secrets=False).choose(st)
+    stock = next(zi for zi, z in enumerate(st.zones) if len(z) > 10)
+    hands = [zi for zi in range(len(st.zones)) if zi != stock]
+    assert all(all(z[zi] == st.zones[zi] for zi in hands) for z in seen)
+    assert all(sorted(z[stock]) == sorted(st.zones[stock]) for z in seen)
+    assert any(z[stock] != st.zones[stock] for z in seen)
