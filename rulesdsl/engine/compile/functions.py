@@ -16,7 +16,7 @@ from rulesdsl.lang import ast
 from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes, passes, python, python_defs
-from rulesdsl.engine.ir.python import (bound, both, const, if_else, name, walrus)
+from rulesdsl.engine.ir.python import (bound, both, const, if_else, name, walk, walrus)
 from rulesdsl.engine.compile.unit import Unit
 
 if TYPE_CHECKING:  # the parts it is connected to
@@ -177,7 +177,7 @@ class Functions:
             reads = [python.frame_slots(tree) for tree in trees]
         else:
             reads = [set(python.slot_reads([tree])) for tree in trees]
-            if any(isinstance(node, py.Lambda) for tree in trees for node in py.walk(tree)) or \
+            if any(isinstance(node, py.Lambda) for tree in trees for node in walk(tree)) or \
                     python.size_of(trees) > 1000:
                 return
         if any(slots is None or not slots <= known for slots in reads) or \
@@ -228,7 +228,7 @@ class Functions:
             reads = [python.frame_slots(st) for st in made or ()]
             if made is None or any(x is None or not x <= names.keys() for x in reads) or \
                     any(isinstance(x, py.Subscript) and isinstance(x.ctx, py.Store)
-                        for st in made for x in py.walk(st)):  # (a slot of its own)
+                        for st in made for x in walk(st)):  # (a slot of its own)
                 out.append(python.assign(target, local(tree, k)))
             else:  # its own names made fresh: a run's `s` and `x` are the loop's too
                 out += python.renamed([local(st, k) for st in made], self.source.temp,

@@ -40,7 +40,7 @@ from typing import Optional
 import attrs
 
 from rulesdsl.engine.ir import python
-from rulesdsl.engine.ir.python import assign, call, compare, const, index, name
+from rulesdsl.engine.ir.python import (assign, call, clone, compare, const, index, name)
 from rulesdsl.engine.ir.python_options import first_option_only, template
 from rulesdsl.engine.runtime.errors import runaway
 from rulesdsl.engine.runtime.places import comment_text, rules_place
@@ -156,12 +156,12 @@ def _at(node: py.AST, line: int, seen: set) -> None:
                 for k, child in enumerate(value):
                     if isinstance(child, AST):
                         if id(child) in seen:
-                            child = value[k] = copy.deepcopy(child)
+                            child = value[k] = clone(child)
                         add(id(child))
                         push(child)
             elif isinstance(value, AST):
                 if id(value) in seen:
-                    value = d[field] = copy.deepcopy(value)
+                    value = d[field] = clone(value)
                 add(id(value))
                 push(value)
 
@@ -177,7 +177,7 @@ def lay_out(body: list, line: int = 1, started: bool = False,
     seen = set() if seen is None else seen
     for k, stmt in enumerate(body):
         if id(stmt) in seen:
-            stmt = body[k] = copy.deepcopy(stmt)
+            stmt = body[k] = clone(stmt)
         seen.add(id(stmt))
         line = _lay_out_one(stmt, line, started, seen)
         started = True

@@ -45,12 +45,12 @@ def engine_is_native() -> bool:
 
 def _functions(tree: py.AST) -> list:
     """Every function `tree` defines (by `def`, at any depth), the outermost first."""
-    return [node for node in py.walk(tree) if isinstance(node, py.FunctionDef)]
+    return [node for node in python.walk(tree) if isinstance(node, py.FunctionDef)]
 
 
 def _names_read(tree: py.AST) -> set:
     """The names (and attributes) `tree` reads."""
-    return {node.id if isinstance(node, py.Name) else node.attr for node in py.walk(tree)
+    return {node.id if isinstance(node, py.Name) else node.attr for node in python.walk(tree)
             if isinstance(node, (py.Name, py.Attribute))}
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast as py
 import builtins
-import copy
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from rulesdsl.lang import ast
@@ -24,7 +23,7 @@ from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.python_loops import LoopsBackEnd
-from rulesdsl.engine.ir.python import (MAX_DEPTH, both, call, const, if_else,
+from rulesdsl.engine.ir.python import (MAX_DEPTH, both, call, clone, const, walk, if_else,
                                        index, is_none, method, name, state, walrus)
 from rulesdsl.engine.compile.native import Module
 from rulesdsl.engine.compile.unit import Unit
@@ -293,7 +292,7 @@ class Source:
         if known is None or known[0] is not f or not known[2]:
             return None
         body = known[1].body
-        if sum(isinstance(x, py.Return) for x in py.walk(known[1])) != 1 or \
+        if sum(isinstance(x, py.Return) for x in walk(known[1])) != 1 or \
                 not isinstance(body[-1], py.Return) or body[-1].value is None:
             return None
         return body[:-1] + [python.assign(target, body[-1].value)]
@@ -314,7 +313,7 @@ class Source:
         known = self.function_trees.get(id(f)) if f is not None else None
         if known is None or known[0] is not f:
             return None
-        return copy.deepcopy(known[1].body)
+        return clone(known[1].body)
 
     def hooked_source(self, e) -> Optional[py.expr]:
         """`e` where a loop already has it: a local of the loop's function, or a loop

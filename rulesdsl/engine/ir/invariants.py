@@ -33,7 +33,7 @@ import ast as py
 import copy
 from typing import Callable, Optional
 
-from rulesdsl.engine.ir.python import RAISING, assign, cannot_fail, name
+from rulesdsl.engine.ir.python import RAISING, assign, cannot_fail, clone, name, walk
 
 # names of the program that change while options are listed
 _CHANGING = ("BUDGET", "CELL")
@@ -55,7 +55,7 @@ class _Loop:
         self.bindings: dict = {}  # name -> [value trees]
         self.frame_stores: set = set()  # slots of L written in the loop
         for stmt in statements:
-            for node in py.walk(stmt):
+            for node in walk(stmt):
                 if isinstance(node, py.NamedExpr):
                     self.bindings.setdefault(node.target.id, []).append(node.value)
                 elif isinstance(node, py.Assign):
@@ -68,7 +68,7 @@ class _Loop:
                                 and t.value.id == "L":
                             self.frame_stores.add(None)  # a slot not known: every one
                 elif isinstance(node, (py.AugAssign, py.AnnAssign, py.For)):
-                    for part in py.walk(node.target):
+                    for part in walk(node.target):
                         if isinstance(part, py.Name) and part.id != "L":
                             variant.add(part.id)
                         elif isinstance(part, py.Subscript):
@@ -98,7 +98,7 @@ class _Loop:
         part this walk checks too)."""
         own = self.own_locals(tree)
         slot_bases = set()  # the frame read a slot at a time, never handed whole
-        for node in py.walk(tree):
+        for node in walk(tree):
             if isinstance(node, py.Subscript) and _frame_slot(node) is not None:
                 k = _frame_slot(node)
                 if k == self.slot or k in self.frame_stores or None in self.frame_stores:
@@ -106,7 +106,7 @@ class _Loop:
                 slot_bases.add(id(node.value))
         guarded = _memo_guarded(tree)
         cells = _cell_reads(tree)
-        for node in py.walk(tree):
+        for node in walk(tree):
             if isinstance(node, py.Name):
                 x = node.id
                 if x == "L":
@@ -140,7 +140,7 @@ class _Loop:
     def own_locals(self, tree: py.AST) -> set:
         """The locals bound within `tree` and nowhere else in the loop."""
         bound: dict = {}
-        for node in py.walk(tree):
+        for node in walk(tree):
             if isinstance(node, py.NamedExpr):
                 bound[node.target.id] = bound.get(node.target.id, 0) + 1
         return {x for x, k in bound.items() if len(self.bindings.get(x, ())) == k}
@@ -151,10 +151,10 @@ def _memo_guarded(tree: py.AST) -> set:
     `(define_f(st, [...]) if (m := st.memo) is None else <m's value, else that call kept
     in m>)`, a pure definition's (Calls.memo_read)."""
     out = set()
-    for node in py.walk(tree):
+    for node in walk(tree):
         if isinstance(node, py.IfExp) and _reads_memo(node.test):
             out.add(id(node.body))
-            for part in py.walk(node.orelse):  # kept in the memo: m.__setitem__(k, (v := f))
+            for part in walk(node.orelse):  # kept in the memo: m.__setitem__(k, (v := f))
                 if isinstance(part, py.Call) and isinstance(part.func, py.Attribute) and \
                         part.func.attr == "__setitem__" and len(part.args) == 2:
                     value = part.args[1]
@@ -168,13 +168,13 @@ def _cell_reads(tree: py.AST) -> set:
     is not MISSING else CELLn[0].__setitem__(i, (t := <value>)) or t)` is the invariant's
     value for every candidate, though the cell alone is not (missing at first)."""
     out: set = set()
-    for node in py.walk(tree):
+    for node in walk(tree):
         if isinstance(node, py.IfExp) and isinstance(node.test, py.Compare) and \
                 isinstance(node.test.left, py.NamedExpr) and \
                 isinstance(node.test.ops[0], py.IsNot) and _in_cell(node.test.left.value):
-            out.update(id(part) for part in py.walk(node)
+            out.update(id(part) for part in walk(node)
                        if isinstance(part, py.Name) and part.id.startswith("CELL"))
-            out.update(id(part) for part in py.walk(node)
+            out.update(id(part) for part in walk(node)
                        if isinstance(part, py.Subscript) and isinstance(part.value, py.Name)
                        and part.value.id.startswith("CELL"))
     return out
@@ -204,7 +204,7 @@ def _frame_slot(node: py.AST) -> Optional[int]:
 
 
 def _size(tree: py.AST) -> int:
-    return sum(1 for _ in py.walk(tree))
+    return sum(1 for _ in walk(tree))
 
 
 def _kept(node: py.AST, missing: str) -> bool:
@@ -308,9 +308,9 @@ class _Hoist(py.NodeTransformer):
         """Can the part be worked out before the loop, whether or not a candidate needs
         it? Where it can neither fail nor change anything and reads only the state and the
         frame's slots (`len(st.zones[k]) == 0`): nothing tells when it was computed."""
-        called = {id(x.func) for x in py.walk(node) if isinstance(x, py.Call)}  # `len`
+        called = {id(x.func) for x in walk(node) if isinstance(x, py.Call)}  # `len`
         return cannot_fail(node, set()) and all(
-            x.id in ("st", "L") or id(x) in called for x in py.walk(node)
+            x.id in ("st", "L") or id(x) in called for x in walk(node)
             if isinstance(x, py.Name))
 
     def find_first(self, test: py.expr, card: Optional[int]) -> None:
@@ -323,7 +323,7 @@ class _Hoist(py.NodeTransformer):
         under: Optional[tuple] = None  # (a first part's test, True: its yes branch)
         # locals bound once, to the candidate (an inlined definition's parameter): read
         # as the candidate's slot when telling whether a part can fail
-        alias = {x.target.id for x in py.walk(test) if isinstance(x, py.NamedExpr) and
+        alias = {x.target.id for x in walk(test) if isinstance(x, py.NamedExpr) and
                  card is not None and _frame_slot(x.value) == card and
                  len(self.loop.bindings.get(x.target.id, ())) == 1}
 
@@ -336,11 +336,11 @@ class _Hoist(py.NodeTransformer):
             if self.qualifies(t):
                 own = self.loop.own_locals(t)
                 # a local bound alike wherever the loop binds it, here too, is as good
-                own |= {x.target.id for x in py.walk(t) if isinstance(x, py.NamedExpr)} & \
+                own |= {x.target.id for x in walk(t) if isinstance(x, py.NamedExpr)} & \
                     self.loop.invariant
                 if clean and not self.at_once(t) and all(
                         x.id not in self.loop.bindings or x.id in own or x.id in self.copied
-                        for x in py.walk(t)
+                        for x in walk(t)
                         if isinstance(x, py.Name) and isinstance(x.ctx, py.Load)):
                     self.first.add(id(t))
                     if under is not None:
@@ -383,7 +383,7 @@ class _Hoist(py.NodeTransformer):
         it holds what each later candidate would have bound."""
         own = self.loop.own_locals(node)
         return all(x.target.id in self.loop.invariant or x.target.id in own
-                   for x in py.walk(node) if isinstance(x, py.NamedExpr))
+                   for x in walk(node) if isinstance(x, py.NamedExpr))
 
 
 def hoisted(statements: list, tests: range, slot: int, variant: set,
@@ -424,7 +424,7 @@ def hoisted(statements: list, tests: range, slot: int, variant: set,
         # the first candidate's units spent as it spends them, then its first parts, then
         # the units given back for the loop to spend again (they pass: the parts left the
         # budget at or above zero, every spend is checked as it is made)
-        firsts += [*map(copy.deepcopy, copies), *given_back[0], *hoist.firsts,
+        firsts += [*map(clone, copies), *given_back[0], *hoist.firsts,
                    *given_back[1]]
     return hoist.starts, out
 
@@ -451,7 +451,7 @@ def _as_slot(tree: py.expr, alias: set, slot: Optional[int]) -> py.expr:
             if node.id in alias and isinstance(node.ctx, py.Load):
                 return py.Subscript(py.Name("L", py.Load()), py.Constant(slot), py.Load())
             return node
-    return _Slot().visit(copy.deepcopy(tree))
+    return _Slot().visit(clone(tree))
 
 
 def _binds_only(test: py.expr) -> bool:
@@ -489,14 +489,14 @@ def _spent_before(statements: list, variant: set) -> Optional[tuple]:
                 isinstance(check[0], py.If) and isinstance(check[0].test, py.Compare) and
                 _budget_work(check[0].test.left) and not check[0].orelse):
             return None
-        back.append(py.AugAssign(copy.deepcopy(take.target), py.Add(),
+        back.append(py.AugAssign(clone(take.target), py.Add(),
                                  py.Constant(take.value.value)))
     for stmt in statements:
-        for node in py.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, py.NamedExpr) or isinstance(node, py.Name) and (
                     node.id == "L" or node.id in variant):
                 return None
-    return [copy.deepcopy(s) for s in statements], back
+    return [clone(s) for s in statements], back
 
 
 def _budget_work(tree: py.AST) -> bool:
@@ -518,7 +518,7 @@ def switch_of(statements: list, test: int, slot: int, variant: set) -> Optional[
     choice = stmt.test.operand
     switch = choice.test
     loop = _Loop(statements, slot, set(variant))
-    if any(isinstance(node, py.NamedExpr) for node in py.walk(switch)) or \
+    if any(isinstance(node, py.NamedExpr) for node in walk(switch)) or \
             not loop.reads_invariant(switch) or \
             not _Hoist(loop, lambda: "", "").at_once(switch):
         return None

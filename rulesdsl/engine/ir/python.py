@@ -14,6 +14,7 @@ import ast as py
 import builtins
 import copy
 import keyword
+from collections import deque
 from typing import Any, Callable, Optional, Protocol
 
 import attrs
@@ -25,6 +26,60 @@ from rulesdsl.engine.runtime.cards import MASK, move_card, moves_cost, pile_card
 from rulesdsl.engine.runtime.numbers import MAX_INT, known_range, range_list
 from rulesdsl.engine.runtime.options import (alike_in_zone, by_position, first_of_each_label,
                                              number_option, unique_label)
+
+
+def _subclasses(cls: type) -> set:
+    out: set = set()
+    sub: type
+    for sub in cls.__subclasses__():
+        out |= {sub} | _subclasses(sub)
+    return out
+
+
+# the classes of `ast` nodes `clone` copies (a context, Load or Store, holds nothing: shared)
+_NODES = frozenset(c for c in _subclasses(py.AST) if not issubclass(c, py.expr_context))
+_COPIED = _NODES | {list}
+
+
+def clone(tree: Any) -> Any:
+    """A copy of an `ast` tree (or a list of them) as `copy.deepcopy` makes it, each node
+    new with its fields and places, but cheaper: only nodes and lists are walked (every
+    other field, a name or a constant, is immutable and shared, as are contexts), and a
+    node used twice is copied twice (lay_out gives each place a copy of its own anyway)."""
+    cls: Any = type(tree)
+    if cls is list:
+        return [clone(x) if type(x) in _COPIED else x for x in tree]
+    if cls not in _NODES:
+        return copy.deepcopy(tree) if isinstance(tree, py.AST) and \
+            not isinstance(tree, py.expr_context) else tree
+    new = cls.__new__(cls)
+    new.__dict__.update({k: clone(v) if type(v) in _COPIED else v
+                         for k, v in tree.__dict__.items()})
+    return new
+
+
+def walk(tree: py.AST):
+    """Every node of `tree`, as `ast.walk` gives them (in the same order: the tree, then
+    its children breadth first, each node's fields in order), with no generator per node:
+    the compiler walks trees often."""
+    todo = deque([tree])
+    pop, push, fields_of, AST = todo.popleft, todo.append, _FIELDS.get, py.AST
+    while todo:
+        node = pop()
+        d = node.__dict__
+        for field in fields_of(type(node)) or node._fields:
+            value = d.get(field)
+            if type(value) is list:
+                for x in value:
+                    if isinstance(x, AST):
+                        push(x)
+            elif isinstance(value, AST):
+                push(value)
+        yield node
+
+
+_FIELDS = {c: c._fields for c in _NODES}
+
 
 # the helpers generated code calls, by the names it calls them
 HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
@@ -849,7 +904,7 @@ class PythonBackEnd:
             told: py.expr = const("a card")
         else:  # runtime/cards.py's told, inline
             told = if_else(compare(count, "==", const(1)), const("a card"),
-                           py.BinOp(call("str", copy.deepcopy(count)), py.Add(),
+                           py.BinOp(call("str", clone(count)), py.Add(),
                                     const(" cards")))
         masked = method(self.emit(op.masked, 0), "replace", const(MASK), told)
         return [assign(name("_w"), py.Tuple([self.emit(op.words, 0), masked], py.Load()))]
@@ -923,7 +978,7 @@ class PythonBackEnd:
         c, said, hid, hid_by_seat = name("_c"), name("_t"), name("_h"), name("_hs")
         count = call("len", c)
         told = if_else(compare(count, "==", const(1)), const("a card"),
-                       py.BinOp(call("str", copy.deepcopy(count)), py.Add(), const(" cards")))
+                       py.BinOp(call("str", clone(count)), py.Add(), const(" cards")))
         masked = self.emit(op.masked, 0)
         out = [assign(c, self.emit(op.what, 0)), assign(said, told),
                unpack(("_w", "_ws"), self.emit(op.words, 0))]
@@ -1069,13 +1124,13 @@ def pushed(proc: py.expr, args: list, effect: bool, pad: py.expr, depth_limit: i
     locals, `args` padded to the procedure's slots by `pad` (too deep: Machine.call says
     so)."""
     def values() -> py.List:
-        return py.List([copy.deepcopy(v) for v in args], py.Load())
+        return py.List([clone(v) for v in args], py.Load())
     frames = name("_F")
     frame = py.List([proc, const(0), py.BinOp(values(), py.Add(), pad), const(int(effect))],
                     py.Load())
     out = [assign(frames, state("frames")),
            py.If(compare(call("len", frames), ">=", const(depth_limit)),
-                 [py.Expr(method(name("st"), "call", copy.deepcopy(proc), values(),
+                 [py.Expr(method(name("st"), "call", clone(proc), values(),
                                  const(effect)))], []),
            py.Expr(method(frames, "append", frame))]
     if effect:
@@ -1141,7 +1196,7 @@ class _NamedReads(py.NodeTransformer):
         key = _read_key(node)
         if key is not None and key in self.names:
             read = self.names[key]
-            return name(read) if isinstance(read, str) else copy.deepcopy(read)
+            return name(read) if isinstance(read, str) else clone(read)
         self.generic_visit(node)
         return node
 
@@ -1173,7 +1228,7 @@ def slot_reads(trees: list) -> dict:
     """How often the trees read each slot of the frame (`L[k]`): slot -> reads."""
     counts: dict = {}
     for tree in trees:
-        for node in py.walk(tree):
+        for node in walk(tree):
             key = _read_key(node) if isinstance(node, py.Subscript) else None
             if key is not None and key[0] == "L":
                 counts[key[1]] = counts.get(key[1], 0) + 1
@@ -1184,7 +1239,7 @@ def frame_slots(tree: py.expr) -> Optional[set]:
     """The slots of the frame `tree` reads (`L[k]`), or None where it reaches the frame
     otherwise (hands `L` to a closure, reads a slot it computes)."""
     slots, others = set(), 0
-    for node in py.walk(tree):
+    for node in walk(tree):
         if isinstance(node, py.Name) and node.id == "L":
             others += 1
         elif isinstance(node, py.Subscript):
@@ -1213,8 +1268,8 @@ def with_frame(tree: py.expr, frame: py.expr) -> py.expr:
             return node
 
         def visit_Name(self, node: py.Name) -> py.expr:
-            return copy.deepcopy(frame) if node.id == "L" else node
-    return _Frame().visit(copy.deepcopy(tree))
+            return clone(frame) if node.id == "L" else node
+    return _Frame().visit(clone(tree))
 
 
 def spent(budget: py.expr, counter: str, amount: py.expr, place: py.expr) -> list:
@@ -1223,23 +1278,23 @@ def spent(budget: py.expr, counter: str, amount: py.expr, place: py.expr) -> lis
     called with 0 on that path only, so the message stays theirs."""
     left = py.Attribute(budget, counter, py.Load())
     rule = "spend" if counter == "work" else "move"
-    return [py.AugAssign(py.Attribute(copy.deepcopy(budget), counter, py.Store()), py.Sub(),
+    return [py.AugAssign(py.Attribute(clone(budget), counter, py.Store()), py.Sub(),
                          amount),
             py.If(compare(left, "<", const(0)),
-                  [py.Expr(method(copy.deepcopy(budget), rule, const(0), place))], [])]
+                  [py.Expr(method(clone(budget), rule, const(0), place))], [])]
 
 
 def renamed(statements: list, fresh: Callable[[], str], keep: set) -> list:
     """Copies of `statements` (a function's body written inside another) with each name
     they store into, but those in `keep`, renamed to a `fresh()` one throughout."""
-    stored = {node.id for st in statements for node in py.walk(st)
+    stored = {node.id for st in statements for node in walk(st)
               if isinstance(node, py.Name) and isinstance(node.ctx, py.Store)} - keep
     new = {old: fresh() for old in sorted(stored)}
 
     class _Renamed(py.NodeTransformer):
         def visit_Name(self, node: py.Name) -> py.Name:
             return py.Name(new[node.id], node.ctx) if node.id in new else node
-    return [_Renamed().visit(copy.deepcopy(st)) for st in statements]
+    return [_Renamed().visit(clone(st)) for st in statements]
 
 
 def spend_one(budget: py.expr, place: py.expr) -> py.expr:
@@ -1248,10 +1303,10 @@ def spend_one(budget: py.expr, place: py.expr) -> py.expr:
     statements `spent` writes, for a definition's call written where it is called.
     Budget.spend is the rule, called with 0 only where the counter went below zero."""
     left = py.Attribute(budget, "work", py.Load())
-    return either(call("setattr", copy.deepcopy(budget), const("work"),
-                       py.BinOp(copy.deepcopy(left), py.Sub(), const(1))),
-                  compare(copy.deepcopy(left), ">=", const(0)),
-                  method(copy.deepcopy(budget), "spend", const(0), place))
+    return either(call("setattr", clone(budget), const("work"),
+                       py.BinOp(clone(left), py.Sub(), const(1))),
+                  compare(clone(left), ">=", const(0)),
+                  method(clone(budget), "spend", const(0), place))
 
 
 # the helpers of generated code that fail with a rules error, never giving a value
@@ -1264,7 +1319,7 @@ def never_none(tree: py.expr) -> bool:
     big fails), a choice between such values, or where its other branch fails (an error
     helper); a local it binds to such a value. Anything else may be none."""
     bound: dict = {}
-    for node in py.walk(tree):
+    for node in walk(tree):
         if isinstance(node, py.NamedExpr):
             bound.setdefault(node.target.id, []).append(node.value)
 
@@ -1297,8 +1352,8 @@ def cards_read(value: py.expr, ns: dict) -> Optional[int]:
     of `ns` read at it, constants; error helpers only where the card is none): its value
     is the card's own, one per card id. Else None."""
     size = None
-    bound = {node.target.id for node in py.walk(value) if isinstance(node, py.NamedExpr)}
-    for node in py.walk(value):
+    bound = {node.target.id for node in walk(value) if isinstance(node, py.NamedExpr)}
+    for node in walk(value):
         if isinstance(node, py.Name):
             if node.id == "L" or node.id in bound or node.id.startswith(RAISING):
                 continue
@@ -1400,7 +1455,7 @@ def spends_first(tree: py.expr) -> tuple:
     it is called, under tests that cannot), and `tree` without them: a value whose units
     a caller takes at once. A place that depends on a branch is a test choosing it."""
     places: list = []
-    late = {node.target.id for node in py.walk(tree) if isinstance(node, py.NamedExpr)}
+    late = {node.target.id for node in walk(tree) if isinstance(node, py.NamedExpr)}
     while (one := _spends_one_first(tree, late)) is not None:
         place, tree = one
         places.append(place)
@@ -1423,7 +1478,7 @@ def _spends_one_first(tree: py.expr, late: set) -> Optional[tuple]:
     no = _spends_one_first(tree.orelse, late)
     if yes is None or no is None:
         return None
-    return (if_else(copy.deepcopy(tree.test), yes[0], no[0]),
+    return (if_else(clone(tree.test), yes[0], no[0]),
             if_else(tree.test, yes[1], no[1]))
 
 
@@ -1434,25 +1489,25 @@ def spent_in_turn(budget: py.expr, places: list) -> list:
     if len(places) == 1:
         return spent(budget, "work", const(1), places[0])
     n = const(len(places))
-    counter = lambda: py.Attribute(copy.deepcopy(budget), "work", py.Store())  # noqa: E731
-    again: list[py.stmt] = [py.AugAssign(counter(), py.Add(), copy.deepcopy(n))]
-    again += [py.Expr(method(copy.deepcopy(budget), "spend", const(1), place))
+    counter = lambda: py.Attribute(clone(budget), "work", py.Store())  # noqa: E731
+    again: list[py.stmt] = [py.AugAssign(counter(), py.Add(), clone(n))]
+    again += [py.Expr(method(clone(budget), "spend", const(1), place))
               for place in places]
     return [py.AugAssign(counter(), py.Sub(), n),
-            py.If(compare(py.Attribute(copy.deepcopy(budget), "work", py.Load()), "<",
+            py.If(compare(py.Attribute(clone(budget), "work", py.Load()), "<",
                           const(0)), again, [])]
 
 
 def size_of(trees: list) -> int:
     """How many nodes the trees hold."""
-    return sum(1 for tree in trees for _ in py.walk(tree))
+    return sum(1 for tree in trees for _ in walk(tree))
 
 
 def with_locals(tree: py.expr, names: dict) -> py.expr:
     """A copy of `tree` reading slot k of the frame as the name `names[k]` (or as the
     tree `names[k]`, written again at each read)."""
     return _NamedReads({("L", k): local for k, local in names.items()}).visit(
-        copy.deepcopy(tree))
+        clone(tree))
 
 
 def named_function(fn: str, tree: py.expr, names: dict) -> py.Module:
@@ -1461,10 +1516,10 @@ def named_function(fn: str, tree: py.expr, names: dict) -> py.Module:
     An expression writes no slot it reads and no variable (a `let`, a loop's element go
     to slots of their own, inside the functions that bind them), so reading them first
     reads what the expression would."""
-    taken = {node.id for node in py.walk(tree) if isinstance(node, py.Name)} | \
+    taken = {node.id for node in walk(tree) if isinstance(node, py.Name)} | \
         set(dir(builtins)) | {"st", "L", fn}
     chosen: dict = {}
-    for node in py.walk(tree):
+    for node in walk(tree):
         key = _read_key(node) if isinstance(node, py.Subscript) else None
         if key is None or key in chosen or key not in names:
             continue
@@ -1480,7 +1535,7 @@ def named_function(fn: str, tree: py.expr, names: dict) -> py.Module:
                       frame_local(key[1]) if key[0] == "L" else index(state("vars"),
                                                                        const(key[1])))
             for key, local in chosen.items()]
-    body.append(py.Return(_NamedReads(chosen).visit(copy.deepcopy(tree))))
+    body.append(py.Return(_NamedReads(chosen).visit(clone(tree))))
     args = lambda_of(const(None)).args
     return py.fix_missing_locations(py.Module([py.FunctionDef(fn, args, body, [], None)], []))
 

@@ -14,14 +14,14 @@ filled with trees: a value of the rules reaches the code only as a constant or a
 from __future__ import annotations
 
 import ast as py
-import copy
 import textwrap
 from typing import Any, Callable, Optional
 
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.ir.invariants import hoisted, switch_of
-from rulesdsl.engine.ir.python import assign, call, compare, const, frame_local, name
+from rulesdsl.engine.ir.python import (assign, call, clone, compare, const, frame_local,
+                                       name, walk)
 
 def template(source: str) -> list:
     return py.parse(textwrap.dedent(source)).body
@@ -37,13 +37,13 @@ class _Holes(py.NodeTransformer):
             return node
         if isinstance(tree, py.Name):  # read or stored into, as the template has it
             return py.Name(tree.id, node.ctx)
-        return copy.deepcopy(tree)
+        return clone(tree)
 
     def visit_Expr(self, node: py.Expr) -> Any:
         """A hole standing as a statement of its own: the statements given for it."""
         if isinstance(node.value, py.Name) and isinstance(self.holes.get(node.value.id),
                                                           list):
-            return copy.deepcopy(self.holes[node.value.id])
+            return clone(self.holes[node.value.id])
         self.generic_visit(node)
         return node
 
@@ -57,7 +57,7 @@ class _FirstOnly(py.NodeTransformer):
         if loop is None:
             return super().visit(node)
         out: list = []  # (an empty list: the statement goes)
-        for stmt in copy.deepcopy(loop):
+        for stmt in clone(loop):
             made = self.visit(stmt)
             out += made if isinstance(made, list) else [made]
         return out
@@ -75,7 +75,7 @@ def first_option_only(tree: py.Module, fn: str = "first_option") -> py.Module:
     """A copy of an options function (`OptionsBackEnd.function`) that returns once it has
     made an option: a sequence's trial under `up to` tries options one by one and mostly
     stops at the first (engine/sequences.py)."""
-    out = _FirstOnly().visit(copy.deepcopy(tree))
+    out = _FirstOnly().visit(clone(tree))
     out.body[0].name = fn
     return py.fix_missing_locations(out)
 
@@ -84,7 +84,7 @@ def fill(statements: list, **holes: Any) -> list:
     """A copy of a template's statements, each hole (a name) replaced by its tree, or by
     its statements where it stands as a statement."""
     out = []
-    for stmt in copy.deepcopy(statements):
+    for stmt in clone(statements):
         made = _Holes(holes).visit(stmt)
         out += made if isinstance(made, list) else [made]
     return out
@@ -214,7 +214,7 @@ class OptionsBackEnd:
         if firsts:  # computed by the first candidate first: before the loop, if it has one
             cands = name(self.host.temp("cands"))
             loop[0].iter = cands
-            starts += [assign(cands, copy.deepcopy(items)), py.If(cands, firsts, [])]
+            starts += [assign(cands, clone(items)), py.If(cands, firsts, [])]
         return starts + bound_after(loop, slot, x, is_zone(items))
 
     # ------------------------------------------------------------------ checked
@@ -394,14 +394,14 @@ def read_as_candidate(body: list, slot: int, x: str, card: bool,
     cards, never none), where they read the locals only one by one, L[k] (no call is
     handed them), set none and never bind `x`; else None."""
     for stmt in body:
-        for node in py.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, _SCOPES) or (isinstance(node, py.Name) and node.id == x and
                                               not isinstance(node.ctx, py.Load)):
                 return None
-    reads = [node for stmt in body for node in py.walk(stmt) if isinstance(node, py.Subscript)
+    reads = [node for stmt in body for node in walk(stmt) if isinstance(node, py.Subscript)
              and isinstance(node.value, py.Name) and node.value.id == "L" and
              isinstance(node.slice, py.Constant)]
-    names = [node for stmt in body for node in py.walk(stmt)
+    names = [node for stmt in body for node in walk(stmt)
              if isinstance(node, py.Name) and node.id == "L"]
     if len(names) != len(reads) or any(not isinstance(r.ctx, py.Load) for r in reads):
         return None  # the locals handed on whole (a call handed L), or one set
@@ -412,7 +412,7 @@ def read_as_candidate(body: list, slot: int, x: str, card: bool,
                 return py.Name(x, py.Load())
             self.generic_visit(node)
             return node
-    return _candidate_named([_AsX().visit(copy.deepcopy(stmt)) for stmt in body], x, card,
+    return _candidate_named([_AsX().visit(clone(stmt)) for stmt in body], x, card,
                             below)
 
 
@@ -420,7 +420,7 @@ def _stores(body: list) -> dict:
     """name -> how many times `body` binds it (an assignment or `:=`)."""
     out: dict = {}
     for stmt in body:
-        for node in py.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, py.Name) and not isinstance(node.ctx, py.Load):
                 out[node.id] = out.get(node.id, 0) + 1  # (a `:=`'s target is one too)
     return out
@@ -451,7 +451,7 @@ def _candidate_named(body: list, x: str, card: bool, below: int = 0) -> list:
     while changed:  # `(u := t)` with t such a local is one too
         changed = False
         for stmt in body:
-            for node in py.walk(stmt):
+            for node in walk(stmt):
                 if isinstance(node, py.NamedExpr) and isinstance(node.value, py.Name) and \
                         (node.value.id == x or node.value.id in alias) and \
                         stores.get(node.target.id) == 1 and node.target.id not in alias:
