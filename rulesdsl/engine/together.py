@@ -163,6 +163,16 @@ def _asks_together(code: list) -> tuple:
     return got[1]
 
 
+def _any_together(procs: list) -> bool:
+    """Does any of a program's procedures hold an `ask together`?"""
+    got = _TOGETHER.get(id(procs))
+    if got is None or got[0] is not procs:
+        if len(_TOGETHER) > 4096:
+            _TOGETHER.clear()
+        got = _TOGETHER[id(procs)] = (procs, any(_asks_together(p.code) for p in procs))
+    return got[1]
+
+
 def cards_chosen_together(st) -> set:
     """The cards (and other numbered values) chosen in the secret choices of the `ask
     together`s on `st`'s frames: at a table they lie face down apart from the hand."""
@@ -181,9 +191,13 @@ def hide_pending_choices(st, seat: int, rnd) -> int:
     option of that player: what `seat` knows is only that they have chosen. Returns how
     many choices were replaced."""
     replaced = 0
+    procs = st.prog.procs
+    if not _any_together(procs):  # (most games: nothing to walk)
+        st.pending = None
+        return 0
     for fr in st.frames:
         L = fr[2]
-        for ins in _asks_together(st.prog.procs[fr[0]].code):
+        for ins in _asks_together(procs[fr[0]].code):
             if not isinstance(L[ins.picks], list):
                 continue
             picks = list(L[ins.picks])

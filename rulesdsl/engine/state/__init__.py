@@ -405,3 +405,5 @@ class State(Machine, Views, Saving):
 if not _NATIVE:  # in Python a property of attrgetter makes no Python call: quicker
     State.is_over = property(  # type: ignore[method-assign,assignment]
         attrgetter("over"), doc=State.is_over.__doc__)
+    # and a search's apply_option is _apply_chosen itself: no call in between
+    State.apply_option = State._apply_chosen  # type: ignore[method-assign,assignment]
