@@ -49,8 +49,10 @@ LEVELS = {
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
 # with three or more players, the weight of the move averages of the seat's last search in
-# this game that a search starts from (`warm`; 0: from nothing)
-WARM = 0.0
+# this game that a search starts from (`warm`; 0: from nothing). 0.5: Intrige at five
+# players against four `greedy` seats 21.5 of 54 deals against 12 (16 better, 6 worse);
+# Crazy Eights 5, GOPS 4, Intrige 3 unmoved (benchmarks/results-arena.md, helper warm32)
+WARM = 0.5
 WIDEN = 2.0       # a node may have about WIDEN * sqrt(visits) children (progressive widening)
 # past MANY options (dozens of amounts to bid or pay), about NARROW * sqrt(visits): a few
 # options, the best by look-ahead first, each visited enough to tell apart, and another
@@ -99,7 +101,8 @@ class ISMCTSAgent:
     (`_warm_up`; 0: from nothing; None: WARM): from nothing, the first playouts are
     uniform random and read low, so the rewards of a search drift upwards as it goes and
     the actions tried first (the look-ahead's favourites) read lower than the later ones
-    (off by default: benchmarks/results-arena.md, seventeenth session).
+    (0.5 by default since the twenty-second session: benchmarks/results-arena.md; two
+    players are untouched).
     """
 
     name = "ismcts"

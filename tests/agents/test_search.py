@@ -970,4 +970,4 @@ def test_with_warm_the_move_averages_of_the_last_search_carry_over_within_a_game
     assert moves(make_agent("ismcts:warm=0.5,iterations=60", seed=3), 4) == first
     moves(agent, 5)  # another game: its first search starts from nothing
     assert seen[0] == 0 and any(seen[1:])
-    assert not make_agent("ismcts", seed=0).warm
+    assert make_agent("ismcts", seed=0).warm == 0.5  # the default, 3+ players only
