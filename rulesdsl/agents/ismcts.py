@@ -49,9 +49,9 @@ LEVELS = {
 
 CHECK_EVERY = 16  # iterations between checks whether the search can stop early
 # with three or more players, the weight of the move averages of the seat's last search in
-# this game that a search starts from (`warm`; 0: from nothing). 0.5: Intrige at five
-# players against four `greedy` seats 21.5 of 54 deals against 12 (16 better, 6 worse);
-# Crazy Eights 5, GOPS 4, Intrige 3 unmoved (benchmarks/results-arena.md, helper warm32)
+# this game that a search starts from (`warm`; 0: from nothing). 0.5: the weakest bundled
+# row with five players won 21.5 of 54 paired deals against 12 (16 better, 6 worse), the
+# other games tried unmoved (benchmarks/results-arena.md, twenty-second session)
 WARM = 0.5
 WIDEN = 2.0       # a node may have about WIDEN * sqrt(visits) children (progressive widening)
 # past MANY options (dozens of amounts to bid or pay), about NARROW * sqrt(visits): a few
