@@ -153,24 +153,24 @@ def compile_ask_together(c, s) -> None:
 _TOGETHER: dict = {}
 
 
-def _asks_together(code: list) -> tuple:
-    got = _TOGETHER.get(id(code))
-    if got is None or got[0] is not code:
+def _kept(of, make):
+    """`make(of)`, worked out once per object `of` (a procedure's code, a program's
+    procedures) and kept while that object lives."""
+    got = _TOGETHER.get(id(of))
+    if got is None or got[0] is not of:
         if len(_TOGETHER) > 4096:
             _TOGETHER.clear()
-        got = _TOGETHER[id(code)] = (code, tuple(ins for ins in code
-                                                 if isinstance(ins, AskTogether)))
+        got = _TOGETHER[id(of)] = (of, make(of))
     return got[1]
+
+
+def _asks_together(code: list) -> tuple:
+    return _kept(code, lambda c: tuple(ins for ins in c if isinstance(ins, AskTogether)))
 
 
 def _any_together(procs: list) -> bool:
     """Does any of a program's procedures hold an `ask together`?"""
-    got = _TOGETHER.get(id(procs))
-    if got is None or got[0] is not procs:
-        if len(_TOGETHER) > 4096:
-            _TOGETHER.clear()
-        got = _TOGETHER[id(procs)] = (procs, any(_asks_together(p.code) for p in procs))
-    return got[1]
+    return _kept(procs, lambda ps: any(_asks_together(p.code) for p in ps))
 
 
 def cards_chosen_together(st) -> set:
