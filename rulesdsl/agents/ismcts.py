@@ -25,6 +25,7 @@ import random
 import time
 
 from rulesdsl.agents.choosing import actions_to_choose
+from rulesdsl.agents.collector import searching
 from rulesdsl.agents.habits import Habits
 from rulesdsl.agents.outcome import RIVAL, Judge
 from rulesdsl.agents.playout import (Horizon, MoveAverages, NoOption, first, options_of,
@@ -158,6 +159,10 @@ class ISMCTSAgent:
         self.analysis: list = []   # the last decision's options: (label, visits, value)
 
     def choose(self, state):
+        with searching():  # the collector kept to the search's own objects (collector.py)
+            return self._choose(state)
+
+    def _choose(self, state):
         actions = actions_to_choose(state)
         if len(actions) == 1:
             self.last_iterations = self.last_dropped = 0

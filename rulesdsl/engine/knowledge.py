@@ -185,13 +185,13 @@ class SeenKnowledge:
         order that depends on nothing the seat cannot see); worked out once per `allowed`."""
         cache = self._group_cache
         found = cache.get(id(allowed))
-        if found is None:
+        if found is None or found[0] is not allowed:  # (an id outlives its dict: rule_out)
             by_zones: dict = {}
             for c in self.pool:
                 by_zones.setdefault(allowed[c], []).append(c)
-            found = cache[id(allowed)] = sorted(by_zones.items(),
-                                                key=lambda g: (len(g[0]), g[0]))
-        return found
+            found = cache[id(allowed)] = (allowed, sorted(by_zones.items(),
+                                                          key=lambda g: (len(g[0]), g[0])))
+        return found[1]
 
     def hides_nothing(self) -> bool:
         """Does the seat see the whole position: every card placed, every variable readable
