@@ -25,7 +25,7 @@ from rulesdsl.engine.runtime import errors
 from rulesdsl.engine.runtime.cards import MASK, move_card, moves_cost, pile_cards
 from rulesdsl.engine.runtime.numbers import MAX_INT, known_range, range_list
 from rulesdsl.engine.runtime.options import (alike_in_zone, by_position, first_of_each_label,
-                                             number_option, unique_label)
+                                             unique_label)
 
 
 def _subclasses(cls: type) -> set:
@@ -92,7 +92,7 @@ HELPERS = {"_bad_indexes": errors.bad_indexes, "_bad_item": errors.bad_item,
            "_move_card": move_card, "_reveal_pieces": reveal_pieces,
            "_unique_label": unique_label, "_by_position": by_position,
            "_alike_in_zone": alike_in_zone, "_first_of_each_label": first_of_each_label,
-           "_number_option": number_option, "_no_play": errors.no_play,
+           "_no_play": errors.no_play,
            "_pile_cards": pile_cards}
 
 MAX_DEPTH = 24  # operators nested in one expression (Python's parser nests 200 brackets)

@@ -20,6 +20,7 @@ from typing import Any, Callable, Optional
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.ir.invariants import hoisted, switch_of
+from rulesdsl.engine.runtime.options import NumberOptions
 from rulesdsl.engine.ir.python import (assign, call, clone, compare, const, frame_local,
                                        name, walk)
 
@@ -128,8 +129,7 @@ _BY_POSITION = template("""
         mine = _by_position(st, mine, WHO)
 """)
 _NUMBER = template("""
-    _o = MADE.get(x)
-    out.append(_o if _o is not None else _number_option(MADE, x))
+    out.append(MADE[x])
 """)
 _ALIKE = template("""
     if len(out) > 1 and len({o[0] for o in out}) < len(out):
@@ -312,9 +312,12 @@ class OptionsBackEnd:
                 known.add(label)
                 continue
             if ai == 0 and ch.numbers and ch.label is None and ch.shown[0].of == "int":
-                made = name(self.host.named({}, "NUMBER_OPTIONS"))
-                out[ai] = self.each(self.emit(ch.items[0]), ch.slots[0], ch.where,
-                                    fill(_NUMBER, MADE=made))
+                made = name(self.host.named(NumberOptions(), "NUMBER_OPTIONS"))
+                lines = self.each(self.emit(ch.items[0]), ch.slots[0], ch.where,
+                                  fill(_NUMBER, MADE=made))
+                if ch.where is None:
+                    lines = self.all_at_once(made, self.emit(ch.items[0]), ch.slots[0], lines)
+                out[ai] = lines
                 kinds.append(_number_label)
                 continue
             if ch.kind != "binder":

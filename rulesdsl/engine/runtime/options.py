@@ -27,13 +27,19 @@ def alike_in_zone(st, options: list, seat) -> list:
     return first_of_each_label([(lab, 0, c) for lab, c in mine])
 
 
-def number_option(made: dict, x: int) -> tuple:
-    """The option (label, first alternative, value) for the number x of a range, kept in
-    `made` while it holds fewer than 10,000 (a game of free amounts would grow it)."""
-    option = (str(x), 0, x)
-    if len(made) < 10_000:
-        made[x] = option
-    return option
+class NumberOptions(dict):
+    """number -> its option (label, first alternative, value) in a range of numbers, each
+    made the first time it is asked for and kept while fewer than 10,000 are (a game of
+    free amounts would grow it): `map(made.__getitem__, numbers)` lists a range's options
+    with no Python step per number once they are made."""
+
+    __slots__ = ()
+
+    def __missing__(self, x: int) -> tuple:
+        option = (str(x), 0, x)
+        if len(self) < 10_000:
+            self[x] = option
+        return option
 
 
 def unique_label(label: str, seen: dict) -> str:
