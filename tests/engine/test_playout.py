@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +91,26 @@ def test_a_seat_reads_a_logged_text_alike_without_writing_it_out(monkeypatch, tm
         assert texts and not any(type(e) is tuple and e[0] == "text" for e in calls)
         monkeypatch.undo()
     assert per_seat  # some text each seat reads as its own
+
+
+def _every_game() -> list:
+    root = Path(__file__).resolve().parents[2]
+    return sorted(str(p) for folder in ("games", "examples") for p in (root / folder).glob("*.rules"))
+
+
+@pytest.mark.parametrize("path", _every_game(), ids=lambda p: Path(p).stem)
+def test_seen_alike_says_what_comparing_the_renders_says_in_every_game(path):
+    """The shortcuts `seen_alike` takes by an event's kind (a choice, a card played, a move
+    the seat sees...) give exactly what writing the event out for the seat and for
+    everyone and comparing would, over random games of every bundled game and example at
+    its largest player count (pieces, secret choices, facts and rolls among them)."""
+    game = rulesdsl.load(path)
+    kinds = set()
+    for seed in range(3):
+        st = game.new_game(players=game.max_players, seed=seed)
+        st.playout(random.Random(seed), 150)
+        for e in st.events:
+            kinds.add(e[0] if type(e) is tuple else type(e).__name__)
+            for q in range(game.max_players):
+                assert st.seen_alike(e, q) == (st.render_log(e, q) == st.render_log(e)), e
+    assert kinds

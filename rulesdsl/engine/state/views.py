@@ -20,6 +20,12 @@ def with_article(noun: str) -> str:
     return ("an " if spoken_vowel else "a ") + noun
 
 
+
+# the events render_log writes alike for every seat (a search asks seen_alike of each move
+# for each seat): a choice made in the open, a shuffle, the end, a zone's fact
+_READ_ALIKE = frozenset(("choice", "shuffle", "end", "fact"))
+
+
 class Views:
     """Derives each seat's view from the declared visibility."""
 
@@ -97,6 +103,10 @@ class Views:
                     return True
             elif kind == "text":  # as render_log reads it: one text, or each seat's own
                 return len(entry) <= 2 or seat is None or entry[2][seat] == entry[1]
+            elif kind in _READ_ALIKE:  # render_log writes them with no regard to the seat
+                return True
+            elif kind == "play" or kind == "cancelled":  # a card's label, unless a piece's
+                return self.prog.pieces is None
         return self.render_log(entry, seat) == self.render_log(entry)
 
     def render_log(self, entry, seat: Optional[int] = None) -> str:
