@@ -95,7 +95,8 @@ def test_a_seat_reads_a_logged_text_alike_without_writing_it_out(monkeypatch, tm
 
 def _every_game() -> list:
     root = Path(__file__).resolve().parents[2]
-    return sorted(str(p) for folder in ("games", "examples") for p in (root / folder).glob("*.rules"))
+    return sorted(str(p) for folder in ("games", "examples")
+                  for p in (root / folder).glob("*.rules"))
 
 
 @pytest.mark.parametrize("path", _every_game(), ids=lambda p: Path(p).stem)
