@@ -2,10 +2,10 @@
 
 A search makes and drops many small lists (a copy of the game per sample and per
 look-ahead), so the collector runs often, and each of its full passes walks every object
-alive in the process: the loaded rules' program alone is about 100,000 of them. Measured
-on six fixed positions per game (ismcts_speed.py, 300 iterations each), those passes took
-from 5% to 29% of a search's CPU time in the bundled games (benchmarks/results.md,
-twenty-third session).
+alive in the process: tens of thousands once a game is loaded (about 80,000 once its
+Python back end is built). Measured on six fixed positions per game (ismcts_speed.py, 300
+iterations each), those passes took from 5% to 29% of a search's CPU time in the bundled
+games (benchmarks/results.md, twenty-third session).
 
 While a search runs, the objects alive before it (the program, the game, the caller's) are
 set aside from the collector (`gc.freeze`) and given back after (`gc.unfreeze`), and the
@@ -31,10 +31,10 @@ def searching() -> Iterator[None]:
     where the collector is off or somebody else froze objects (a server that forks its
     workers: theirs must stay frozen), and nothing more in a search begun inside another
     (a look-ahead's, another thread's): the outer one gives the objects back."""
-    if not gc.isenabled() or gc.get_freeze_count():
+    threshold = gc.get_threshold()
+    if not gc.isenabled() or not threshold[0] or gc.get_freeze_count():  # (0: off too)
         yield
         return
-    threshold = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(max(threshold[0], YOUNG), *threshold[1:])
     try:

@@ -58,6 +58,13 @@ def test_a_collector_turned_off_is_left_off():
     assert not gc.isenabled()
 
 
+def test_a_collector_set_to_never_run_is_left_so():
+    gc.set_threshold(0)
+    with collector.searching():
+        assert gc.get_threshold()[0] == 0 and gc.get_freeze_count() == 0
+    assert gc.get_threshold()[0] == 0
+
+
 def test_cycles_made_during_a_search_are_still_collected():
     class Cycle:
         pass
