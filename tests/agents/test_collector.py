@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import random
 
 import pytest
 
@@ -94,3 +95,36 @@ def test_the_search_chooses_the_same_with_the_collector_left_alone(monkeypatch, 
     kept = chosen()
     monkeypatch.setattr(ismcts, "searching", contextlib.nullcontext)
     assert chosen() == kept
+
+
+def test_a_search_makes_no_full_pass_of_the_collector(monkeypatch):
+    """The point of it (counted, not timed): at an Intrige position whose search set the
+    collector off hundreds of times, three of them full passes over everything alive, a
+    search with it makes no full pass and next to no pass at all."""
+    game = rulesdsl.load("intrige")
+    state = game.new_game(players=3, seed=3)
+    rng = random.Random(3)
+    for _ in range(24):
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+
+    def passes() -> list:
+        made: list = []
+
+        def counted(phase, info):
+            if phase == "start":
+                made.append(info["generation"])
+        gc.callbacks.append(counted)
+        try:
+            agent = make_agent("ismcts", seed=1, iterations=300, seconds=None)
+            agent.choose(state)
+        finally:
+            gc.callbacks.remove(counted)
+        assert agent.last_iterations == 300
+        return made
+
+    kept = passes()
+    monkeypatch.setattr(ismcts, "searching", contextlib.nullcontext)
+    alone = passes()
+    assert 2 not in kept and len(kept) <= 5
+    assert len(alone) > 10 * max(1, len(kept))
