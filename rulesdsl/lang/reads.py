@@ -71,3 +71,56 @@ def _reads(e, model, found: tuple, seen: set) -> bool:
 _NODES = (ast.Name, ast.Int, ast.Bool, ast.NoneLit, ast.Text, ast.ListLit, ast.Comprehension,
           ast.Prefix, ast.Attr, ast.Index, ast.Call, ast.Unary, ast.Binary, ast.IsKind,
           ast.IsIn, ast.IfExpr, ast.Range, ast.LetIn)
+
+
+def fixed_by_arguments(name: str, model) -> bool:
+    """Is definition `name`'s value fixed by its arguments for every game of these rules:
+    it reads no variable or zone (state_reads), no option and no card's field where pieces
+    change fields, draws nothing, runs no rules, calls no definition that may come back to
+    it (a remembered call would skip the depth a recursion reaches), and its value holds no
+    list inside a list (handed out as a copy, one level deep)? Such a definition may be
+    computed once per arguments (engine/runtime/fixed.py)."""
+    d = model.defines[name]
+    parts = [d.decl.body, [(m.cond, m.value) for m in d.modifiers]]
+    found = state_reads(parts, model)
+    if found is None or found[0] or found[1] or "list of list" in str(d.type):
+        return False
+    kinds: set = set()
+    calls: set = set()
+    _kinds_and_calls(parts, model, kinds, calls)
+    if "option" in kinds or ("card_field" in kinds and model.piece_fields):
+        return False
+    return name not in calls
+
+
+def visits_lists(name: str, model) -> bool:
+    """Does definition `name` go through a list (`[c in Cell where ...]`, `sum(...)`),
+    itself or through a definition it calls? Remembering one that does not saves nothing."""
+    d = model.defines[name]
+    kinds: set = set()
+    _kinds_and_calls([d.decl.body, [(m.cond, m.value) for m in d.modifiers]], model, kinds,
+                     set())
+    return "(a list visited)" in kinds
+
+
+def _kinds_and_calls(e, model, kinds: set, calls: set) -> None:
+    """The resolved kinds of names `e` reads and the definitions it calls, through the
+    bodies of those it calls; "(a list visited)" among the kinds where it goes through a
+    list."""
+    if isinstance(e, (list, tuple)):
+        for x in e:
+            _kinds_and_calls(x, model, kinds, calls)
+        return
+    if e is None or not attrs.has(type(e)):
+        return
+    kind, payload = model.resolved.get(id(e), ("", None))
+    kinds.add(kind)
+    if isinstance(e, (ast.Comprehension, ast.Prefix)):
+        kinds.add("(a list visited)")
+    if kind == "define" and payload not in calls:
+        calls.add(payload)
+        d = model.defines[payload]
+        _kinds_and_calls([d.decl.body, [(m.cond, m.value) for m in d.modifiers]], model,
+                         kinds, calls)
+    _kinds_and_calls([getattr(e, f.name) for f in attrs.fields(type(e)) if f.name != "span"],
+                     model, kinds, calls)

@@ -13,6 +13,8 @@ import ast as py
 from ast import literal_eval
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.reads import fixed_by_arguments, visits_lists
+from rulesdsl.engine.runtime.fixed import remembered
 from rulesdsl.engine.runtime.places import rules_place
 from rulesdsl.engine.hoist import MISSING
 from rulesdsl.engine.ir import nodes, passes, python, python_defs
@@ -357,9 +359,12 @@ class Functions:
                     value = python.read_per_card(self.source.named(table, f"{name}_of_card"),
                                                  value)
             loop = self.source.body_of_call(value) if not d.modifiers else None
+            # a value fixed by the arguments that visits lists: remembered, not inlined
+            fixed = not simple and bool(d.params) and fixed_by_arguments(name, self.m) and \
+                visits_lists(name, self.m)
             if simple and self.exprs.lowering.inline_body(node) is None:
                 self.note_inline(name, value, len(d.params), lets)  # (else passes.inline's)
-            elif not (simple or d.modifiers or loop is not None or node.memo):  # (its value a
+            elif not (simple or fixed or d.modifiers or loop is not None or node.memo):  # (a
                 # loop of its own: no call saved)
                 self.note_inline(name, value, len(d.params), lets,
                                  python.name(self.source.ref(d.decl.span, "S")))
@@ -371,9 +376,13 @@ class Functions:
         finally:
             self.exprs.loop_stack, self.source.xs_depth = outer, saved
         made = self.source.generated_function(
-            tree, f"define {name} ({rules_place(d.decl.span)})", d.decl.span)
+            tree, f"define {name} ({rules_place(d.decl.span)})" +
+            (", remembered per arguments: fixed by them" if fixed else ""), d.decl.span)
         if made is None:
             return None
+        if fixed:  # called through its memory (runtime/fixed.py), the function kept for --show
+            self.source.ref(made, f"define_{name}_")
+            made = remembered(made, len(d.params), self.b)
         fn = self.define_fns[name] = self.source.ref(made, f"define_{name}_")
         return fn
 
