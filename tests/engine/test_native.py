@@ -43,7 +43,8 @@ def is_native(prog) -> bool:
     return all(type(proc.run).__name__ == "cython_function_or_method" for proc in prog.procs)
 
 
-@pytest.mark.parametrize("stem", ["games/triumvirat", "examples/no_thanks"])
+@pytest.mark.parametrize("stem", ["games/triumvirat", "examples/no_thanks",
+                                  "examples/hex", "games/intrige"])
 def test_native_code_replays_the_goldens(engine, stem):
     path = ROOT / f"{stem}.rules"
     data = json.loads(fixture_path(path).read_text(encoding="utf-8"))
