@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.play.test_terminal import PROMPT, screen_text, spawn
+from tests.play.test_terminal import PROMPT, interrupt, screen_text, spawn
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -94,8 +94,7 @@ def test_a_new_player_at_the_table(game, tmp_path):
                 if words in seen:
                     shown = [w for w in shown if w != words]
         assert not shown, f"never on screen: {shown}"
-        child.sendcontrol("c")
-        child.expect(pexpect.EOF)
+        interrupt(child)
     finally:
         child.close()
     # every question names the player asked, or the card that asks it
