@@ -41,6 +41,7 @@ class Scanner:
         self.memo = {}
         self.define_pure = {}
         self.define_simple = {}
+        self.define_facts: dict = {}
         self._playable_pure = None
 
     def simple_define(self, name: str) -> bool:
@@ -177,6 +178,48 @@ class Scanner:
         parts = [e.source, e.where, e.value] if isinstance(e, ast.Comprehension) else \
             _children(e)
         return any(self.calls_memoised(part) for part in parts)
+
+    def repeats_a_fact(self, e) -> bool:
+        """May computing the expression work out one of the position's facts (a pure
+        definition of no parameters, such as `winter_in_play`) more than once: in a loop,
+        at two places, or through the definitions it calls (an army's strength summed card
+        by card, each card asking whether winter is in play)? A statement whose value
+        does is computed with a memo of its own (nodes.SetVar.memo): the state stands
+        still while it is, so each fact is worked out once."""
+        return self._fact_calls(e) >= 2
+
+    def _fact_calls(self, e) -> int:
+        """How often `e` may work out a fact: 0, 1, or 2 for more than once."""
+        if e is None or isinstance(e, str):
+            return 0
+        found = 0
+        resolved = self.m.resolved.get(id(e))
+        if isinstance(e, (ast.Name, ast.Call)) and resolved is not None and \
+                resolved[0] == "define":
+            found = self._fact_calls_of(resolved[1])
+        if isinstance(e, ast.Comprehension):
+            inner = self._fact_calls(e.where) + self._fact_calls(e.value)
+            return min(2, self._fact_calls(e.source) + (2 if inner else 0))
+        parts = [e.value, e.body] if isinstance(e, ast.LetIn) else _children(e)
+        if isinstance(e, ast.Index) and resolved is not None and resolved[0] in ("zone", "var"):
+            parts = list(e.args)
+        for part in parts:
+            found += self._fact_calls(part)
+            if found >= 2:
+                return 2
+        return min(2, found)
+
+    def _fact_calls_of(self, name: str) -> int:
+        """How often a call of definition `name` may work out a fact (itself one or not)."""
+        got = self.define_facts.get(name)
+        if got is None:
+            self.define_facts[name] = 0  # while scanning: a call back to it adds nothing
+            d = self.m.defines[name]
+            got = 1 if not d.params and self.memoised_define(name) else 0
+            for part in [d.decl.body] + [x for mod in d.modifiers for x in (mod.cond, mod.value)]:
+                got = min(2, got + self._fact_calls(part))
+            self.define_facts[name] = got
+        return got
 
     def pure_playable(self) -> bool:
         if self._playable_pure is None:

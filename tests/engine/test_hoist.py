@@ -322,3 +322,28 @@ def test_a_branchs_part_is_computed_before_the_loop_under_its_first_test():
     assert lines[4].startswith("if not _once0:\n    _once2 = not (define_first"), lines
     checked = py.unparse(py.fix_missing_locations(body[3].test))
     assert "MISSING" not in checked and "_once1 if _once0 else" in checked, checked
+
+
+# ---------------------------------------------------------------- a statement's own memo
+FACTS = HERE / "rules" / "facts_per_statement.rules"
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_statement_works_out_a_fact_once_and_the_next_anew(engine, monkeypatch):
+    """`set seen = sum(room + ... for p in players)` asks for room (about 3,000 units of
+    work) once per player, `room + room` twice: once per statement, the two statements
+    spend about 6,000 (12,000 would pass 7,000); the second, after `taken` changed, reads
+    room anew (500 twice, not the 1,500 the first statement saw)."""
+    monkeypatch.setenv("RULESDSL_LIMITS", "work=7000")
+    state = loaded_by(FACTS, {}, engine, 2).new_game(seed=1)
+    assert [a.label for a in state.legal_actions()] == ["done, 3000 then 1000"]
+    assert state.memo is None  # none left to the rules after the statement
+
+
+def test_only_a_value_that_may_work_out_a_fact_twice_gets_a_memo():
+    game = rulesdsl.load(str(FACTS))
+    scanner = hoist.Scanner(game.model)
+    main = game.model.phases["main"].decl.body
+    sets = [s for s in main.stmts if isinstance(s, (ast.Set, ast.Let))]
+    assert [scanner.repeats_a_fact(s.value) for s in sets] == [True, False, True]
+    assert not scanner.repeats_a_fact(ast.Name(None, name="room"))

@@ -639,12 +639,12 @@ class Interpreter:
         if not sign:
             def set_local(st, fr):
                 fr[2][slot] = f(st, fr[2])
-            return set_local
+            return with_memo(set_local) if op.memo else set_local
 
         def change_local(st, fr):
             L = fr[2]
             L[slot] = checked(L[slot] + sign * f(st, L), span)
-        return change_local
+        return with_memo(change_local) if op.memo else change_local
 
     def o_SetVar(self, op: n.SetVar) -> Callable[[Any, Any], None]:
         idx, f, sign, span = self.closure(op.at), self.part(op.value), op.sign, op.span
@@ -652,13 +652,13 @@ class Interpreter:
             def set_var(st, fr):
                 L = fr[2]
                 st.vars[idx(st, L)] = f(st, L)
-            return set_var
+            return with_memo(set_var) if op.memo else set_var
 
         def change_var(st, fr):
             L = fr[2]
             i = idx(st, L)
             st.vars[i] = checked(st.vars[i] + sign * f(st, L), span)
-        return change_var
+        return with_memo(change_var) if op.memo else change_var
 
     def o_Jump(self, op: n.Jump) -> Callable[[Any, Any], None]:
         target = op.target
@@ -983,6 +983,18 @@ _WHOLE: dict = {
     "first": lambda s: s[0] if s else None,
     "last": lambda s: s[-1] if s else None,
 }
+
+
+def with_memo(instruction: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+    """An instruction run with a memo of its own (nodes.SetVar.memo): the position's facts
+    its value works out are worked out once."""
+    def memoised(st, fr):
+        st.memo = {}
+        try:
+            instruction(st, fr)
+        finally:
+            st.memo = None
+    return memoised
 
 
 def memo_call(name: str, args: list, plain: Closure, invoke: Callable) -> Closure:

@@ -567,19 +567,24 @@ class Operation:
 @attrs.frozen(eq=False)
 class SetLocal(Operation):
     """`let x = v`, `set x = v` (`sign` 0) or `set x += v` / `-= v` (`sign` 1 / -1, the sum
-    checked against the bound): slot `slot` of the frame."""
+    checked against the bound): slot `slot` of the frame. `memo`: computed with a memo of
+    its own (`st.memo`), where the value may work out one of the position's facts more
+    than once (hoist.Scanner.repeats_a_fact): the state stands still until it is set."""
     slot: int
     value: Node
     sign: int = 0
+    memo: bool = False
 
 
 @attrs.frozen(eq=False)
 class SetVar(Operation):
     """`set v[k] = x` (`sign` 0), `+= x`, `-= x` (1, -1: checked): the variable instance
-    `at` gives (its index first, then the value, as the rules read)."""
+    `at` gives (its index first, then the value, as the rules read). `memo`: as
+    SetLocal's."""
     at: Node
     value: Node
     sign: int = 0
+    memo: bool = False
 
 
 @attrs.frozen(eq=False)

@@ -238,6 +238,16 @@ def assign(target: py.expr, value: py.expr) -> py.Assign:
     return py.Assign([target], value)
 
 
+def with_memo(statements: list, memo: bool = True) -> list:
+    """`statements` run with a memo of their own (nodes.SetVar.memo): `st.memo = {}`, and
+    none again after, also after an error."""
+    if not memo:
+        return statements
+    memo_attr = py.Attribute(name("st"), "memo", py.Store())
+    return [py.Assign([memo_attr], py.Dict([], [])),
+            py.Try(statements, [], [], [assign(copy.copy(memo_attr), const(None))])]
+
+
 def function_def(fn: str, params: list, body: list) -> py.FunctionDef:
     """`def fn(params): body`."""
     args = py.arguments(posonlyargs=[], args=[py.arg(x) for x in params], vararg=None,
@@ -689,8 +699,8 @@ class PythonBackEnd:
     def s_SetLocal(self, op: n.SetLocal) -> list:
         target = py.Subscript(name("L"), const(op.slot), py.Store())
         if not op.sign:
-            return [py.Assign([target], self.emit(op.value, 0))]
-        return self.changed(target, frame_local(op.slot), op)
+            return with_memo([py.Assign([target], self.emit(op.value, 0))], op.memo)
+        return with_memo(self.changed(target, frame_local(op.slot), op), op.memo)
 
     def s_SetVar(self, op: n.SetVar) -> list:
         at = self.emit(op.at, 0)
@@ -702,8 +712,9 @@ class PythonBackEnd:
             key = name("_k")
         target = py.Subscript(state("vars"), key, py.Store())
         if not op.sign:
-            return out + [py.Assign([target], self.emit(op.value, 0))]
-        return out + self.changed(target, index(state("vars"), copy.copy(key)), op)
+            return with_memo(out + [py.Assign([target], self.emit(op.value, 0))], op.memo)
+        return with_memo(out + self.changed(target, index(state("vars"), copy.copy(key)), op),
+                         op.memo)
 
     def s_Return(self, op: n.Return) -> list:
         """Machine.return_from inline for the usual return (this frame on top, not a card
