@@ -11,6 +11,7 @@ a candidate needs it, so short-circuits and errors happen exactly as before.
 from __future__ import annotations
 
 from rulesdsl.lang import ast
+from rulesdsl.lang.reads import state_reads
 
 MISSING = object()
 
@@ -181,12 +182,33 @@ class Scanner:
 
     def repeats_a_fact(self, e) -> bool:
         """May computing the expression work out one of the position's facts (a pure
-        definition of no parameters, such as `winter_in_play`) more than once: in a loop,
-        at two places, or through the definitions it calls (an army's strength summed card
-        by card, each card asking whether winter is in play)? A statement whose value
+        definition of no parameters, such as `season_in_play`) more than once: in a loop,
+        at two places, or through the definitions it calls (a strength summed card by card,
+        each card asking whether the season is in play)? A statement whose value
         does is computed with a memo of its own (nodes.SetVar.memo): the state stands
         still while it is, so each fact is worked out once."""
         return self._fact_calls(e) >= 2
+
+    def keeps_facts(self, loop) -> bool:
+        """May one memo serve a whole `for` loop (nodes.EachStart.memo)? Where its body
+        only sets variables and locals, each value works out one of the position's facts,
+        and no variable it sets is read by anything its parts read (through the
+        definitions they call): `for q in players { set power[q] = strength(q) }` works
+        out `season_in_play` once, not once per player."""
+        stmts = loop.body.stmts if loop.body is not None else ()
+        if not stmts or not all(isinstance(st, (ast.Set, ast.Let)) for st in stmts):
+            return False
+        parts = [loop.where] + [st.value for st in stmts] + \
+            [k for st in stmts if isinstance(st, ast.Set) for k in st.index]
+        if not any(self._fact_calls(st.value) for st in stmts) or \
+                not all(self.scan(x)[2] for x in parts):
+            return False
+        found = state_reads(parts, self.m)
+        if found is None:
+            return False
+        written = {self.m.resolved[id(st)][1] for st in stmts
+                   if isinstance(st, ast.Set) and self.m.resolved[id(st)][0] == "var"}
+        return not written & found[0]
 
     def _fact_calls(self, e) -> int:
         """How often `e` may work out a fact: 0, 1, or 2 for more than once."""

@@ -347,3 +347,24 @@ def test_only_a_value_that_may_work_out_a_fact_twice_gets_a_memo():
     sets = [s for s in main.stmts if isinstance(s, (ast.Set, ast.Let))]
     assert [scanner.repeats_a_fact(s.value) for s in sets] == [True, False, True]
     assert not scanner.repeats_a_fact(ast.Name(None, name="room"))
+
+
+LOOP = HERE / "rules" / "facts_per_loop.rules"
+
+
+@pytest.mark.parametrize("engine", ["closures", "generated"])
+def test_a_loop_that_changes_nothing_its_facts_read_works_them_out_once(engine, monkeypatch):
+    """The first loop asks for room (about 2,000 units of work) once per player: one memo
+    for the loop spends 2,000 (6,000 would pass 4,000). The second sets what `total`
+    reads, so each player's statement works it out anew: 1, 2, 4 (1, 1, 1 if kept)."""
+    monkeypatch.setenv("RULESDSL_LIMITS", "work=4000")
+    state = loaded_by(LOOP, {}, engine, 3).new_game(seed=1)
+    assert [a.label for a in state.legal_actions()] == ["done, 1000: 1 2 4"]
+    assert state.memo is None  # the loop's memo ends with the loop
+
+
+def test_only_a_loop_whose_sets_no_fact_reads_keeps_one_memo():
+    game = rulesdsl.load(str(LOOP))
+    scanner = hoist.Scanner(game.model)
+    loops = [s for s in game.model.phases["main"].decl.body.stmts if isinstance(s, ast.For)]
+    assert [scanner.keeps_facts(s) for s in loops] == [True, False]

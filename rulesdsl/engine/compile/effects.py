@@ -37,18 +37,23 @@ class Effects:
     def s_Let(self, s: ast.Let):
         self.flow.emit_operation(nodes.SetLocal(s.span, self.m.slots[id(s)],
                                                 self.flow.value_part(s.value),
-                                                memo=self.unit.scanner.repeats_a_fact(s.value)))
+                                                memo=self.repeats_a_fact(s.value)))
 
     def s_Set(self, s: ast.Set):
         kind, payload = self.m.resolved[id(s)]
         sign = 0 if s.op == "=" else 1 if s.op == "+=" else -1
         value = self.flow.value_part(s.value)
-        memo = self.unit.scanner.repeats_a_fact(s.value)
+        memo = self.repeats_a_fact(s.value)
         if kind == "local":
             self.flow.emit_operation(nodes.SetLocal(s.span, payload, value, sign, memo))
             return
         at = self.exprs.lowering.instance(self.p.vars[payload], s.index, s.span)
         self.flow.emit_operation(nodes.SetVar(s.span, at, value, sign, memo))
+
+    def repeats_a_fact(self, value) -> bool:
+        """Is a statement's value computed with a memo of its own (nodes.SetVar.memo)? Not
+        inside a loop whose memo serves it already."""
+        return not self.unit.facts_kept and self.unit.scanner.repeats_a_fact(value)
 
     def s_SetField(self, s: ast.SetField):
         setter = field_setter(self, s)

@@ -302,20 +302,26 @@ class Flow:
 
     def s_For(self, s: ast.For):
         self.exprs.lowering.body_bound(self.m.slots[id(s)], (s.where, s.body), s.source)
-        self.each(s, self.collection_part(s.source), lambda: self.block(s.body))
+        memo = not self.unit.facts_kept and self.unit.scanner.keeps_facts(s)
+        self.unit.facts_kept += memo  # the body's statements then set no memo of their own
+        try:
+            self.each(s, self.collection_part(s.source), lambda: self.block(s.body), memo)
+        finally:
+            self.unit.facts_kept -= memo
 
-    def each(self, s, items: nodes.Node, body: Callable[[], None]) -> None:
+    def each(self, s, items: nodes.Node, body: Callable[[], None], memo: bool = False) -> None:
         """A loop over a list taken when the loop starts: bind each element that meets
-        `s.where` to `s`'s slot and run `body`; `break` inside leaves it."""
+        `s.where` to `s`'s slot and run `body`; `break` inside leaves it. `memo`: one memo
+        for the whole loop (nodes.EachStart.memo)."""
         where = self.value_part(s.where) if s.where is not None else None
         lst, idx = self.hidden_slot(), self.hidden_slot()
-        self.emit_operation(nodes.EachStart(s.span, lst, idx, items))
+        self.emit_operation(nodes.EachStart(s.span, lst, idx, items, memo))
         head = self.jump_placeholder(s.span)
         self.loop_begin()
         body()
         self.emit_operation(nodes.Jump(s.span, head))
         self.emit_operation(nodes.EachStep(s.span, self.m.slots[id(s)], lst, idx, where,
-                                           self.here()), head)
+                                           self.here(), memo), head)
         self.loop_end(head)
 
     def s_Turns(self, s: ast.Turns):

@@ -21,6 +21,8 @@ class Unit:
                          {k: list(v.values) for k, v in model.enums.items()})
         self.b = self.p.budget
         self.scanner = Scanner(model)
+        # inside a loop that keeps one memo (nodes.EachStart.memo): its statements set none
+        self.facts_kept = 0
         self.kinds = list(model.kinds)  # kind names, in the order of their ids
         self.p.kind_names = self.kinds
         # False: closures only (the reference the tests compare); set once, never flipped

@@ -749,10 +749,14 @@ class Interpreter:
             L = fr[2]
             L[seq] = list(items(st, L)) if copy else items(st, L)
             L[at] = 0
-        return start
+
+        def start_with_memo(st, fr):
+            start(st, fr)
+            st.memo = {}
+        return start_with_memo if op.memo else start
 
     def o_EachStep(self, op: n.EachStep) -> Callable[[Any, Any], None]:
-        slot, seq, at, end = op.slot, op.seq, op.at, op.end
+        slot, seq, at, end, memo = op.slot, op.seq, op.at, op.end, op.memo
         where = self.part(op.where) if op.where is not None else None
 
         def step(st, fr):
@@ -767,6 +771,8 @@ class Interpreter:
                     return
             L[at] = i
             fr[1] = end
+            if memo:
+                st.memo = None
         return step
 
     def o_TurnsStart(self, op: n.TurnsStart) -> Callable[[Any, Any], None]:

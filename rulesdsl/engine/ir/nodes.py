@@ -648,21 +648,26 @@ class Finish(Operation):
 class EachStart(Operation):
     """A loop over a list taken as it starts (`for x in LIST`, `ask each`): the list's
     elements into slot `seq` (a copy: the loop goes on over them whatever the body
-    changes), the position in slot `at` 0."""
+    changes), the position in slot `at` 0. `memo`: a memo begins here and ends where
+    the loop does (hoist.Scanner.keeps_facts: nothing the body changes is read by what
+    it works out)."""
     seq: int
     at: int
     items: Node
+    memo: bool = False
 
 
 @attrs.frozen(eq=False)
 class EachStep(Operation):
     """The head of such a loop: the next element from slot `at` on that meets `where`
-    (None: any) into slot `slot`; none left, the loop ends: go on at `end`."""
+    (None: any) into slot `slot`; none left, the loop ends: go on at `end` (ending the
+    memo its EachStart began, `memo`)."""
     slot: int
     seq: int
     at: int
     where: Optional[Node]
     end: int
+    memo: bool = False
 
 
 @attrs.frozen(eq=False)

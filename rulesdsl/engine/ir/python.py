@@ -796,15 +796,19 @@ class PythonBackEnd:
         items = self.emit(op.items, 0)
         return [assign(frame_local(op.seq),
                        items if n.makes_a_new_list(op.items) else call("list", items)),
-                assign(frame_local(op.at), const(0))]
+                assign(frame_local(op.at), const(0))] + \
+            ([py.Assign([py.Attribute(name("st"), "memo", py.Store())], py.Dict([], []))]
+             if op.memo else [])
 
     def s_EachStep(self, op: n.EachStep) -> list:
         """The next element that meets the condition, or the loop's end (ExitIf)."""
         seq, i, slot = name("_seq"), name("_i"), frame_local(op.slot)
         out: list = [assign(seq, frame_local(op.seq)), assign(i, frame_local(op.at))]
         length = call("len", seq)
+        ended = [py.Assign([py.Attribute(name("st"), "memo", py.Store())], const(None))] \
+            if op.memo else []
         if op.where is None:  # the position is never past the end: no need to write it
-            return out + [ExitIf(compare(i, ">=", length), [], op.end),
+            return out + [ExitIf(compare(i, ">=", length), ended, op.end),
                           assign(slot, index(seq, i)),
                           assign(frame_local(op.at), py.BinOp(i, py.Add(), const(1)))]
         search = py.While(compare(i, "<", length), [
@@ -813,8 +817,8 @@ class PythonBackEnd:
             py.If(self.emit(op.where, 0), [py.Break()], [])],
             [assign(i, const(-1))])
         return out + [search,
-                      ExitIf(compare(i, "<", const(0)), [assign(frame_local(op.at), length)],
-                             op.end),
+                      ExitIf(compare(i, "<", const(0)),
+                             [assign(frame_local(op.at), length)] + ended, op.end),
                       assign(frame_local(op.at), i)]
 
     def s_TurnsStart(self, op: n.TurnsStart) -> list:
