@@ -237,7 +237,9 @@ class Scanner:
         if got is None:
             self.define_facts[name] = 0  # while scanning: a call back to it adds nothing
             d = self.m.defines[name]
-            got = 1 if not d.params and self.memoised_define(name) else 0
+            # a fact that visits no list costs less worked out again than looked up
+            got = 1 if not d.params and self.memoised_define(name) and \
+                not self.simple_define(name) else 0
             for part in [d.decl.body] + [x for mod in d.modifiers for x in (mod.cond, mod.value)]:
                 got = min(2, got + self._fact_calls(part))
             self.define_facts[name] = got

@@ -437,7 +437,7 @@ class _Proc:
         decision's options go on with where it holds."""
         out = _filled(_HANDING_MEMO, COND=cond)
         self.note(out[0], "the decision's, from here")
-        failed = [assign(py.Attribute(name("st"), "memo", py.Store()), const(None))]
+        failed = [assign(python.state("memo"), const(None))]
         return out + [py.If(py.UnaryOp(py.Not(), name("_holds")), failed + away, on)]
 
     def inline_decision(self, ins, pc: int, ins_name: str) -> list:

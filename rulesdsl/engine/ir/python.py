@@ -230,11 +230,13 @@ class ExitIf:
 
 
 def assign(target: py.expr, value: py.expr) -> py.Assign:
-    """`target = value`, `target` a name or `L[k]` read as a place to store into."""
+    """`target = value`, `target` a name, `L[k]` or `st.x` read as a place to store into."""
     if isinstance(target, py.Name):
         target = py.Name(target.id, py.Store())
     elif isinstance(target, py.Subscript):
         target = py.Subscript(target.value, target.slice, py.Store())
+    elif isinstance(target, py.Attribute):
+        target = py.Attribute(target.value, target.attr, py.Store())
     return py.Assign([target], value)
 
 
@@ -243,9 +245,8 @@ def with_memo(statements: list, memo: bool = True) -> list:
     none again after, also after an error."""
     if not memo:
         return statements
-    memo_attr = py.Attribute(name("st"), "memo", py.Store())
-    return [py.Assign([memo_attr], py.Dict([], [])),
-            py.Try(statements, [], [], [assign(copy.copy(memo_attr), const(None))])]
+    return [assign(state("memo"), py.Dict([], [])),
+            py.Try(statements, [], [], [assign(state("memo"), const(None))])]
 
 
 def function_def(fn: str, params: list, body: list) -> py.FunctionDef:
@@ -797,16 +798,14 @@ class PythonBackEnd:
         return [assign(frame_local(op.seq),
                        items if n.makes_a_new_list(op.items) else call("list", items)),
                 assign(frame_local(op.at), const(0))] + \
-            ([py.Assign([py.Attribute(name("st"), "memo", py.Store())], py.Dict([], []))]
-             if op.memo else [])
+            ([assign(state("memo"), py.Dict([], []))] if op.memo else [])
 
     def s_EachStep(self, op: n.EachStep) -> list:
         """The next element that meets the condition, or the loop's end (ExitIf)."""
         seq, i, slot = name("_seq"), name("_i"), frame_local(op.slot)
         out: list = [assign(seq, frame_local(op.seq)), assign(i, frame_local(op.at))]
         length = call("len", seq)
-        ended = [py.Assign([py.Attribute(name("st"), "memo", py.Store())], const(None))] \
-            if op.memo else []
+        ended = [assign(state("memo"), const(None))] if op.memo else []
         if op.where is None:  # the position is never past the end: no need to write it
             return out + [ExitIf(compare(i, ">=", length), ended, op.end),
                           assign(slot, index(seq, i)),
