@@ -7,6 +7,8 @@ move.
     python benchmarks/gauntlet.py --log g.jsonl --games 100 --only hearts --against thumb
     python benchmarks/gauntlet.py --log g2.jsonl --games 100 --first 50 --only intrige
     python benchmarks/gauntlet.py --summary g.jsonl g2.jsonl          # the markdown table
+    python benchmarks/gauntlet.py --summary after.jsonl --paired before.jsonl
+                                  # deal for deal: two agents or two codes on the same deals
 
 Seats rotate every game; with 3 or more players the tested agent takes one seat and the
 opponent kind fills the others. In a cooperative game, where the whole table wins or loses
@@ -20,6 +22,7 @@ restart goes on where the log ends (benchmarks/arena.py's log; --summary reads a
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -132,6 +135,43 @@ def summary_rows(paths: list, code: str | None = None) -> list:
     return rows
 
 
+def sign_test(better: int, worse: int) -> float:
+    """The two-sided sign test's p-value for deals one agent did better and worse on."""
+    n, k = better + worse, min(better, worse)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n) if n else 1.0
+
+
+def paired_rows(after: list, before: list) -> list:
+    """One markdown row per match in both sets of logs (the same game, player count and
+    opponents; the agents may differ): the deals both played, each side's wins on them,
+    the deals one did better on, and the sign test. The seats and seeds of a deal are the
+    same on both sides, so the luck of the deal cancels."""
+    def by_match(paths):
+        return {key.split("|")[0] + "|" + key.split("|")[1] + "|" + key.split("|")[3]:
+                {r["g"]: r for r in rs} for key, rs in _read_logs(paths).items()}
+    old, new = by_match(before), by_match(after)
+    rows = []
+    for key in sorted(set(old) & set(new)):
+        deals = sorted(set(old[key]) & set(new[key]))
+        if not deals:
+            continue
+        a = [old[key][g]["share"] for g in deals]
+        b = [new[key][g]["share"] for g in deals]
+        better = sum(y > x for x, y in zip(a, b))
+        worse = sum(y < x for x, y in zip(a, b))
+        name, players, against = key.split("|")
+        span = f"{deals[0]}-{deals[-1]}" if deals == list(range(deals[0], deals[-1] + 1)) \
+            else f"{len(deals)} deals"
+        rows.append(f"| {Path(name).stem} | {players} | {against} | {span} | {sum(a):g} | "
+                    f"{sum(b):g} | {better} better, {worse} worse | "
+                    f"p = {sign_test(better, worse):.2f} |")
+    return rows
+
+
+PAIRED_HEADER = ("| game | players | against | deals | before | after | one for one | "
+                 "sign test |\n|---|---|---|---|---|---|---|---|")
+
+
 HEADER = ("| game | players | against | games | wins | 95% CI | fair share | bar | verdict | "
           "median CPU s/move | mean iterations | dropped | capped | unfinished | code |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -153,10 +193,16 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--summary", nargs="+", metavar="LOG",
                     help="print the table of one log, or of several merged")
+    ap.add_argument("--paired", nargs="+", metavar="LOG",
+                    help="with --summary: compare its logs deal for deal with these")
     ap.add_argument("--code", metavar="PREFIX",
                     help="with --summary: only the games played by this code (the "
                     "records' `code`, engine digest:rules digest)")
     args = ap.parse_args(argv)
+    if args.summary and args.paired:
+        print(PAIRED_HEADER)
+        print("\n".join(paired_rows(args.summary, args.paired)))
+        return 0
     if args.summary:
         print(HEADER)
         print("\n".join(summary_rows(args.summary, args.code)))

@@ -146,6 +146,26 @@ def test_the_gauntlet_logs_each_game_and_sums_them_up(tmp_path, capsys):
     assert cells[12] == "0"  # moves the CPU cap cut short
 
 
+def test_two_logs_are_compared_deal_for_deal(tmp_path, capsys):
+    """`--summary AFTER --paired BEFORE`: the deals both played, each side's wins on them,
+    the deals one did better on and the sign test; another agent on the same match pairs."""
+    def log(name, agent, shares):
+        path = tmp_path / name
+        path.write_text("".join(json.dumps({"g": g, "share": s, "match":
+                                            f"gops|2|{agent}|greedy"}) + "\n"
+                                for g, s in enumerate(shares)))
+        return str(path)
+    before = log("before.jsonl", "ismcts", [1, 0, 0, 0.5, 1, 0, 1])
+    after = log("after.jsonl", "ismcts:rival=0", [1, 1, 1, 1, 1, 1])  # deal 6 not played
+    assert gauntlet.main(["--summary", after, "--paired", before]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "gops" in line)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells == ["gops", "2", "greedy", "0-5", "2.5", "6", "4 better, 0 worse",
+                     "p = 0.12"]
+    assert gauntlet.sign_test(4, 0) == 0.125 and gauntlet.sign_test(0, 0) == 1.0
+    assert gauntlet.sign_test(14, 5) == pytest.approx(0.0636, abs=1e-4)
+
+
 def test_the_bar_and_the_verdict():
     assert gauntlet.bar(2) == 0.65 and gauntlet.bar(4) == 1.5 / 4
     assert gauntlet.verdict(0.70, 0.85, 0.65) == "met"
