@@ -128,7 +128,9 @@ def summary_rows(paths: list, code: str | None = None) -> list:
         # a cooperative game's share is a paired comparison of two teams: even is a half
         team = any("baseline" in r for r in rs)
         fair, target = (0.5, bar(2)) if team else (1 / players, bar(players))
-        rows.append(f"| {Path(name).stem}{' (team)' if team else ''} | {players} | {b} | "
+        # a row of another agent than the default names it: two runs of one match differ
+        agent = "" if a == AGENT else f" (`{a}`)"
+        rows.append(f"| {Path(name).stem}{' (team)' if team else ''}{agent} | {players} | {b} | "
                     f"{n} | {share / n:.0%} | {low:.0%}-{high:.0%} | {fair:.0%} | "
                     f"{target:.0%} | {verdict(low, high, target)} | {cpu:.2f} | {iters:.0f} | "
                     f"{dropped} | {capped} | {unfinished} | {code_cell(rs)} |")
@@ -146,7 +148,7 @@ def paired_rows(after: list, before: list) -> list:
     opponents; the agents may differ): the deals both played, each side's wins on them,
     the deals one did better on, and the sign test. The seats and seeds of a deal are the
     same on both sides, so the luck of the deal cancels."""
-    def by_match(paths):
+    def by_match(paths):  # the agents may differ: the match is the game, count, opponents
         return {key.split("|")[0] + "|" + key.split("|")[1] + "|" + key.split("|")[3]:
                 {r["g"]: r for r in rs} for key, rs in _read_logs(paths).items()}
     old, new = by_match(before), by_match(after)

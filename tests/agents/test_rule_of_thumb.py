@@ -141,7 +141,7 @@ def test_the_gauntlet_logs_each_game_and_sums_them_up(tmp_path, capsys):
     row = next(line for line in table if line.startswith("| connect_four"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     share = sum(r["share"] for r in records) / 2
-    assert cells[:5] == ["connect_four", "2", "thumb", "2", f"{share:.0%}"]
+    assert cells[:5] == ["connect_four (`random`)", "2", "thumb", "2", f"{share:.0%}"]
     assert cells[7] == "65%"
     assert cells[12] == "0"  # moves the CPU cap cut short
 
