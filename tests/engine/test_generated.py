@@ -284,6 +284,23 @@ def test_compile_show_prints_the_rules_above_their_python():
     compile(out, "<listing>", "exec")  # the listing is valid Python
 
 
+def test_the_listing_shows_a_constant_where_the_rules_work_one_out(tmp_path, monkeypatch):
+    """`if player_count <= 3 then 5 else 4` is 5 at two players, written as 5, and a loop
+    comparing with it checks none but its other side (passes.folded)."""
+    text = ('game "Folded"\nplayers 2..5\nvar n: int = 0\n'
+            'define goal = if player_count <= 3 then 5 else 4\n'
+            'flow main\nphase main {\n  for p in players {\n'
+            '    if n + 1 >= goal {\n      set n = 0\n    }\n  }\n'
+            '  set n = goal * 10 + (if player_count == 2 and not false then 1 else 2)\n'
+            '  win seat(0)\n}\n')
+    for players, expected in ((2, 51), (4, 42)):
+        game = load_text(tmp_path, text, "generated", monkeypatch)
+        assert game.new_game(players=players, seed=1).var("n") == expected
+        listing = game.program(players).generated
+        assert "player_count" not in listing and " <= 3" not in listing, listing
+        assert f">= {expected // 10}" in listing, listing
+
+
 def test_every_line_of_the_listing_that_names_a_rules_line_shows_it():
     """A function's title, a phase's `def` and each statement: where a comment names a
     line of the rules, that line follows (found from the spans the compiler kept, not by
@@ -745,12 +762,13 @@ def test_a_definition_is_written_where_it_is_called_only_if_it_nests_shallowly(t
                                                                                 monkeypatch):
     """A simple definition's value is written where it is called, unless its tree nests
     deeper than 40 (Functions.note_inline): measured on the tree, whose depth bounds its
-    brackets' (ten checked sums in brackets: a tree 42 deep, written with 31 brackets)."""
+    brackets' (ten checked sums in brackets: a tree 42 deep, written with 31 brackets).
+    `deep` is called on a variable: on a constant its value is folded whole."""
     deep = "(" * 10 + "x" + "".join(f" + {k})" for k in range(10))
     text = ('game "Deep"\nplayers 2\nvar n: int = 0\n'
             'define shallow(x: int) = if x == 1 then 10 else 20\n'
             f'define deep(x: int) = {deep}\n'
-            'flow main\nphase main {\n  set n = shallow(1) * 100 + deep(1)\n  win seat(0)\n}\n')
+            'flow main\nphase main {\n  set n = shallow(1) * 100 + deep(n + 1)\n  win seat(0)\n}\n')
     game = load_text(tmp_path, text, "generated", monkeypatch)
     assert game.new_game(seed=1).var("n") == 1046
     calls = re.findall(r"define_(\w+?)_\w*\(st", game.program(2).generated)

@@ -12,7 +12,7 @@ import attrs
 from rulesdsl.lang import ast
 from rulesdsl.engine.ir import nodes as n
 from rulesdsl.engine.ir.interpret import Interpreter
-from rulesdsl.engine.ir.passes import known_not_none
+from rulesdsl.engine.ir.passes import folded, known_not_none
 from rulesdsl.engine.runtime.numbers import MAX_INT, too_big
 
 ARITH = {"+", "-", "*"}
@@ -83,13 +83,26 @@ class Lowering:
     def root(self, e: Any) -> n.Node:
         """`e`, which `handles`, as a node of its own (not a part of a lowered parent):
         lowered, then rewritten by the passes (passes.py)."""
-        return known_not_none(self.lower(e))
+        return known_not_none(folded(self.lower(e)))
 
     def part(self, e: Any) -> n.Node:
-        """A part of a lowered expression: lowered too, or Opaque."""
+        """A part of a lowered expression: lowered too, or Opaque (but a constant
+        definition's value: `colours_to_win` read in a loop is 4, never none)."""
         if not self.handles(e) or self.rules.kept(e):
+            known = self.constant(e)
+            if known is not None:
+                return known
             return n.Opaque(self.type_of(e), e, never_none=self.sure_opaque(e))
         return self.lower(e)
+
+    def constant(self, e: Any) -> Optional[n.Const]:
+        """The value of `e` where it names a definition of no parameters whose value is
+        a constant once folded (passes.folded), else None."""
+        kind, payload = self.rules.m.resolved.get(id(e), ("", None))
+        if type(e) is not ast.Name or kind != "define" or self.rules.m.defines[payload].params:
+            return None
+        body = self.inline_body(self.definition(payload))
+        return body if isinstance(body, n.Const) else None
 
     def sure_opaque(self, e: Any) -> bool:
         """Whether an expression the compiler keeps never gives none (a list built, a count)."""
@@ -214,7 +227,7 @@ class Lowering:
         if any(isinstance(x, n.Opaque) or isinstance(x, n.Local) and x.slot not in slots
                for x in n.walk(body)):
             return None
-        body = known_not_none(body)
+        body = known_not_none(folded(body))
         table = self.per_card(d)
         if table is not None:  # its table read at the card, the value itself for none
             card = n.Local("card", 0, d.params[0])

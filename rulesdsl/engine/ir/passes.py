@@ -9,15 +9,24 @@ has found `k > 0` (or `>= 0`) and `k < size(r)` true (the right of an `and`, the
 an `if` takes where its test holds: Reversi's `k > 0 and k < size(r) and disc[r[k]]`)
 is marked in range, and the Python back end writes no range check for it. A local keeps
 its value while an expression is computed: the expression sets no local it reads (a
-`let` and a list's element have slots of their own, E502)."""
+`let` and a list's element have slots of their own, E502).
+
+`folded`: a part whose operands are all constants known when the game loads (the player
+count, an option, an enum value, an argument inlined) worked out then, as the back ends
+would work it out each time (`if player_count <= 3 then 5 else 4` is 5 at two players);
+a part that would fail (none compared, a sum past MAX_INT, by zero) is left to fail
+where the rules say."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, TypeGuard, Union
+
+import operator
 
 import attrs
 
 from rulesdsl.engine.ir import nodes as n
+from rulesdsl.engine.runtime.numbers import MAX_INT
 
 # how deep an inlined definition's value may nest (as nodes): the Python back end writes
 # it as one expression, and Python's parser nests 200 brackets at most
@@ -125,6 +134,88 @@ def _with(node: n.Node, **parts) -> n.Node:
     return attrs.evolve(node, **parts)
 
 
+def folded(node: n.Node) -> n.Node:
+    """`node` with each part whose operands are constants made the constant it gives
+    (the node itself where nothing folds)."""
+    out = _parts_visited(node, folded)
+    fold = _FOLDS.get(type(out))
+    return fold(out) if fold is not None else out
+
+
+_OPERATORS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt,
+              "<=": operator.le, ">=": operator.ge, "+": operator.add, "-": operator.sub,
+              "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
+
+
+def _number(node: n.Node) -> TypeGuard[n.Const]:
+    return isinstance(node, n.Const) and type(node.value) is int
+
+
+def _truth(node: n.Node) -> TypeGuard[n.Const]:
+    return isinstance(node, n.Const) and type(node.value) is bool
+
+
+def _fold_equal(node: n.Equal) -> n.Node:
+    if isinstance(node.left, n.Const) and isinstance(node.right, n.Const):
+        return n.Const(node.type, _OPERATORS[node.op](node.left.value, node.right.value))
+    return node
+
+
+def _fold_compare(node: n.Compare) -> n.Node:  # (none on either side fails: R013)
+    if _number(node.left) and _number(node.right):
+        return n.Const(node.type, _OPERATORS[node.op](node.left.value, node.right.value))
+    return node
+
+
+def _fold_arith(node: Union[n.Arith, n.Divide]) -> n.Node:
+    """(past MAX_INT, by zero: left to fail where it stands)"""
+    left, right = node.left, node.right
+    if not (node.ints and _number(left) and _number(right)) or \
+            isinstance(node, n.Divide) and right.value == 0:
+        return node
+    value = _OPERATORS[node.op](left.value, right.value)
+    return n.Const(node.type, value) if -MAX_INT <= value <= MAX_INT else node
+
+
+def _fold_logic(node: n.Logic) -> n.Node:  # Python's: the operand that decided
+    if not _truth(node.left):
+        return node
+    decided = node.left.value if node.op == "or" else not node.left.value
+    return node.left if decided else node.right
+
+
+def _fold_if(node: n.IfElse) -> n.Node:
+    if not _truth(node.cond):
+        return node
+    return node.then if node.cond.value else node.else_
+
+
+def _fold_not(node: n.Not) -> n.Node:
+    return n.Const(node.type, not node.operand.value) if _truth(node.operand) else node
+
+
+def _fold_neg(node: n.Neg) -> n.Node:
+    return n.Const(node.type, -node.operand.value) if _number(node.operand) else node
+
+
+def _fold_seat(node: n.Seat) -> n.Node:  # (no such seat: R017 where it stands)
+    if _number(node.operand) and 0 <= node.operand.value < node.seats:
+        return n.Const(node.type, node.operand.value)
+    return node
+
+
+def _fold_next_seat(node: n.NextSeat) -> n.Node:
+    if _number(node.operand):
+        return n.Const(node.type, (node.operand.value + node.step) % node.seats)
+    return node
+
+
+_FOLDS: dict = {n.Equal: _fold_equal, n.Compare: _fold_compare, n.Arith: _fold_arith,
+                n.Divide: _fold_arith, n.Logic: _fold_logic, n.IfElse: _fold_if,
+                n.Not: _fold_not, n.Neg: _fold_neg, n.Seat: _fold_seat,
+                n.NextSeat: _fold_next_seat}
+
+
 def inline(node: n.Node, body_of: Callable[[n.Definition], Optional[n.Node]]) -> n.Node:
     """`node` with each call of a definition whose value `body_of` gives (lower.inline_body:
     one that spends no work, has no modifier and calls none but such ones, lowered whole
@@ -149,7 +240,7 @@ class _Inline:
             if body is not None:
                 self.open.append(out.definition)
                 try:
-                    made = self.visit(_called(out, body))
+                    made = folded(self.visit(_called(out, body)))
                 finally:
                     self.open.pop()
                 if depth(made) <= MAX_INLINED_DEPTH and \
