@@ -373,6 +373,7 @@ def cmd_compile(args) -> int:
     import rulesdsl
     from rulesdsl.lang.errors import RulesError
     from rulesdsl.play.answers import parse_options
+    from rulesdsl.engine.compile import shown_program
     from rulesdsl.engine.compile.generate import annotate, summary
     options = parse_options(args.option)
     game = rulesdsl.load(args.game, options=options) if options else rulesdsl.load(args.game)
@@ -385,6 +386,8 @@ def cmd_compile(args) -> int:
                          hints=[f"use --players {game.min_players}"])
     prog = game.program(players)
     if args.show:
+        if prog.generated:  # compiled again, its listing in the rules' names
+            prog = shown_program(game.model, players, game.options, game.step_limit)
         print(annotate(prog, game.sources) if prog.generated else
               "# nothing generated: RULESDSL_ENGINE=closures, or the rules nest past what "
               "Python compiles")

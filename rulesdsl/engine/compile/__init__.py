@@ -150,7 +150,8 @@ class Compiler:
 
     def per_seat(self, decl) -> Callable:
         """`score(p: player) = ...`, `evaluate(...)` or `payoff(...)` as f(st, seat)."""
-        f = self.exprs.expr(decl.value)
+        with self.source.listing.frame_of(decl):
+            f = self.exprs.expr(decl.value)
         size = self.m.nslots.get(id(decl), 1)
 
         def per_seat(st, seat, f=f, size=size):
@@ -163,7 +164,8 @@ class Compiler:
     def truth(self, decl) -> Truth:
         """`invariant NAME(params) = COND` as a Truth: COND as f(st, args), and the values
         each parameter is tried with."""
-        f = self.exprs.expr(decl.value)
+        with self.source.listing.frame_of(decl):
+            f = self.exprs.expr(decl.value)
         size = self.m.nslots.get(id(decl), 1)
 
         def holds(st, args, f=f, size=size):
@@ -201,7 +203,8 @@ class Compiler:
             per = show.per_player or show.board is not None
             d = self.m.defines[show.name]
             seat = [nodes.Local(d.params[0][1], 0, d.params[0][0])] if per else []
-            call = self.calls.define_call(show.name, seat)
+            with self.source.listing.frame_of(d.decl):  # (its frame: the seat, as `p` for --show)
+                call = self.calls.define_call(show.name, seat)
             self.p.shows.append(ProgramShow(show, _for_seat(call),
                                             self.m.defines[show.name].type))
 
@@ -237,6 +240,20 @@ def compile_program(model: Model, nplayers: int, options: dict,
             for proc in runs:
                 proc.owner_lines = lines
     return prog
+
+
+def shown_program(model: Model, nplayers: int, options: dict,
+                  step_limit: int = 1_000_000) -> Program:
+    """The program compiled again for `rulesdsl compile --show`: the same code, its
+    listing (`generated`) naming the frames' locals, the zones and the variables as the
+    rules do (show.py). Not run: a game runs compile_program's."""
+    compiler = Compiler(model, nplayers, options, generate=True)
+    compiler.source.listing.show = True
+    compiler.p.step_limit = step_limit
+    try:
+        return compiler.build()
+    except GeneratedTooLarge:
+        return closures_only(model, nplayers, options, step_limit)
 
 
 def closures_only(model: Model, nplayers: int, options: dict, step_limit: int) -> Program:

@@ -34,6 +34,7 @@ class Expressions:
         # lowered to engine/ir's typed nodes, then run as closures or written as Python
         self.lowering = Lowering(self)
         self.interpreter = Interpreter(self)
+        self.parts_of: Optional[dict] = None  # id(a definition's value, a modifier's part) -> it
 
     def connect(self, calls: Calls, functions: Functions, source: Source,
                 layout: Layout) -> None:
@@ -124,10 +125,24 @@ class Expressions:
         """For the interpreter: a part of a definition, compiled on a frame of its own (no
         loop of the caller open)."""
         outer, self.loop_stack = self.loop_stack, []  # a body has its own locals
+        d = self.definition_of(node)
         try:
-            return self.closure_part(node)
+            with self.source.listing.frame_of(*((d.decl, *d.modifiers) if d is not None else ())):
+                return self.closure_part(node)
         finally:
             self.loop_stack = outer
+
+    def definition_of(self, node: nodes.Node):
+        """The checked definition whose value or modifier `node` is, if it is one."""
+        if not isinstance(node, nodes.Opaque):
+            return None
+        if self.parts_of is None:
+            self.parts_of = {}
+            for d in self.m.defines.values():
+                for part in (d.decl.body, *(x for mod in d.modifiers
+                                            for x in (mod.cond, mod.value))):
+                    self.parts_of[id(part)] = d
+        return self.parts_of.get(id(node.source))
 
     @property
     def definitions(self) -> dict:

@@ -65,6 +65,12 @@ class Flow:
         return pid
 
     def compile_proc(self, pid: int, node):
+        """Phase, response, setup or card effect `node` as procedure `pid`."""
+        self.source.listing.proc_frames[pid] = self.m.slot_names.get(id(node), ())
+        with self.source.listing.frame_of(node):
+            self.compile_body(pid, node)
+
+    def compile_body(self, pid: int, node):
         m = self.m
         proc = self.p.procs[pid]
         self.code, self.spans, self.stmts = [], [], []
@@ -210,7 +216,8 @@ class Flow:
 
     def compile_playable(self, playable):
         who, cond = playable
-        f = self.exprs.expr(cond)
+        with self.source.listing.frame_of(playable):
+            f = self.exprs.expr(cond)
         size = max(2, self.m.nslots.get(id(playable), 2))
 
         def check(st, card, seat, f=f, size=size):

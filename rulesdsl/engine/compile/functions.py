@@ -332,6 +332,11 @@ class Functions:
         if made is not None or name in self.define_fns:
             return made
         d = self.m.defines[name]
+        with self.source.listing.frame_of(d.decl, *d.modifiers):
+            return self.new_define_function(name, d)
+
+    def new_define_function(self, name: str, d):
+        """define_function's function, made (once)."""
         node = self.exprs.lowering.definition(name)
         self.define_fns[name] = None  # while its body is generated: a call of itself
         budget = python.name(self.source.ref(self.b, "BUDGET"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast as py
 import builtins
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from rulesdsl.lang import ast
 from rulesdsl.lang.limits import limit
@@ -28,6 +28,7 @@ from rulesdsl.engine.ir.python import (MAX_DEPTH, both, call, clone, const, walk
 from rulesdsl.engine.compile.native import Module
 from rulesdsl.engine.compile.unit import Unit
 from rulesdsl.engine.compile.generate import pad_name
+from rulesdsl.engine.compile.show import Listing
 from rulesdsl.engine.journal import Later
 from rulesdsl.engine.compile.generate import Statement, compiled_tree, lay_out
 from rulesdsl.engine.runtime.places import rules_place
@@ -70,8 +71,8 @@ class Source:
         self.pieces: list[tuple[str, str]] = []  # (mode, text) of every generated piece, in order
         self.piece_trees: list[py.Module | py.Expression] = []  # and its tree (materialize)
         self.ns_ids: dict[int, str] = {}  # id(object) -> its name in ns
-        # every generated definition, in order, for --show: (title, span, text, where)
-        self.generated: list[tuple[str, Any, str, Optional[int]]] = []
+        # what --show lists: every generated definition, and the frames' names
+        self.listing = Listing(self.m, self.pieces, self.piece_trees)
         # id(generated lambda or closure) -> (it, the Python tree of what it computes)
         self.lambda_sources: dict[int, tuple[Callable, py.expr]] = {}
         # id(generated function) -> (it, the module defining it)
@@ -181,8 +182,7 @@ class Source:
             f = self.materialize(py.Expression(python.lambda_of(tree)), "eval")
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
-        self.generated.append((f"E{len(self.generated)}", getattr(e, "span", None),
-                               self.pieces[-1][1], None))
+        self.listing.note(f"E{self.listing.count}", getattr(e, "span", None), None)
         self.lambda_sources[id(f)] = (f, tree)
         return f
 
@@ -190,15 +190,13 @@ class Source:
         """A lowered expression's own generated function (noted for --show), its locals
         and variables read under the rules' names; elsewhere its Python is written inline
         (`call_source`), over the frame."""
-        title, span = f"E{len(self.generated)}", getattr(e, "span", None)
+        title, span = f"E{self.listing.count}", getattr(e, "span", None)
         try:
             f = self.materialize(python.named_function(title, tree, names), "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return None  # past what Python compiles: the closures do it
-        head, _, body = self.pieces[-1][1].partition("\n")
         where = f"  # {rules_place(span)}" if span is not None else ""
-        text = f"{head}{where}\n{body}"  # the rules' place beside the `def` line
-        self.generated.append((title, span, text, 1))  # its place beside its `def`
+        self.listing.note(title, span, 1, where)  # the rules' place beside the `def` line
         self.lambda_sources[id(f)] = (f, tree)
         return f
 
@@ -220,6 +218,7 @@ class Source:
         code = compiled_tree(tree, text, "eval" if mode == "eval" else "exec")  # SyntaxError
         self.pieces.append((mode, text))
         self.piece_trees.append(tree)
+        self.listing.piece_frames.append(self.listing.frame_names)
         made = self.native.take(len(self.pieces) - 1, mode, text, self.ns) \
             if self.native is not None else None
         if made is not None:
@@ -266,7 +265,7 @@ class Source:
             f = self.materialize(module, "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return None
-        self.generated.append((title, span, self.pieces[-1][1], 0))  # its place in its title
+        self.listing.note(title, span, 0)  # its place in its title
         self.function_modules[id(f)] = (f, module)
         return f
 
@@ -449,7 +448,7 @@ class Source:
         elif len(texts) > 1:
             rendered[-1] = method(rendered[-1], "replace", const(MASK), const("a card"))
         params = [a for a, _ in holes.values()] + (["n"] if count is not None else [])
-        title = f"W{len(self.generated)}"
+        title = f"W{self.listing.count}"
         render = self.generated_function(
             python.function_def(title, params, [py.Return(py.Tuple(rendered, py.Load()))]),
             f"{title}, words at {rules_place(texts[0].span)}", texts[0].span)

@@ -73,6 +73,14 @@ class Checker(Declarations, Layouts, Bodies, Statements, Types, Names):
         self.hint_budget -= len(candidates)
         return did_you_mean(name, candidates)
 
+    def count_slots(self, context) -> None:
+        """Note how many slots the scope of `context` took, and their names (what
+        `rulesdsl compile --show` calls a frame's locals)."""
+        scope = self.scope
+        assert scope is not None  # (called as a scope's body is done)
+        self.m.nslots[id(context)] = scope.count
+        self.m.slot_names[id(context)] = tuple(scope.bound)
+
     def scope_for(self, owner) -> None:
         """A fresh scope for an expression of a declaration (no locals, no statements)."""
         self.scope = Scope(owner)

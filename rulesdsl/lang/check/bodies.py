@@ -58,7 +58,7 @@ class Bodies:
                 self.context = "define"
                 self.cond(mod.cond, "a modifier's condition")
                 self.expect(d.type, self.expr(mod.value), mod.value, f"modifier {mod.name}")
-                self.m.nslots[id(mod)] = self.scope.count
+                self.count_slots(mod)
         # kinds
         for k in m.kinds.values():
             d = k.decl
@@ -79,14 +79,14 @@ class Bodies:
                 self.scope = self.card_scope(d.playable, who)
                 self.context = "define"
                 self.cond(cond, "a playability condition")
-                m.nslots[id(d.playable)] = self.scope.count
+                self.count_slots(d.playable)
             if d.on_play is not None:
                 who, block = d.on_play
                 self.scope = self.card_scope(d.on_play, who)
                 self.context = "effect"
                 self.current_phase = PhaseInfo(f"on play of {k.name}", None, [])
                 self.block(block)
-                m.nslots[id(d.on_play)] = self.scope.count
+                self.count_slots(d.on_play)
                 self.kind_asks = getattr(self, "kind_asks", set())
                 if self.current_phase.asks:
                     self.kind_asks.add(k.name)
@@ -102,7 +102,7 @@ class Bodies:
             self.context = "phase"
             self.current_phase = p
             self.block(p.decl.body)
-            m.nslots[id(p.decl)] = self.scope.count
+            self.count_slots(p.decl)
         # responses
         for r in m.responses:
             self.scope = Scope(r)
@@ -114,7 +114,7 @@ class Bodies:
             self.context = "response"
             self.current_phase = PhaseInfo(f"response {r.name}", None, [])
             self.block(r.body)
-            m.nslots[id(r)] = self.scope.count
+            self.count_slots(r)
             self.effect_calls.update(self.current_phase.calls)
         # setup
         if m.setup is not None:
@@ -122,7 +122,7 @@ class Bodies:
             self.context = "setup"
             self.current_phase = PhaseInfo("setup", None, [])
             self.block(m.setup.body)
-            m.nslots[id(m.setup)] = self.scope.count
+            self.count_slots(m.setup)
             self.setup_calls = self.current_phase.calls
         # score, the computer players' estimate, and what the game pays
         for s, what, word in ((m.score, "the score", "score"),
@@ -137,7 +137,7 @@ class Bodies:
                 self.err("E300", f"{what}'s parameter must be a player", s.param.span,
                          [f"write it per player: {word}(p: player) = ..."])
             self.expect("int", self.expr(s.value), s.value, what)
-            m.nslots[id(s)] = self.scope.count
+            self.count_slots(s)
         for d in m.truths.values():
             self.check_truth(d)
         if m.payoff is not None and m.cooperative:
@@ -163,7 +163,7 @@ class Bodies:
             self.scope.bind(prm.name, t)
         self.context = "define"
         self.expect("bool", self.expr(d.value), d.value, f"invariant {d.name}")
-        self.m.nslots[id(d)] = self.scope.count
+        self.count_slots(d)
 
     def check_shared_payoff(self, d: ast.Payoff):
         """A cooperative game pays every seat the same, so its payoff may not name its
@@ -215,7 +215,7 @@ class Bodies:
         self.context = "define"
         d.type = self.expr(d.decl.body)
         d.nslots = self.scope.count
-        self.m.nslots[id(d.decl)] = self.scope.count
+        self.count_slots(d.decl)
         self.scope, self.context = saved
         self.define_state[d.name] = "done"
 

@@ -466,4 +466,4 @@ class Declarations:
                 # an enum name or a list gives one card per element
                 et = elem_of(t) if t.startswith("list of ") else t
                 self.expect(ftype, et, a, f"field {fname} of {e.kind}")
-        m.nslots[id(deck)] = self.scope.count
+        self.count_slots(deck)

@@ -188,6 +188,7 @@ class Model:
     types: dict = attrs.Factory(dict)  # id(expr) -> type
     slots: dict = attrs.Factory(dict)  # id(binder node) -> slot
     nslots: dict = attrs.Factory(dict)  # id(context node) -> number of checker slots
+    slot_names: dict = attrs.Factory(dict)  # id(context node) -> each slot's name, in order
     sources: dict = attrs.Factory(dict)  # path -> text
     files: list = attrs.Factory(list)
     kind_handlers: dict = attrs.Factory(dict)  # kind name -> nslots for playable/on_play
@@ -205,6 +206,7 @@ class Scope:
         self.context = context
         self.frames: list[dict] = [{}]
         self.count = 0
+        self.bound: list[str] = []  # each slot's name, by slot (a name bound twice: twice)
         self.loop_depth = 0
         self.in_together = False  # a break here would leave an ask together's bodies
         self.in_sequence = False  # inside `sequence`: its trials may not leave it or draw
@@ -218,6 +220,7 @@ class Scope:
     def bind(self, name: str, type_: str) -> int:
         slot = self.count
         self.count += 1
+        self.bound.append(name)
         self.frames[-1][name] = (slot, type_)
         return slot
 
