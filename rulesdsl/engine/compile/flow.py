@@ -10,6 +10,7 @@ from rulesdsl.lang.errors import Span
 from rulesdsl.engine.compile.program import Ask, Proc
 from rulesdsl.engine.compile.generate import Goto, Statement
 from rulesdsl.engine.ir import nodes, python
+from rulesdsl.engine.ir.passes import folded
 from rulesdsl.engine.sequences import Region, SequenceEnd
 from rulesdsl.engine.compile.unit import Unit
 
@@ -125,7 +126,7 @@ class Flow:
         `expr` compiles it) kept for both back ends, which then compile it no second
         time."""
         f = self.exprs.expr(e) if compiled is None else compiled
-        node = self.exprs.lowering.part(e)
+        node = folded(self.exprs.lowering.part(e))  # (`seat(1)` is 1: passes.folded)
         self.source.known_parts[id(node)] = (node, f, None)
         return node
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from rulesdsl.lang import ast
 from rulesdsl.engine.compile.program import mask_cards
 from rulesdsl.engine.ir import nodes
+from rulesdsl.engine.ir.passes import folded
 from rulesdsl.engine.ir.python import call, index, name, state
 from rulesdsl.engine.compile.unit import Unit
 
@@ -102,7 +103,7 @@ class Moves:
         is a constant), else None."""
         if not self.exprs.lowering.handles(e) or self.exprs.kept(e):
             return None
-        node = self.exprs.lowering.lower(e)
+        node = folded(self.exprs.lowering.lower(e))
         return node.value if type(node) is nodes.Const and type(node.value) is int else None
 
     def zone_like(self, e) -> Optional[int]:
