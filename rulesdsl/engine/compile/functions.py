@@ -141,7 +141,8 @@ class Functions:
         lowering = self.exprs.lowering
         d = lowering.definition(name)
         node = passes.inline(lowering.define_call(name, tuple(
-            nodes.Opaque(self.m.types.get(id(a), "any"), a) for a in args)), lowering.inline_body)
+            nodes.Opaque(self.m.types.get(id(a), "any"), a, never_none=lowering.sure_opaque(a))
+            for a in args)), lowering.inline_body)
         if not isinstance(node, nodes.DefCall):  # written where it is called
             return self.source.to_python.emit(node, self.source.xs_depth)
         inline = self.define_inline.get(name)

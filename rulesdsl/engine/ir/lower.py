@@ -21,7 +21,7 @@ DIVIDE = {"/", "%"}
 # built-in calls of one argument lowered here; the others are still the compiler's
 BUILTINS = {"next", "previous", "size", "seat", "top", "bottom", "others"}
 # calls the compiler keeps that never give none: numbers and truths over a list, lists
-SURE_CALLS = {"count", "sum", "any", "all", "ray", "around"}
+SURE_CALLS = {"count", "sum", "any", "all", "ray", "around", "size"}
 
 
 class Rules(Protocol):
