@@ -13,19 +13,10 @@ from __future__ import annotations
 import ast as py
 import builtins
 import copy
-import keyword
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
-from rulesdsl.engine.ir.python import walk
-
-def identifier(name: str) -> str:
-    """`name` as a Python identifier (the rules' names mostly are one already)."""
-    out = "".join(ch if ch.isalnum() and ch.isascii() else "_" for ch in name)
-    if not out or out[0].isdigit() or keyword.iskeyword(out):
-        out = f"{out}_"
-    return out
-
+from rulesdsl.engine.ir.python import identifier, walk
 
 class Family:
     """Zones or variables by number: each family's name (upper case) over its first

@@ -24,7 +24,8 @@ from rulesdsl.engine.runtime.numbers import MAX_INT
 from rulesdsl.engine.ir import nodes, python
 from rulesdsl.engine.ir.python_loops import LoopsBackEnd
 from rulesdsl.engine.ir.python import (MAX_DEPTH, both, call, clone, const, walk, if_else,
-                                       index, is_none, method, name, state, walrus)
+                                       identifier_part, index, is_none, method, name, state,
+                                       walrus)
 from rulesdsl.engine.compile.native import Module
 from rulesdsl.engine.compile.unit import Unit
 from rulesdsl.engine.compile.generate import pad_name
@@ -46,12 +47,6 @@ HELPERS = {**python.HELPERS, "_grid_none": errors.grid_none,
 
 LEAVES = (ast.Int, ast.Bool, ast.NoneLit, ast.Name)
 _ARITH = {"+", "-", "*"}
-
-
-def identifier_part(stem: str) -> str:
-    """`stem` with every character but ASCII letters, digits and `_` made `_`: a part
-    of a name in generated code, whatever the rules named."""
-    return "".join(ch if ch.isalnum() and ch.isascii() else "_" for ch in stem)
 
 
 class GeneratedTooLarge(Exception):

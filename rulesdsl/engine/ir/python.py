@@ -1524,6 +1524,19 @@ def with_locals(tree: py.expr, names: dict) -> py.expr:
         clone(tree))
 
 
+def identifier_part(stem: str) -> str:
+    """`stem` with every character but ASCII letters, digits and `_` made `_`: a part
+    of a name in generated code, whatever the rules named."""
+    return "".join(ch if ch.isalnum() and ch.isascii() else "_" for ch in stem)
+
+
+def identifier(name: str) -> str:
+    """A rules' name as a Python name of its own (the rules' names mostly are one
+    already; a keyword or a leading digit gets a `_`)."""
+    out = identifier_part(name)
+    return f"{out}_" if not out or out[0].isdigit() or keyword.iskeyword(out) else out
+
+
 def named_function(fn: str, tree: py.expr, names: dict) -> py.Module:
     """`def fn(st, L): return tree`, where each local and variable `tree` reads is first
     read into a name of its own (`names`: ("L" or "vars", k) -> the rules' name for it).
@@ -1537,9 +1550,7 @@ def named_function(fn: str, tree: py.expr, names: dict) -> py.Module:
         key = _read_key(node) if isinstance(node, py.Subscript) else None
         if key is None or key in chosen or key not in names:
             continue
-        base = "".join(ch if ch.isalnum() and ch.isascii() else "_" for ch in names[key])
-        if not base or base[0].isdigit() or keyword.iskeyword(base):
-            base = f"{base}_"
+        base = identifier(names[key])
         local, k = base, 2
         while local in taken:
             local, k = f"{base}_{k}", k + 1
