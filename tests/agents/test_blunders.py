@@ -136,6 +136,21 @@ def test_ivanhoe_withdraws_at_once_rather_than_after_a_card():
     assert picked["withdraw"] >= 9, picked
 
 
+def test_ivanhoe_lays_on_after_a_card_where_the_next_card_wins():
+    """P1 has laid yellow 2 against P2's yellow 4 and holds yellow 3 and yellow 4: laying
+    on takes the lead, withdrawing throws the yellow 2 away for nothing."""
+    st = position("ivanhoe", 2,
+                  {"hand[P1]": ["yellow 2", "yellow 3", "yellow 4", "squire 2", "blue 2",
+                                "red 3", "green 1"],
+                   "hand[P2]": ["blue 3", "red 4", "green 1", "purple 3"],
+                   "display[P2]": ["yellow 4"]},
+                  "draw_pile", {"dealer": "P2", "tournament_colour": "yellow"})
+    st.apply("yellow 2")
+    assert st.to_move == 0 and "withdraw" in [a.label for a in st.legal_actions()]
+    picked = choices(st)
+    assert sensible(picked, lambda label: label == "withdraw") >= 9, picked
+
+
 # ------------------------------------------------------------------ Intrige
 
 def test_intrige_pays_no_large_bribe_that_buys_nothing():

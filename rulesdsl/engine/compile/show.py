@@ -5,7 +5,7 @@ The running code reads a frame's locals, the zones and the variables by number (
 written with those numbers named as the rules name them: `L[lead]` for the frame's local
 `lead`, `st.zones[TRICK]`, `st.vars[TRICKS + k]`, `st.zones[HAND + 1]` for the second
 seat's hand. Each tree is renamed as a copy, once compiled, and only when a listing is
-asked for (`Source.listed`); the header of the listing binds the zones' and variables'
+asked for (`Listing.listed`); the header of the listing binds the zones' and variables'
 names to their numbers, so it reads as Python that computes what runs."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
 from rulesdsl.engine.ir.python import identifier, walk
+
 
 class Family:
     """Zones or variables by number: each family's name (upper case) over its first
