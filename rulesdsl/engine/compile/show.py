@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast as py
 import builtins
 import copy
+import math
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
@@ -28,9 +29,7 @@ class Family:
         self.bases: dict[int, str] = {}  # the first number of a family of more than one
         self.sizes: dict[str, tuple[int, int]] = {}  # name -> (base, how many)
         for lay in layouts:
-            size = 1
-            for s in lay.sizes:
-                size *= s
+            size = math.prod(lay.sizes)
             shown = identifier(lay.name).upper()
             while shown in taken:  # (a table of the same name: CARDS)
                 shown = f"{shown}_{what}"
