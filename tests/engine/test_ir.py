@@ -342,14 +342,17 @@ class ClosureHost:
         return self.interpreter.closure(node)
 
 
-@pytest.mark.parametrize("start, after", [(5, 6), (MAX_INT, "R030")])
-def test_one_operation_node_gives_the_instruction_and_its_python(start, after):
-    """`set v[2] += k` as one SetVar node: the interpreter's instruction and the Python
-    back end's statements do the same, the bound checked by both."""
-    op = nodes.SetVar(SPAN, nodes.Const("int", 2), nodes.Local("int", 0, "k"), 1)
+@pytest.mark.parametrize("sign, start, after", [(1, 5, 6), (1, MAX_INT, "R030"),
+                                                 (-1, 5, -4), (-1, -MAX_INT, "R030")])
+def test_one_operation_node_gives_the_instruction_and_its_python(sign, start, after):
+    """`set v[2] += k` (`-= k`) as one SetVar node: the interpreter's instruction and the
+    Python back end's statements do the same, the bound checked by both."""
+    op = nodes.SetVar(SPAN, nodes.Const("int", 2), nodes.Local("int", 0, "k"), sign)
     lines = text(PythonBackEnd(Host()).statements(op))
-    # a constant place is written to directly, with no temporary for its key
-    assert lines[0] == "_v = st.vars[2] + 1 * L[0]" and "_k" not in "\n".join(lines)
+    # a constant place is written to directly, with no temporary for its key; the sign
+    # is the operator, not a factor
+    operator = "+" if sign > 0 else "-"
+    assert lines[0] == f"_v = st.vars[2] {operator} L[0]" and "_k" not in "\n".join(lines)
     assert "_too_big(LINE_3)" in "\n".join(lines)
     results = []
     for run in (ClosureHost().interpreter.operation(op),

@@ -686,10 +686,10 @@ class PythonBackEnd:
         return getattr(self, "s_" + type(op).__name__)(op)
 
     def changed(self, target: py.expr, old: py.expr, op: n.SetLocal | n.SetVar) -> list:
-        """`target = old + sign * value`, the sum checked against the bound first."""
+        """`target = old + value` (`- value` for `-=`), the sum checked against the bound
+        first."""
         v = py.Name("_v", py.Store())
-        total = py.BinOp(old, py.Add(), py.BinOp(const(op.sign), py.Mult(),
-                                                 self.emit(op.value, 0)))
+        total = py.BinOp(old, py.Add() if op.sign > 0 else py.Sub(), self.emit(op.value, 0))
         within = chain(py.UnaryOp(py.USub(), name("MAX_INT")), name("_v"), name("MAX_INT"),
                        "<=")
         return [py.Assign([v], total),
